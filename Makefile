@@ -1,0 +1,52 @@
+# The menu: make run | test | lint | format | messages | demo | bench-… (see README.md).
+PYTHON_BIN := $(shell scripts/find-python)
+VENV := .venv
+PY := $(VENV)/bin/python
+PORT ?= 8000
+
+.PHONY: run test lint format messages compilemessages migrate demo check-deploy clean
+
+$(VENV)/installed: requirements.txt scripts/find-python
+	@test -n "$(PYTHON_BIN)" || { echo "Python 3.12 or newer is needed (Django 6.1); install python3.12 or python3.13." >&2; exit 1; }
+	test -x $(PY) || $(PYTHON_BIN) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -r requirements.txt
+	touch $@
+
+venv: $(VENV)/installed
+
+compilemessages: venv
+	$(PY) manage.py compile_catalogs
+
+migrate: venv
+	$(PY) manage.py migrate --noinput
+
+demo: migrate
+	$(PY) manage.py load_demo
+
+run: venv compilemessages migrate
+	$(PY) manage.py load_demo
+	$(PY) manage.py ensure_admin
+	$(PY) scripts/run_platform.py --port $(PORT)
+
+test: venv compilemessages
+	$(PY) -m pytest $(PYTEST_ARGS)
+
+lint: venv
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+format: venv
+	$(VENV)/bin/ruff format .
+	$(VENV)/bin/ruff check --fix .
+
+messages: venv
+	$(PY) manage.py makemessages --no-location --no-obsolete -l en -l ru -l es -l nb
+	$(PY) manage.py compile_catalogs
+
+check-deploy: venv
+	DEBUG=0 SECRET_KEY=$$($(PY) -c 'import secrets; print(secrets.token_urlsafe(50))') \
+	ALLOWED_HOSTS=status.example.com $(PY) manage.py check --deploy --fail-level WARNING
+
+clean:
+	rm -rf $(VENV) var

@@ -1,0 +1,120 @@
+"""Component groups, components and the intervals each component spent in each status."""
+
+from django.db import models
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from incidents.translation import TranslatedField, pick
+
+from .ids import new_public_id
+
+
+class ComponentStatus(models.TextChoices):
+    OPERATIONAL = "operational", _("Operational")
+    DEGRADED_PERFORMANCE = "degraded_performance", _("Degraded performance")
+    PARTIAL_OUTAGE = "partial_outage", _("Partial outage")
+    MAJOR_OUTAGE = "major_outage", _("Major outage")
+    UNDER_MAINTENANCE = "under_maintenance", _("Under maintenance")
+
+    @property
+    def severity(self) -> int:
+        return SEVERITY[self]
+
+    @classmethod
+    def worst(cls, statuses) -> "ComponentStatus":
+        """The most severe of `statuses` (operational when there are none)."""
+        return max((cls(s) for s in statuses), key=lambda s: s.severity, default=cls.OPERATIONAL)
+
+    @property
+    def counts_as_down(self) -> bool:
+        return self in (ComponentStatus.PARTIAL_OUTAGE, ComponentStatus.MAJOR_OUTAGE)
+
+
+# Maintenance ranks between degraded and outage: planned work is worse than slowness to a
+# reader, but an outage during maintenance must still show as an outage.
+SEVERITY = {
+    ComponentStatus.OPERATIONAL: 0,
+    ComponentStatus.DEGRADED_PERFORMANCE: 1,
+    ComponentStatus.UNDER_MAINTENANCE: 2,
+    ComponentStatus.PARTIAL_OUTAGE: 3,
+    ComponentStatus.MAJOR_OUTAGE: 4,
+}
+
+
+class StatusMode(models.TextChoices):
+    MANUAL = "manual", _("Set by hand")
+    AUTOMATIC = "automatic", _("Derived from metrics")
+
+
+class ComponentGroup(models.Model):
+    public_id = models.CharField(max_length=12, unique=True, default=new_public_id, editable=False)
+    slug = models.SlugField(unique=True)
+    name = TranslatedField()
+    description = TranslatedField()
+    position = models.PositiveIntegerField(default=0)
+    created_at = models.DateTimeField(default=timezone.now)
+    updated_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["position", "slug"]
+
+    def __str__(self) -> str:
+        return pick(self.name, language="en").text or self.slug
+
+    original_language = "en"
+
+
+class Component(models.Model):
+    public_id = models.CharField(max_length=12, unique=True, default=new_public_id, editable=False)
+    slug = models.SlugField(unique=True)
+    group = models.ForeignKey(
+        ComponentGroup, null=True, blank=True, on_delete=models.SET_NULL, related_name="components"
+    )
+    name = TranslatedField()
+    description = TranslatedField()
+    position = models.PositiveIntegerField(default=0)
+    status = models.CharField(
+        max_length=32, choices=ComponentStatus.choices, default=ComponentStatus.OPERATIONAL
+    )
+    status_mode = models.CharField(max_length=16, choices=StatusMode.choices, default=StatusMode.MANUAL)
+    status_changed_at = models.DateTimeField(default=timezone.now)
+    showcase = models.BooleanField(default=True, help_text=_("Show 90-day uptime bars."))
+    only_show_if_degraded = models.BooleanField(default=False)
+    start_date = models.DateField(null=True, blank=True, help_text=_("Uptime is counted from."))
+    created_at = models.DateTimeField(default=timezone.now)
+    updated_at = models.DateTimeField(default=timezone.now)
+
+    original_language = "en"
+
+    class Meta:
+        ordering = ["group__position", "position", "slug"]
+
+    def __str__(self) -> str:
+        return pick(self.name, language="en").text or self.slug
+
+
+class StatusPeriod(models.Model):
+    """An interval a component spent in one status; the open one has no end.
+
+    Written by the service that changes a component's status, so uptime and the 90-day bars
+    are computed from intervals instead of being replayed from incident updates.
+    """
+
+    component = models.ForeignKey(Component, on_delete=models.CASCADE, related_name="periods")
+    status = models.CharField(max_length=32, choices=ComponentStatus.choices)
+    started_at = models.DateTimeField()
+    ended_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["component", "started_at"]
+        indexes = [models.Index(fields=["component", "started_at"])]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["component"],
+                condition=models.Q(ended_at__isnull=True),
+                name="one_open_status_period_per_component",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.component} {self.status} {self.started_at:%Y-%m-%d %H:%M}"

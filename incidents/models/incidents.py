@@ -1,0 +1,178 @@
+"""Incidents, scheduled maintenance, and their timeline updates."""
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from incidents.translation import TranslatedField, pick
+
+from .components import Component, ComponentStatus
+from .ids import new_public_id
+
+
+class IncidentKind(models.TextChoices):
+    INCIDENT = "incident", _("Incident")
+    MAINTENANCE = "maintenance", _("Scheduled maintenance")
+
+
+class Impact(models.TextChoices):
+    NONE = "none", _("None")
+    MINOR = "minor", _("Minor")
+    MAJOR = "major", _("Major")
+    CRITICAL = "critical", _("Critical")
+
+
+class IncidentStatus(models.TextChoices):
+    INVESTIGATING = "investigating", _("Investigating")
+    IDENTIFIED = "identified", _("Identified")
+    MONITORING = "monitoring", _("Monitoring")
+    RESOLVED = "resolved", _("Resolved")
+    SCHEDULED = "scheduled", _("Scheduled")
+    IN_PROGRESS = "in_progress", _("In progress")
+    VERIFYING = "verifying", _("Verifying")
+    COMPLETED = "completed", _("Completed")
+
+    @property
+    def is_closed(self) -> bool:
+        return self in (IncidentStatus.RESOLVED, IncidentStatus.COMPLETED)
+
+
+STATUSES_BY_KIND = {
+    IncidentKind.INCIDENT: (
+        IncidentStatus.INVESTIGATING,
+        IncidentStatus.IDENTIFIED,
+        IncidentStatus.MONITORING,
+        IncidentStatus.RESOLVED,
+    ),
+    IncidentKind.MAINTENANCE: (
+        IncidentStatus.SCHEDULED,
+        IncidentStatus.IN_PROGRESS,
+        IncidentStatus.VERIFYING,
+        IncidentStatus.COMPLETED,
+    ),
+}
+
+
+class IncidentQuerySet(models.QuerySet):
+    def published(self):
+        return self.filter(published_at__isnull=False)
+
+    def incidents(self):
+        return self.filter(kind=IncidentKind.INCIDENT)
+
+    def maintenances(self):
+        return self.filter(kind=IncidentKind.MAINTENANCE)
+
+    def open(self):
+        return self.exclude(status__in=[IncidentStatus.RESOLVED, IncidentStatus.COMPLETED])
+
+
+class Incident(models.Model):
+    public_id = models.CharField(max_length=12, unique=True, default=new_public_id, editable=False)
+    slug = models.SlugField(max_length=80, unique=True)
+    kind = models.CharField(max_length=16, choices=IncidentKind.choices, default=IncidentKind.INCIDENT)
+    title = TranslatedField()
+    original_language = models.CharField(max_length=8, default="en")
+    impact = models.CharField(max_length=16, choices=Impact.choices, default=Impact.MINOR)
+    status = models.CharField(
+        max_length=16, choices=IncidentStatus.choices, default=IncidentStatus.INVESTIGATING
+    )
+    components = models.ManyToManyField(Component, blank=True, related_name="incidents")
+    started_at = models.DateTimeField(default=timezone.now)
+    monitoring_at = models.DateTimeField(null=True, blank=True)
+    resolved_at = models.DateTimeField(null=True, blank=True)
+    scheduled_for = models.DateTimeField(null=True, blank=True)
+    scheduled_until = models.DateTimeField(null=True, blank=True)
+    # Drafts (for example opened by a probe breach) have no publication time and stay private.
+    published_at = models.DateTimeField(null=True, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    version = models.PositiveIntegerField(default=1)
+    created_at = models.DateTimeField(default=timezone.now)
+    updated_at = models.DateTimeField(default=timezone.now)
+
+    objects = IncidentQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-started_at"]
+        indexes = [
+            models.Index(fields=["kind", "status"]),
+            models.Index(fields=["-started_at"]),
+        ]
+
+    def __str__(self) -> str:
+        return pick(self.title, language="en", original=self.original_language).text or self.slug
+
+    @property
+    def is_maintenance(self) -> bool:
+        return self.kind == IncidentKind.MAINTENANCE
+
+    @property
+    def is_open(self) -> bool:
+        return not IncidentStatus(self.status).is_closed
+
+    @property
+    def is_draft(self) -> bool:
+        return self.published_at is None
+
+    def allowed_statuses(self) -> tuple[IncidentStatus, ...]:
+        return STATUSES_BY_KIND[IncidentKind(self.kind)]
+
+
+class IncidentUpdateQuerySet(models.QuerySet):
+    def timeline(self):
+        """Newest first by the time shown to readers, which may be backdated."""
+        return self.order_by("-display_at", "-created_at", "-id")
+
+
+class IncidentUpdate(models.Model):
+    public_id = models.CharField(max_length=12, unique=True, default=new_public_id, editable=False)
+    incident = models.ForeignKey(Incident, on_delete=models.CASCADE, related_name="updates")
+    status = models.CharField(max_length=16, choices=IncidentStatus.choices)
+    body = TranslatedField()
+    original_language = models.CharField(max_length=8, default="en")
+    # The time readers see. Timelines written after the fact carry earlier times than created_at.
+    display_at = models.DateTimeField(default=timezone.now)
+    created_at = models.DateTimeField(default=timezone.now)
+    updated_at = models.DateTimeField(default=timezone.now)
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    deliver_notifications = models.BooleanField(default=True)
+    version = models.PositiveIntegerField(default=1)
+
+    objects = IncidentUpdateQuerySet.as_manager()
+
+    # An update shown more than this long before it was posted is marked as backdated.
+    BACKDATE_TOLERANCE_SECONDS = 120
+
+    class Meta:
+        ordering = ["-display_at", "-created_at", "-id"]
+        indexes = [models.Index(fields=["incident", "-display_at"]), models.Index(fields=["-display_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.incident} — {self.status} at {self.display_at:%Y-%m-%d %H:%M}"
+
+    @property
+    def is_backdated(self) -> bool:
+        return (self.created_at - self.display_at).total_seconds() > self.BACKDATE_TOLERANCE_SECONDS
+
+
+class ComponentChange(models.Model):
+    """The status a component moved to with an update (Statuspage's affected_components)."""
+
+    update = models.ForeignKey(IncidentUpdate, on_delete=models.CASCADE, related_name="component_changes")
+    component = models.ForeignKey(Component, on_delete=models.CASCADE, related_name="+")
+    old_status = models.CharField(max_length=32, choices=ComponentStatus.choices)
+    new_status = models.CharField(max_length=32, choices=ComponentStatus.choices)
+
+    class Meta:
+        ordering = ["update", "component__position"]
+        constraints = [
+            models.UniqueConstraint(fields=["update", "component"], name="one_change_per_component")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.component}: {self.old_status} → {self.new_status}"

@@ -1,0 +1,1 @@
+"""Writes: every change to the domain goes through a function here."""

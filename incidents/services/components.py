@@ -1,0 +1,115 @@
+"""Changing component status, groups and components."""
+
+import datetime as dt
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.utils import timezone
+
+from incidents.models import Component, ComponentGroup, ComponentStatus, StatusPeriod, Subject
+
+from .audit import changed_fields, record_event
+
+
+def set_component_status(
+    component: Component,
+    *,
+    status: ComponentStatus | str,
+    actor: AbstractBaseUser | None,
+    at: dt.datetime | None = None,
+    reason: str = "",
+    incident=None,
+    automation: str = "system",
+) -> bool:
+    """Moves a component to `status`, closing its current status period. False if unchanged."""
+    status = ComponentStatus(status)
+    at = at or timezone.now()
+    with transaction.atomic():
+        locked = Component.objects.select_for_update().get(pk=component.pk)
+        if locked.status == status:
+            return False
+        old_status = locked.status
+        StatusPeriod.objects.filter(component=locked, ended_at__isnull=True).update(ended_at=at)
+        StatusPeriod.objects.create(component=locked, status=status, started_at=at)
+        Component.objects.filter(pk=locked.pk).update(
+            status=status, status_changed_at=at, updated_at=timezone.now()
+        )
+        record_event(
+            actor=actor,
+            action="component.status_changed",
+            subject_type=Subject.COMPONENT,
+            subject_id=locked.pk,
+            subject_label=str(locked),
+            before={"status": old_status},
+            after={"status": status.value, **({"reason": reason} if reason else {})},
+            incident=incident,
+            automation=automation,
+        )
+    component.status = status
+    component.status_changed_at = at
+    return True
+
+
+COMPONENT_FIELDS = (
+    "slug",
+    "name",
+    "description",
+    "position",
+    "group_id",
+    "status_mode",
+    "showcase",
+    "only_show_if_degraded",
+)
+
+
+def _snapshot(component: Component) -> dict:
+    return {field: getattr(component, field) for field in COMPONENT_FIELDS}
+
+
+def save_component(component: Component, *, actor: AbstractBaseUser | None) -> Component:
+    """Creates or edits a component (not its status) and records what changed."""
+    component.full_clean()
+    with transaction.atomic():
+        creating = component.pk is None
+        before = {} if creating else _snapshot(Component.objects.get(pk=component.pk))
+        component.updated_at = timezone.now()
+        component.save()
+        if creating:
+            StatusPeriod.objects.create(
+                component=component, status=component.status, started_at=component.status_changed_at
+            )
+        old, new = changed_fields(before, _snapshot(component))
+        if old or new:
+            record_event(
+                actor=actor,
+                action="component.created" if creating else "component.changed",
+                subject_type=Subject.COMPONENT,
+                subject_id=component.pk,
+                subject_label=str(component),
+                before=old,
+                after=new,
+            )
+    return component
+
+
+def save_group(group: ComponentGroup, *, actor: AbstractBaseUser | None) -> ComponentGroup:
+    """Creates or edits a component group and records what changed."""
+    group.full_clean()
+    fields = ("slug", "name", "description", "position")
+    with transaction.atomic():
+        creating = group.pk is None
+        before = {} if creating else {f: getattr(ComponentGroup.objects.get(pk=group.pk), f) for f in fields}
+        group.updated_at = timezone.now()
+        group.save()
+        old, new = changed_fields(before, {f: getattr(group, f) for f in fields})
+        if old or new:
+            record_event(
+                actor=actor,
+                action="group.created" if creating else "group.changed",
+                subject_type=Subject.COMPONENT_GROUP,
+                subject_id=group.pk,
+                subject_label=str(group),
+                before=old,
+                after=new,
+            )
+    return group

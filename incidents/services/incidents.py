@@ -1,0 +1,339 @@
+"""Declaring incidents, posting timeline updates, resolving and reopening."""
+
+import datetime as dt
+from collections.abc import Mapping
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+
+from incidents.models import (
+    Component,
+    ComponentChange,
+    ComponentStatus,
+    Impact,
+    Incident,
+    IncidentKind,
+    IncidentStatus,
+    IncidentUpdate,
+    StatusMode,
+    Subject,
+)
+from incidents.translation import validate_language, validate_translations
+
+from .audit import record_event
+from .components import set_component_status
+
+
+class ConcurrentEdit(Exception):
+    """Someone else saved the object since the editor loaded it."""
+
+    def __init__(self, current):
+        super().__init__(f"{current!r} was changed by someone else")
+        self.current = current
+
+
+def unique_slug(title: str, *, at: dt.datetime) -> str:
+    base = (slugify(title)[:60] or "incident").strip("-")
+    slug = f"{at:%Y-%m-%d}-{base}"
+    candidate, n = slug, 2
+    while Incident.objects.filter(slug=candidate).exists():
+        candidate, n = f"{slug}-{n}", n + 1
+    return candidate
+
+
+def resting_status(component: Component) -> ComponentStatus:
+    """Where a component goes when nothing pins it: operational, or what its metrics say."""
+    if component.status_mode != StatusMode.AUTOMATIC:
+        return ComponentStatus.OPERATIONAL
+    statuses = [
+        metric.status_for(metric.latest_value)
+        for metric in component.metrics.all()
+        if metric.latest_value is not None
+    ]
+    return ComponentStatus.worst(statuses)
+
+
+def _apply_component_statuses(
+    update: IncidentUpdate,
+    component_statuses: Mapping[Component, ComponentStatus | str],
+    *,
+    actor: AbstractBaseUser | None,
+    at: dt.datetime,
+) -> None:
+    for component, new_status in component_statuses.items():
+        new_status = ComponentStatus(new_status)
+        old_status = Component.objects.values_list("status", flat=True).get(pk=component.pk)
+        ComponentChange.objects.create(
+            update=update, component=component, old_status=old_status, new_status=new_status
+        )
+        set_component_status(component, status=new_status, actor=actor, at=at, incident=update.incident)
+
+
+def _check_status(incident: Incident, status: IncidentStatus | str) -> IncidentStatus:
+    status = IncidentStatus(status)
+    if status not in incident.allowed_statuses():
+        raise ValidationError(
+            {"status": _("%(status)s is not a status for this kind of event.") % {"status": status.label}}
+        )
+    return status
+
+
+def _check_body(body: dict[str, str], language: str) -> None:
+    validate_language(language)
+    validate_translations(body)
+
+
+@transaction.atomic
+def declare_incident(
+    *,
+    title: str,
+    language: str,
+    body: str,
+    impact: Impact | str = Impact.MINOR,
+    component_statuses: Mapping[Component, ComponentStatus | str] | None = None,
+    actor: AbstractBaseUser | None,
+    kind: IncidentKind | str = IncidentKind.INCIDENT,
+    status: IncidentStatus | str | None = None,
+    started_at: dt.datetime | None = None,
+    scheduled_for: dt.datetime | None = None,
+    scheduled_until: dt.datetime | None = None,
+    publish: bool = True,
+) -> Incident:
+    """Opens an incident (or schedules maintenance) with its first update, in one transaction."""
+    validate_language(language)
+    if not title.strip():
+        raise ValidationError({"title": _("An incident needs a title.")})
+    kind = IncidentKind(kind)
+    if kind == IncidentKind.MAINTENANCE:
+        if not scheduled_for or not scheduled_until:
+            raise ValidationError({"scheduled_for": _("Maintenance needs a planned window.")})
+        if scheduled_until <= scheduled_for:
+            raise ValidationError({"scheduled_until": _("The window must end after it starts.")})
+    now = timezone.now()
+    started_at = started_at or scheduled_for or now
+    component_statuses = dict(component_statuses or {})
+    incident = Incident(
+        slug=unique_slug(title, at=started_at),
+        kind=kind,
+        title={language: title.strip()},
+        original_language=language,
+        impact=Impact(impact),
+        started_at=started_at,
+        scheduled_for=scheduled_for,
+        scheduled_until=scheduled_until,
+        published_at=now if publish else None,
+        created_by=actor,
+    )
+    first_status = _check_status(
+        incident,
+        status
+        or (IncidentStatus.SCHEDULED if kind == IncidentKind.MAINTENANCE else IncidentStatus.INVESTIGATING),
+    )
+    incident.status = first_status
+    incident.full_clean(exclude=["slug"])
+    incident.save()
+    incident.components.set(component_statuses)
+    record_event(
+        actor=actor,
+        action="incident.declared" if kind == IncidentKind.INCIDENT else "maintenance.scheduled",
+        subject_type=Subject.INCIDENT,
+        subject_id=incident.pk,
+        subject_label=str(incident),
+        after={
+            "title": incident.title,
+            "impact": incident.impact,
+            "status": incident.status,
+            "published": publish,
+        },
+        incident=incident,
+    )
+    post_update(
+        incident,
+        status=first_status,
+        body={language: body},
+        language=language,
+        component_statuses=component_statuses if publish else {},
+        display_at=started_at if started_at < now else now,
+        actor=actor,
+    )
+    incident.refresh_from_db()
+    return incident
+
+
+@transaction.atomic
+def post_update(
+    incident: Incident,
+    *,
+    status: IncidentStatus | str,
+    body: dict[str, str],
+    language: str,
+    component_statuses: Mapping[Component, ComponentStatus | str] | None = None,
+    display_at: dt.datetime | None = None,
+    actor: AbstractBaseUser | None,
+    expected_version: int | None = None,
+    deliver_notifications: bool = True,
+) -> IncidentUpdate:
+    """Adds a timeline update; the incident takes the status of its newest update."""
+    _check_body(body, language)
+    if not body.get(language, "").strip():
+        raise ValidationError({"body": _("An update needs a text.")})
+    locked = Incident.objects.select_for_update().get(pk=incident.pk)
+    if expected_version is not None and locked.version != expected_version:
+        raise ConcurrentEdit(locked)
+    status = _check_status(locked, status)
+    now = timezone.now()
+    display_at = display_at or now
+    if display_at > now + dt.timedelta(minutes=5):
+        raise ValidationError({"display_at": _("An update cannot be dated in the future.")})
+    update = IncidentUpdate.objects.create(
+        incident=locked,
+        status=status,
+        body=body,
+        original_language=language,
+        display_at=display_at,
+        created_at=now,
+        updated_at=now,
+        author=actor,
+        deliver_notifications=deliver_notifications,
+    )
+    component_statuses = dict(component_statuses or {})
+    if component_statuses:
+        locked.components.add(*component_statuses)
+    _apply_component_statuses(update, component_statuses, actor=actor, at=now)
+    newest = locked.updates.timeline().first()
+    before = {"status": locked.status}
+    locked.status = newest.status
+    if status == IncidentStatus.MONITORING and not locked.monitoring_at:
+        locked.monitoring_at = display_at
+    if IncidentStatus(locked.status).is_closed:
+        locked.resolved_at = locked.resolved_at or display_at
+    else:
+        locked.resolved_at = None
+    locked.version += 1
+    locked.updated_at = now
+    locked.save(update_fields=["status", "monitoring_at", "resolved_at", "version", "updated_at"])
+    record_event(
+        actor=actor,
+        action="update.posted",
+        subject_type=Subject.UPDATE,
+        subject_id=update.pk,
+        subject_label=str(locked),
+        before=before,
+        after={"status": locked.status, "body": body, "display_at": display_at.isoformat()},
+        incident=locked,
+    )
+    incident.refresh_from_db()
+    return update
+
+
+@transaction.atomic
+def resolve_incident(
+    incident: Incident,
+    *,
+    body: dict[str, str],
+    language: str,
+    actor: AbstractBaseUser | None,
+    display_at: dt.datetime | None = None,
+    expected_version: int | None = None,
+) -> IncidentUpdate:
+    """Closes an incident and returns its components to their resting status."""
+    closing = IncidentStatus.COMPLETED if incident.is_maintenance else IncidentStatus.RESOLVED
+    components = list(incident.components.prefetch_related("metrics"))
+    still_pinned = _pinned_by_other_open_incidents(incident, components)
+    return post_update(
+        incident,
+        status=closing,
+        body=body,
+        language=language,
+        component_statuses={c: resting_status(c) for c in components if c.pk not in still_pinned},
+        display_at=display_at,
+        actor=actor,
+        expected_version=expected_version,
+    )
+
+
+def _pinned_by_other_open_incidents(incident: Incident, components: list[Component]) -> set[int]:
+    return set(
+        Incident.objects.open()
+        .published()
+        .exclude(pk=incident.pk)
+        .filter(components__in=components)
+        .values_list("components__id", flat=True)
+    )
+
+
+@transaction.atomic
+def reopen_incident(
+    incident: Incident,
+    *,
+    body: dict[str, str],
+    language: str,
+    actor: AbstractBaseUser | None,
+    expected_version: int | None = None,
+) -> IncidentUpdate:
+    """Reopens a resolved incident as investigating (or maintenance as in progress)."""
+    status = IncidentStatus.IN_PROGRESS if incident.is_maintenance else IncidentStatus.INVESTIGATING
+    return post_update(
+        incident, status=status, body=body, language=language, actor=actor, expected_version=expected_version
+    )
+
+
+@transaction.atomic
+def publish_incident(incident: Incident, *, actor: AbstractBaseUser | None) -> Incident:
+    """Makes a draft incident public."""
+    locked = Incident.objects.select_for_update().get(pk=incident.pk)
+    if locked.published_at is None:
+        locked.published_at = timezone.now()
+        locked.version += 1
+        locked.save(update_fields=["published_at", "version"])
+        record_event(
+            actor=actor,
+            action="incident.published",
+            subject_type=Subject.INCIDENT,
+            subject_id=locked.pk,
+            subject_label=str(locked),
+            before={"published": False},
+            after={"published": True},
+            incident=locked,
+        )
+    return locked
+
+
+@transaction.atomic
+def edit_incident(
+    incident: Incident,
+    *,
+    actor: AbstractBaseUser | None,
+    expected_version: int,
+    title: dict[str, str] | None = None,
+    impact: Impact | str | None = None,
+) -> Incident:
+    """Changes an incident's title or impact, refusing if someone saved it meanwhile."""
+    locked = Incident.objects.select_for_update().get(pk=incident.pk)
+    if locked.version != expected_version:
+        raise ConcurrentEdit(locked)
+    before = {"title": locked.title, "impact": locked.impact}
+    if title is not None:
+        validate_translations(title)
+        locked.title = title
+    if impact is not None:
+        locked.impact = Impact(impact)
+    locked.version += 1
+    locked.updated_at = timezone.now()
+    locked.full_clean()
+    locked.save()
+    record_event(
+        actor=actor,
+        action="incident.edited",
+        subject_type=Subject.INCIDENT,
+        subject_id=locked.pk,
+        subject_label=str(locked),
+        before=before,
+        after={"title": locked.title, "impact": locked.impact},
+        incident=locked,
+    )
+    return locked

@@ -1,0 +1,146 @@
+"""Writing and publishing postmortems and their action items."""
+
+import datetime as dt
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from incidents.models import (
+    SECTIONS,
+    ActionItem,
+    ActionItemState,
+    DuePrecision,
+    Incident,
+    Postmortem,
+    PostmortemState,
+    Subject,
+)
+from incidents.translation import validate_language, validate_translations
+
+from .audit import record_event
+from .incidents import ConcurrentEdit
+
+SECTION_KEYS = tuple(key for key, _label in SECTIONS)
+
+
+@transaction.atomic
+def write_postmortem(
+    incident: Incident,
+    *,
+    language: str,
+    sections: dict[str, str],
+    actor: AbstractBaseUser | None,
+    expected_version: int | None = None,
+) -> Postmortem:
+    """Saves the sections of one language of an incident's postmortem (creating it if needed)."""
+    validate_language(language)
+    unknown = set(sections) - set(SECTION_KEYS)
+    if unknown:
+        raise ValidationError(
+            _("Unknown postmortem sections: %(names)s") % {"names": ", ".join(sorted(unknown))}
+        )
+    postmortem, created = Postmortem.objects.select_for_update().get_or_create(
+        incident=incident, defaults={"original_language": language}
+    )
+    if not created and expected_version is not None and postmortem.version != expected_version:
+        raise ConcurrentEdit(postmortem)
+    before = {key: getattr(postmortem, key).get(language, "") for key in sections}
+    for key, text in sections.items():
+        texts = dict(getattr(postmortem, key))
+        if text.strip():
+            texts[language] = text
+        else:
+            texts.pop(language, None)
+        validate_translations(texts)
+        setattr(postmortem, key, texts)
+    postmortem.version += 0 if created else 1
+    postmortem.updated_at = timezone.now()
+    postmortem.save()
+    record_event(
+        actor=actor,
+        action="postmortem.written",
+        subject_type=Subject.POSTMORTEM,
+        subject_id=postmortem.pk,
+        subject_label=str(postmortem),
+        before={"language": language, **before},
+        after={"language": language, **sections},
+        incident=incident,
+    )
+    return postmortem
+
+
+@transaction.atomic
+def publish_postmortem(
+    postmortem: Postmortem, *, actor: AbstractBaseUser | None, published_at: dt.datetime | None = None
+) -> Postmortem:
+    """Makes a postmortem public."""
+    if not any(getattr(postmortem, key) for key in SECTION_KEYS):
+        raise ValidationError(_("An empty postmortem cannot be published."))
+    return _set_state(postmortem, PostmortemState.PUBLISHED, actor=actor, at=published_at or timezone.now())
+
+
+@transaction.atomic
+def unpublish_postmortem(postmortem: Postmortem, *, actor: AbstractBaseUser | None) -> Postmortem:
+    """Takes a postmortem back to draft."""
+    return _set_state(postmortem, PostmortemState.DRAFT, actor=actor, at=None)
+
+
+def _set_state(postmortem: Postmortem, state: PostmortemState, *, actor, at) -> Postmortem:
+    before = {"state": postmortem.state}
+    postmortem.state = state
+    postmortem.published_at = at
+    postmortem.version += 1
+    postmortem.updated_at = timezone.now()
+    postmortem.save(update_fields=["state", "published_at", "version", "updated_at"])
+    record_event(
+        actor=actor,
+        action=f"postmortem.{'published' if at else 'unpublished'}",
+        subject_type=Subject.POSTMORTEM,
+        subject_id=postmortem.pk,
+        subject_label=str(postmortem),
+        before=before,
+        after={"state": state.value},
+        incident=postmortem.incident,
+    )
+    return postmortem
+
+
+ACTION_ITEM_FIELDS = ("title", "owner_id", "owner_name", "state", "due_date", "due_precision", "is_public")
+
+
+def _item_snapshot(item: ActionItem) -> dict:
+    snapshot = {field: getattr(item, field) for field in ACTION_ITEM_FIELDS}
+    snapshot["due_date"] = item.due_date.isoformat() if item.due_date else None
+    return snapshot
+
+
+@transaction.atomic
+def save_action_item(item: ActionItem, *, actor: AbstractBaseUser | None) -> ActionItem:
+    """Creates or edits an action item, stamping completion when it is done."""
+    validate_translations(item.title)
+    if not any(text.strip() for text in item.title.values()):
+        raise ValidationError({"title": _("An action item needs a title.")})
+    item.due_precision = DuePrecision(item.due_precision)
+    item.full_clean()
+    creating = item.pk is None
+    before = {} if creating else _item_snapshot(ActionItem.objects.get(pk=item.pk))
+    if item.state == ActionItemState.DONE and not item.completed_at:
+        item.completed_at = timezone.now()
+    elif item.state != ActionItemState.DONE:
+        item.completed_at = None
+    item.updated_at = timezone.now()
+    item.save()
+    record_event(
+        actor=actor,
+        action="action_item.created" if creating else "action_item.changed",
+        subject_type=Subject.ACTION_ITEM,
+        subject_id=item.pk,
+        subject_label=str(item),
+        before=before,
+        after=_item_snapshot(item),
+        incident=item.postmortem.incident,
+    )
+    return item

@@ -1,0 +1,42 @@
+"""Template filters that show domain values in the page's language."""
+
+import datetime as dt
+
+from django import template
+from django.utils.translation import get_language
+
+from incidents import formatting
+from incidents.rendering import render_markdown
+from incidents.translation import pick
+
+register = template.Library()
+
+
+@register.filter
+def translated(texts: dict, obj=None):
+    """The text in the page's language (a `Shown`, which says which language it is in)."""
+    original = getattr(obj, "original_language", None)
+    return pick(texts, language=get_language() or "en", original=original)
+
+
+@register.filter
+def markdown(text) -> str:
+    return render_markdown(str(text))
+
+
+@register.filter
+def when(value: dt.datetime) -> str:
+    return formatting.format_datetime(value, get_language() or "en") if value else ""
+
+
+@register.filter
+def duration(value: dt.timedelta) -> str:
+    return formatting.format_duration(value, get_language() or "en") if value is not None else ""
+
+
+@register.simple_tag
+def metric_value(metric) -> str:
+    if metric.latest_value is None:
+        return ""
+    number = formatting.format_number(metric.latest_value, get_language() or "en", precision=metric.precision)
+    return f"{number} {metric.unit}"

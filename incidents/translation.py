@@ -1,0 +1,98 @@
+"""Translated content: one mechanism for every text that exists in several languages.
+
+A translatable text is stored as a mapping of language code to text ({"en": "...", "ru": "..."})
+in a `TranslatedField`. Reading goes through `pick`, which walks the fallback chain
+(requested language, the object's original language, the site default, then any language
+present) and says which language it actually showed, so a page can mark the fallback.
+"""
+
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+def language_codes() -> list[str]:
+    return [code for code, _name in settings.LANGUAGES]
+
+
+def validate_language(code: str) -> None:
+    if code not in language_codes():
+        raise ValidationError(
+            _("Unknown language %(code)s; use one of %(known)s."),
+            code="unknown_language",
+            params={"code": code, "known": ", ".join(language_codes())},
+        )
+
+
+def validate_translations(value: object) -> None:
+    if not isinstance(value, dict):
+        raise ValidationError(_("Translations must map a language code to a text."), code="invalid")
+    for code, text in value.items():
+        validate_language(code)
+        if not isinstance(text, str):
+            raise ValidationError(
+                _("The %(code)s text must be a string."), code="invalid", params={"code": code}
+            )
+
+
+class TranslatedField(models.JSONField):
+    """A text per language, validated to known language codes."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("default", dict)
+        kwargs.setdefault("blank", True)
+        super().__init__(*args, **kwargs)
+        self.validators.append(validate_translations)
+
+    def deconstruct(self):
+        name, path, args, kwargs = super().deconstruct()
+        if kwargs.get("default") is dict:
+            del kwargs["default"]
+        if kwargs.get("blank") is True:
+            del kwargs["blank"]
+        return name, path, args, kwargs
+
+
+@dataclass(frozen=True)
+class Shown:
+    """A text as shown to a reader: its content, its language and the language asked for."""
+
+    text: str
+    language: str
+    requested: str
+
+    @property
+    def is_fallback(self) -> bool:
+        return bool(self.text) and self.language != self.requested
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def fallback_chain(requested: str, original: str | None) -> list[str]:
+    chain = [requested]
+    for code in (original, settings.LANGUAGE_CODE):
+        if code and code not in chain:
+            chain.append(code)
+    return chain
+
+
+def pick(texts: dict[str, str] | None, *, language: str, original: str | None = None) -> Shown:
+    """The text in `language`, or the nearest fallback; never blank while any text exists."""
+    texts = texts or {}
+    requested = language.split("-")[0].lower()
+    for code in fallback_chain(requested, original):
+        if texts.get(code, "").strip():
+            return Shown(texts[code], code, requested)
+    for code in sorted(texts):
+        if texts[code].strip():
+            return Shown(texts[code], code, requested)
+    return Shown("", requested, requested)
+
+
+def missing_languages(texts: dict[str, str] | None) -> list[str]:
+    texts = texts or {}
+    return [code for code in language_codes() if not texts.get(code, "").strip()]

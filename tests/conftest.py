@@ -1,0 +1,106 @@
+"""Personas, factories and the rule for tests that need real services.
+
+Tests marked `postgres` or `redis` skip with a reason when the service is not configured,
+and fail instead when REQUIRE_SERVICES=1 (as in CI), so a missing service never passes quietly.
+"""
+
+import datetime as dt
+import os
+
+import pytest
+from django.conf import settings
+from django.contrib.auth import get_user_model
+
+from incidents.models import Component, ComponentGroup, Metric
+from incidents.roles import Role, assign_role
+
+REQUIRE_SERVICES = os.environ.get("REQUIRE_SERVICES") == "1"
+
+
+def _service_missing(marker: str) -> str | None:
+    if marker == "postgres" and settings.DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
+        return "needs PostgreSQL: set DATABASE_URL=postgres://…"
+    if marker == "redis" and not settings.REDIS_URL:
+        return "needs Redis: set REDIS_URL=redis://…"
+    return None
+
+
+def pytest_runtest_setup(item):
+    for marker in ("postgres", "redis"):
+        if item.get_closest_marker(marker):
+            reason = _service_missing(marker)
+            if reason and REQUIRE_SERVICES:
+                pytest.fail(f"REQUIRE_SERVICES=1 but this test {reason}")
+            if reason:
+                pytest.skip(reason)
+
+
+@pytest.fixture(autouse=True)
+def _isolated_cache(settings, tmp_path):
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+
+
+def _user(username: str, role: Role | None):
+    user = get_user_model().objects.create_user(username=username, password="correct horse battery")
+    if role:
+        assign_role(user, role)
+    return user
+
+
+@pytest.fixture
+def admin(db):
+    return _user("ada", Role.ADMIN)
+
+
+@pytest.fixture
+def responder(db):
+    return _user("rita", Role.RESPONDER)
+
+
+@pytest.fixture
+def viewer(db):
+    return _user("victor", Role.VIEWER)
+
+
+@pytest.fixture
+def outsider(db):
+    return _user("olga", None)
+
+
+@pytest.fixture
+def make_component(db):
+    def make(slug="api", *, group=None, name=None, **fields):
+        return Component.objects.create(slug=slug, group=group, name=name or {"en": slug.title()}, **fields)
+
+    return make
+
+
+@pytest.fixture
+def group(db):
+    return ComponentGroup.objects.create(slug="core", name={"en": "Core", "nb": "Kjerne"}, position=1)
+
+
+@pytest.fixture
+def component(make_component, group):
+    return make_component("webhooks", group=group, name={"en": "Webhook delivery", "ru": "Доставка вебхуков"})
+
+
+@pytest.fixture
+def latency_metric(component):
+    return Metric.objects.create(
+        component=component,
+        slug="delay",
+        name={"en": "Webhook delivery delay"},
+        unit="s",
+        precision=1,
+        degraded_threshold=60,
+        partial_outage_threshold=300,
+        major_outage_threshold=900,
+    )
+
+
+@pytest.fixture
+def at():
+    """A fixed instant to build timelines from."""
+    return dt.datetime(2026, 3, 4, 9, 55, tzinfo=dt.UTC)
