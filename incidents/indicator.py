@@ -1,0 +1,39 @@
+"""The page-wide status indicator, computed from component states as Statuspage does."""
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from django.utils.translation import gettext_lazy as _
+
+from incidents.models import ComponentStatus
+
+
+@dataclass(frozen=True)
+class Indicator:
+    value: str  # Statuspage's machine value: none, minor, major, critical, maintenance
+    description: str  # Statuspage's English description, for API compatibility
+    label: str  # The same, translated for our pages
+
+
+NONE = Indicator("none", "All Systems Operational", _("All systems operational"))
+MINOR = Indicator("minor", "Partially Degraded Service", _("Partially degraded service"))
+MAJOR = Indicator("major", "Partial System Outage", _("Partial system outage"))
+CRITICAL = Indicator("critical", "Major System Outage", _("Major system outage"))
+MAINTENANCE = Indicator("maintenance", "Service Under Maintenance", _("Service under maintenance"))
+
+
+def page_indicator(statuses: Iterable[str]) -> Indicator:
+    """The indicator for a page whose components are in `statuses`.
+
+    Outages win over maintenance; maintenance is reported only when nothing is broken.
+    """
+    present = {ComponentStatus(s) for s in statuses}
+    if ComponentStatus.MAJOR_OUTAGE in present:
+        return CRITICAL
+    if ComponentStatus.PARTIAL_OUTAGE in present:
+        return MAJOR
+    if ComponentStatus.DEGRADED_PERFORMANCE in present:
+        return MINOR
+    if ComponentStatus.UNDER_MAINTENANCE in present:
+        return MAINTENANCE
+    return NONE

@@ -1,0 +1,5 @@
+"""Celery tasks, one module per area. Tasks are thin: load rows, call a service, decide on retry.
+
+Queues: `probes` (measurements only), `notify` (emails and webhooks), `default` (the rest).
+Each module is imported here so Celery's autodiscovery registers its tasks.
+"""
