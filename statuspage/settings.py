@@ -169,20 +169,30 @@ STORAGES = {
     },
 }
 
-EMAIL_URL_BACKENDS = {
+# Outgoing mail (Django's MAILERS). EMAIL_BACKEND picks smtp, console or file (the default:
+# mails are written to var/mail so a fresh install sends nothing by accident).
+EMAIL_BACKENDS = {
     "smtp": "django.core.mail.backends.smtp.EmailBackend",
     "console": "django.core.mail.backends.console.EmailBackend",
     "file": "django.core.mail.backends.filebased.EmailBackend",
 }
-EMAIL_BACKEND = env_str("EMAIL_BACKEND", EMAIL_URL_BACKENDS["file"])
-EMAIL_BACKEND = EMAIL_URL_BACKENDS.get(EMAIL_BACKEND, EMAIL_BACKEND)
-EMAIL_FILE_PATH = str(VAR_DIR / "mail")
-EMAIL_HOST = env_str("EMAIL_HOST", "localhost")
-EMAIL_PORT = env_int("EMAIL_PORT", 25)
-EMAIL_HOST_USER = env_str("EMAIL_HOST_USER", "")
-EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD", "")
-EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
-EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 10)
+_email_backend = env_str("EMAIL_BACKEND", "file")
+if _email_backend not in EMAIL_BACKENDS:
+    raise ImproperlyConfigured(f"EMAIL_BACKEND must be one of {', '.join(EMAIL_BACKENDS)}, not {_email_backend!r}")
+if _email_backend == "smtp":
+    _mailer_options = {
+        "host": env_str("EMAIL_HOST", "localhost"),
+        "port": env_int("EMAIL_PORT", 25),
+        "username": env_str("EMAIL_HOST_USER", ""),
+        "password": env_str("EMAIL_HOST_PASSWORD", ""),
+        "use_tls": env_bool("EMAIL_USE_TLS", False),
+        "timeout": env_int("EMAIL_TIMEOUT", 10),
+    }
+elif _email_backend == "file":
+    _mailer_options = {"file_path": str(VAR_DIR / "mail")}
+else:
+    _mailer_options = {}
+MAILERS = {"default": {"BACKEND": EMAIL_BACKENDS[_email_backend], "OPTIONS": _mailer_options}}
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Acme Status <status@acme.example>")
 EMAIL_REPLY_TO = env_str("EMAIL_REPLY_TO", "support@acme.example")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL

@@ -38,7 +38,6 @@ def pytest_runtest_setup(item):
 @pytest.fixture(autouse=True)
 def _isolated_cache(settings, tmp_path):
     settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
-    settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
 
 
 def _user(username: str, role: Role | None):

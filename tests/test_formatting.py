@@ -1,0 +1,70 @@
+"""Babel output in the four languages, asserted as the real strings readers see."""
+
+import datetime as dt
+
+import pytest
+
+from incidents.formatting import format_datetime, format_due, format_duration, format_number
+
+MOMENT = dt.datetime(2025, 3, 4, 10, 17, tzinfo=dt.UTC)
+
+
+@pytest.fixture(autouse=True)
+def oslo(settings):
+    settings.STATUS_TIME_ZONE = "Europe/Oslo"
+
+
+@pytest.mark.parametrize(
+    ("language", "expected"),
+    [
+        ("en", "Mar 4, 2025, 11:17 GMT+01:00"),
+        ("ru", "4 мар. 2025\u202fг., 11:17 GMT+01:00"),
+        ("es", "4 mar 2025, 11:17 GMT+01:00"),
+        ("nb", "4. mars 2025, 11:17 GMT+01:00"),
+    ],
+)
+def test_datetime_in_the_status_page_zone(language, expected):
+    assert format_datetime(MOMENT, language) == expected
+
+
+def test_summer_time_changes_the_offset():
+    assert format_datetime(dt.datetime(2025, 7, 1, 10, 0, tzinfo=dt.UTC), "en") == "Jul 1, 2025, 12:00 GMT+02:00"
+
+
+@pytest.mark.parametrize(
+    ("language", "twenty_three", "ninety"),
+    [
+        ("en", "23 minutes", "1 hour and 30 minutes"),
+        ("ru", "23 минуты", "1 час и 30 минут"),
+        ("es", "23 minutos", "1 hora y 30 minutos"),
+        ("nb", "23 minutter", "1 time og 30 minutter"),
+    ],
+)
+def test_durations(language, twenty_three, ninety):
+    assert format_duration(dt.timedelta(minutes=23), language) == twenty_three
+    assert format_duration(dt.timedelta(minutes=90), language) == ninety
+
+
+@pytest.mark.parametrize(
+    ("language", "month", "quarter"),
+    [
+        ("en", "November 2026", "Q1 2025"),
+        ("ru", "ноябрь 2026\u202fг.", "1-й кв. 2025\u202fг."),
+        ("es", "noviembre de 2026", "T1 2025"),
+        ("nb", "november 2026", "K1 2025"),
+    ],
+)
+def test_month_and_quarter_due_dates(language, month, quarter):
+    assert format_due(dt.date(2026, 11, 1), "month", language) == month
+    assert format_due(dt.date(2025, 1, 1), "quarter", language) == quarter
+
+
+def test_day_and_year_due_dates():
+    assert format_due(dt.date(2026, 12, 15), "day", "en") == "Dec 15, 2026"
+    assert format_due(dt.date(2026, 1, 1), "year", "nb") == "2026"
+
+
+def test_numbers_use_the_language_separators():
+    assert format_number(1834.5, "en", precision=1) == "1,834.5"
+    assert format_number(12834.5, "es", precision=1) == "12.834,5"
+    assert format_number(12834.5, "nb", precision=1) == "12\u00a0834,5"
