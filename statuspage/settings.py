@@ -169,16 +169,18 @@ STORAGES = {
     },
 }
 
-# Outgoing mail (Django's MAILERS). EMAIL_BACKEND picks smtp, console or file (the default:
+# Outgoing mail (Django's MAILERS). EMAIL_BACKEND picks smtp, console or file (the default with DEBUG:
 # mails are written to var/mail so a fresh install sends nothing by accident).
 EMAIL_BACKENDS = {
     "smtp": "django.core.mail.backends.smtp.EmailBackend",
     "console": "django.core.mail.backends.console.EmailBackend",
     "file": "django.core.mail.backends.filebased.EmailBackend",
 }
-_email_backend = env_str("EMAIL_BACKEND", "file")
+_email_backend = env_str("EMAIL_BACKEND", "file" if DEBUG else "smtp")
 if _email_backend not in EMAIL_BACKENDS:
-    raise ImproperlyConfigured(f"EMAIL_BACKEND must be one of {', '.join(EMAIL_BACKENDS)}, not {_email_backend!r}")
+    raise ImproperlyConfigured(
+        f"EMAIL_BACKEND must be one of {', '.join(EMAIL_BACKENDS)}, not {_email_backend!r}"
+    )
 if _email_backend == "smtp":
     _mailer_options = {
         "host": env_str("EMAIL_HOST", "localhost"),

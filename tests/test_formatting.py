@@ -28,7 +28,9 @@ def test_datetime_in_the_status_page_zone(language, expected):
 
 
 def test_summer_time_changes_the_offset():
-    assert format_datetime(dt.datetime(2025, 7, 1, 10, 0, tzinfo=dt.UTC), "en") == "Jul 1, 2025, 12:00 GMT+02:00"
+    assert (
+        format_datetime(dt.datetime(2025, 7, 1, 10, 0, tzinfo=dt.UTC), "en") == "Jul 1, 2025, 12:00 GMT+02:00"
+    )
 
 
 @pytest.mark.parametrize(

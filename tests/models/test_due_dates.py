@@ -74,7 +74,9 @@ def test_due_date_that_does_not_fit_its_precision_is_refused(db, responder, due,
     postmortem = Postmortem.objects.create(incident=incident)
     with pytest.raises(ValidationError) as error:
         save_action_item(
-            ActionItem(postmortem=postmortem, title={"en": "Watchdog"}, due_date=due, due_precision=precision),
+            ActionItem(
+                postmortem=postmortem, title={"en": "Watchdog"}, due_date=due, due_precision=precision
+            ),
             actor=responder,
         )
     assert "due_date" in error.value.message_dict

@@ -1,0 +1,378 @@
+"""Builds the demo status page from incidents.demo.content.
+
+Idempotent: every object is found by its slug first, and history (samples, rollups, incidents)
+is only generated for objects that do not have it yet, so a second run changes nothing.
+"""
+
+import datetime as dt
+import random
+
+from django.db import transaction
+from django.utils import timezone
+
+from incidents import rollups
+from incidents.models import (
+    ActionItem,
+    Component,
+    ComponentChange,
+    ComponentGroup,
+    ComponentStatus,
+    Incident,
+    IncidentKind,
+    Metric,
+    Outcome,
+    Postmortem,
+    Resolution,
+    Rollup,
+    Sample,
+    StatusPeriod,
+)
+from incidents.services.incidents import declare_incident, post_update
+from incidents.services.metrics import bucket_start
+from incidents.services.postmortems import publish_postmortem, save_action_item, write_postmortem
+
+from . import content
+
+HISTORY_DAYS = 90
+
+
+def load_demo(*, now: dt.datetime | None = None, seed: int = 7) -> dict[str, int]:
+    """Creates whatever part of the demo page is missing; returns how many objects it created."""
+    now = (now or timezone.now()).replace(second=0, microsecond=0)
+    rng = random.Random(seed)
+    created = {"components": 0, "metrics": 0, "incidents": 0}
+    with transaction.atomic():
+        components = _components(created)
+        windows = []
+        for spec in content.INCIDENTS:
+            incident = _incident(spec, components, now=now, created=created)
+            windows.append(_status_windows(incident, now))
+        for spec in content.MAINTENANCES:
+            _maintenance(spec, components, now=now, created=created)
+        for component in components.values():
+            _rebuild_status_periods(component, now)
+        for metric in Metric.objects.select_related("component"):
+            if not metric.rollups.exists():
+                _metric_history(metric, windows, now=now, rng=rng)
+    return created
+
+
+def _components(created: dict[str, int]) -> dict[str, Component]:
+    start = (timezone.now() - dt.timedelta(days=HISTORY_DAYS + 30)).date()
+    components = {}
+    for group_position, group_spec in enumerate(content.GROUPS, start=1):
+        group, _ = ComponentGroup.objects.get_or_create(
+            slug=group_spec["slug"],
+            defaults={
+                "name": group_spec["name"],
+                "description": group_spec.get("description", {}),
+                "position": group_spec.get("position", group_position),
+            },
+        )
+        for position, spec in enumerate(group_spec["components"], start=1):
+            component, was_created = Component.objects.get_or_create(
+                slug=spec["slug"],
+                defaults={
+                    "group": group,
+                    "name": spec["name"],
+                    "description": spec.get("description", {}),
+                    "position": group.position * 100 + position,
+                    "status_mode": spec.get("status_mode", "manual"),
+                    "start_date": start,
+                },
+            )
+            created["components"] += was_created
+            components[component.slug] = component
+            for metric_position, metric_spec in enumerate(spec.get("metrics", []), start=1):
+                _, metric_created = Metric.objects.get_or_create(
+                    component=component,
+                    slug=metric_spec["slug"],
+                    defaults={
+                        "name": metric_spec["name"],
+                        "kind": metric_spec.get("kind", "latency"),
+                        "unit": metric_spec.get("unit", "ms"),
+                        "precision": metric_spec.get("precision", 0),
+                        "aggregation": metric_spec.get("aggregation", "p95"),
+                        "expected_interval": metric_spec.get("expected_interval", 60),
+                        "higher_is_worse": metric_spec.get("higher_is_worse", True),
+                        "degraded_threshold": metric_spec.get("degraded"),
+                        "partial_outage_threshold": metric_spec.get("partial"),
+                        "major_outage_threshold": metric_spec.get("major"),
+                        "position": metric_position,
+                    },
+                )
+                created["metrics"] += metric_created
+    return components
+
+
+def _slug(key: str, started_at: dt.datetime) -> str:
+    return f"{started_at:%Y-%m-%d}-{key}"
+
+
+def _incident(spec, components, *, now, created) -> Incident:
+    key = spec["key"]
+    existing = Incident.objects.filter(slug__endswith=f"-{key}").first()
+    if existing:
+        return existing
+    if spec["days_ago"] == 0:
+        started_at = now - dt.timedelta(minutes=45)
+    else:
+        day = (now - dt.timedelta(days=spec["days_ago"])).date()
+        started_at = dt.datetime.combine(
+            day, dt.time(spec.get("start_hour_utc", 10), spec.get("start_minute", 0)), tzinfo=dt.UTC
+        )
+    language = spec["original_language"]
+    affected = {components[slug]: status for slug, status in spec["components"].items()}
+    updates = sorted(spec["updates"], key=lambda u: u["minutes_after_start"])
+    first, rest = updates[0], updates[1:]
+    incident = declare_incident(
+        title=spec["title"][language],
+        language=language,
+        body=first["body"][language],
+        impact=spec["impact"],
+        component_statuses=affected,
+        actor=None,
+        status=first["status"],
+        started_at=started_at,
+    )
+    Incident.objects.filter(pk=incident.pk).update(
+        slug=_slug(key, started_at), title=spec["title"], created_at=started_at
+    )
+    incident.updates.update(
+        body=first["body"],
+        display_at=started_at + dt.timedelta(minutes=first["minutes_after_start"]),
+        created_at=started_at + dt.timedelta(minutes=first["minutes_after_start"]),
+    )
+    for update_spec in rest:
+        at = started_at + dt.timedelta(minutes=update_spec["minutes_after_start"])
+        closing = update_spec["status"] == "resolved"
+        update = post_update(
+            incident,
+            status=update_spec["status"],
+            body={language: update_spec["body"][language]},
+            language=language,
+            component_statuses={c: ComponentStatus.OPERATIONAL for c in affected} if closing else {},
+            display_at=min(at, now),
+            actor=None,
+        )
+        type(update).objects.filter(pk=update.pk).update(body=update_spec["body"], created_at=min(at, now))
+    incident.refresh_from_db()
+    if spec.get("postmortem"):
+        _postmortem(incident, spec["postmortem"], language=language, started_at=started_at)
+    created["incidents"] += 1
+    return incident
+
+
+def _postmortem(incident: Incident, spec, *, language: str, started_at: dt.datetime) -> None:
+    languages = {code for texts in spec["sections"].values() for code in texts}
+    for code in sorted(languages, key=lambda c: c != language):
+        write_postmortem(
+            incident,
+            language=code,
+            sections={key: texts[code] for key, texts in spec["sections"].items() if code in texts},
+            actor=None,
+        )
+    postmortem = Postmortem.objects.get(incident=incident)
+    for position, item_spec in enumerate(spec.get("action_items", []), start=1):
+        precision = item_spec["due_precision"]
+        save_action_item(
+            ActionItem(
+                postmortem=postmortem,
+                title=item_spec["title"],
+                owner_name=item_spec.get("owner_name", ""),
+                state=item_spec.get("state", "open"),
+                due_date=_due_date(started_at.date(), item_spec.get("due_offset_months", 1), precision),
+                due_precision=precision,
+                is_public=item_spec.get("is_public", True),
+                position=position,
+            ),
+            actor=None,
+        )
+    if spec.get("published", True):
+        resolved = incident.resolved_at or started_at
+        publish_postmortem(postmortem, actor=None, published_at=resolved + dt.timedelta(days=3))
+
+
+def _due_date(start: dt.date, offset_months: int, precision: str) -> dt.date:
+    year, month = divmod(start.month - 1 + offset_months, 12)
+    year, month = start.year + year, month + 1
+    if precision == "day":
+        return dt.date(year, month, 15)
+    if precision == "month":
+        return dt.date(year, month, 1)
+    if precision == "quarter":
+        return dt.date(year, 3 * ((month - 1) // 3) + 1, 1)
+    return dt.date(year, 1, 1)
+
+
+def _maintenance(spec, components, *, now, created) -> None:
+    key = spec["key"]
+    if Incident.objects.filter(slug__endswith=f"-{key}").exists():
+        return
+    day = (now + dt.timedelta(days=spec["days_from_now"])).date()
+    start = dt.datetime.combine(day, dt.time(spec.get("start_hour_utc", 2)), tzinfo=dt.UTC)
+    end = start + dt.timedelta(minutes=spec["duration_minutes"])
+    language = spec["original_language"]
+    affected = [components[slug] for slug in spec["components"]]
+    announced = min(start - dt.timedelta(days=5), now)
+    incident = declare_incident(
+        title=spec["title"][language],
+        language=language,
+        body=spec["body"][language],
+        impact="none",
+        actor=None,
+        kind=IncidentKind.MAINTENANCE,
+        started_at=start,
+        scheduled_for=start,
+        scheduled_until=end,
+    )
+    incident.components.set(affected)
+    Incident.objects.filter(pk=incident.pk).update(
+        slug=_slug(key, start), title=spec["title"], created_at=announced
+    )
+    incident.updates.update(body=spec["body"], display_at=announced, created_at=announced)
+    if end < now:
+        for status, component_status, at in (
+            ("in_progress", ComponentStatus.UNDER_MAINTENANCE, start),
+            ("completed", ComponentStatus.OPERATIONAL, end),
+        ):
+            update = post_update(
+                incident,
+                status=status,
+                body=_maintenance_note(status),
+                language="en",
+                component_statuses=dict.fromkeys(affected, component_status),
+                display_at=at,
+                actor=None,
+            )
+            type(update).objects.filter(pk=update.pk).update(created_at=at)
+    created["incidents"] += 1
+
+
+def _maintenance_note(status: str) -> dict[str, str]:
+    if status == "in_progress":
+        return {
+            "en": "The maintenance has started.",
+            "ru": "Плановые работы начались.",
+            "es": "El mantenimiento ha comenzado.",
+            "nb": "Vedlikeholdet har startet.",
+        }
+    return {
+        "en": "The maintenance is complete.",
+        "ru": "Плановые работы завершены.",
+        "es": "El mantenimiento ha finalizado.",
+        "nb": "Vedlikeholdet er fullført.",
+    }
+
+
+def _status_windows(incident: Incident, now: dt.datetime) -> list[tuple[int, str, dt.datetime, dt.datetime]]:
+    """(component id, status, from, to) for each component an incident put into a status."""
+    windows = []
+    changes = ComponentChange.objects.filter(update__incident=incident).select_related("update")
+    for change in changes.order_by("update__display_at"):
+        if change.new_status == ComponentStatus.OPERATIONAL:
+            continue
+        end = incident.resolved_at or now
+        windows.append((change.component_id, change.new_status, change.update.display_at, end))
+    return windows
+
+
+def _rebuild_status_periods(component: Component, now: dt.datetime) -> None:
+    """Status periods from the timeline's display times, since the demo writes history after the fact."""
+    changes = list(
+        ComponentChange.objects.filter(component=component)
+        .select_related("update")
+        .order_by("update__display_at", "update__id")
+    )
+    StatusPeriod.objects.filter(component=component).delete()
+    start = dt.datetime.combine(component.start_date or now.date(), dt.time(), tzinfo=dt.UTC)
+    periods = [StatusPeriod(component=component, status=ComponentStatus.OPERATIONAL, started_at=start)]
+    for change in changes:
+        at = change.update.display_at
+        if change.new_status == periods[-1].status:
+            continue
+        periods[-1].ended_at = at
+        periods.append(StatusPeriod(component=component, status=change.new_status, started_at=at))
+    StatusPeriod.objects.bulk_create(periods)
+    current = periods[-1]
+    Component.objects.filter(pk=component.pk).update(
+        status=current.status, status_changed_at=current.started_at
+    )
+
+
+def _spec_for(metric: Metric) -> dict:
+    for group in content.GROUPS:
+        for component in group["components"]:
+            if component["slug"] == metric.component.slug:
+                for spec in component.get("metrics", []):
+                    if spec["slug"] == metric.slug:
+                        return spec
+    return {"baseline": metric.degraded_threshold or 100, "noise": 0.1 * (metric.degraded_threshold or 100)}
+
+
+def _value_at(metric, spec, windows, at, rng) -> float:
+    value = max(0.0, rng.gauss(spec["baseline"], spec.get("noise", spec["baseline"] * 0.1)))
+    for component_id, status, start, end in windows:
+        if component_id == metric.component_id and start <= at < end:
+            target = {
+                ComponentStatus.DEGRADED_PERFORMANCE: metric.degraded_threshold,
+                ComponentStatus.PARTIAL_OUTAGE: metric.partial_outage_threshold,
+                ComponentStatus.MAJOR_OUTAGE: metric.major_outage_threshold,
+            }.get(status)
+            if target:
+                value = max(value, target * rng.uniform(1.05, 1.4))
+    if metric.kind == "ratio":
+        value = min(value, 100.0)
+    return value
+
+
+def _metric_history(metric: Metric, windows, *, now: dt.datetime, rng: random.Random) -> None:
+    """90 days of hourly and daily rollups, a day of minute rollups and raw samples."""
+    spec = _spec_for(metric)
+    flat_windows = [w for incident_windows in windows for w in incident_windows]
+    first_day = bucket_start(now - dt.timedelta(days=HISTORY_DAYS - 1), Resolution.DAY)
+    day_sketches: dict[dt.datetime, Rollup] = {}
+    hourly, minutes, samples = [], [], []
+    hour = first_day
+    recent_from = now - dt.timedelta(days=1)
+    while hour <= now:
+        rollup = Rollup(metric=metric, resolution=Resolution.HOUR, bucket_start=hour, sketch={})
+        for minute in range(60):
+            at = hour + dt.timedelta(minutes=minute)
+            if at > now:
+                break
+            value = _value_at(metric, spec, flat_windows, at, rng)
+            _fold(rollup, value)
+            day = day_sketches.setdefault(
+                bucket_start(at, Resolution.DAY),
+                Rollup(
+                    metric=metric,
+                    resolution=Resolution.DAY,
+                    bucket_start=bucket_start(at, Resolution.DAY),
+                    sketch={},
+                ),
+            )
+            _fold(day, value)
+            if at >= recent_from:
+                minute_rollup = Rollup(
+                    metric=metric, resolution=Resolution.MINUTE, bucket_start=at, sketch={}
+                )
+                _fold(minute_rollup, value)
+                minutes.append(minute_rollup)
+                samples.append(Sample(metric=metric, at=at, value=value, outcome=Outcome.OK))
+        hourly.append(rollup)
+        hour += dt.timedelta(hours=1)
+    for rollup in [*hourly, *day_sketches.values(), *minutes]:
+        rollup.p95 = rollups.quantile(rollup.sketch, 0.95)
+    Rollup.objects.bulk_create([*hourly, *day_sketches.values(), *minutes], batch_size=2000)
+    Sample.objects.bulk_create(samples, batch_size=2000)
+    if samples:
+        Metric.objects.filter(pk=metric.pk).update(latest_value=samples[-1].value, latest_at=samples[-1].at)
+
+
+def _fold(rollup: Rollup, value: float) -> None:
+    rollup.count += 1
+    rollup.minimum = value if rollup.minimum is None else min(rollup.minimum, value)
+    rollup.maximum = value if rollup.maximum is None else max(rollup.maximum, value)
+    rollup.total += value
+    rollups.add(rollup.sketch, value)
