@@ -13,6 +13,7 @@ from django.utils.translation import gettext_lazy as _
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("STATUSPAGE_VAR_DIR", BASE_DIR / "var"))
+VAR_DIR.mkdir(parents=True, exist_ok=True)
 
 
 def env_str(name: str, default: str) -> str:
@@ -209,6 +210,8 @@ if not REDIS_URL:
         "data_folder_out": _queue_dir,
         "control_folder": str(VAR_DIR / "celery-control"),
     }
+    for _folder in ("celery-queue", "celery-control"):
+        (VAR_DIR / _folder).mkdir(exist_ok=True)
 else:
     CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
 CELERY_TASK_IGNORE_RESULT = True

@@ -310,69 +310,91 @@ def _spec_for(metric: Metric) -> dict:
     return {"baseline": metric.degraded_threshold or 100, "noise": 0.1 * (metric.degraded_threshold or 100)}
 
 
-def _value_at(metric, spec, windows, at, rng) -> float:
-    value = max(0.0, rng.gauss(spec["baseline"], spec.get("noise", spec["baseline"] * 0.1)))
-    for component_id, status, start, end in windows:
-        if component_id == metric.component_id and start <= at < end:
-            target = {
-                ComponentStatus.DEGRADED_PERFORMANCE: metric.degraded_threshold,
-                ComponentStatus.PARTIAL_OUTAGE: metric.partial_outage_threshold,
-                ComponentStatus.MAJOR_OUTAGE: metric.major_outage_threshold,
-            }.get(status)
-            if target:
+def _window_target(metric: Metric, status: str) -> float | None:
+    return {
+        ComponentStatus.DEGRADED_PERFORMANCE: metric.degraded_threshold,
+        ComponentStatus.PARTIAL_OUTAGE: metric.partial_outage_threshold,
+        ComponentStatus.MAJOR_OUTAGE: metric.major_outage_threshold,
+    }.get(status)
+
+
+def _hour_values(
+    metric, spec, windows, hour: dt.datetime, now: dt.datetime, rng
+) -> list[tuple[dt.datetime, float]]:
+    """One synthetic measurement a minute: noise around the baseline, raised past the
+    threshold of the status an incident put the component in."""
+    baseline, noise = spec["baseline"], spec.get("noise", spec["baseline"] * 0.1)
+    ceiling = 100.0 if metric.kind == "ratio" else float("inf")
+    minutes = min(60, int((now - hour).total_seconds() // 60) + 1)
+    values = []
+    for minute in range(minutes):
+        at = hour + dt.timedelta(minutes=minute)
+        value = max(0.0, rng.gauss(baseline, noise))
+        for target, start, end in windows:
+            if start <= at < end:
                 value = max(value, target * rng.uniform(1.05, 1.4))
-    if metric.kind == "ratio":
-        value = min(value, 100.0)
-    return value
+        values.append((at, min(value, ceiling)))
+    return values
 
 
 def _metric_history(metric: Metric, windows, *, now: dt.datetime, rng: random.Random) -> None:
     """90 days of hourly and daily rollups, a day of minute rollups and raw samples."""
     spec = _spec_for(metric)
-    flat_windows = [w for incident_windows in windows for w in incident_windows]
+    own_windows = [
+        (target, start, end)
+        for incident_windows in windows
+        for component_id, status, start, end in incident_windows
+        if component_id == metric.component_id and (target := _window_target(metric, status))
+    ]
     first_day = bucket_start(now - dt.timedelta(days=HISTORY_DAYS - 1), Resolution.DAY)
-    day_sketches: dict[dt.datetime, Rollup] = {}
+    days: dict[dt.datetime, Rollup] = {}
     hourly, minutes, samples = [], [], []
     hour = first_day
     recent_from = now - dt.timedelta(days=1)
     while hour <= now:
-        rollup = Rollup(metric=metric, resolution=Resolution.HOUR, bucket_start=hour, sketch={})
-        for minute in range(60):
-            at = hour + dt.timedelta(minutes=minute)
-            if at > now:
-                break
-            value = _value_at(metric, spec, flat_windows, at, rng)
-            _fold(rollup, value)
-            day = day_sketches.setdefault(
-                bucket_start(at, Resolution.DAY),
-                Rollup(
-                    metric=metric,
-                    resolution=Resolution.DAY,
-                    bucket_start=bucket_start(at, Resolution.DAY),
-                    sketch={},
-                ),
-            )
-            _fold(day, value)
-            if at >= recent_from:
-                minute_rollup = Rollup(
-                    metric=metric, resolution=Resolution.MINUTE, bucket_start=at, sketch={}
-                )
-                _fold(minute_rollup, value)
-                minutes.append(minute_rollup)
-                samples.append(Sample(metric=metric, at=at, value=value, outcome=Outcome.OK))
+        values = _hour_values(metric, spec, own_windows, hour, now, rng)
+        rollup = _rollup_of(metric, Resolution.HOUR, hour, [v for _at, v in values])
         hourly.append(rollup)
+        day_start = bucket_start(hour, Resolution.DAY)
+        day = days.get(day_start)
+        if day is None:
+            day = days[day_start] = Rollup(
+                metric=metric, resolution=Resolution.DAY, bucket_start=day_start, sketch={}
+            )
+        _merge(day, rollup)
+        for at, value in values:
+            if at >= recent_from:
+                minutes.append(_rollup_of(metric, Resolution.MINUTE, at, [value]))
+                samples.append(Sample(metric=metric, at=at, value=value, outcome=Outcome.OK))
         hour += dt.timedelta(hours=1)
-    for rollup in [*hourly, *day_sketches.values(), *minutes]:
+    for rollup in days.values():
         rollup.p95 = rollups.quantile(rollup.sketch, 0.95)
-    Rollup.objects.bulk_create([*hourly, *day_sketches.values(), *minutes], batch_size=2000)
+    Rollup.objects.bulk_create([*hourly, *days.values(), *minutes], batch_size=2000)
     Sample.objects.bulk_create(samples, batch_size=2000)
     if samples:
         Metric.objects.filter(pk=metric.pk).update(latest_value=samples[-1].value, latest_at=samples[-1].at)
 
 
-def _fold(rollup: Rollup, value: float) -> None:
-    rollup.count += 1
-    rollup.minimum = value if rollup.minimum is None else min(rollup.minimum, value)
-    rollup.maximum = value if rollup.maximum is None else max(rollup.maximum, value)
-    rollup.total += value
-    rollups.add(rollup.sketch, value)
+def _rollup_of(metric: Metric, resolution: Resolution, start: dt.datetime, values: list[float]) -> Rollup:
+    sketch: dict[str, int] = {}
+    for value in values:
+        rollups.add(sketch, value)
+    return Rollup(
+        metric=metric,
+        resolution=resolution,
+        bucket_start=start,
+        count=len(values),
+        minimum=min(values),
+        maximum=max(values),
+        total=sum(values),
+        sketch=sketch,
+        p95=rollups.quantile(sketch, 0.95),
+    )
+
+
+def _merge(into: Rollup, part: Rollup) -> None:
+    into.count += part.count
+    into.minimum = part.minimum if into.minimum is None else min(into.minimum, part.minimum)
+    into.maximum = part.maximum if into.maximum is None else max(into.maximum, part.maximum)
+    into.total += part.total
+    rollups.merge(into.sketch, part.sketch)

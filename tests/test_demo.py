@@ -1,0 +1,100 @@
+"""The demo page is believable and loading it is idempotent."""
+
+import datetime as dt
+
+import pytest
+from django.core.management import call_command
+
+from incidents.models import (
+    ActionItem,
+    AuditEvent,
+    Component,
+    ComponentGroup,
+    Incident,
+    Metric,
+    Postmortem,
+    Rollup,
+    Sample,
+    StatusPeriod,
+)
+from incidents.models.postmortems import status_page_today
+
+MODELS = (
+    ComponentGroup,
+    Component,
+    Metric,
+    Incident,
+    Postmortem,
+    ActionItem,
+    Rollup,
+    Sample,
+    StatusPeriod,
+    AuditEvent,
+)
+
+
+@pytest.fixture(scope="module")
+def demo(django_db_setup, django_db_blocker):
+    with django_db_blocker.unblock():
+        call_command("load_demo")
+        yield
+        for model in reversed(MODELS):
+            model.objects.all().delete()
+
+
+def counts():
+    return {model.__name__: model.objects.count() for model in MODELS}
+
+
+@pytest.mark.django_db
+def test_loading_twice_changes_nothing(demo):
+    before = counts()
+    call_command("load_demo")
+    assert counts() == before
+
+
+@pytest.mark.django_db
+def test_demo_has_groups_components_and_90_days_of_rollups(demo):
+    assert 3 <= ComponentGroup.objects.count() <= 5
+    assert 10 <= Component.objects.count() <= 16
+    metric = Metric.objects.get(
+        component__slug="webhook-delivery",
+        slug=Metric.objects.filter(component__slug="webhook-delivery").first().slug,
+    )
+    days = Rollup.objects.filter(metric=metric, resolution="day").count()
+    assert days == 90
+    assert Sample.objects.filter(metric=metric).count() >= 24 * 60
+    assert metric.latest_value is not None
+
+
+@pytest.mark.django_db
+def test_demo_incidents_are_written_in_all_four_languages_with_published_postmortems(demo):
+    past = Incident.objects.incidents().filter(status="resolved")
+    assert past.count() >= 5
+    assert set(past.values_list("original_language", flat=True)) == {"en", "ru", "es", "nb"}
+    published = Postmortem.objects.filter(state="published")
+    assert published.count() >= 5
+    for postmortem in published:
+        assert postmortem.completeness()[postmortem.original_language]
+        assert postmortem.incident.updates.count() >= 4
+    assert any(len(p.summary) > 1 for p in published), "some postmortems are translated"
+
+
+@pytest.mark.django_db
+def test_demo_action_items_cover_precisions_and_states(demo):
+    items = list(ActionItem.objects.select_related("postmortem"))
+    assert {"month", "quarter"} <= {item.due_precision for item in items}
+    assert any(item.state == "done" for item in items)
+    assert any(item.is_overdue() for item in items)
+    assert any(not item.is_overdue() and item.state == "open" for item in items)
+    assert all(item.due_date is None or item.due_by >= item.due_date for item in items)
+    assert status_page_today() > dt.date(2020, 1, 1)
+
+
+@pytest.mark.django_db
+def test_demo_status_history_matches_the_incidents(demo):
+    for component in Component.objects.all():
+        periods = list(component.periods.order_by("started_at"))
+        assert periods[-1].ended_at is None and periods[-1].status == component.status
+        for earlier, later in zip(periods, periods[1:], strict=False):
+            assert earlier.ended_at == later.started_at
