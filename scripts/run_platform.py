@@ -66,7 +66,8 @@ def main() -> int:
             except subprocess.TimeoutExpired:
                 os.killpg(process.pid, signal.SIGKILL)
 
-    signal.signal(signal.SIGTERM, lambda *a: (stop(), sys.exit(0)))
+    for signum in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(signum, lambda *a: (stop(), sys.exit(0)))
     try:
         if wait_until_answering(f"http://127.0.0.1:{port}/", 60):
             print(
