@@ -74,7 +74,10 @@ def main() -> int:
                 f"Status page running at http://127.0.0.1:{port}/ (editor at /admin/); Ctrl-C stops it.",
                 flush=True,
             )
+        parent = os.getppid()
         while all(p.poll() is None for p in processes.values()):
+            if os.getppid() != parent:  # make was killed: take the platform down with it
+                return 1
             time.sleep(0.5)
         dead = [name for name, p in processes.items() if p.poll() is not None]
         print(f"{', '.join(dead)} stopped; stopping the rest.")
