@@ -1,0 +1,39 @@
+"""Every editor page renders for an admin."""
+
+import pytest
+
+from incidents.models import UpdateTemplate
+
+
+@pytest.mark.django_db
+def test_every_page_renders_for_an_admin(clients, incident, draft, action_item, metric):
+    template = UpdateTemplate.objects.create(name="Investigating", language="en", body="Looking into it.")
+    update = incident.updates.first()
+    urls = [
+        "/editor/",
+        "/editor/audit/",
+        "/editor/audit/?subject_type=incident&subject_id=1&actor=rita",
+        "/editor/action-items/",
+        "/editor/action-items/?sort=owner&overdue=1",
+        "/editor/incidents/new/",
+        "/editor/maintenance/new/",
+        f"/editor/incidents/{incident.pk}/",
+        f"/editor/incidents/{incident.pk}/?template={template.pk}",
+        f"/editor/incidents/{draft.pk}/",
+        f"/editor/incidents/{incident.pk}/edit/",
+        f"/editor/updates/{update.pk}/en/",
+        f"/editor/incidents/{incident.pk}/postmortem/",
+        f"/editor/incidents/{incident.pk}/postmortem/?language=nb",
+        f"/editor/incidents/{draft.pk}/postmortem/",
+        "/editor/templates/",
+        f"/editor/templates/{template.pk}/",
+        "/editor/components/",
+        "/editor/components/new/",
+        f"/editor/components/{metric.component_id}/",
+        f"/editor/components/{metric.component_id}/metrics/new/",
+        f"/editor/metrics/{metric.pk}/",
+        "/editor/login/",
+    ]
+    for url in urls:
+        response = clients["admin"].get(url)
+        assert response.status_code == 200, url
