@@ -3,6 +3,7 @@
 import datetime as dt
 
 import pytest
+from django.core.cache import cache
 from django.test import Client
 
 from incidents.models import Component, Metric
@@ -16,6 +17,15 @@ PASSWORD = "correct horse battery"
 def _fast_passwords(settings):
     # The personas are created for nearly every test here; the default hasher costs ~0.3 s each.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def _empty_cache(_isolated_cache):
+    # Local-memory caches with the same location share one store across tests: start empty,
+    # so login failures counted by one test do not lock out the next.
+    cache.clear()
+    yield
+    cache.clear()
 
 
 def logged_in(user) -> Client:

@@ -45,12 +45,13 @@ def _next_url(request) -> str:
 @never_cache
 def login_view(request):
     form = AuthenticationForm(request, data=request.POST or None)
-    status = 200
+    status, refusal = 200, ""
     if request.method == "POST":
         key = _throttle_key(request, request.POST.get("username", ""))
         if _failures(key) >= settings.EDITOR_LOGIN_MAX_FAILURES:
+            # Refused before the password is checked, so guessing learns nothing while locked.
             form = AuthenticationForm(request, initial={"username": request.POST.get("username", "")})
-            form.add_error(None, _("Too many failed attempts. Wait a few minutes and try again."))
+            refusal = _("Too many failed attempts. Wait a few minutes and try again.")
             status = 429
         elif form.is_valid():
             cache.delete(key)
@@ -58,7 +59,12 @@ def login_view(request):
             return redirect(_next_url(request) or "editor:overview")
         else:
             _record_failure(key)
-    return render(request, "editor/login.html", {"form": form, "next": _next_url(request)}, status=status)
+    return render(
+        request,
+        "editor/login.html",
+        {"form": form, "next": _next_url(request), "refusal": refusal},
+        status=status,
+    )
 
 
 @require_POST
