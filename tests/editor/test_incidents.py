@@ -51,7 +51,13 @@ def test_declaring_in_one_form_sets_component_statuses(client, api, webhooks):
 def test_a_draft_changes_no_component_until_published(client, api):
     client.post(
         "/editor/incidents/new/",
-        {"title": "Maybe broken", "impact": "minor", "language": "en", "body": "Checking.", "affected": ["public-api"]},
+        {
+            "title": "Maybe broken",
+            "impact": "minor",
+            "language": "en",
+            "body": "Checking.",
+            "affected": ["public-api"],
+        },
     )
     incident = Incident.objects.get()
     api.refresh_from_db()
@@ -171,7 +177,13 @@ def test_an_update_template_fills_the_update_form(client, incident):
 def test_update_templates_are_created_per_language(client):
     client.post(
         "/editor/templates/new/",
-        {"name": "Investigating", "language": "es", "kind": "incident", "status": "investigating", "body": "Investigando."},
+        {
+            "name": "Investigating",
+            "language": "es",
+            "kind": "incident",
+            "status": "investigating",
+            "body": "Investigando.",
+        },
     )
     template = UpdateTemplate.objects.get()
     assert template.language == "es"
@@ -181,7 +193,9 @@ def test_update_templates_are_created_per_language(client):
         {"name": "Wrong", "language": "fr", "kind": "incident", "status": "completed", "body": "Oui."},
     )
     assert bad.status_code == 200 and UpdateTemplate.objects.count() == 1
-    assert "Choose one of the site" in bad.content.decode() or b"not one of the available choices" in bad.content
+    assert (
+        "Choose one of the site" in bad.content.decode() or b"not one of the available choices" in bad.content
+    )
 
 
 @pytest.mark.django_db
@@ -195,7 +209,9 @@ def test_scheduling_maintenance_leaves_components_alone_until_it_starts(client, 
                 "language": "en",
                 "body": "We will upgrade the database.",
                 "scheduled_for": timezone.localtime(start).strftime("%Y-%m-%dT%H:%M"),
-                "scheduled_until": timezone.localtime(start + dt.timedelta(hours=2)).strftime("%Y-%m-%dT%H:%M"),
+                "scheduled_until": timezone.localtime(start + dt.timedelta(hours=2)).strftime(
+                    "%Y-%m-%dT%H:%M"
+                ),
                 "affected": ["public-api"],
                 "publish": "on",
             },
@@ -234,7 +250,13 @@ def test_maintenance_times_are_read_in_the_status_page_zone(client, api, setting
 def test_declaring_without_a_title_keeps_the_text(client, api):
     response = client.post(
         "/editor/incidents/new/",
-        {"title": "  ", "impact": "minor", "language": "en", "body": "Typed with care.", "affected": ["public-api"]},
+        {
+            "title": "  ",
+            "impact": "minor",
+            "language": "en",
+            "body": "Typed with care.",
+            "affected": ["public-api"],
+        },
     )
     assert response.status_code == 200
     assert b"This field is required." in response.content
@@ -247,7 +269,13 @@ def test_declaring_without_a_title_keeps_the_text(client, api):
 def test_declaring_with_an_unknown_component_is_refused(client, api):
     response = client.post(
         "/editor/incidents/new/",
-        {"title": "Outage", "impact": "minor", "language": "en", "body": "Hm.", "affected": ["no-such-thing"]},
+        {
+            "title": "Outage",
+            "impact": "minor",
+            "language": "en",
+            "body": "Hm.",
+            "affected": ["no-such-thing"],
+        },
     )
     assert response.status_code == 200
     assert b"no-such-thing is not one of the available choices" in response.content
@@ -281,7 +309,13 @@ def test_a_megabyte_title_is_refused(client, api):
 def test_an_update_without_text_is_refused(client, incident, api):
     response = client.post(
         f"/editor/incidents/{incident.pk}/updates/",
-        {"status": "identified", "language": "en", "body": "", "affected": ["public-api"], "status_public-api": "major_outage"},
+        {
+            "status": "identified",
+            "language": "en",
+            "body": "",
+            "affected": ["public-api"],
+            "status_public-api": "major_outage",
+        },
     )
     assert response.status_code == 200
     assert b"This field is required." in response.content
@@ -293,7 +327,8 @@ def test_an_update_without_text_is_refused(client, incident, api):
 @pytest.mark.django_db
 def test_a_status_of_the_wrong_kind_is_refused(client, incident):
     response = client.post(
-        f"/editor/incidents/{incident.pk}/updates/", {"status": "completed", "language": "en", "body": "Done."}
+        f"/editor/incidents/{incident.pk}/updates/",
+        {"status": "completed", "language": "en", "body": "Done."},
     )
     assert response.status_code == 200
     assert b"Select a valid choice" in response.content
@@ -322,7 +357,8 @@ def test_maintenance_window_must_end_after_it_starts(client, api):
 @pytest.mark.django_db
 def test_editing_an_incident_with_an_empty_title_keeps_the_impact(client, incident):
     response = client.post(
-        f"/editor/incidents/{incident.pk}/edit/", {"title": "", "impact": "critical", "version": incident.version}
+        f"/editor/incidents/{incident.pk}/edit/",
+        {"title": "", "impact": "critical", "version": incident.version},
     )
     assert response.status_code == 200
     assert b'<option value="critical" selected>' in response.content

@@ -24,7 +24,9 @@ def test_login_follows_next_only_to_this_site(responder):
         "/editor/login/", {"username": "rita", "password": PASSWORD, "next": "https://evil.example/"}
     )
     assert response["Location"] == "/editor/"
-    response = Client().post("/editor/login/", {"username": "rita", "password": PASSWORD, "next": "/editor/audit/"})
+    response = Client().post(
+        "/editor/login/", {"username": "rita", "password": PASSWORD, "next": "/editor/audit/"}
+    )
     assert response["Location"] == "/editor/audit/"
 
 
@@ -96,12 +98,16 @@ def test_login_form_needs_the_csrf_token(responder):
     refused = client.post("/editor/login/", {"username": "rita", "password": PASSWORD})
     assert refused.status_code == 403
     token = _token(client, "/editor/login/")
-    accepted = client.post("/editor/login/", {"username": "rita", "password": PASSWORD, "csrfmiddlewaretoken": token})
+    accepted = client.post(
+        "/editor/login/", {"username": "rita", "password": PASSWORD, "csrfmiddlewaretoken": token}
+    )
     assert accepted.status_code == 302
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("action", [a for a in ACTIONS if a[1] == "post"], ids=[a[0] for a in ACTIONS if a[1] == "post"])
+@pytest.mark.parametrize(
+    "action", [a for a in ACTIONS if a[1] == "post"], ids=[a[0] for a in ACTIONS if a[1] == "post"]
+)
 def test_every_action_is_refused_without_the_csrf_token(admin, world, action):  # noqa: F811
     _name, _method, _minimum, url, data, _status = action
     client = _csrf_client(admin)
@@ -117,6 +123,12 @@ def test_declaring_with_the_csrf_token_from_the_form_works(admin, api):
     token = _token(client, "/editor/incidents/new/")
     response = client.post(
         "/editor/incidents/new/",
-        {"title": "Outage", "impact": "minor", "language": "en", "body": "Looking.", "csrfmiddlewaretoken": token},
+        {
+            "title": "Outage",
+            "impact": "minor",
+            "language": "en",
+            "body": "Looking.",
+            "csrfmiddlewaretoken": token,
+        },
     )
     assert response.status_code == 302
