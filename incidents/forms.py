@@ -86,11 +86,17 @@ class ComponentStatusesMixin:
             status = self[f"status_{component.slug}"] if self.with_status else None
             yield component, boxes[component.slug], status
 
+    # An update form shows every affected component with its current status; leaving one as
+    # it is must not record a "partial outage → partial outage" change on the timeline.
+    only_changed_statuses = False
+
     def component_statuses(self) -> dict[Component, str]:
         by_slug = {c.slug: c for c in self.components}
         chosen = {}
         for slug in self.cleaned_data.get("affected", []):
             status = self.cleaned_data.get(f"status_{slug}") or self.default_component_status
+            if self.only_changed_statuses and status == by_slug[slug].status:
+                continue
             chosen[by_slug[slug]] = status
         return chosen
 
@@ -145,6 +151,7 @@ class MaintenanceForm(ComponentStatusesMixin, forms.Form):
 
 
 class UpdateForm(ComponentStatusesMixin, forms.Form):
+    only_changed_statuses = True
     status = forms.ChoiceField(label=_("Status"))
     language = forms.ChoiceField(label=_("Language"), choices=language_choices)
     body = forms.CharField(

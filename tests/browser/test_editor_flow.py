@@ -80,7 +80,9 @@ class Steps:
 def world(responder, viewer, make_component):
     return {
         "api": make_component("public-api", name={"en": "Public API", "nb": "Offentlig API"}),
-        "webhooks": make_component("webhook-delivery", name={"en": "Webhook delivery", "nb": "Webhook-levering"}),
+        "webhooks": make_component(
+            "webhook-delivery", name={"en": "Webhook delivery", "nb": "Webhook-levering"}
+        ),
     }
 
 
@@ -226,7 +228,9 @@ def check_public_incident_page(steps: Steps, incident: Incident):
     steps.shot("public-incident-nb")
 
 
-def test_responder_runs_an_incident_and_a_viewer_cannot_edit(browser, live_server, tmp_path, world, responder):
+def test_responder_runs_an_incident_and_a_viewer_cannot_edit(
+    browser, live_server, tmp_path, world, responder
+):
     steps = Steps(browser, live_server, tmp_path)
     world["responder"] = responder
     incident = run_responder_flow(steps, world)

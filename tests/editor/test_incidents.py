@@ -364,3 +364,19 @@ def test_editing_an_incident_with_an_empty_title_keeps_the_impact(client, incide
     assert b'<option value="critical" selected>' in response.content
     incident.refresh_from_db()
     assert incident.title == {"en": "Elevated API errors"}
+
+
+@pytest.mark.django_db
+def test_an_update_that_leaves_components_alone_records_no_component_change(client, incident, api):
+    client.post(
+        f"/editor/incidents/{incident.pk}/updates/",
+        {
+            "status": "identified",
+            "language": "en",
+            "body": "Still broken.",
+            "affected": ["public-api"],
+            "status_public-api": "partial_outage",
+        },
+    )
+    update = IncidentUpdate.objects.get(body__en="Still broken.")
+    assert not update.component_changes.exists()
