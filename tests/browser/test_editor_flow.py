@@ -19,7 +19,11 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 class Steps:
-    """The browser, the server address and numbered screenshots."""
+    """The browser, the server address and numbered screenshots.
+
+    Selenium is imported inside the methods so that collecting this module works where it is not
+    installed; the conftest then skips (or fails under REQUIRE_SERVICES=1) with the reason.
+    """
 
     def __init__(self, browser, live_server, folder):
         self.browser, self.base, self.folder = browser, live_server.url, folder

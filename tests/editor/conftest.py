@@ -6,7 +6,7 @@ import pytest
 from django.core.cache import cache
 from django.test import Client
 
-from incidents.models import Component, Metric
+from incidents.models import ActionItem, Component, Metric
 from incidents.services.incidents import declare_incident
 from incidents.services.postmortems import save_action_item, write_postmortem
 
@@ -92,8 +92,6 @@ def postmortem(incident, responder):
 
 @pytest.fixture
 def action_item(postmortem, responder):
-    from incidents.models import ActionItem
-
     return save_action_item(
         ActionItem(
             postmortem=postmortem, title={"en": "Add a canary"}, owner=responder, due_date=dt.date(2026, 1, 1)

@@ -2,7 +2,6 @@
 
 import datetime as dt
 
-from django.contrib.auth import get_user_model
 from django.core.paginator import Paginator
 from django.shortcuts import render
 from django.utils.translation import gettext_lazy as _
@@ -109,6 +108,5 @@ def audit(request):
         "form": form,
         "page": page,
         "query": query.urlencode(),
-        "users": get_user_model().objects.filter(is_staff=True).order_by("username"),
     }
     return render(request, "editor/audit.html", context)

@@ -165,7 +165,7 @@ def add_update(request, pk: int):
     return _cockpit(request, incident, update_form=form)
 
 
-def _closing(request, pk: int, *, prefix: str, service, done_message: str):
+def _closing(request, pk: int, *, prefix: str, service, done_message: str, action_label: str):
     incident = _load(pk)
     form = ClosingForm(request.POST, prefix=prefix)
     if form.is_valid():
@@ -184,7 +184,7 @@ def _closing(request, pk: int, *, prefix: str, service, done_message: str):
             return conflict(
                 request,
                 what=str(incident),
-                mine=[(_("Status"), prefix), (_("Message"), data["body"])],
+                mine=[(_("Status"), action_label), (_("Message"), data["body"])],
                 theirs=[
                     (_("Status"), current.get_status_display()),
                     (_("Message"), pick(latest.body, language=data["language"]).text),
@@ -208,13 +208,27 @@ def _closing(request, pk: int, *, prefix: str, service, done_message: str):
 @require_POST
 @responder_required
 def resolve(request, pk: int):
-    return _closing(request, pk, prefix="resolve", service=resolve_incident, done_message=_("Resolved."))
+    return _closing(
+        request,
+        pk,
+        prefix="resolve",
+        service=resolve_incident,
+        done_message=_("Resolved."),
+        action_label=_("Resolve"),
+    )
 
 
 @require_POST
 @responder_required
 def reopen(request, pk: int):
-    return _closing(request, pk, prefix="reopen", service=reopen_incident, done_message=_("Reopened."))
+    return _closing(
+        request,
+        pk,
+        prefix="reopen",
+        service=reopen_incident,
+        done_message=_("Reopened."),
+        action_label=_("Reopen"),
+    )
 
 
 @require_POST
