@@ -30,6 +30,7 @@ from incidents.models import (
 )
 from incidents.models.incidents import STATUSES_BY_KIND
 from incidents.models.postmortems import validate_due
+from incidents.roles import Role
 from incidents.translation import language_codes, pick
 
 TITLE_MAX = 200
@@ -302,7 +303,9 @@ class OwnerChoiceField(forms.ModelChoiceField):
 
 class ActionItemForm(forms.Form):
     title = forms.CharField(label=_("Action item"), max_length=TITLE_MAX)
-    owner = OwnerChoiceField(label=_("Owner"), queryset=staff_users(), required=False)
+    owner = OwnerChoiceField(
+        label=_("Owner"), queryset=staff_users(), required=False, empty_label=_("— no account —")
+    )
     owner_name = forms.CharField(label=_("or owner without an account"), max_length=200, required=False)
     due = forms.CharField(
         label=_("Due"),
@@ -449,3 +452,27 @@ class AuditFilterForm(forms.Form):
             *Subject.choices,
             ("update_template", _("Update template")),
         ]
+
+
+class GroupForm(forms.Form):
+    slug = forms.SlugField(label=_("Slug"), max_length=50)
+    position = forms.IntegerField(label=_("Position"), min_value=0, initial=0)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        add_translated_fields(self, "name", _("Name"))
+        add_translated_fields(
+            self,
+            "description",
+            _("Description"),
+            required_language="",
+            widget=forms.Textarea(attrs={"rows": 2}),
+        )
+
+
+class RoleForm(forms.Form):
+    role = forms.ChoiceField(label=_("Role"), required=False)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["role"].choices = [("", _("No role")), *Role.choices]

@@ -6,6 +6,8 @@ import pytest
 import time_machine
 
 from incidents.models import AuditEvent, Component
+from incidents.roles import role_of
+from incidents.services.metrics import record_sample
 
 from .conftest import logged_in
 
@@ -91,8 +93,6 @@ def test_threshold_order_is_validated_and_the_input_kept(admin, metric):
 
 @pytest.mark.django_db
 def test_component_screen_shows_latest_value_and_recent_samples(admin, metric):
-    from incidents.services.metrics import record_sample
-
     for value in (120.0, 640.0, 2500.0):
         record_sample(metric, value=value)
     page = logged_in(admin).get(f"/editor/components/{metric.component_id}/").content.decode()
@@ -126,3 +126,23 @@ def test_a_bad_component_slug_is_refused_and_kept(admin, api):
     assert response.status_code == 200
     assert b"already exists" in response.content and b'value="Twin"' in response.content
     assert Component.objects.count() == 1
+
+
+@pytest.mark.django_db
+def test_an_admin_gives_a_role_and_the_trail_says_so(admin, outsider):
+    client = logged_in(admin)
+    client.post(f"/editor/users/{outsider.pk}/role/", {f"u{outsider.pk}-role": "viewer"})
+    assert role_of(outsider) == "viewer"
+    event = AuditEvent.objects.get(action="user.role_changed")
+    assert (event.before, event.after, event.actor) == ({"role": None}, {"role": "viewer"}, admin)
+    client.post(f"/editor/users/{outsider.pk}/role/", {f"u{outsider.pk}-role": ""})
+    assert role_of(outsider) is None
+
+
+@pytest.mark.django_db
+def test_an_admin_cannot_change_their_own_role(admin):
+    response = logged_in(admin).post(
+        f"/editor/users/{admin.pk}/role/", {f"u{admin.pk}-role": "viewer"}, follow=True
+    )
+    assert b"You cannot change your own role." in response.content
+    assert role_of(admin) == "admin"

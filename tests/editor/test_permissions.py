@@ -7,12 +7,15 @@ admin. A refusal is a redirect to the login page (anonymous) or 403, and changes
 import datetime as dt
 
 import pytest
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
 from django.utils import timezone
 
 from incidents.models import (
     ActionItem,
     AuditEvent,
     Component,
+    ComponentGroup,
     Incident,
     IncidentUpdate,
     Metric,
@@ -28,7 +31,7 @@ ROLE = {"viewer": 1, "responder": 2, "admin": 3}
 
 
 @pytest.fixture
-def world(api, webhooks, responder, metric):
+def world(api, webhooks, responder, metric, group):
     incident = declare_incident(
         title="API errors",
         language="en",
@@ -51,6 +54,8 @@ def world(api, webhooks, responder, metric):
         "template": template,
         "component": api,
         "metric": metric,
+        "group": group,
+        "newcomer": get_user_model().objects.create_user(username="newcomer", password="x"),
     }
 
 
@@ -98,6 +103,33 @@ ACTIONS = [
         200,
     ),
     ("metric page", "get", "admin", lambda w: f"/editor/metrics/{w['metric'].pk}/", None, 200),
+    ("new group form", "get", "admin", lambda w: "/editor/groups/new/", None, 200),
+    ("group page", "get", "admin", lambda w: f"/editor/groups/{w['group'].pk}/", None, 200),
+    ("users page", "get", "admin", lambda w: "/editor/users/", None, 200),
+    (
+        "new group",
+        "post",
+        "admin",
+        lambda w: "/editor/groups/new/",
+        lambda w: {"slug": "edge", "position": 2, "name_en": "Edge"},
+        302,
+    ),
+    (
+        "edit group",
+        "post",
+        "admin",
+        lambda w: f"/editor/groups/{w['group'].pk}/",
+        lambda w: {"slug": "core", "position": 5, "name_en": "Core services"},
+        302,
+    ),
+    (
+        "change a role",
+        "post",
+        "admin",
+        lambda w: f"/editor/users/{w['newcomer'].pk}/role/",
+        lambda w: {f"u{w['newcomer'].pk}-role": "responder"},
+        302,
+    ),
     (
         "declare",
         "post",
@@ -332,6 +364,8 @@ def snapshot():
         "items": list(ActionItem.objects.order_by("pk").values_list("pk", "state", "title")),
         "templates": list(UpdateTemplate.objects.values_list("pk", "name", "body")),
         "components": list(Component.objects.order_by("pk").values_list("pk", "slug", "status", "position")),
+        "groups": list(ComponentGroup.objects.order_by("pk").values_list("pk", "slug", "position")),
+        "roles": list(Group.objects.order_by("pk").values_list("name", "user__username")),
         "metrics": list(Metric.objects.order_by("pk").values_list("pk", "slug", "degraded_threshold")),
     }
 
@@ -366,6 +400,8 @@ def test_action_urls_refuse_get(clients, world, persona):
     before = snapshot()
     for name, method, _minimum, url, _data, _status in ACTIONS:
         if method != "post" or name in (
+            "new group",
+            "edit group",
             "declare",
             "schedule maintenance",
             "edit incident",

@@ -8,6 +8,7 @@ from django.contrib.auth import get_user_model
 from django.core import mail
 
 from incidents.models import ActionItem, AuditEvent, OverdueReminder
+from incidents.services import reminders
 from incidents.services.incidents import declare_incident
 from incidents.services.maintenance import schedule_maintenance
 from incidents.services.postmortems import save_action_item, write_postmortem
@@ -192,8 +193,6 @@ def test_the_day_is_the_status_page_day(overdue_world, settings):
 
 @pytest.mark.django_db
 def test_a_failed_send_is_retried_on_the_next_sweep(overdue_world, monkeypatch):
-    from incidents.services import reminders
-
     calls = []
 
     def broken(owner, items):

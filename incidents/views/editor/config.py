@@ -6,7 +6,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 
 from incidents.forms import ComponentForm, MetricForm, translated_initial, translated_value
-from incidents.models import AuditEvent, Component, Metric, Sample, Subject
+from incidents.models import AuditEvent, Component, ComponentGroup, Metric, Sample, Subject
 from incidents.services.components import save_component
 from incidents.services.metrics import save_metric
 
@@ -41,7 +41,8 @@ def _apply_errors(form, error: ValidationError) -> None:
 @admin_required
 def components(request):
     rows = Component.objects.select_related("group").prefetch_related("metrics")
-    return render(request, "editor/components.html", {"components": rows})
+    groups = ComponentGroup.objects.all()
+    return render(request, "editor/components.html", {"components": rows, "groups": groups})
 
 
 def _save_component(request, component: Component, form: ComponentForm):

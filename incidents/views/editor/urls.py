@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from . import auth, config, dashboard, incidents, postmortems, update_templates
+from . import auth, config, dashboard, incidents, people, postmortems, update_templates
 
 app_name = "editor"
 
@@ -42,4 +42,8 @@ urlpatterns = [
     path("components/<int:pk>/", config.component_detail, name="component"),
     path("components/<int:pk>/metrics/new/", config.metric_new, name="new-metric"),
     path("metrics/<int:pk>/", config.metric_detail, name="metric"),
+    path("groups/new/", people.group_edit, name="new-group"),
+    path("groups/<int:pk>/", people.group_edit, name="group"),
+    path("users/", people.users, name="users"),
+    path("users/<int:pk>/role/", people.user_role, name="user-role"),
 ]
