@@ -43,6 +43,15 @@ class Steps:
 
         return self.browser.find_element(By.CSS_SELECTOR, css)
 
+    def wait_for(self, css, seconds=10):
+        from selenium.webdriver.common.by import By
+        from selenium.webdriver.support import expected_conditions
+        from selenium.webdriver.support.ui import WebDriverWait
+
+        return WebDriverWait(self.browser, seconds).until(
+            expected_conditions.presence_of_element_located((By.CSS_SELECTOR, css))
+        )
+
     def type(self, css, text):
         field = self.find(css)
         field.clear()
@@ -55,15 +64,16 @@ class Steps:
 
     def submit(self, css):
         """Clicks a button or link and waits until the next page has replaced this one."""
-        from selenium.webdriver.common.by import By
-        from selenium.webdriver.support import expected_conditions
         from selenium.webdriver.support.ui import WebDriverWait
 
-        page = self.browser.find_element(By.TAG_NAME, "html")
+        # A mark on the old page's window object; the next page starts without it. (Waiting
+        # for the old <html> element to go stale races with Chromium's node bookkeeping.)
+        self.browser.execute_script("window.__leaving = true;")
         self.find(css).click()
-        WebDriverWait(self.browser, 15).until(expected_conditions.staleness_of(page))
         WebDriverWait(self.browser, 15).until(
-            lambda driver: driver.execute_script("return document.readyState") == "complete"
+            lambda driver: driver.execute_script(
+                "return window.__leaving === undefined && document.readyState === 'complete'"
+            )
         )
 
     def text(self):
@@ -151,8 +161,9 @@ def run_responder_flow(steps: Steps, world) -> Incident:
     # The postmortem in English, then Norwegian beside the original.
     steps.submit("#postmortem-link")
     steps.type("#id_summary", "Webhook deliveries were **delayed** for 40 minutes.")
+    steps.wait_for('[data-preview-for="id_summary"] strong')  # the live preview (editor.js)
     steps.type("#id_root_cause", "A consumer stopped acknowledging messages.")
-    steps.submit("#preview-postmortem")
+    steps.submit("#preview-postmortem")  # the preview without JavaScript
     assert "delayed" in steps.find(".preview").text
     steps.shot("postmortem-preview")
     steps.submit("#save-postmortem")
