@@ -132,3 +132,12 @@ def test_declaring_with_the_csrf_token_from_the_form_works(admin, api):
         },
     )
     assert response.status_code == 302
+
+
+@pytest.mark.django_db
+def test_one_address_trying_many_user_names_is_stopped(responder, settings):
+    settings.EDITOR_LOGIN_MAX_FAILURES = 2  # so 8 failures from one address, whatever the names
+    client = Client()
+    for attempt in range(8):
+        client.post("/editor/login/", {"username": f"guess{attempt}", "password": "wrong"})
+    assert client.post("/editor/login/", {"username": "rita", "password": PASSWORD}).status_code == 429

@@ -1,5 +1,7 @@
 """Logging in and out of the editor, with a cache-based throttle on repeated failures."""
 
+import hashlib
+
 from django.conf import settings
 from django.contrib.auth import login, logout
 from django.contrib.auth.forms import AuthenticationForm
@@ -12,14 +14,22 @@ from django.views.decorators.csrf import csrf_protect
 from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_POST
 
+# One address trying many user names is stopped too, at this multiple of the per-name limit.
+ADDRESS_LIMIT_FACTOR = 4
 
-def _throttle_key(request, username: str) -> str:
+
+def _throttle_keys(request, username: str) -> tuple[str, str]:
+    # Hashed so any typed user name makes a safe cache key (no spaces, bounded length).
     address = request.META.get("REMOTE_ADDR", "")
-    return f"editor-login-failures:{address}:{username.strip().lower()[:150]}"
+    name = hashlib.sha256(username.strip().lower().encode()).hexdigest()[:32]
+    return f"editor-login-failures:{address}:{name}", f"editor-login-failures:{address}"
 
 
-def _failures(key: str) -> int:
-    return cache.get(key, 0)
+def _locked_out(keys: tuple[str, str]) -> bool:
+    counts = cache.get_many(keys)
+    per_name, per_address = counts.get(keys[0], 0), counts.get(keys[1], 0)
+    limit = settings.EDITOR_LOGIN_MAX_FAILURES
+    return per_name >= limit or per_address >= limit * ADDRESS_LIMIT_FACTOR
 
 
 def _record_failure(key: str) -> None:
@@ -47,18 +57,19 @@ def login_view(request):
     form = AuthenticationForm(request, data=request.POST or None)
     status, refusal = 200, ""
     if request.method == "POST":
-        key = _throttle_key(request, request.POST.get("username", ""))
-        if _failures(key) >= settings.EDITOR_LOGIN_MAX_FAILURES:
+        keys = _throttle_keys(request, request.POST.get("username", ""))
+        if _locked_out(keys):
             # Refused before the password is checked, so guessing learns nothing while locked.
             form = AuthenticationForm(request, initial={"username": request.POST.get("username", "")})
             refusal = _("Too many failed attempts. Wait a few minutes and try again.")
             status = 429
         elif form.is_valid():
-            cache.delete(key)
+            cache.delete(keys[0])
             login(request, form.get_user())
             return redirect(_next_url(request) or "editor:overview")
         else:
-            _record_failure(key)
+            for key in keys:
+                _record_failure(key)
     return render(
         request,
         "editor/login.html",
