@@ -1,6 +1,7 @@
 """Logging in to the editor, throttled after repeated failures; CSRF on every form."""
 
 import re
+import uuid
 
 import pytest
 from django.test import Client
@@ -140,4 +141,25 @@ def test_one_address_trying_many_user_names_is_stopped(responder, settings):
     client = Client()
     for attempt in range(8):
         client.post("/editor/login/", {"username": f"guess{attempt}", "password": "wrong"})
+    assert client.post("/editor/login/", {"username": "rita", "password": PASSWORD}).status_code == 429
+
+
+@pytest.mark.redis
+@pytest.mark.django_db
+def test_the_throttle_counts_in_redis(responder, settings):
+    """The counter works on the production cache (shared by every web process)."""
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": settings.REDIS_URL,
+            # A fresh prefix instead of flushing: the database may hold other data.
+            "KEY_PREFIX": f"test-editor-throttle-{uuid.uuid4().hex}",
+            "TIMEOUT": 60,
+        }
+    }
+    settings.EDITOR_LOGIN_MAX_FAILURES = 2
+    settings.EDITOR_LOGIN_LOCKOUT_SECONDS = 60
+    client = Client()
+    for _attempt in range(2):
+        client.post("/editor/login/", {"username": "rita", "password": "wrong"})
     assert client.post("/editor/login/", {"username": "rita", "password": PASSWORD}).status_code == 429
