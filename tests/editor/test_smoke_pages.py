@@ -1,4 +1,4 @@
-"""Every editor page renders for an admin."""
+"""Every editor page renders, in each of the four languages."""
 
 import pytest
 
@@ -6,7 +6,10 @@ from incidents.models import UpdateTemplate
 
 
 @pytest.mark.django_db
-def test_every_page_renders_for_an_admin(clients, incident, draft, action_item, metric):
+@pytest.mark.parametrize("language", ["en", "ru", "es", "nb"])
+def test_every_page_renders_for_an_admin_in_each_language(
+    clients, incident, draft, action_item, metric, language
+):
     template = UpdateTemplate.objects.create(name="Investigating", language="en", body="Looking into it.")
     update = incident.updates.first()
     urls = [
@@ -32,8 +35,13 @@ def test_every_page_renders_for_an_admin(clients, incident, draft, action_item, 
         f"/editor/components/{metric.component_id}/",
         f"/editor/components/{metric.component_id}/metrics/new/",
         f"/editor/metrics/{metric.pk}/",
+        "/editor/groups/new/",
+        "/editor/users/",
         "/editor/login/",
     ]
+    client = clients["admin"]
+    client.cookies["django_language"] = language
     for url in urls:
-        response = clients["admin"].get(url)
+        response = client.get(url)
         assert response.status_code == 200, url
+        assert f'<html lang="{language}">'.encode() in response.content

@@ -6,15 +6,38 @@ from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import render
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from incidents import roles
 from incidents.formatting import status_zone
 
 
+def in_editor_language(view):
+    """Speaks the staff member's language (cookie, then Accept-Language).
+
+    The public site's unprefixed URLs are English by design (i18n_patterns without a default
+    prefix), and LocaleMiddleware applies that to every unprefixed path, /editor/ included; the
+    editor has no language prefix, so it chooses the language itself.
+    """
+
+    @wraps(view)
+    def wrapped(request, *args, **kwargs):
+        language = translation.get_language_from_request(request)
+        with translation.override(language):
+            request.LANGUAGE_CODE = language
+            response = view(request, *args, **kwargs)
+            if hasattr(response, "render") and not getattr(response, "is_rendered", True):
+                response.render()
+        response.headers.setdefault("Content-Language", language)
+        return response
+
+    return wrapped
+
+
 def _requires(check):
     def decorator(view):
         @wraps(view)
+        @in_editor_language
         def wrapped(request, *args, **kwargs):
             if not request.user.is_authenticated:
                 return redirect_to_login(request.get_full_path(), reverse("editor:login"))

@@ -14,6 +14,8 @@ from django.views.decorators.csrf import csrf_protect
 from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_POST
 
+from .access import in_editor_language
+
 # One address trying many user names is stopped too, at this multiple of the per-name limit.
 ADDRESS_LIMIT_FACTOR = 4
 
@@ -53,6 +55,7 @@ def _next_url(request) -> str:
 @sensitive_post_parameters("password")
 @csrf_protect
 @never_cache
+@in_editor_language
 def login_view(request):
     form = AuthenticationForm(request, data=request.POST or None)
     status, refusal = 200, ""
