@@ -45,3 +45,19 @@ def test_every_page_renders_for_an_admin_in_each_language(
         response = client.get(url)
         assert response.status_code == 200, url
         assert f'<html lang="{language}">'.encode() in response.content
+
+
+@pytest.mark.django_db
+def test_the_language_switch_changes_the_editor_language(clients):
+    client = clients["viewer"]
+    response = client.post("/i18n/setlang/", {"language": "nb", "next": "/editor/action-items/"})
+    assert response["Location"] == "/editor/action-items/"
+    page = client.get("/editor/action-items/")
+    assert b'<html lang="nb">' in page.content
+    assert page["Content-Language"] == "nb"
+
+
+@pytest.mark.django_db
+def test_the_browser_language_is_used_without_a_choice(clients):
+    page = clients["viewer"].get("/editor/", headers={"accept-language": "es"})
+    assert b'<html lang="es">' in page.content
