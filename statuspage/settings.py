@@ -251,6 +251,10 @@ LOGIN_REDIRECT_URL = "editor:overview"
 MAINTENANCE_SWEEP_SECONDS = env_int("MAINTENANCE_SWEEP_SECONDS", 60)
 # The overdue reminder runs hourly and sends at most one email per owner per day.
 OVERDUE_REMINDER_SWEEP_SECONDS = env_int("OVERDUE_REMINDER_SWEEP_SECONDS", 3600)
+# Local hour (STATUS_TIME_ZONE) from which the day's reminders may go out.
+OVERDUE_REMINDER_HOUR = env_int("OVERDUE_REMINDER_HOUR", 8)
+if not 0 <= OVERDUE_REMINDER_HOUR <= 23:
+    raise ImproperlyConfigured("OVERDUE_REMINDER_HOUR must be an hour from 0 to 23.")
 CELERY_BEAT_SCHEDULE["editor-advance-maintenance"] = {
     "task": "incidents.maintenance.advance",
     "schedule": MAINTENANCE_SWEEP_SECONDS,

@@ -2,6 +2,7 @@
 
 import datetime as dt
 from collections import defaultdict
+from zoneinfo import ZoneInfo
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -11,7 +12,6 @@ from django.template.loader import render_to_string
 from django.utils import timezone, translation
 
 from incidents.models import ActionItem, ActionItemState, OverdueReminder, ReminderState
-from incidents.models.postmortems import status_page_today
 
 
 def overdue_items_by_owner(today: dt.date) -> dict[int, list[ActionItem]]:
@@ -60,7 +60,10 @@ def _send(owner, items: list[ActionItem]) -> None:
 def send_overdue_reminders(*, now: dt.datetime | None = None) -> int:
     """Emails each owner of overdue items once for the status page's current day; returns how many."""
     now = now or timezone.now()
-    today = status_page_today()
+    local_now = now.astimezone(ZoneInfo(settings.STATUS_TIME_ZONE))
+    if local_now.hour < settings.OVERDUE_REMINDER_HOUR:
+        return 0  # not before the working day starts where the status page lives
+    today = local_now.date()
     overdue = overdue_items_by_owner(today)
     owners = get_user_model().objects.in_bulk(list(overdue))
     sent = 0

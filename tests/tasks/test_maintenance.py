@@ -183,12 +183,24 @@ def test_reminders_go_out_once_a_day(overdue_world):
 @pytest.mark.django_db
 def test_the_day_is_the_status_page_day(overdue_world, settings):
     settings.STATUS_TIME_ZONE = "Europe/Oslo"
+    settings.OVERDUE_REMINDER_HOUR = 0
     # 22:30 UTC on 2 April is already 3 April in Oslo; 23:30 UTC is still 3 April there.
     with time_machine.travel(dt.datetime(2026, 4, 2, 22, 30, tzinfo=dt.UTC), tick=False):
         send_overdue_action_item_reminders()
     with time_machine.travel(dt.datetime(2026, 4, 2, 23, 30, tzinfo=dt.UTC), tick=False):
         assert send_overdue_action_item_reminders() == 0
     assert set(OverdueReminder.objects.values_list("day", flat=True)) == {dt.date(2026, 4, 3)}
+
+
+@pytest.mark.django_db
+def test_no_reminder_before_the_working_day_starts(overdue_world, settings):
+    settings.STATUS_TIME_ZONE = "Europe/Oslo"
+    settings.OVERDUE_REMINDER_HOUR = 8
+    with time_machine.travel(dt.datetime(2026, 4, 2, 5, 30, tzinfo=dt.UTC), tick=False):  # 07:30 in Oslo
+        assert send_overdue_action_item_reminders() == 0
+    with time_machine.travel(dt.datetime(2026, 4, 2, 6, 30, tzinfo=dt.UTC), tick=False):  # 08:30 in Oslo
+        assert send_overdue_action_item_reminders() == 2
+    assert len(mail.outbox) == 2
 
 
 @pytest.mark.django_db
