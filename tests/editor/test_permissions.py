@@ -429,3 +429,17 @@ def test_viewer_sees_no_edit_forms_that_work(clients, world):
         {"status": "identified", "language": "en", "body": "x"},
     )
     assert refused.status_code == 403
+
+
+@pytest.mark.django_db
+def test_a_viewer_is_not_offered_forms_they_cannot_use(clients, world):
+    cockpit = clients["viewer"].get(f"/editor/incidents/{world['incident'].pk}/").content.decode()
+    assert 'id="update-form"' not in cockpit and 'id="resolve-form"' not in cockpit
+    assert "/editor/incidents/new/" not in cockpit and "/editor/components/" not in cockpit
+    postmortem = (
+        clients["viewer"].get(f"/editor/incidents/{world['incident'].pk}/postmortem/").content.decode()
+    )
+    assert 'id="postmortem-form"' not in postmortem and 'id="new-action-item"' not in postmortem
+    assert "Broke." in postmortem and "Fix" in postmortem  # read-only, but readable
+    responder_page = clients["responder"].get(f"/editor/incidents/{world['incident'].pk}/").content.decode()
+    assert 'id="update-form"' in responder_page and "/editor/components/" not in responder_page

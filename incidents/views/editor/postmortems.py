@@ -87,6 +87,7 @@ def _page(
         "form": form,
         "sections": sections,
         "show_original": bool(originals),
+        "sections_read": list(postmortem.sections_in(language)) if postmortem else [],
         "item_rows": _item_forms(postmortem, language, failed=failed_item),
         "new_item_form": new_item_form or ActionItemForm(prefix="new"),
     }
