@@ -140,6 +140,8 @@ class MaintenanceForm(ComponentStatusesMixin, forms.Form):
         super().__init__(*args, **kwargs)
         self.fields["language"].initial = default_language()
         self.add_component_fields(components, with_status=False)
+        for name in ("scheduled_for", "scheduled_until"):
+            self.fields[name].help_text = _("Time zone: %(zone)s.") % {"zone": settings.STATUS_TIME_ZONE}
 
     def clean(self):
         data = super().clean()
@@ -169,6 +171,9 @@ class UpdateForm(ComponentStatusesMixin, forms.Form):
         super().__init__(*args, **kwargs)
         self.fields["status"].choices = [(s.value, s.label) for s in incident.allowed_statuses()]
         self.fields["status"].initial = incident.status
+        self.fields["display_at"].help_text = _(
+            "Leave empty for now; an earlier time is shown as backdated. Time zone: %(zone)s."
+        ) % {"zone": settings.STATUS_TIME_ZONE}
         self.fields["language"].initial = incident.original_language
         self.add_component_fields(components, affected=list(incident.components.all()))
 

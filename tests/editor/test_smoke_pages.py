@@ -61,3 +61,9 @@ def test_the_language_switch_changes_the_editor_language(clients):
 def test_the_browser_language_is_used_without_a_choice(clients):
     page = clients["viewer"].get("/editor/", headers={"accept-language": "es"})
     assert b'<html lang="es">' in page.content
+
+
+@pytest.mark.django_db
+def test_editor_pages_are_not_cached(clients, draft):
+    response = clients["viewer"].get(f"/editor/incidents/{draft.pk}/")
+    assert "no-store" in response["Cache-Control"] and "private" in response["Cache-Control"]

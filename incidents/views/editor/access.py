@@ -7,6 +7,7 @@ from django.core.exceptions import PermissionDenied
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils import timezone, translation
+from django.utils.cache import add_never_cache_headers
 
 from incidents import roles
 from incidents.formatting import status_zone
@@ -45,7 +46,10 @@ def _requires(check):
                 raise PermissionDenied
             # Forms read and pages show times in the zone the status page speaks in.
             with timezone.override(status_zone()):
-                return view(request, *args, **kwargs)
+                response = view(request, *args, **kwargs)
+            # Drafts and internal items must not linger in shared or browser caches.
+            add_never_cache_headers(response)
+            return response
 
         return wrapped
 
