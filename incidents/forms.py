@@ -217,7 +217,7 @@ class UpdateTemplateForm(forms.ModelForm):
             "status": _("Suggested status"),
             "body": _("Text"),
         }
-        widgets = {"language": forms.Select(choices=language_choices()), "body": forms.Textarea}
+        widgets = {"body": forms.Textarea}
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -236,9 +236,8 @@ class UpdateTemplateForm(forms.ModelForm):
     def clean(self):
         data = super().clean()
         kind, status = data.get("kind"), data.get("status")
-        if kind and status:
-            if IncidentStatus(status) not in STATUSES_BY_KIND[IncidentKind(kind)]:
-                self.add_error("status", _("This status does not belong to this kind of event."))
+        if kind and status and IncidentStatus(status) not in STATUSES_BY_KIND[IncidentKind(kind)]:
+            self.add_error("status", _("This status does not belong to this kind of event."))
         return data
 
 
