@@ -50,3 +50,7 @@ check-deploy: venv
 
 clean:
 	rm -rf $(VENV) var
+
+# --- issue 5: the editor's browser test (needs scripts/ci-install-browser) ---
+test-browser: venv
+	$(PY) -m pytest -m browser $(PYTEST_ARGS)

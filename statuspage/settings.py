@@ -257,3 +257,26 @@ if not DEBUG:
 
 # Probes and outgoing webhooks may call private and loopback addresses only when this is on.
 OUTBOUND_ALLOW_PRIVATE_TARGETS = env_bool("OUTBOUND_ALLOW_PRIVATE_TARGETS", False)
+
+# --- issue 5: the on-call editor ---
+# Failed logins allowed per user name and address before the editor login refuses for a while.
+EDITOR_LOGIN_MAX_FAILURES = env_int("EDITOR_LOGIN_MAX_FAILURES", 5)
+EDITOR_LOGIN_LOCKOUT_SECONDS = env_int("EDITOR_LOGIN_LOCKOUT_SECONDS", 900)
+LOGIN_URL = "editor:login"
+LOGIN_REDIRECT_URL = "editor:overview"
+# How often the sweep that starts and completes maintenance windows runs (seconds).
+MAINTENANCE_SWEEP_SECONDS = env_int("MAINTENANCE_SWEEP_SECONDS", 60)
+# The overdue reminder runs hourly and sends at most one email per owner per day.
+OVERDUE_REMINDER_SWEEP_SECONDS = env_int("OVERDUE_REMINDER_SWEEP_SECONDS", 3600)
+# Local hour (STATUS_TIME_ZONE) from which the day's reminders may go out.
+OVERDUE_REMINDER_HOUR = env_int("OVERDUE_REMINDER_HOUR", 8)
+if not 0 <= OVERDUE_REMINDER_HOUR <= 23:
+    raise ImproperlyConfigured("OVERDUE_REMINDER_HOUR must be an hour from 0 to 23.")
+CELERY_BEAT_SCHEDULE["editor-advance-maintenance"] = {
+    "task": "incidents.maintenance.advance",
+    "schedule": MAINTENANCE_SWEEP_SECONDS,
+}
+CELERY_BEAT_SCHEDULE["editor-overdue-reminders"] = {
+    "task": "incidents.notify.overdue_reminders",
+    "schedule": OVERDUE_REMINDER_SWEEP_SECONDS,
+}

@@ -48,3 +48,7 @@ __all__ = [
     "Subject",
     "Unit",
 ]
+# --- issue 5: the editor ---
+from .editor import OverdueReminder, ReminderState, UpdateTemplate  # noqa: E402
+
+__all__ += ["OverdueReminder", "ReminderState", "UpdateTemplate"]

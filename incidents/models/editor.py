@@ -1,0 +1,58 @@
+"""What the on-call editor keeps besides the domain: reusable update texts and sent reminders."""
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from .incidents import IncidentKind, IncidentStatus
+
+
+class UpdateTemplate(models.Model):
+    """A reusable update text in one language ("We are investigating…")."""
+
+    name = models.CharField(max_length=120)
+    language = models.CharField(max_length=8)
+    kind = models.CharField(max_length=16, choices=IncidentKind.choices, default=IncidentKind.INCIDENT)
+    status = models.CharField(max_length=16, choices=IncidentStatus.choices, blank=True)
+    body = models.TextField()
+    version = models.PositiveIntegerField(default=1)
+    created_at = models.DateTimeField(default=timezone.now)
+    updated_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["language", "kind", "name"]
+        constraints = [
+            models.UniqueConstraint(fields=["language", "kind", "name"], name="unique_update_template_name")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.language})"
+
+
+class ReminderState(models.TextChoices):
+    PENDING = "pending", _("Pending")
+    SENDING = "sending", _("Sending")
+    SENT = "sent", _("Sent")
+
+
+class OverdueReminder(models.Model):
+    """One overdue-items email to one owner on one day: the row that makes the reminder idempotent.
+
+    The row is created first and claimed with a conditional update before the email is sent, so
+    a second run on the same day (or a redelivered task) finds it and sends nothing.
+    """
+
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    day = models.DateField()
+    state = models.CharField(max_length=16, choices=ReminderState.choices, default=ReminderState.PENDING)
+    item_ids = models.JSONField(default=list, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    sent_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-day", "owner"]
+        constraints = [models.UniqueConstraint(fields=["owner", "day"], name="one_overdue_reminder_a_day")]
+
+    def __str__(self) -> str:
+        return f"{self.owner_id} {self.day} {self.state}"

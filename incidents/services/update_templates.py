@@ -1,0 +1,64 @@
+"""Reusable update texts, one language each."""
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.utils import timezone
+
+from incidents.models import UpdateTemplate
+from incidents.translation import validate_language
+
+from .audit import changed_fields, record_event
+from .incidents import ConcurrentEdit
+
+# Not one of the domain subjects (models.audit.Subject): templates are editor furniture,
+# but their changes still belong in the trail.
+TEMPLATE_SUBJECT = "update_template"
+TEMPLATE_FIELDS = ("name", "language", "kind", "status", "body")
+
+
+def _snapshot(template: UpdateTemplate) -> dict:
+    return {field: getattr(template, field) for field in TEMPLATE_FIELDS}
+
+
+@transaction.atomic
+def save_update_template(
+    template: UpdateTemplate, *, actor: AbstractBaseUser | None, expected_version: int | None = None
+) -> UpdateTemplate:
+    """Creates or edits an update template; ConcurrentEdit if someone saved it meanwhile."""
+    validate_language(template.language)
+    template.full_clean()
+    creating = template.pk is None
+    before = {}
+    if not creating:
+        stored = UpdateTemplate.objects.select_for_update().get(pk=template.pk)
+        if expected_version is not None and stored.version != expected_version:
+            raise ConcurrentEdit(stored)
+        before = _snapshot(stored)
+        template.version = stored.version + 1
+    template.updated_at = timezone.now()
+    template.save()
+    old, new = changed_fields(before, _snapshot(template))
+    record_event(
+        actor=actor,
+        action="update_template.created" if creating else "update_template.changed",
+        subject_type=TEMPLATE_SUBJECT,
+        subject_id=template.pk,
+        subject_label=str(template),
+        before=old,
+        after=new,
+    )
+    return template
+
+
+@transaction.atomic
+def delete_update_template(template: UpdateTemplate, *, actor: AbstractBaseUser | None) -> None:
+    """Deletes an update template, keeping its last text in the trail."""
+    record_event(
+        actor=actor,
+        action="update_template.deleted",
+        subject_type=TEMPLATE_SUBJECT,
+        subject_id=template.pk,
+        subject_label=str(template),
+        before=_snapshot(template),
+    )
+    template.delete()

@@ -1,0 +1,82 @@
+"""Who may open which editor page, and the conflict page shown instead of a silent overwrite."""
+
+from functools import wraps
+
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils import timezone, translation
+from django.utils.cache import add_never_cache_headers
+
+from incidents import roles
+from incidents.formatting import status_zone
+
+
+def in_editor_language(view):
+    """Speaks the staff member's language (cookie, then Accept-Language).
+
+    The public site's unprefixed URLs are English by design (i18n_patterns without a default
+    prefix), and LocaleMiddleware applies that to every unprefixed path, /editor/ included; the
+    editor has no language prefix, so it chooses the language itself.
+    """
+
+    @wraps(view)
+    def wrapped(request, *args, **kwargs):
+        language = translation.get_language_from_request(request)
+        with translation.override(language):
+            request.LANGUAGE_CODE = language
+            response = view(request, *args, **kwargs)
+            if hasattr(response, "render") and not getattr(response, "is_rendered", True):
+                response.render()
+        response.headers.setdefault("Content-Language", language)
+        return response
+
+    return wrapped
+
+
+def _requires(check):
+    def decorator(view):
+        @wraps(view)
+        @in_editor_language
+        def wrapped(request, *args, **kwargs):
+            if not request.user.is_authenticated:
+                return redirect_to_login(request.get_full_path(), reverse("editor:login"))
+            if not check(request.user):
+                raise PermissionDenied
+            # Forms read and pages show times in the zone the status page speaks in.
+            with timezone.override(status_zone()):
+                response = view(request, *args, **kwargs)
+            # Drafts and internal items must not linger in shared or browser caches.
+            add_never_cache_headers(response)
+            return response
+
+        return wrapped
+
+    return decorator
+
+
+viewer_required = _requires(roles.can_view_drafts)
+responder_required = _requires(roles.can_respond)
+admin_required = _requires(roles.can_administer)
+
+
+def conflict(
+    request, *, what: str, mine: list, theirs: list, retry_url: str, retry_data: dict, back_url: str
+):
+    """The 409 page: both versions side by side, and a way to keep either."""
+    return render(
+        request,
+        "editor/conflict.html",
+        {
+            "what": what,
+            "rows": [
+                (label, mine_text, theirs_text)
+                for (label, mine_text), (_label, theirs_text) in zip(mine, theirs, strict=True)
+            ],
+            "retry_url": retry_url,
+            "retry_data": retry_data,
+            "back_url": back_url,
+        },
+        status=409,
+    )

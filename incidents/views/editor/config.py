@@ -1,0 +1,150 @@
+"""Admin screens for components, metrics and thresholds, with real numbers to tune against."""
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+
+from incidents.forms import ComponentForm, MetricForm, translated_initial, translated_value
+from incidents.models import AuditEvent, Component, ComponentGroup, Metric, Sample, Subject
+from incidents.services.components import save_component
+from incidents.services.metrics import save_metric
+
+from .access import admin_required
+
+RECENT_SAMPLES = 30
+COMPONENT_FIELDS = ("slug", "group", "position", "status_mode", "showcase", "only_show_if_degraded")
+METRIC_FIELDS = (
+    "slug",
+    "kind",
+    "unit",
+    "precision",
+    "aggregation",
+    "window",
+    "expected_interval",
+    "higher_is_worse",
+    "degraded_threshold",
+    "partial_outage_threshold",
+    "major_outage_threshold",
+    "position",
+)
+
+
+def _apply_errors(form, error: ValidationError) -> None:
+    if hasattr(error, "error_dict"):
+        for field, errors in error.error_dict.items():
+            form.add_error(field if field in form.fields else None, errors)
+    else:
+        form.add_error(None, error)
+
+
+@admin_required
+def components(request):
+    rows = Component.objects.select_related("group").prefetch_related("metrics")
+    groups = ComponentGroup.objects.all()
+    return render(request, "editor/components.html", {"components": rows, "groups": groups})
+
+
+def _save_component(request, component: Component, form: ComponentForm):
+    for field in COMPONENT_FIELDS:
+        setattr(component, field, form.cleaned_data[field])
+    component.name = translated_value(form, "name")
+    component.description = translated_value(form, "description")
+    return save_component(component, actor=request.user)
+
+
+@admin_required
+def component_new(request):
+    form = ComponentForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            component = _save_component(request, Component(), form)
+        except ValidationError as error:
+            _apply_errors(form, error)
+        else:
+            messages.success(request, _("Component created."))
+            return redirect("editor:component", component.pk)
+    return render(request, "editor/component.html", {"form": form, "component": None})
+
+
+def _metric_rows(component: Component):
+    for metric in component.metrics.all():
+        samples = list(Sample.objects.filter(metric=metric).order_by("-at")[:RECENT_SAMPLES])
+        yield metric, [(s, metric.status_for(s.value) if s.value is not None else None) for s in samples]
+
+
+@admin_required
+def component_detail(request, pk: int):
+    component = get_object_or_404(Component, pk=pk)
+    initial = {field: getattr(component, field) for field in COMPONENT_FIELDS}
+    initial.update(translated_initial("name", component.name))
+    initial.update(translated_initial("description", component.description))
+    form = ComponentForm(request.POST or None, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        try:
+            _save_component(request, component, form)
+        except ValidationError as error:
+            _apply_errors(form, error)
+        else:
+            messages.success(request, _("Component saved."))
+            return redirect("editor:component", component.pk)
+    context = {
+        "form": form,
+        "component": component,
+        "metric_rows": list(_metric_rows(component)),
+        "changes": AuditEvent.objects.filter(subject_type=Subject.COMPONENT, subject_id=str(component.pk))[
+            :20
+        ],
+    }
+    return render(request, "editor/component.html", context)
+
+
+def _metric_page(request, component: Component, metric: Metric | None, form):
+    samples = []
+    if metric is not None:
+        recent = Sample.objects.filter(metric=metric).order_by("-at")[:RECENT_SAMPLES]
+        samples = [(s, metric.status_for(s.value) if s.value is not None else None) for s in recent]
+    return render(
+        request,
+        "editor/metric.html",
+        {"form": form, "component": component, "metric": metric, "samples": samples},
+    )
+
+
+def _save_metric(request, metric: Metric, form: MetricForm) -> Metric:
+    for field in METRIC_FIELDS:
+        setattr(metric, field, form.cleaned_data[field])
+    metric.name = translated_value(form, "name")
+    return save_metric(metric, actor=request.user)
+
+
+@admin_required
+def metric_new(request, pk: int):
+    component = get_object_or_404(Component, pk=pk)
+    form = MetricForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            _save_metric(request, Metric(component=component), form)
+        except ValidationError as error:
+            _apply_errors(form, error)
+        else:
+            messages.success(request, _("Metric created."))
+            return redirect("editor:component", component.pk)
+    return _metric_page(request, component, None, form)
+
+
+@admin_required
+def metric_detail(request, pk: int):
+    metric = get_object_or_404(Metric.objects.select_related("component"), pk=pk)
+    initial = {field: getattr(metric, field) for field in METRIC_FIELDS}
+    initial.update(translated_initial("name", metric.name))
+    form = MetricForm(request.POST or None, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        try:
+            _save_metric(request, metric, form)
+        except ValidationError as error:
+            _apply_errors(form, error)
+        else:
+            messages.success(request, _("Metric saved."))
+            return redirect("editor:metric", metric.pk)
+    return _metric_page(request, metric.component, metric, form)

@@ -1,0 +1,112 @@
+"""The editor's overview, the action items dashboard and the audit trail."""
+
+import datetime as dt
+
+from django.core.paginator import Paginator
+from django.shortcuts import render
+from django.utils.translation import gettext_lazy as _
+
+from incidents.forms import AuditFilterForm
+from incidents.models import (
+    CONFIGURATION_SUBJECTS,
+    ActionItem,
+    ActionItemState,
+    AuditEvent,
+    Incident,
+    IncidentStatus,
+)
+from incidents.models.postmortems import status_page_today
+
+from .access import viewer_required
+
+RECENT_CONFIG_CHANGES = 15
+AUDIT_PAGE_SIZE = 100
+
+
+def open_action_items():
+    return ActionItem.objects.filter(
+        state__in=[ActionItemState.OPEN, ActionItemState.IN_PROGRESS]
+    ).select_related("owner", "postmortem__incident")
+
+
+@viewer_required
+def overview(request):
+    today = status_page_today()
+    overdue = [item for item in open_action_items() if item.is_overdue(today)]
+    context = {
+        "open_incidents": Incident.objects.open()
+        .exclude(status=IncidentStatus.SCHEDULED)
+        .order_by("-started_at"),
+        "scheduled": Incident.objects.maintenances()
+        .filter(status=IncidentStatus.SCHEDULED)
+        .order_by("scheduled_for"),
+        "recent": Incident.objects.order_by("-started_at")[:20],
+        "config_changes": AuditEvent.objects.filter(subject_type__in=CONFIGURATION_SUBJECTS).select_related(
+            "actor"
+        )[:RECENT_CONFIG_CHANGES],
+        "overdue_count": len(overdue),
+    }
+    return render(request, "editor/overview.html", context)
+
+
+def _by_due(item: ActionItem):
+    # Items without a due date go last; ties are broken by owner.
+    return (item.due_by is None, item.due_by or dt.date.max, item.owner_label.lower())
+
+
+def _by_owner(item: ActionItem):
+    # Items without an owner go last; each owner's items by due date.
+    return (not item.owner_label, item.owner_label.lower(), item.due_by is None, item.due_by or dt.date.max)
+
+
+SORTS = {"due": (_("Due date"), _by_due), "owner": (_("Owner"), _by_owner)}
+
+
+@viewer_required
+def action_items(request):
+    today = status_page_today()
+    sort = request.GET.get("sort", "due")
+    if sort not in SORTS:
+        sort = "due"
+    only_overdue = request.GET.get("overdue") == "1"
+    items = [item for item in open_action_items() if not only_overdue or item.is_overdue(today)]
+    items.sort(key=SORTS[sort][1])
+    rows = [(item, item.is_overdue(today)) for item in items]
+    context = {
+        "rows": rows,
+        "sort": sort,
+        "sorts": [(key, label) for key, (label, _key) in SORTS.items()],
+        "only_overdue": only_overdue,
+        "overdue_count": sum(1 for _item, overdue in rows if overdue),
+    }
+    return render(request, "editor/action_items.html", context)
+
+
+def filtered_events(data: dict):
+    events = AuditEvent.objects.select_related("actor", "incident")
+    if data.get("subject_type"):
+        events = events.filter(subject_type=data["subject_type"])
+    if data.get("subject_id"):
+        events = events.filter(subject_id=data["subject_id"])
+    if data.get("actor"):
+        events = events.filter(actor_label=data["actor"])
+    if data.get("since"):
+        events = events.filter(at__gte=data["since"])
+    if data.get("until"):
+        events = events.filter(at__lte=data["until"])
+    return events
+
+
+@viewer_required
+def audit(request):
+    form = AuditFilterForm(request.GET or None)
+    data = form.cleaned_data if form.is_valid() else {}
+    page = Paginator(filtered_events(data), AUDIT_PAGE_SIZE).get_page(request.GET.get("page"))
+    query = request.GET.copy()
+    query.pop("page", None)
+    context = {
+        "form": form,
+        "page": page,
+        "query": query.urlencode(),
+    }
+    return render(request, "editor/audit.html", context)

@@ -1,0 +1,318 @@
+"""Declaring incidents, the incident cockpit, and scheduling maintenance."""
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.db.models import Prefetch
+from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from incidents.forms import (
+    ClosingForm,
+    DeclareForm,
+    IncidentEditForm,
+    MaintenanceForm,
+    UpdateEditForm,
+    UpdateForm,
+)
+from incidents.models import AuditEvent, Component, ComponentChange, Incident, IncidentUpdate, UpdateTemplate
+from incidents.services.incidents import (
+    ConcurrentEdit,
+    declare_incident,
+    edit_incident,
+    post_update,
+    publish_incident,
+    reopen_incident,
+    resolve_incident,
+)
+from incidents.services.maintenance import schedule_maintenance
+from incidents.services.updates import edit_update
+from incidents.translation import language_codes, pick
+
+from .access import conflict, responder_required, viewer_required
+
+
+def _components():
+    return list(Component.objects.select_related("group").order_by("group__position", "position", "slug"))
+
+
+def _apply_errors(form, error: ValidationError) -> None:
+    """Puts a service's validation error on the form field it names, or on the form."""
+    if hasattr(error, "error_dict"):
+        for field, errors in error.error_dict.items():
+            form.add_error(field if field in form.fields else None, errors)
+    else:
+        form.add_error(None, error)
+
+
+@responder_required
+def declare(request):
+    form = DeclareForm(request.POST or None, components=_components())
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            incident = declare_incident(
+                title=data["title"],
+                language=data["language"],
+                body=data["body"],
+                impact=data["impact"],
+                component_statuses=form.component_statuses(),
+                actor=request.user,
+                publish=data["publish"],
+            )
+        except ValidationError as error:
+            _apply_errors(form, error)
+        else:
+            messages.success(request, _("Incident declared."))
+            return redirect("editor:incident", incident.pk)
+    return render(request, "editor/declare.html", {"form": form})
+
+
+@responder_required
+def new_maintenance(request):
+    form = MaintenanceForm(request.POST or None, components=_components())
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            incident = schedule_maintenance(
+                title=data["title"],
+                language=data["language"],
+                body=data["body"],
+                components=form.affected_components(),
+                scheduled_for=data["scheduled_for"],
+                scheduled_until=data["scheduled_until"],
+                actor=request.user,
+                publish=data["publish"],
+            )
+        except ValidationError as error:
+            _apply_errors(form, error)
+        else:
+            messages.success(request, _("Maintenance scheduled."))
+            return redirect("editor:incident", incident.pk)
+    return render(request, "editor/maintenance.html", {"form": form})
+
+
+def _load(pk: int) -> Incident:
+    changes = ComponentChange.objects.select_related("component")
+    updates = (
+        IncidentUpdate.objects.timeline()
+        .select_related("author")
+        .prefetch_related(Prefetch("component_changes", queryset=changes))
+    )
+    return get_object_or_404(
+        Incident.objects.prefetch_related(Prefetch("updates", queryset=updates), "components"), pk=pk
+    )
+
+
+def _cockpit(
+    request, incident: Incident, *, update_form=None, resolve_form=None, reopen_form=None, status=200
+):
+    template = None
+    template_id = request.GET.get("template", "")
+    if update_form is None:
+        initial = {}
+        if template_id.isdigit():
+            template = UpdateTemplate.objects.filter(pk=template_id).first()
+        if template:
+            initial = {"body": template.body, "language": template.language}
+            if template.status in incident.allowed_statuses():
+                initial["status"] = template.status
+        update_form = UpdateForm(initial=initial, incident=incident, components=_components())
+    closing_initial = {"language": incident.original_language, "version": incident.version}
+    context = {
+        "incident": incident,
+        "title": pick(incident.title, language=incident.original_language),
+        "updates": incident.updates.all(),
+        "update_form": update_form,
+        "resolve_form": resolve_form or ClosingForm(initial=closing_initial, prefix="resolve"),
+        "reopen_form": reopen_form or ClosingForm(initial=closing_initial, prefix="reopen"),
+        "templates": UpdateTemplate.objects.filter(kind=incident.kind),
+        "audit_events": AuditEvent.objects.filter(incident=incident).select_related("actor")[:50],
+        "postmortem": getattr(incident, "postmortem", None),
+    }
+    return render(request, "editor/incident.html", context, status=status)
+
+
+@viewer_required
+def incident_detail(request, pk: int):
+    return _cockpit(request, _load(pk))
+
+
+@require_POST
+@responder_required
+def add_update(request, pk: int):
+    incident = _load(pk)
+    form = UpdateForm(request.POST, incident=incident, components=_components())
+    if form.is_valid():
+        data = form.cleaned_data
+        try:
+            post_update(
+                incident,
+                status=data["status"],
+                body={data["language"]: data["body"]},
+                language=data["language"],
+                component_statuses=form.component_statuses(),
+                display_at=data["display_at"],
+                actor=request.user,
+            )
+        except ValidationError as error:
+            _apply_errors(form, error)
+        else:
+            messages.success(request, _("Update posted."))
+            return redirect("editor:incident", incident.pk)
+    return _cockpit(request, incident, update_form=form)
+
+
+def _closing(request, pk: int, *, prefix: str, service, done_message: str, action_label: str):
+    incident = _load(pk)
+    form = ClosingForm(request.POST, prefix=prefix)
+    if form.is_valid():
+        data = form.cleaned_data
+        try:
+            service(
+                incident,
+                body={data["language"]: data["body"]},
+                language=data["language"],
+                actor=request.user,
+                expected_version=data["version"],
+            )
+        except ConcurrentEdit as error:
+            current = _load(pk)
+            latest = current.updates.all()[0]
+            return conflict(
+                request,
+                what=str(incident),
+                mine=[(_("Status"), action_label), (_("Message"), data["body"])],
+                theirs=[
+                    (_("Status"), current.get_status_display()),
+                    (_("Message"), pick(latest.body, language=data["language"]).text),
+                ],
+                retry_url=request.path,
+                retry_data={
+                    f"{prefix}-language": data["language"],
+                    f"{prefix}-body": data["body"],
+                    f"{prefix}-version": error.current.version,
+                },
+                back_url=reverse("editor:incident", args=[pk]),
+            )
+        except ValidationError as error:
+            _apply_errors(form, error)
+        else:
+            messages.success(request, done_message)
+            return redirect("editor:incident", incident.pk)
+    return _cockpit(request, incident, **{f"{prefix}_form": form})
+
+
+@require_POST
+@responder_required
+def resolve(request, pk: int):
+    return _closing(
+        request,
+        pk,
+        prefix="resolve",
+        service=resolve_incident,
+        done_message=_("Resolved."),
+        action_label=_("Resolve"),
+    )
+
+
+@require_POST
+@responder_required
+def reopen(request, pk: int):
+    return _closing(
+        request,
+        pk,
+        prefix="reopen",
+        service=reopen_incident,
+        done_message=_("Reopened."),
+        action_label=_("Reopen"),
+    )
+
+
+@require_POST
+@responder_required
+def publish(request, pk: int):
+    incident = get_object_or_404(Incident, pk=pk)
+    publish_incident(incident, actor=request.user)
+    messages.success(request, _("Published."))
+    return redirect("editor:incident", pk)
+
+
+@responder_required
+def edit(request, pk: int):
+    incident = get_object_or_404(Incident, pk=pk)
+    language = incident.original_language
+    initial = {
+        "title": incident.title.get(language, ""),
+        "impact": incident.impact,
+        "version": incident.version,
+    }
+    form = IncidentEditForm(request.POST or None, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            edit_incident(
+                incident,
+                actor=request.user,
+                expected_version=data["version"],
+                title={**incident.title, language: data["title"]},
+                impact=data["impact"],
+            )
+        except ConcurrentEdit as error:
+            current = error.current
+            return conflict(
+                request,
+                what=str(incident),
+                mine=[(_("Title"), data["title"]), (_("Impact"), data["impact"])],
+                theirs=[(_("Title"), current.title.get(language, "")), (_("Impact"), current.impact)],
+                retry_url=request.path,
+                retry_data={"title": data["title"], "impact": data["impact"], "version": current.version},
+                back_url=reverse("editor:incident", args=[pk]),
+            )
+        except ValidationError as error:
+            _apply_errors(form, error)
+        else:
+            messages.success(request, _("Saved."))
+            return redirect("editor:incident", pk)
+    return render(request, "editor/incident_edit.html", {"form": form, "incident": incident})
+
+
+@responder_required
+def edit_update_view(request, pk: int, language: str):
+    if language not in language_codes():
+        raise Http404
+    update = get_object_or_404(IncidentUpdate.objects.select_related("incident"), pk=pk)
+    initial = {"text": update.body.get(language, ""), "version": update.version}
+    form = UpdateEditForm(request.POST or None, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            edit_update(
+                update,
+                language=language,
+                text=data["text"],
+                actor=request.user,
+                expected_version=data["version"],
+            )
+        except ConcurrentEdit as error:
+            return conflict(
+                request,
+                what=str(update.incident),
+                mine=[(_("Message"), data["text"])],
+                theirs=[(_("Message"), error.current.body.get(language, ""))],
+                retry_url=request.path,
+                retry_data={"text": data["text"], "version": error.current.version},
+                back_url=reverse("editor:incident", args=[update.incident_id]),
+            )
+        except ValidationError as error:
+            _apply_errors(form, error)
+        else:
+            messages.success(request, _("Update corrected."))
+            return redirect("editor:incident", update.incident_id)
+    return render(
+        request,
+        "editor/update_edit.html",
+        {"form": form, "update": update, "incident": update.incident, "language": language},
+    )

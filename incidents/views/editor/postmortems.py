@@ -1,0 +1,249 @@
+"""The postmortem editor (a tab per language, the original beside it) and its action items."""
+
+from django.conf import settings
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from incidents.forms import SECTION_TEXT_MAX, ActionItemForm, PostmortemForm, initial_for_item
+from incidents.models import SECTIONS, ActionItem, Incident, Postmortem
+from incidents.rendering import render_markdown
+from incidents.services.incidents import ConcurrentEdit
+from incidents.services.postmortems import (
+    publish_postmortem,
+    save_action_item,
+    unpublish_postmortem,
+    write_postmortem,
+)
+from incidents.translation import language_codes
+
+from .access import conflict, responder_required, viewer_required
+
+
+def _language(code: str) -> str:
+    if code not in language_codes():
+        raise Http404
+    return code
+
+
+def _postmortem(incident: Incident) -> Postmortem | None:
+    return Postmortem.objects.filter(incident=incident).first()
+
+
+def _initial(postmortem: Postmortem | None, language: str) -> dict:
+    if postmortem is None:
+        return {"version": ""}
+    return {
+        "version": postmortem.version,
+        **{key: getattr(postmortem, key).get(language, "") for key, _label in SECTIONS},
+    }
+
+
+def _item_forms(postmortem: Postmortem | None, language: str, *, failed=None):
+    """(item, form) for each action item; a failed edit keeps what was typed."""
+    if postmortem is None:
+        return []
+    items = postmortem.action_items.select_related("owner")
+    rows = []
+    for item in items:
+        if failed is not None and failed[0] == item.pk:
+            rows.append((item, failed[1]))
+        else:
+            rows.append(
+                (item, ActionItemForm(initial=initial_for_item(item, language), prefix=f"item{item.pk}"))
+            )
+    return rows
+
+
+def _page(
+    request,
+    incident: Incident,
+    language: str,
+    *,
+    form=None,
+    previews=None,
+    new_item_form=None,
+    failed_item=None,
+    status=200,
+):
+    postmortem = _postmortem(incident)
+    original = postmortem.original_language if postmortem else incident.original_language
+    completeness = postmortem.completeness() if postmortem else {}
+    originals = {}
+    if postmortem and language != original:
+        originals = {key: getattr(postmortem, key).get(original, "") for key, _label in SECTIONS}
+    form = form or PostmortemForm(initial=_initial(postmortem, language))
+    sections = [(form[key], originals.get(key, ""), (previews or {}).get(key)) for key, _label in SECTIONS]
+    context = {
+        "incident": incident,
+        "postmortem": postmortem,
+        "language": language,
+        "original_language": original,
+        "tabs": [(code, name, completeness.get(code, False)) for code, name in settings.LANGUAGES],
+        "form": form,
+        "sections": sections,
+        "show_original": bool(originals),
+        "sections_read": list(postmortem.sections_in(language)) if postmortem else [],
+        "item_rows": _item_forms(postmortem, language, failed=failed_item),
+        "new_item_form": new_item_form or ActionItemForm(prefix="new"),
+    }
+    return render(request, "editor/postmortem.html", context, status=status)
+
+
+@viewer_required
+def postmortem(request, pk: int):
+    incident = get_object_or_404(Incident, pk=pk)
+    existing = _postmortem(incident)
+    default = existing.original_language if existing else incident.original_language
+    language = request.GET.get("language", default)
+    return _page(request, incident, _language(language))
+
+
+@require_POST
+@responder_required
+def save(request, pk: int, language: str):
+    incident = get_object_or_404(Incident, pk=pk)
+    language = _language(language)
+    form = PostmortemForm(request.POST)
+    if form.is_valid():
+        sections = form.sections()
+        try:
+            write_postmortem(
+                incident,
+                language=language,
+                sections=sections,
+                actor=request.user,
+                expected_version=form.cleaned_data["version"],
+            )
+        except ConcurrentEdit as error:
+            current = error.current
+            return conflict(
+                request,
+                what=str(current),
+                mine=[(label, sections[key]) for key, label in SECTIONS],
+                theirs=[(label, getattr(current, key).get(language, "")) for key, label in SECTIONS],
+                retry_url=request.path,
+                retry_data={**sections, "version": current.version},
+                back_url=f"{reverse('editor:postmortem', args=[pk])}?language={language}",
+            )
+        except ValidationError as error:
+            form.add_error(None, error)
+        else:
+            messages.success(request, _("Postmortem saved."))
+            return redirect(f"{reverse('editor:postmortem', args=[pk])}?language={language}")
+    return _page(request, incident, language, form=form)
+
+
+@require_POST
+@responder_required
+def preview(request, pk: int, language: str):
+    """The editor page again with the typed text kept and each section rendered (works without JS)."""
+    incident = get_object_or_404(Incident, pk=pk)
+    language = _language(language)
+    form = PostmortemForm(request.POST)
+    form.is_valid()
+    previews = {
+        key: render_markdown(request.POST.get(key, "")[:SECTION_TEXT_MAX])
+        for key, _label in SECTIONS
+        if request.POST.get(key, "").strip()
+    }
+    return _page(request, incident, language, form=form, previews=previews)
+
+
+@require_POST
+@responder_required
+def markdown_preview(request):
+    """Rendered, sanitised HTML of one Markdown text, for the editor's live preview."""
+    text = request.POST.get("text", "")
+    if len(text) > SECTION_TEXT_MAX:
+        return HttpResponse(_("The text is too long to preview."), status=413, content_type="text/plain")
+    return HttpResponse(render_markdown(text), content_type="text/html; charset=utf-8")
+
+
+@require_POST
+@responder_required
+def publish(request, pk: int):
+    incident = get_object_or_404(Incident, pk=pk)
+    postmortem = get_object_or_404(Postmortem, incident=incident)
+    try:
+        publish_postmortem(postmortem, actor=request.user)
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+    else:
+        messages.success(request, _("Postmortem published."))
+    return redirect("editor:postmortem", pk)
+
+
+@require_POST
+@responder_required
+def unpublish(request, pk: int):
+    incident = get_object_or_404(Incident, pk=pk)
+    postmortem = get_object_or_404(Postmortem, incident=incident)
+    unpublish_postmortem(postmortem, actor=request.user)
+    messages.success(request, _("Postmortem taken back to draft."))
+    return redirect("editor:postmortem", pk)
+
+
+def _fill(item: ActionItem, form: ActionItemForm, language: str) -> ActionItem:
+    data = form.cleaned_data
+    title = dict(item.title)
+    title[language] = data["title"].strip()
+    item.title = title
+    item.owner = data["owner"]
+    item.owner_name = "" if data["owner"] else data["owner_name"].strip()
+    item.due_date = data["due_date"]
+    item.due_precision = data["due_precision"]
+    item.state = data["state"]
+    item.is_public = data["is_public"]
+    return item
+
+
+def _item_language(request, incident: Incident) -> str:
+    existing = _postmortem(incident)
+    default = existing.original_language if existing else incident.original_language
+    return _language(request.POST.get("language", default))
+
+
+@require_POST
+@responder_required
+def add_action_item(request, pk: int):
+    incident = get_object_or_404(Incident, pk=pk)
+    language = _item_language(request, incident)
+    form = ActionItemForm(request.POST, prefix="new")
+    if form.is_valid():
+        postmortem = _postmortem(incident) or write_postmortem(
+            incident, language=language, sections={}, actor=request.user
+        )
+        item = ActionItem(postmortem=postmortem, position=postmortem.action_items.count())
+        try:
+            save_action_item(_fill(item, form, language), actor=request.user)
+        except ValidationError as error:
+            form.add_error(None, error)
+        else:
+            messages.success(request, _("Action item added."))
+            return redirect(f"{reverse('editor:postmortem', args=[pk])}?language={language}#action-items")
+    return _page(request, incident, language, new_item_form=form)
+
+
+@require_POST
+@responder_required
+def edit_action_item(request, pk: int):
+    item = get_object_or_404(ActionItem.objects.select_related("postmortem__incident"), pk=pk)
+    incident = item.postmortem.incident
+    language = _item_language(request, incident)
+    form = ActionItemForm(request.POST, prefix=f"item{item.pk}")
+    if form.is_valid():
+        try:
+            save_action_item(_fill(item, form, language), actor=request.user)
+        except ValidationError as error:
+            form.add_error(None, error)
+        else:
+            messages.success(request, _("Action item saved."))
+            return redirect(
+                f"{reverse('editor:postmortem', args=[incident.pk])}?language={language}#action-items"
+            )
+    return _page(request, incident, language, failed_item=(item.pk, form))

@@ -1,0 +1,113 @@
+"""Fixtures of the editor tests: logged-in clients per persona and a small incident world."""
+
+import datetime as dt
+
+import pytest
+from django.core.cache import cache
+from django.test import Client
+
+from incidents.models import ActionItem, Component, Metric
+from incidents.services.incidents import declare_incident
+from incidents.services.postmortems import save_action_item, write_postmortem
+
+PASSWORD = "correct horse battery"
+
+
+@pytest.fixture(autouse=True)
+def _fast_passwords(settings):
+    # The personas are created for nearly every test here; the default hasher costs ~0.3 s each.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def _empty_cache(_isolated_cache):
+    # Local-memory caches with the same location share one store across tests: start empty,
+    # so login failures counted by one test do not lock out the next.
+    # Only before the test: afterwards a test may have pointed the cache at a real Redis.
+    cache.clear()
+
+
+def logged_in(user) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+@pytest.fixture
+def clients(admin, responder, viewer, outsider):
+    """A client per persona; "anonymous" is not logged in."""
+    return {
+        "anonymous": Client(),
+        "outsider": logged_in(outsider),
+        "viewer": logged_in(viewer),
+        "responder": logged_in(responder),
+        "admin": logged_in(admin),
+    }
+
+
+@pytest.fixture
+def api(make_component):
+    return make_component("public-api", name={"en": "Public API", "nb": "Offentlig API"})
+
+
+@pytest.fixture
+def webhooks(make_component):
+    return make_component("webhook-delivery", name={"en": "Webhook delivery"})
+
+
+@pytest.fixture
+def incident(api, responder):
+    return declare_incident(
+        title="Elevated API errors",
+        language="en",
+        body="We are investigating.",
+        impact="major",
+        component_statuses={api: "partial_outage"},
+        actor=responder,
+    )
+
+
+@pytest.fixture
+def draft(api, responder):
+    return declare_incident(
+        title="Probe saw timeouts",
+        language="en",
+        body="Opened by a probe.",
+        component_statuses={api: "degraded_performance"},
+        actor=responder,
+        publish=False,
+    )
+
+
+@pytest.fixture
+def postmortem(incident, responder):
+    return write_postmortem(
+        incident,
+        language="en",
+        sections={"summary": "The API failed.", "root_cause": "A bad deploy."},
+        actor=responder,
+    )
+
+
+@pytest.fixture
+def action_item(postmortem, responder):
+    return save_action_item(
+        ActionItem(
+            postmortem=postmortem, title={"en": "Add a canary"}, owner=responder, due_date=dt.date(2026, 1, 1)
+        ),
+        actor=responder,
+    )
+
+
+@pytest.fixture
+def metric(api):
+    return Metric.objects.create(
+        component=api,
+        slug="latency",
+        name={"en": "Latency"},
+        degraded_threshold=500,
+        major_outage_threshold=2000,
+    )
+
+
+__all__ = ["Component", "PASSWORD"]

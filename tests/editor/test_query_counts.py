@@ -1,0 +1,55 @@
+"""Editor pages cost the same number of queries however long the incident or the backlog is."""
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from incidents.models import ActionItem
+from incidents.services.incidents import post_update
+from incidents.services.postmortems import save_action_item
+
+from .conftest import logged_in
+
+
+def _queries(client, url) -> int:
+    with CaptureQueriesContext(connection) as captured:
+        assert client.get(url).status_code == 200
+    return len(captured)
+
+
+def _add_updates(incident, api, responder, count):
+    for n in range(count):
+        post_update(
+            incident,
+            status="identified",
+            body={"en": f"Update {n}"},
+            language="en",
+            component_statuses={api: "major_outage" if n % 2 else "partial_outage"},
+            actor=responder,
+        )
+
+
+@pytest.mark.django_db
+def test_the_cockpit_does_not_query_per_update(responder, incident, api):
+    client = logged_in(responder)
+    url = f"/editor/incidents/{incident.pk}/"
+    _add_updates(incident, api, responder, 5)
+    few = _queries(client, url)
+    _add_updates(incident, api, responder, 25)
+    assert _queries(client, url) == few
+
+
+@pytest.mark.django_db
+def test_the_dashboard_does_not_query_per_item(responder, postmortem):
+    client = logged_in(responder)
+
+    def add(count):
+        for n in range(count):
+            save_action_item(
+                ActionItem(postmortem=postmortem, title={"en": f"Item {n}"}, owner=responder), actor=responder
+            )
+
+    add(3)
+    few = _queries(client, "/editor/action-items/")
+    add(20)
+    assert _queries(client, "/editor/action-items/") == few

@@ -1,0 +1,70 @@
+"""Correcting update texts and keeping update templates (issue 5 services)."""
+
+import pytest
+from django.core.exceptions import ValidationError
+
+from incidents.models import AuditEvent, UpdateTemplate
+from incidents.services.incidents import ConcurrentEdit, declare_incident
+from incidents.services.update_templates import delete_update_template, save_update_template
+from incidents.services.updates import edit_update
+
+
+@pytest.fixture(autouse=True)
+def _fast_passwords(settings):
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture
+def update(responder):
+    incident = declare_incident(title="Outage", language="en", body="Investigating.", actor=responder)
+    return incident.updates.get()
+
+
+@pytest.mark.django_db
+def test_correcting_adds_a_translation_and_bumps_the_version(update, responder):
+    edited = edit_update(update, language="nb", text="Undersøker.", actor=responder, expected_version=1)
+    assert edited.body == {"en": "Investigating.", "nb": "Undersøker."}
+    assert edited.version == 2
+    event = AuditEvent.objects.get(action="update.edited")
+    assert event.before == {"body": {"en": "Investigating."}}
+
+
+@pytest.mark.django_db
+def test_a_stale_correction_is_refused(update, responder):
+    edit_update(update, language="en", text="First.", actor=responder, expected_version=1)
+    with pytest.raises(ConcurrentEdit) as raised:
+        edit_update(update, language="en", text="Second.", actor=responder, expected_version=1)
+    assert raised.value.current.body["en"] == "First."
+
+
+@pytest.mark.django_db
+def test_the_original_text_cannot_be_emptied_but_a_translation_can(update, responder):
+    with pytest.raises(ValidationError):
+        edit_update(update, language="en", text=" ", actor=responder, expected_version=1)
+    edit_update(update, language="nb", text="Hei.", actor=responder, expected_version=1)
+    edited = edit_update(update, language="nb", text="", actor=responder, expected_version=2)
+    assert edited.body == {"en": "Investigating."}
+
+
+@pytest.mark.django_db
+def test_templates_are_versioned_and_deleted_with_a_trail(responder):
+    template = save_update_template(
+        UpdateTemplate(name="Fixed", language="en", body="Fixed."), actor=responder
+    )
+    template.body = "A fix is deployed."
+    save_update_template(template, actor=responder, expected_version=1)
+    assert UpdateTemplate.objects.get().version == 2
+    stale = UpdateTemplate.objects.get()
+    stale.body = "Old view"
+    with pytest.raises(ConcurrentEdit):
+        save_update_template(stale, actor=responder, expected_version=1)
+    delete_update_template(UpdateTemplate.objects.get(), actor=responder)
+    assert not UpdateTemplate.objects.exists()
+    deleted = AuditEvent.objects.get(action="update_template.deleted")
+    assert deleted.before["body"] == "A fix is deployed."
+
+
+@pytest.mark.django_db
+def test_a_template_in_an_unknown_language_is_refused(responder):
+    with pytest.raises(ValidationError):
+        save_update_template(UpdateTemplate(name="Oui", language="fr", body="Oui."), actor=responder)
