@@ -48,3 +48,14 @@ __all__ = [
     "Subject",
     "Unit",
 ]
+
+# --- issue 6: subscriptions ---
+from .subscribers import (  # noqa: E402
+    Channel,
+    Delivery,
+    DeliveryState,
+    Subscriber,
+    idempotency_key_for,
+)
+
+__all__ += ["Channel", "Delivery", "DeliveryState", "Subscriber", "idempotency_key_for"]
