@@ -21,6 +21,7 @@ from django.utils import timezone
 from incidents.channels import CHANNELS, channel_for
 from incidents.channels.base import Result
 from incidents.models import Delivery, DeliveryState
+from incidents.services.notifications import kick
 
 MARK_EVERY = 50
 
@@ -166,8 +167,9 @@ def has_due(now: dt.datetime | None = None) -> bool:
 
 def retry_failed(delivery: Delivery) -> bool:
     """Staff action: gives a failed delivery a fresh budget of attempts, due now."""
-    return bool(
-        Delivery.objects.filter(pk=delivery.pk, state=DeliveryState.FAILED).update(
-            state=DeliveryState.PENDING, attempts=0, next_attempt_at=timezone.now(), last_error=""
-        )
+    retried = Delivery.objects.filter(pk=delivery.pk, state=DeliveryState.FAILED).update(
+        state=DeliveryState.PENDING, attempts=0, next_attempt_at=timezone.now(), last_error=""
     )
+    if retried:
+        transaction.on_commit(kick)
+    return bool(retried)
