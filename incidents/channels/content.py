@@ -116,4 +116,12 @@ class ContentCache:
 
 
 def content_key(update: IncidentUpdate, language: str, kind: str) -> tuple:
-    return (kind, update.pk, update.version, update.incident.version, language)
+    # Public ids, not primary keys: a deleted row's key can come back (SQLite) and hit a stale entry.
+    return (
+        kind,
+        update.public_id,
+        update.version,
+        update.incident.public_id,
+        update.incident.version,
+        language,
+    )

@@ -25,8 +25,13 @@ from .content import ContentCache, content_key, render_content
 
 MANAGE_MARKER = "@@manage_url@@"
 UNSUBSCRIBE_MARKER = "@@unsubscribe_url@@"
-# SMTP errors that concern the connection rather than one recipient: the rest of the batch waits.
-CONNECTION_ERRORS = (smtplib.SMTPServerDisconnected, smtplib.SMTPConnectError, smtplib.SMTPHeloError, OSError)
+# Errors that concern the connection rather than one message: the rest of the batch waits.
+# SMTPException subclasses OSError, so these must be caught before per-message SMTP errors.
+SMTP_CONNECTION_ERRORS = (smtplib.SMTPServerDisconnected, smtplib.SMTPConnectError, smtplib.SMTPHeloError)
+
+
+def _is_connection_error(error: Exception) -> bool:
+    return isinstance(error, SMTP_CONNECTION_ERRORS) or not isinstance(error, smtplib.SMTPException)
 
 
 @dataclass(frozen=True)
@@ -96,7 +101,7 @@ def _is_permanent(error: Exception) -> bool:
     if isinstance(error, smtplib.SMTPRecipientsRefused):
         return all(code >= 500 for code, _msg in error.recipients.values())
     code = getattr(error, "smtp_code", None)
-    return isinstance(code, int) and code >= 500 and not isinstance(error, CONNECTION_ERRORS)
+    return isinstance(code, int) and code >= 500 and not _is_connection_error(error)
 
 
 class EmailChannel:
@@ -107,7 +112,7 @@ class EmailChannel:
         connection = get_connection()
         try:
             connection.open()
-        except CONNECTION_ERRORS as error:
+        except OSError as error:
             for delivery in deliveries:
                 yield Result(delivery, error=f"SMTP connection failed: {error}", permanent=False)
             return
@@ -115,11 +120,11 @@ class EmailChannel:
             for index, delivery in enumerate(deliveries):
                 try:
                     connection.send_messages([build_message(delivery, connection)])
-                except CONNECTION_ERRORS as error:
-                    for rest in deliveries[index:]:
-                        yield Result(rest, error=f"SMTP connection lost: {error}", permanent=False)
-                    return
-                except smtplib.SMTPException as error:
+                except OSError as error:
+                    if _is_connection_error(error):
+                        for rest in deliveries[index:]:
+                            yield Result(rest, error=f"SMTP connection lost: {error}", permanent=False)
+                        return
                     yield Result(delivery, error=f"SMTP refused: {error}", permanent=_is_permanent(error))
                 except ValueError as error:
                     # Django refuses an address it cannot encode: no retry will help.
@@ -129,5 +134,5 @@ class EmailChannel:
         finally:
             try:
                 connection.close()
-            except CONNECTION_ERRORS:
+            except OSError:
                 pass

@@ -4,6 +4,7 @@ local webhook receiver (both on 127.0.0.1 ports 8600–8699, issue 6's range).""
 import email
 import email.policy
 import json
+import logging
 import socket
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -17,11 +18,21 @@ from incidents.services.incidents import declare_incident
 
 
 @pytest.fixture(autouse=True)
+def _fast_passwords(settings):
+    # The personas hash passwords; the slow production hasher only makes these tests wait.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
 def _empty_cache(_isolated_cache):
     # Local-memory caches outlive the settings change; rate-limit counters must start at zero.
     from django.core.cache import cache
 
     cache.clear()
+
+
+# aiosmtpd logs every SMTP command at INFO; failures are easier to read without them.
+logging.getLogger("mail.log").setLevel(logging.WARNING)
 
 
 def free_port() -> int:
