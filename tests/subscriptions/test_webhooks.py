@@ -1,6 +1,7 @@
 """Outgoing webhooks: Statuspage's payload, the signature, retries, and the address guard."""
 
 import datetime as dt
+
 import pytest
 import time_machine
 from django.utils import timezone
