@@ -4,16 +4,25 @@ The three templates in templates/emails/incident_update/ are rendered once per (
 language) with markers where the personal links go; each subscriber's copy only replaces the
 markers. Headers follow RFC 5322 (Date, Message-ID = the idempotency key) and RFC 8058
 (one-click List-Unsubscribe over https).
+
+With Django's SMTP backend the MIME text is assembled here, from parts encoded once, and
+written to the backend's open connection: building each copy through Django's EmailMessage
+costs about 9 ms, far more than the SMTP exchange itself. Other backends (console, file,
+locmem in tests) get an EmailMultiAlternatives with the same headers and bodies.
 """
 
+import binascii
+import secrets
 import smtplib
 from collections.abc import Iterator
 from dataclasses import dataclass
-from email.utils import formatdate
+from email.header import Header
+from email.utils import formataddr, formatdate, parseaddr
 from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives, get_connection
+from django.core.mail.backends.smtp import EmailBackend as SMTPBackend
 from django.template.loader import render_to_string
 from django.utils import translation
 
@@ -25,8 +34,9 @@ from .content import ContentCache, content_key, render_content
 
 MANAGE_MARKER = "@@manage_url@@"
 UNSUBSCRIBE_MARKER = "@@unsubscribe_url@@"
+CRLF = "\r\n"
 # Errors that concern the connection rather than one message: the rest of the batch waits.
-# SMTPException subclasses OSError, so these must be caught before per-message SMTP errors.
+# SMTPException subclasses OSError, so these must be told apart from per-message SMTP errors.
 SMTP_CONNECTION_ERRORS = (smtplib.SMTPServerDisconnected, smtplib.SMTPConnectError, smtplib.SMTPHeloError)
 
 
@@ -36,9 +46,12 @@ def _is_connection_error(error: Exception) -> bool:
 
 @dataclass(frozen=True)
 class RenderedEmail:
+    language: str
     subject: str
     text: str
     html: str
+    # The Subject header as it goes on the wire (RFC 2047 encoded when not ASCII), once.
+    subject_header: str
 
 
 _cache = ContentCache()
@@ -57,15 +70,32 @@ def _render(update, language: str) -> RenderedEmail:
         text = render_to_string("emails/incident_update/body.txt", context)
         html = render_to_string("emails/incident_update/body.html", context)
     # A header is one line: titles with line breaks must not split it (or inject headers).
-    return RenderedEmail(subject=" ".join(subject.split())[:250], text=text, html=html)
+    subject = " ".join(subject.split())[:250]
+    return RenderedEmail(
+        language=language,
+        subject=subject,
+        text=text,
+        html=html,
+        subject_header=subject if subject.isascii() else Header(subject, "utf-8").encode(linesep=CRLF),
+    )
 
 
 def message_domain() -> str:
     return urlsplit(settings.SITE_URL).hostname or "localhost"
 
 
-def build_message(delivery: Delivery, connection=None) -> EmailMultiAlternatives:
-    """The subscriber's copy: the shared rendering with their links, headers and address."""
+@dataclass(frozen=True)
+class PersonalMail:
+    """One subscriber's copy, before it is turned into MIME."""
+
+    to: str
+    rendered: RenderedEmail
+    text: str
+    html: str
+    headers: dict[str, str]
+
+
+def personalise(delivery: Delivery) -> PersonalMail:
     subscriber = delivery.subscriber
     rendered = rendered_email(delivery)
     token = manage_token(subscriber)
@@ -77,23 +107,71 @@ def build_message(delivery: Delivery, connection=None) -> EmailMultiAlternatives
         "List-Unsubscribe": f"<{unsubscribe_url}>",
         "List-ID": f"<notifications.{message_domain()}>",
         "Auto-Submitted": "auto-generated",
+        "Content-Language": rendered.language,
     }
     # RFC 8058 one-click is defined for https URLs only; plain-http development sites get the
     # ordinary List-Unsubscribe link without the one-click promise.
     if unsubscribe_url.startswith("https://"):
         headers["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
-    message = EmailMultiAlternatives(
-        subject=rendered.subject,
-        body=rendered.text.replace(MANAGE_MARKER, manage_url).replace(UNSUBSCRIBE_MARKER, unsubscribe_url),
-        from_email=settings.DEFAULT_FROM_EMAIL,
-        to=[subscriber.email],
-        reply_to=[settings.EMAIL_REPLY_TO],
+    return PersonalMail(
+        to=subscriber.email,
+        rendered=rendered,
+        text=rendered.text.replace(MANAGE_MARKER, manage_url).replace(UNSUBSCRIBE_MARKER, unsubscribe_url),
+        html=rendered.html.replace(MANAGE_MARKER, manage_url).replace(UNSUBSCRIBE_MARKER, unsubscribe_url),
         headers=headers,
+    )
+
+
+def build_message(delivery: Delivery, connection=None) -> EmailMultiAlternatives:
+    """The subscriber's copy as a Django message, for backends other than SMTP."""
+    mail = personalise(delivery)
+    message = EmailMultiAlternatives(
+        subject=mail.rendered.subject,
+        body=mail.text,
+        from_email=settings.DEFAULT_FROM_EMAIL,
+        to=[mail.to],
+        reply_to=[settings.EMAIL_REPLY_TO],
+        headers=mail.headers,
         connection=connection,
     )
-    html = rendered.html.replace(MANAGE_MARKER, manage_url).replace(UNSUBSCRIBE_MARKER, unsubscribe_url)
-    message.attach_alternative(html, "text/html")
+    message.attach_alternative(mail.html, "text/html")
     return message
+
+
+def _address_header(value: str) -> str:
+    name, address = parseaddr(value)
+    return formataddr((name, address), charset="utf-8")
+
+
+def _quoted_printable(text: str) -> str:
+    body = CRLF.join(text.splitlines()).encode("utf-8")
+    return binascii.b2a_qp(body, istext=True).decode("ascii")
+
+
+def mime_bytes(mail: PersonalMail) -> bytes:
+    """RFC 5322 + MIME multipart/alternative, both parts UTF-8 quoted-printable."""
+    # Quoted-printable writes "=" as "=3D", so a boundary starting with "==" cannot occur in a part.
+    boundary = f"==notify-{secrets.token_hex(8)}=="
+    lines = [
+        f"Subject: {mail.rendered.subject_header}",
+        f"From: {_address_header(settings.DEFAULT_FROM_EMAIL)}",
+        f"To: {mail.to}",
+        f"Reply-To: {_address_header(settings.EMAIL_REPLY_TO)}",
+        *(f"{name}: {value}" for name, value in mail.headers.items()),
+        "MIME-Version: 1.0",
+        f'Content-Type: multipart/alternative; boundary="{boundary}"',
+        "",
+    ]
+    for subtype, body in (("plain", mail.text), ("html", mail.html)):
+        lines += [
+            f"--{boundary}",
+            f'Content-Type: text/{subtype}; charset="utf-8"',
+            "Content-Transfer-Encoding: quoted-printable",
+            "",
+            _quoted_printable(body),
+        ]
+    lines += [f"--{boundary}--", ""]
+    return CRLF.join(lines).encode("ascii")
 
 
 def _is_permanent(error: Exception) -> bool:
@@ -109,17 +187,18 @@ class EmailChannel:
 
     def send(self, deliveries: list[Delivery]) -> Iterator[Result]:
         """Sends over one connection, yielding each result as soon as it is known."""
-        connection = get_connection()
+        backend = get_connection()
         try:
-            connection.open()
+            backend.open()
         except OSError as error:
             for delivery in deliveries:
                 yield Result(delivery, error=f"SMTP connection failed: {error}", permanent=False)
             return
+        envelope_from = parseaddr(settings.DEFAULT_FROM_EMAIL)[1]
         try:
             for index, delivery in enumerate(deliveries):
                 try:
-                    connection.send_messages([build_message(delivery, connection)])
+                    self._send_one(backend, delivery, envelope_from)
                 except OSError as error:
                     if _is_connection_error(error):
                         for rest in deliveries[index:]:
@@ -127,12 +206,20 @@ class EmailChannel:
                         return
                     yield Result(delivery, error=f"SMTP refused: {error}", permanent=_is_permanent(error))
                 except ValueError as error:
-                    # Django refuses an address it cannot encode: no retry will help.
+                    # An address that cannot be encoded: no retry will help.
                     yield Result(delivery, error=f"Invalid address: {error}", permanent=True)
                 else:
                     yield Result(delivery)
         finally:
             try:
-                connection.close()
+                backend.close()
             except OSError:
                 pass
+
+    @staticmethod
+    def _send_one(backend, delivery: Delivery, envelope_from: str) -> None:
+        address = delivery.subscriber.email
+        if isinstance(backend, SMTPBackend) and backend.connection is not None and address.isascii():
+            backend.connection.sendmail(envelope_from, [address], mime_bytes(personalise(delivery)))
+        else:
+            backend.send_messages([build_message(delivery, backend)])

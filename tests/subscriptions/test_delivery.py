@@ -243,3 +243,30 @@ def test_unsubscribing_after_publication_stops_the_mail(smtp_sink, make_subscrib
     outbox.deliver_due(seconds=30)
 
     assert not smtp_sink.messages
+
+
+def test_non_ascii_subject_and_body_arrive_intact(smtp_sink, make_subscriber, declare):
+    make_subscriber("ivan@example.com", language="ru")
+    declare("Задержка доставки вебхуков", body="Потребитель очереди отстаёт — ~6 мин.", language="ru")
+
+    outbox.deliver_due(seconds=30)
+
+    [message] = smtp_sink.messages
+    assert "Задержка доставки вебхуков" in message["Subject"]
+    assert "Потребитель очереди отстаёт — ~6 мин." in message.get_body(("plain",)).get_content()
+    assert "Потребитель очереди отстаёт" in message.get_body(("html",)).get_content()
+    assert message["Content-Language"] == "ru"
+
+
+def test_other_mail_backends_receive_the_same_message(make_subscriber, declare):
+    from django.core import mail
+
+    make_subscriber()
+    declare()
+
+    outbox.deliver_due(seconds=30)  # the tests' default backend keeps mail in memory
+
+    [message] = mail.outbox
+    assert message.extra_headers["Message-ID"] == f"<{Delivery.objects.get().idempotency_key}@127.0.0.1>"
+    assert "List-Unsubscribe" in message.extra_headers
+    assert message.alternatives[0].mimetype == "text/html"
