@@ -50,3 +50,9 @@ check-deploy: venv
 
 clean:
 	rm -rf $(VENV) var
+
+# --- issue 6 ---
+# One update to 20,000 subscribers through outbox, Celery worker and a local SMTP sink; compares
+# with a plain smtplib loop. Use DATABASE_URL (PostgreSQL) and REDIS_URL for a meaningful figure.
+bench-notify: venv
+	$(PY) scripts/bench_notify.py

@@ -148,15 +148,33 @@ def _quoted_printable(text: str) -> str:
     return binascii.b2a_qp(body, istext=True).decode("ascii")
 
 
-def mime_bytes(mail: PersonalMail) -> bytes:
+@dataclass(frozen=True)
+class Sender:
+    """The From and Reply-To headers and the envelope sender, encoded once per batch."""
+
+    from_header: str
+    reply_to_header: str
+    envelope_from: str
+
+    @classmethod
+    def from_settings(cls) -> "Sender":
+        return cls(
+            from_header=_address_header(settings.DEFAULT_FROM_EMAIL),
+            reply_to_header=_address_header(settings.EMAIL_REPLY_TO),
+            envelope_from=parseaddr(settings.DEFAULT_FROM_EMAIL)[1],
+        )
+
+
+def mime_bytes(mail: PersonalMail, sender: Sender | None = None) -> bytes:
     """RFC 5322 + MIME multipart/alternative, both parts UTF-8 quoted-printable."""
+    sender = sender or Sender.from_settings()
     # Quoted-printable writes "=" as "=3D", so a boundary starting with "==" cannot occur in a part.
     boundary = f"==notify-{secrets.token_hex(8)}=="
     lines = [
         f"Subject: {mail.rendered.subject_header}",
-        f"From: {_address_header(settings.DEFAULT_FROM_EMAIL)}",
+        f"From: {sender.from_header}",
         f"To: {mail.to}",
-        f"Reply-To: {_address_header(settings.EMAIL_REPLY_TO)}",
+        f"Reply-To: {sender.reply_to_header}",
         *(f"{name}: {value}" for name, value in mail.headers.items()),
         "MIME-Version: 1.0",
         f'Content-Type: multipart/alternative; boundary="{boundary}"',
@@ -194,11 +212,11 @@ class EmailChannel:
             for delivery in deliveries:
                 yield Result(delivery, error=f"SMTP connection failed: {error}", permanent=False)
             return
-        envelope_from = parseaddr(settings.DEFAULT_FROM_EMAIL)[1]
+        sender = Sender.from_settings()
         try:
             for index, delivery in enumerate(deliveries):
                 try:
-                    self._send_one(backend, delivery, envelope_from)
+                    self._send_one(backend, delivery, sender)
                 except OSError as error:
                     if _is_connection_error(error):
                         for rest in deliveries[index:]:
@@ -217,9 +235,10 @@ class EmailChannel:
                 pass
 
     @staticmethod
-    def _send_one(backend, delivery: Delivery, envelope_from: str) -> None:
+    def _send_one(backend, delivery: Delivery, sender: Sender) -> None:
         address = delivery.subscriber.email
         if isinstance(backend, SMTPBackend) and backend.connection is not None and address.isascii():
-            backend.connection.sendmail(envelope_from, [address], mime_bytes(personalise(delivery)))
+            message = mime_bytes(personalise(delivery), sender)
+            backend.connection.sendmail(sender.envelope_from, [address], message)
         else:
             backend.send_messages([build_message(delivery, backend)])

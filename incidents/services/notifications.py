@@ -13,12 +13,19 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 
 from celery import current_app
-from django.db import models, transaction
+from django.db import connection, models, transaction
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from incidents.models import Delivery, IncidentStatus, IncidentUpdate, Subscriber, idempotency_key_for
+from incidents.models import (
+    Delivery,
+    DeliveryState,
+    IncidentStatus,
+    IncidentUpdate,
+    Subscriber,
+    idempotency_key_for,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -88,28 +95,40 @@ def enqueue_notifications(update: IncidentUpdate) -> int:
     if not update.deliver_notifications or incident.published_at is None:
         _record(update, KickOutcome.NOTHING_TO_SEND)
         return 0
-    recipients = recipients_of(update).values_list("pk", "public_id", "channel")
-    now = timezone.now()
-    rows = [
-        Delivery(
-            update=update,
-            subscriber_id=pk,
-            channel=channel,
-            idempotency_key=idempotency_key_for(update, Subscriber(public_id=public_id)),
-            next_attempt_at=now,
-            created_at=now,
-        )
-        for pk, public_id, channel in recipients.iterator(chunk_size=5000)
-    ]
-    Delivery.objects.bulk_create(rows, batch_size=2000, ignore_conflicts=True)
+    written = _insert_deliveries(update, recipients_of(update))
     if IncidentStatus(update.status).is_closed:
         # A follow ends with the incident: the resolving update is the last one it receives.
-        Subscriber.objects.filter(incident=incident, unsubscribed_at__isnull=True).update(unsubscribed_at=now)
-    if rows:
+        Subscriber.objects.filter(incident=incident, unsubscribed_at__isnull=True).update(
+            unsubscribed_at=timezone.now()
+        )
+    if written:
         transaction.on_commit(lambda: kick(update))
     else:
         _record(update, KickOutcome.NOTHING_TO_SEND)
-    return len(rows)
+    return written
+
+
+def _insert_deliveries(update: IncidentUpdate, recipients) -> int:
+    """One INSERT … SELECT for all recipients: 20,000 rows in well under a second, where
+    building 20,000 model instances for bulk_create holds the posting transaction for seconds.
+    The key is `idempotency_key_for(update, subscriber)`, computed in SQL."""
+    now = connection.ops.adapt_datetimefield_value(timezone.now())
+    recipients_sql, recipients_params = recipients.order_by().values("pk").query.sql_with_params()
+    table, subscribers = Delivery._meta.db_table, Subscriber._meta.db_table
+    column = {f.name: f.column for f in Delivery._meta.concrete_fields}
+    sql = (
+        f"INSERT INTO {table} ({column['update']}, {column['subscriber']}, {column['channel']}, "
+        f"{column['idempotency_key']}, {column['state']}, {column['attempts']}, "
+        f"{column['next_attempt_at']}, {column['created_at']}, {column['last_error']}) "
+        f"SELECT %s, s.id, s.channel, %s || s.public_id, %s, 0, %s, %s, '' "
+        f"FROM {subscribers} s WHERE s.id IN ({recipients_sql}) "
+        "ON CONFLICT DO NOTHING"
+    )
+    key_prefix = idempotency_key_for(update, Subscriber(public_id=""))
+    params = (update.pk, key_prefix, DeliveryState.PENDING, now, now, *recipients_params)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return max(cursor.rowcount, 0)
 
 
 def kick(update: IncidentUpdate | None = None) -> KickOutcome:
