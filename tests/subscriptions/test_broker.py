@@ -77,6 +77,22 @@ def test_broker_down_at_publication_then_back(
     assert set(Delivery.objects.values_list("state", flat=True)) == {DeliveryState.SENT}
 
 
+def test_post_update_reports_an_unreachable_broker_on_the_update(
+    notify_queue, make_subscriber, declare, responder, django_capture_on_commit_callbacks
+):
+    from incidents.services.incidents import post_update
+
+    make_subscriber()
+    incident = declare()
+    with broker_at(f"redis://127.0.0.1:{free_port()}/0"), django_capture_on_commit_callbacks(execute=True):
+        update = post_update(
+            incident, status="identified", body={"en": "Found."}, language="en", actor=responder
+        )
+
+    assert update.notification_outcome == KickOutcome.BROKER_UNREACHABLE
+    assert Delivery.objects.filter(update=update, state=DeliveryState.PENDING).count() == 1
+
+
 def test_publication_with_the_broker_up_queues_one_dispatch(
     notify_queue, make_subscriber, declare, django_capture_on_commit_callbacks
 ):

@@ -295,3 +295,18 @@ def test_webhook_subscription_shows_its_secret_once_confirmed(client, settings):
     response = client.post(path_of(link_in(mail.outbox[0], "confirm")))
 
     assert subscriber.webhook_secret in response.content.decode()
+
+
+def test_the_form_lists_components_and_languages(client, component):
+    response = client.get("/subscribe/")
+
+    assert response.status_code == 200
+    assert b'value="webhooks"' in response.content
+    assert b'value="nb"' in response.content
+
+
+def test_the_form_speaks_the_language_of_its_url(client):
+    response = client.post("/ru/subscribe/", {"email": "ivan@example.com", "language": "ru"})
+
+    assert response.status_code == 200
+    assert "/ru/subscribe/confirm/" in mail.outbox[0].body
