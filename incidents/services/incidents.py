@@ -302,6 +302,9 @@ def publish_incident(incident: Incident, *, actor: AbstractBaseUser | None) -> I
             after={"published": True},
             incident=locked,
         )
+        newest = locked.updates.timeline().first()
+        if newest is not None:
+            enqueue_notifications(newest)  # subscribers hear of a draft when it goes public
     return locked
 
 

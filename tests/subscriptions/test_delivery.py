@@ -270,3 +270,17 @@ def test_other_mail_backends_receive_the_same_message(make_subscriber, declare):
     assert message.extra_headers["Message-ID"] == f"<{Delivery.objects.get().idempotency_key}@127.0.0.1>"
     assert "List-Unsubscribe" in message.extra_headers
     assert message.alternatives[0].mimetype == "text/html"
+
+
+def test_publishing_a_draft_notifies_its_newest_update(make_subscriber, declare, responder):
+    from incidents.services.incidents import publish_incident
+
+    subscriber = make_subscriber()
+    draft = declare(publish=False)
+    assert not Delivery.objects.exists()
+
+    publish_incident(draft, actor=responder)
+    publish_incident(draft, actor=responder)  # publishing twice sends nothing more
+
+    delivery = Delivery.objects.get()
+    assert (delivery.subscriber, delivery.update) == (subscriber, draft.updates.get())
