@@ -2,6 +2,7 @@
 backoff, leases and the sweep. Mail goes to a real local SMTP sink (aiosmtpd)."""
 
 import datetime as dt
+import time
 
 import pytest
 import time_machine
@@ -284,3 +285,28 @@ def test_publishing_a_draft_notifies_its_newest_update(make_subscriber, declare,
 
     delivery = Delivery.objects.get()
     assert (delivery.subscriber, delivery.update) == (subscriber, draft.updates.get())
+
+
+def test_a_batch_slower_than_its_lease_hands_the_rest_back(
+    smtp_sink, settings, make_subscriber, declare, monkeypatch
+):
+    settings.NOTIFY_LEASE_SECONDS = 2
+    for n in range(5):
+        make_subscriber(f"r{n}@example.com")
+    declare()
+    real_send = email_channel.EmailChannel._send_one
+
+    def slow_send(*args):
+        real_send(*args)
+        time.sleep(1.0)  # a slow SMTP server
+
+    monkeypatch.setattr(email_channel.EmailChannel, "_send_one", staticmethod(slow_send))
+    ids = outbox.claim(channel="email", size=5)
+
+    report = outbox.deliver_batch(ids)
+
+    assert report.sent == 2  # the third would have started past three quarters of the lease
+    untried = Delivery.objects.filter(state=DeliveryState.PENDING)
+    assert untried.count() == 3
+    assert {d.attempts for d in untried} == {0}
+    assert len(smtp_sink.messages) == 2
