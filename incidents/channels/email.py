@@ -21,7 +21,7 @@ from email.utils import formataddr, formatdate, parseaddr
 from urllib.parse import urlsplit
 
 from django.conf import settings
-from django.core.mail import EmailMultiAlternatives, get_connection
+from django.core.mail import EmailMultiAlternatives, mailers
 from django.core.mail.backends.smtp import EmailBackend as SMTPBackend
 from django.template.loader import render_to_string
 from django.utils import translation
@@ -205,7 +205,7 @@ class EmailChannel:
 
     def send(self, deliveries: list[Delivery]) -> Iterator[Result]:
         """Sends over one connection, yielding each result as soon as it is known."""
-        backend = get_connection()
+        backend = mailers.default  # a new backend instance (Django 6.1 mailers API)
         try:
             backend.open()
         except OSError as error:
