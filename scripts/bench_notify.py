@@ -9,7 +9,8 @@ pre-rendered messages over one connection. Uses DATABASE_URL and REDIS_URL as co
 
 subscribers=<n> delivered=<d> duplicates=<u> missing=<m> emails_per_s=<r> raw_smtp_per_s=<s> ratio=<r/s>
 
-Environment: BENCH_SUBSCRIBERS (20000), BENCH_WORKER_CONCURRENCY (1), BENCH_TIMEOUT (900 s),
+Environment: BENCH_SUBSCRIBERS (20000), BENCH_WORKER_CONCURRENCY (1; also the number of dispatch
+messages per kick), BENCH_WORKER_POOL (prefork), BENCH_TIMEOUT (900 s),
 BENCH_SMTP_PORT (first free port from 8610).
 """
 
@@ -55,6 +56,8 @@ os.environ.update(
         "EMAIL_PORT": str(SMTP_PORT),
         "EMAIL_USE_TLS": "0",
         "LOG_LEVEL": os.environ.get("LOG_LEVEL", "WARNING"),
+        # One dispatch message per worker slot, so every slot sends.
+        "NOTIFY_DISPATCH_PARALLEL": os.environ.get("BENCH_WORKER_CONCURRENCY", "1"),
     }
 )
 

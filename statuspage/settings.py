@@ -261,6 +261,8 @@ NOTIFY_WEBHOOK_TIMEOUT_SECONDS = env_int("NOTIFY_WEBHOOK_TIMEOUT_SECONDS", 10)
 # A dispatch task hands the rest to a fresh task after this long, so one task never runs forever.
 NOTIFY_DISPATCH_SECONDS = env_int("NOTIFY_DISPATCH_SECONDS", 240)
 NOTIFY_SWEEP_SECONDS = env_int("NOTIFY_SWEEP_SECONDS", 60)
+# Dispatch messages sent per kick: set it to the notify workers' concurrency to use them all.
+NOTIFY_DISPATCH_PARALLEL = env_int("NOTIFY_DISPATCH_PARALLEL", 1)
 CELERY_BEAT_SCHEDULE["notify-sweep"] = {
     "task": "incidents.notify.sweep",
     "schedule": NOTIFY_SWEEP_SECONDS,

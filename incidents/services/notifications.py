@@ -13,6 +13,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 
 from celery import current_app
+from django.conf import settings
 from django.db import connection, models, transaction
 from django.db.models import Q
 from django.utils import timezone
@@ -134,7 +135,9 @@ def _insert_deliveries(update: IncidentUpdate, recipients) -> int:
 def kick(update: IncidentUpdate | None = None) -> KickOutcome:
     """Tells the notify workers to look now. Never raises: the outbox rows are the truth."""
     try:
-        current_app.send_task(DISPATCH_TASK, queue="notify", retry=False)
+        # One message per worker slot that should work in parallel (claims never overlap).
+        for _ in range(max(settings.NOTIFY_DISPATCH_PARALLEL, 1)):
+            current_app.send_task(DISPATCH_TASK, queue="notify", retry=False)
         outcome = KickOutcome.QUEUED
     except Exception:  # noqa: BLE001 - any broker failure; the sweep sends the rows later
         logger.warning("Task queue unreachable; notifications wait for the sweep", exc_info=True)

@@ -102,3 +102,14 @@ def test_publication_with_the_broker_up_queues_one_dispatch(
 
     assert kicks.outcomes == [KickOutcome.QUEUED]
     assert notify_queue.llen("notify") == 1
+
+
+def test_one_dispatch_per_worker_slot_when_configured(
+    settings, notify_queue, make_subscriber, declare, django_capture_on_commit_callbacks
+):
+    settings.NOTIFY_DISPATCH_PARALLEL = 2
+    make_subscriber()
+    with django_capture_on_commit_callbacks(execute=True):
+        declare()
+
+    assert notify_queue.llen("notify") == 2
