@@ -56,6 +56,14 @@ from .subscribers import (  # noqa: E402
     DeliveryState,
     Subscriber,
     idempotency_key_for,
+    idempotency_key_prefix,
 )
 
-__all__ += ["Channel", "Delivery", "DeliveryState", "Subscriber", "idempotency_key_for"]
+__all__ += [
+    "Channel",
+    "Delivery",
+    "DeliveryState",
+    "Subscriber",
+    "idempotency_key_for",
+    "idempotency_key_prefix",
+]

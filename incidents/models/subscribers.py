@@ -124,5 +124,10 @@ class Delivery(models.Model):
         return f"{self.idempotency_key} ({self.state})"
 
 
+def idempotency_key_prefix(update: IncidentUpdate) -> str:
+    return f"{update.public_id}."
+
+
 def idempotency_key_for(update: IncidentUpdate, subscriber: Subscriber) -> str:
-    return f"{update.public_id}.{subscriber.public_id}"
+    """Stable for a (update, subscriber) pair; the outbox insert builds the same in SQL."""
+    return idempotency_key_prefix(update) + subscriber.public_id

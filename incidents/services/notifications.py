@@ -25,7 +25,7 @@ from incidents.models import (
     IncidentStatus,
     IncidentUpdate,
     Subscriber,
-    idempotency_key_for,
+    idempotency_key_prefix,
 )
 
 logger = logging.getLogger(__name__)
@@ -125,7 +125,7 @@ def _insert_deliveries(update: IncidentUpdate, recipients) -> int:
         f"FROM {subscribers} s WHERE s.id IN ({recipients_sql}) "
         "ON CONFLICT DO NOTHING"
     )
-    key_prefix = idempotency_key_for(update, Subscriber(public_id=""))
+    key_prefix = idempotency_key_prefix(update)
     params = (update.pk, key_prefix, DeliveryState.PENDING, now, now, *recipients_params)
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
