@@ -54,3 +54,8 @@ clean:
 # --- issue 5: the editor's browser test (needs scripts/ci-install-browser) ---
 test-browser: venv
 	$(PY) -m pytest -m browser $(PYTEST_ARGS)
+# --- issue 6 ---
+# One update to 20,000 subscribers through outbox, Celery worker and a local SMTP sink; compares
+# with a plain smtplib loop. Use DATABASE_URL (PostgreSQL) and REDIS_URL for a meaningful figure.
+bench-notify: venv
+	$(PY) scripts/bench_notify.py

@@ -131,3 +131,23 @@ class AuditEventAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None):
         return False
+
+
+# --- issue 6: subscriptions ---
+@admin.register(models.Subscriber)
+class SubscriberAdmin(admin.ModelAdmin):
+    list_display = ("__str__", "language", "all_components", "incident", "confirmed_at", "unsubscribed_at")
+    list_filter = ("channel", "language", "all_components")
+    search_fields = ("email", "endpoint_url", "public_id")
+    readonly_fields = ("public_id", "webhook_secret", "token_key", "created_at")
+    filter_horizontal = ("components",)
+    raw_id_fields = ("incident",)
+
+
+@admin.register(models.Delivery)
+class DeliveryAdmin(admin.ModelAdmin):
+    list_display = ("idempotency_key", "channel", "state", "attempts", "next_attempt_at", "sent_at")
+    list_filter = ("state", "channel")
+    search_fields = ("idempotency_key", "subscriber__email")
+    raw_id_fields = ("update", "subscriber")
+    readonly_fields = ("idempotency_key", "created_at", "sent_at", "lease_until")

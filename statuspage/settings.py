@@ -280,3 +280,30 @@ CELERY_BEAT_SCHEDULE["editor-overdue-reminders"] = {
     "task": "incidents.notify.overdue_reminders",
     "schedule": OVERDUE_REMINDER_SWEEP_SECONDS,
 }
+# --- issue 6: subscriptions and notification delivery ---
+# How long a double opt-in link stays valid.
+SUBSCRIBE_CONFIRM_MAX_AGE_SECONDS = env_int("SUBSCRIBE_CONFIRM_MAX_AGE_SECONDS", 3 * 24 * 3600)
+# Subscribe requests allowed per hour from one client address, and for one email address.
+SUBSCRIBE_RATE_PER_CLIENT = env_int("SUBSCRIBE_RATE_PER_CLIENT", 20)
+SUBSCRIBE_RATE_PER_ADDRESS = env_int("SUBSCRIBE_RATE_PER_ADDRESS", 3)
+# Deliveries a worker claims at once (one SMTP connection per batch) and how long it may hold them.
+NOTIFY_BATCH_SIZE = env_int("NOTIFY_BATCH_SIZE", 200)
+NOTIFY_LEASE_SECONDS = env_int("NOTIFY_LEASE_SECONDS", 120)
+# Webhooks go one by one (each may take up to the timeout), so their batches are smaller.
+NOTIFY_WEBHOOK_BATCH_SIZE = env_int("NOTIFY_WEBHOOK_BATCH_SIZE", 20)
+# Retries back off exponentially (with jitter) from the base up to the cap; after the last
+# attempt the delivery is marked failed and listed at /editor/deliveries/.
+NOTIFY_MAX_ATTEMPTS = env_int("NOTIFY_MAX_ATTEMPTS", 8)
+NOTIFY_RETRY_BASE_SECONDS = env_int("NOTIFY_RETRY_BASE_SECONDS", 30)
+NOTIFY_RETRY_MAX_SECONDS = env_int("NOTIFY_RETRY_MAX_SECONDS", 3600)
+NOTIFY_WEBHOOK_TIMEOUT_SECONDS = env_int("NOTIFY_WEBHOOK_TIMEOUT_SECONDS", 10)
+# A dispatch task hands the rest to a fresh task after this long, so one task never runs forever.
+NOTIFY_DISPATCH_SECONDS = env_int("NOTIFY_DISPATCH_SECONDS", 240)
+NOTIFY_SWEEP_SECONDS = env_int("NOTIFY_SWEEP_SECONDS", 60)
+# Dispatch messages sent per kick: set it to the notify workers' concurrency to use them all.
+NOTIFY_DISPATCH_PARALLEL = env_int("NOTIFY_DISPATCH_PARALLEL", 1)
+CELERY_BEAT_SCHEDULE["notify-sweep"] = {
+    "task": "incidents.notify.sweep",
+    "schedule": NOTIFY_SWEEP_SECONDS,
+    "options": {"queue": "notify", "expires": NOTIFY_SWEEP_SECONDS},
+}

@@ -52,3 +52,22 @@ __all__ = [
 from .editor import OverdueReminder, ReminderState, UpdateTemplate  # noqa: E402
 
 __all__ += ["OverdueReminder", "ReminderState", "UpdateTemplate"]
+
+# --- issue 6: subscriptions ---
+from .subscribers import (  # noqa: E402
+    Channel,
+    Delivery,
+    DeliveryState,
+    Subscriber,
+    idempotency_key_for,
+    idempotency_key_prefix,
+)
+
+__all__ += [
+    "Channel",
+    "Delivery",
+    "DeliveryState",
+    "Subscriber",
+    "idempotency_key_for",
+    "idempotency_key_prefix",
+]

@@ -26,6 +26,7 @@ from incidents.translation import validate_language, validate_translations
 
 from .audit import record_event
 from .components import set_component_status
+from .notifications import enqueue_notifications
 
 
 class ConcurrentEdit(Exception):
@@ -226,6 +227,7 @@ def post_update(
         after={"status": locked.status, "body": body, "display_at": display_at.isoformat()},
         incident=locked,
     )
+    enqueue_notifications(update)
     incident.refresh_from_db()
     return update
 
@@ -300,6 +302,9 @@ def publish_incident(incident: Incident, *, actor: AbstractBaseUser | None) -> I
             after={"published": True},
             incident=locked,
         )
+        newest = locked.updates.timeline().first()
+        if newest is not None:
+            enqueue_notifications(newest)  # subscribers hear of a draft when it goes public
     return locked
 
 

@@ -4,4 +4,7 @@ Queues: `probes` (measurements only), `notify` (emails and webhooks), `default` 
 Each module is imported here so Celery's autodiscovery registers its tasks.
 """
 
-from . import maintenance  # noqa: E402,F401  (issue 5)
+from . import (
+    maintenance,  # noqa: E402,F401  (issue 5)
+    notify,  # noqa: E402, F401  (issue 6)
+)

@@ -1,0 +1,127 @@
+"""What a notification about an update says, rendered once per (update, language).
+
+Every channel starts from an `UpdateContent`: the texts already picked in the subscriber's
+language with the fallback chain, the Markdown rendered and sanitised once. Channels then only
+personalise (addresses, signed links), so 20,000 subscribers cost four renderings, not 20,000.
+"""
+
+from collections import OrderedDict
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.urls import NoReverseMatch, reverse
+from django.utils import translation
+from django.utils.safestring import SafeString
+
+from incidents.formatting import format_datetime
+from incidents.models import ComponentStatus, IncidentStatus, IncidentUpdate
+from incidents.rendering import render_markdown
+from incidents.translation import Shown, pick
+
+
+@dataclass(frozen=True)
+class ComponentLine:
+    name: str
+    status: str
+    status_label: str
+    old_status: str | None
+
+
+@dataclass(frozen=True)
+class UpdateContent:
+    language: str
+    page_name: str
+    title: Shown
+    body: Shown
+    body_html: SafeString
+    status: str
+    status_label: str
+    is_maintenance: bool
+    shown_at: str
+    incident_url: str
+    components: tuple[ComponentLine, ...]
+
+    @property
+    def is_fallback(self) -> bool:
+        return self.title.is_fallback or self.body.is_fallback
+
+
+def absolute_url(path: str) -> str:
+    return settings.SITE_URL + path
+
+
+def localised_path(path: str, language: str) -> str:
+    """The path with the language prefix i18n_patterns uses (none for the default language)."""
+    return path if language == settings.LANGUAGE_CODE else f"/{language}{path}"
+
+
+def incident_url(incident, language: str) -> str:
+    with translation.override(language):
+        try:
+            path = reverse("public:incident", kwargs={"slug": incident.slug})
+        except NoReverseMatch:
+            # The public incident page's URL is a contract between branches (see README).
+            path = localised_path(f"/incidents/{incident.slug}/", language)
+    return absolute_url(path)
+
+
+def render_content(update: IncidentUpdate, language: str) -> UpdateContent:
+    incident = update.incident
+    with translation.override(language):
+        changes = {change.component_id: change for change in update.component_changes.all()}
+        components = []
+        for component in incident.components.all():
+            change = changes.get(component.pk)
+            status = change.new_status if change else component.status
+            components.append(
+                ComponentLine(
+                    name=pick(component.name, language=language).text or component.slug,
+                    status=status,
+                    status_label=str(ComponentStatus(status).label),
+                    old_status=change.old_status if change else None,
+                )
+            )
+        body = pick(update.body, language=language, original=update.original_language)
+        return UpdateContent(
+            language=language,
+            page_name=settings.STATUS_PAGE_NAME,
+            title=pick(incident.title, language=language, original=incident.original_language),
+            body=body,
+            body_html=render_markdown(body.text),
+            status=update.status,
+            status_label=str(IncidentStatus(update.status).label),
+            is_maintenance=incident.is_maintenance,
+            shown_at=format_datetime(update.display_at, language),
+            incident_url=incident_url(incident, language),
+            components=tuple(components),
+        )
+
+
+class ContentCache:
+    """Renderings by (update, its version, incident version, language), bounded per process."""
+
+    def __init__(self, size: int = 64):
+        self.size = size
+        self._items: OrderedDict[tuple, object] = OrderedDict()
+
+    def get(self, key: tuple, build):
+        if key in self._items:
+            self._items.move_to_end(key)
+            return self._items[key]
+        value = build()
+        self._items[key] = value
+        if len(self._items) > self.size:
+            self._items.popitem(last=False)
+        return value
+
+
+def content_key(update: IncidentUpdate, language: str, kind: str) -> tuple:
+    # Public ids, not primary keys: a deleted row's key can come back (SQLite) and hit a stale entry.
+    return (
+        kind,
+        update.public_id,
+        update.version,
+        update.incident.public_id,
+        update.incident.version,
+        language,
+    )

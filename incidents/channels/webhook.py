@@ -1,0 +1,228 @@
+"""Outgoing webhooks in Statuspage's format, signed so receivers can verify them and drop replays.
+
+Body: `{"meta": …, "page": {id, status_indicator, status_description}, "incident": {…}}` as
+Statuspage sends it (receivers built for Statuspage work unchanged); we add `meta.event_id`
+and `meta.generated_at`, which lenient clients ignore.
+
+Headers: `X-Status-Event-Id` (the idempotency key: the same for every retry of one
+notification), `X-Status-Timestamp` (Unix seconds) and `X-Status-Signature: v1=<hex>`, the
+HMAC-SHA256 of `"<timestamp>." + body` under the subscriber's secret. A receiver recomputes it,
+rejects timestamps older than a few minutes and remembers event ids it has seen.
+"""
+
+import datetime as dt
+import hashlib
+import hmac
+import json
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.utils import timezone
+
+from incidents.address_guard import check_url
+from incidents.indicator import page_indicator
+from incidents.models import Component, Delivery, Incident, IncidentUpdate
+from incidents.services.subscriptions import manage_token, subscription_url
+from incidents.translation import pick
+
+from .base import Result
+from .content import ContentCache, content_key, incident_url
+
+SIGNATURE_HEADER = "X-Status-Signature"
+TIMESTAMP_HEADER = "X-Status-Timestamp"
+EVENT_ID_HEADER = "X-Status-Event-Id"
+# Answers that will not change on retry. 408, 425 and 429 mean "later", so they are retried.
+RETRYABLE_4XX = {408, 409, 425, 429}
+
+
+def iso(value: dt.datetime | None) -> str | None:
+    if value is None:
+        return None
+    return value.astimezone(dt.UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def page_id() -> str:
+    """A stable 12-character base36 id for this page, derived from its address."""
+    digest = int.from_bytes(hashlib.sha256(settings.SITE_URL.encode()).digest()[:8], "big")
+    alphabet = "0123456789abcdefghijklmnopqrstuvwxyz"
+    chars = []
+    for _ in range(12):
+        digest, remainder = divmod(digest, 36)
+        chars.append(alphabet[remainder])
+    return "".join(chars)
+
+
+def component_json(component: Component, language: str) -> dict:
+    return {
+        "id": component.public_id,
+        "name": pick(component.name, language=language).text or component.slug,
+        "status": component.status,
+        "created_at": iso(component.created_at),
+        "updated_at": iso(component.updated_at),
+        "position": component.position,
+        "description": pick(component.description, language=language).text or None,
+        "showcase": component.showcase,
+        "start_date": component.start_date.isoformat() if component.start_date else None,
+        "group_id": component.group.public_id if component.group else None,
+        "page_id": page_id(),
+        "group": False,
+        "only_show_if_degraded": component.only_show_if_degraded,
+    }
+
+
+def _affected_name(component: Component, language: str) -> str:
+    name = pick(component.name, language=language).text or component.slug
+    if component.group:
+        return f"{pick(component.group.name, language=language).text} - {name}"
+    return name
+
+
+def update_json(update: IncidentUpdate, incident: Incident, language: str) -> dict:
+    changes = list(update.component_changes.select_related("component__group"))
+    return {
+        "id": update.public_id,
+        "status": update.status,
+        "body": pick(update.body, language=language, original=update.original_language).text,
+        "incident_id": incident.public_id,
+        "created_at": iso(update.created_at),
+        "updated_at": iso(update.updated_at),
+        "display_at": iso(update.display_at),
+        "affected_components": [
+            {
+                "code": change.component.public_id,
+                "name": _affected_name(change.component, language),
+                "old_status": change.old_status,
+                "new_status": change.new_status,
+            }
+            for change in changes
+        ]
+        or None,
+        "deliver_notifications": update.deliver_notifications,
+        "custom_tweet": None,
+        "tweet_id": None,
+    }
+
+
+def incident_json(incident: Incident, language: str) -> dict:
+    data = {
+        "id": incident.public_id,
+        "name": pick(incident.title, language=language, original=incident.original_language).text,
+        "status": incident.status,
+        "impact": "maintenance" if incident.is_maintenance else incident.impact,
+        "created_at": iso(incident.created_at),
+        "updated_at": iso(incident.updated_at),
+        "started_at": iso(incident.started_at),
+        "monitoring_at": iso(incident.monitoring_at),
+        "resolved_at": iso(incident.resolved_at),
+        "shortlink": incident_url(incident, language),
+        "page_id": page_id(),
+        "incident_updates": [
+            update_json(update, incident, language) for update in incident.updates.timeline()
+        ],
+        "components": [
+            component_json(c, language) for c in incident.components.select_related("group").all()
+        ],
+    }
+    if incident.is_maintenance:
+        data["scheduled_for"] = iso(incident.scheduled_for)
+        data["scheduled_until"] = iso(incident.scheduled_until)
+    return data
+
+
+def base_payload(update: IncidentUpdate, language: str) -> dict:
+    """Everything but the per-subscriber `meta`, built once per (update, language)."""
+    indicator = page_indicator(Component.objects.values_list("status", flat=True))
+    return {
+        "page": {
+            "id": page_id(),
+            "status_indicator": indicator.value,
+            "status_description": indicator.description,
+        },
+        "incident": incident_json(update.incident, language),
+    }
+
+
+_cache = ContentCache()
+
+
+def payload_for(delivery: Delivery) -> dict:
+    update, language = delivery.update, delivery.subscriber.language
+    base = _cache.get(content_key(update, language, "webhook"), lambda: base_payload(update, language))
+    token = manage_token(delivery.subscriber)
+    meta = {
+        "unsubscribe": subscription_url("unsubscribe", delivery.subscriber, token),
+        "documentation": settings.SITE_URL + "/subscribe/webhooks/",
+        "event_id": delivery.idempotency_key,
+        "generated_at": iso(timezone.now()),
+    }
+    return {"meta": meta, **base}
+
+
+def sign(secret: str, timestamp: int, body: bytes) -> str:
+    mac = hmac.new(secret.encode(), f"{timestamp}.".encode() + body, hashlib.sha256)
+    return f"v1={mac.hexdigest()}"
+
+
+def verify_signature(
+    secret: str, *, timestamp: str, body: bytes, signature: str, tolerance_seconds: int = 300
+) -> bool:
+    """What a receiver does: recompute the signature and refuse stale (replayed) timestamps."""
+    try:
+        sent_at = int(timestamp)
+    except (TypeError, ValueError):
+        return False
+    if abs(time.time() - sent_at) > tolerance_seconds:
+        return False
+    return hmac.compare_digest(sign(secret, sent_at, body), signature or "")
+
+
+class _NoRedirects(urllib.request.HTTPRedirectHandler):
+    # A redirect could lead past the address guard, so none is followed.
+    def redirect_request(self, *args, **kwargs):
+        return None
+
+
+_opener = urllib.request.build_opener(_NoRedirects)
+
+
+def post(delivery: Delivery) -> Result:
+    subscriber = delivery.subscriber
+    try:
+        check_url(subscriber.endpoint_url)
+    except ValidationError as error:
+        return Result(delivery, error=f"Address refused: {' '.join(error.messages)}", permanent=True)
+    body = json.dumps(payload_for(delivery), ensure_ascii=False, separators=(",", ":")).encode()
+    timestamp = int(time.time())
+    request = urllib.request.Request(
+        subscriber.endpoint_url,
+        data=body,
+        method="POST",
+        headers={
+            "Content-Type": "application/json; charset=utf-8",
+            "User-Agent": f"{settings.STATUS_PAGE_NAME} webhooks",
+            EVENT_ID_HEADER: delivery.idempotency_key,
+            TIMESTAMP_HEADER: str(timestamp),
+            SIGNATURE_HEADER: sign(subscriber.webhook_secret, timestamp, body),
+        },
+    )
+    try:
+        with _opener.open(request, timeout=settings.NOTIFY_WEBHOOK_TIMEOUT_SECONDS) as response:
+            response.read(1024)
+    except urllib.error.HTTPError as error:
+        permanent = 400 <= error.code < 500 and error.code not in RETRYABLE_4XX
+        return Result(delivery, error=f"HTTP {error.code} from the endpoint", permanent=permanent)
+    except (urllib.error.URLError, OSError) as error:
+        return Result(delivery, error=f"Endpoint unreachable: {error}", permanent=False)
+    return Result(delivery)
+
+
+class WebhookChannel:
+    batch_size_setting = "NOTIFY_WEBHOOK_BATCH_SIZE"
+
+    def send(self, deliveries: list[Delivery]) -> Iterator[Result]:
+        for delivery in deliveries:
+            yield post(delivery)

@@ -1,0 +1,194 @@
+"""Working the delivery outbox: claim, send, record; and the sweep that recovers lost work.
+
+A row moves pending → sending → sent or failed. Claiming is one transaction: lock due pending
+rows with SKIP LOCKED (workers never wait for each other) and flip them to sending with a
+lease, checking the conditional UPDATE's row count. A worker that dies leaves its rows in
+sending; once the lease expires the sweep puts them back to pending. So no row is lost, and a
+duplicate can only come from rows sent but not yet marked when the crash happened: marks are
+written every MARK_EVERY messages to keep that window small.
+"""
+
+import datetime as dt
+import random
+import time
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+
+from incidents.channels import CHANNELS, channel_for
+from incidents.channels.base import Result
+from incidents.models import Delivery, DeliveryState
+from incidents.services.notifications import kick
+
+MARK_EVERY = 50
+
+
+def retry_delay(attempts: int) -> dt.timedelta:
+    """Exponential backoff with "equal jitter": half the step fixed, half random."""
+    step = min(
+        settings.NOTIFY_RETRY_BASE_SECONDS * 2 ** max(attempts - 1, 0), settings.NOTIFY_RETRY_MAX_SECONDS
+    )
+    return dt.timedelta(seconds=step / 2 + random.uniform(0, step / 2))  # noqa: S311 - jitter, not secrets
+
+
+def claim(*, channel: str, size: int, now: dt.datetime | None = None) -> list[int]:
+    """Leases up to `size` due pending rows of `channel` to this worker; returns their ids."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        ids = list(
+            Delivery.objects.select_for_update(skip_locked=True)
+            .filter(state=DeliveryState.PENDING, channel=channel, next_attempt_at__lte=now)
+            .order_by("next_attempt_at", "id")
+            .values_list("pk", flat=True)[:size]
+        )
+        if not ids:
+            return []
+        claimed = Delivery.objects.filter(pk__in=ids, state=DeliveryState.PENDING).update(
+            state=DeliveryState.SENDING,
+            lease_until=now + dt.timedelta(seconds=settings.NOTIFY_LEASE_SECONDS),
+            attempts=F("attempts") + 1,
+        )
+        if claimed != len(ids):
+            # Only possible without row locks (SQLite serialises writers instead); start over.
+            transaction.set_rollback(True)
+            return []
+    return ids
+
+
+@dataclass
+class BatchReport:
+    sent: int = 0
+    retried: int = 0
+    failed: int = 0
+    dropped: int = 0
+
+    def add(self, other: "BatchReport") -> None:
+        self.sent += other.sent
+        self.retried += other.retried
+        self.failed += other.failed
+        self.dropped += other.dropped
+
+
+def _mark_sent(ids: list[int]) -> None:
+    if ids:
+        Delivery.objects.filter(pk__in=ids, state=DeliveryState.SENDING).update(
+            state=DeliveryState.SENT, sent_at=timezone.now(), lease_until=None, last_error=""
+        )
+
+
+def _record_failure(result: Result, report: BatchReport) -> None:
+    delivery, now = result.delivery, timezone.now()
+    give_up = result.permanent or delivery.attempts >= settings.NOTIFY_MAX_ATTEMPTS
+    fields = {"lease_until": None, "last_error": result.error[:2000]}
+    if give_up:
+        fields.update(state=DeliveryState.FAILED)
+        report.failed += 1
+    else:
+        fields.update(state=DeliveryState.PENDING, next_attempt_at=now + retry_delay(delivery.attempts))
+        report.retried += 1
+    Delivery.objects.filter(pk=delivery.pk, state=DeliveryState.SENDING).update(**fields)
+
+
+def deliver_batch(ids: list[int]) -> BatchReport:
+    """Sends claimed rows through their channel and records each outcome.
+
+    Stops early, handing the unsent rows back, once three quarters of the lease are used: past
+    the lease the sweep may give the rows to another worker, and both would send them.
+    """
+    lease_ends_soon = time.monotonic() + settings.NOTIFY_LEASE_SECONDS * 0.75
+    report = BatchReport()
+    deliveries = list(
+        Delivery.objects.filter(pk__in=ids, state=DeliveryState.SENDING)
+        .select_related("update__incident", "subscriber")
+        .order_by("id")
+    )
+    gone = [d.pk for d in deliveries if not d.subscriber.is_active]
+    if gone:
+        # Unsubscribed after the update was posted: nothing goes out to them.
+        Delivery.objects.filter(pk__in=gone).delete()
+        report.dropped = len(gone)
+    deliveries = [d for d in deliveries if d.subscriber.is_active]
+    if not deliveries:
+        return report
+    sent: list[int] = []
+    unreported = {d.pk for d in deliveries}
+    results = channel_for(deliveries[0].channel).send(deliveries)
+    for result in results:
+        unreported.discard(result.delivery.pk)
+        if result.ok:
+            sent.append(result.delivery.pk)
+            if len(sent) >= MARK_EVERY:
+                _mark_sent(sent)
+                report.sent += len(sent)
+                sent = []
+        else:
+            _record_failure(result, report)
+        if unreported and time.monotonic() > lease_ends_soon:
+            results.close()
+            _hand_back(unreported)
+            break
+    _mark_sent(sent)
+    report.sent += len(sent)
+    return report
+
+
+def _hand_back(ids: set[int]) -> None:
+    """Returns rows this worker claimed but did not try, without counting an attempt."""
+    Delivery.objects.filter(pk__in=ids, state=DeliveryState.SENDING).update(
+        state=DeliveryState.PENDING, lease_until=None, attempts=F("attempts") - 1
+    )
+
+
+def batch_size(channel: str) -> int:
+    return getattr(settings, channel_for(channel).batch_size_setting)
+
+
+@dataclass
+class DispatchReport(BatchReport):
+    # False when time ran out with due rows left: the caller hands them to a fresh task.
+    done: bool = True
+
+
+def deliver_due(*, seconds: float) -> DispatchReport:
+    """Claims and sends due rows, channel by channel, until none is left or time is up."""
+    report = DispatchReport()
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        progressed = False
+        for channel in CHANNELS:
+            ids = claim(channel=channel, size=batch_size(channel))
+            if ids:
+                report.add(deliver_batch(ids))
+                progressed = True
+        if not progressed:
+            return report
+    report.done = False
+    return report
+
+
+def release_expired_leases(now: dt.datetime | None = None) -> int:
+    """Puts rows of workers that died back to pending (or failed once out of attempts)."""
+    now = now or timezone.now()
+    expired = Delivery.objects.filter(state=DeliveryState.SENDING, lease_until__lt=now)
+    expired.filter(attempts__gte=settings.NOTIFY_MAX_ATTEMPTS).update(
+        state=DeliveryState.FAILED, lease_until=None, last_error="The worker sending it stopped."
+    )
+    return expired.update(state=DeliveryState.PENDING, lease_until=None, next_attempt_at=now)
+
+
+def has_due(now: dt.datetime | None = None) -> bool:
+    now = now or timezone.now()
+    return Delivery.objects.filter(state=DeliveryState.PENDING, next_attempt_at__lte=now).exists()
+
+
+def retry_failed(delivery: Delivery) -> bool:
+    """Staff action: gives a failed delivery a fresh budget of attempts, due now."""
+    retried = Delivery.objects.filter(pk=delivery.pk, state=DeliveryState.FAILED).update(
+        state=DeliveryState.PENDING, attempts=0, next_attempt_at=timezone.now(), last_error=""
+    )
+    if retried:
+        transaction.on_commit(kick)
+    return bool(retried)

@@ -1,0 +1,226 @@
+"""Subscribing, confirming (double opt-in), changing preferences and unsubscribing.
+
+Links in emails carry signed tokens (django.core.signing) naming the subscriber and its
+`token_key`: nothing secret is stored that could be read back into a working link, and rotating
+the key revokes every link already sent. Confirmation tokens expire; manage and unsubscribe
+tokens do not, because RFC 8058 one-click unsubscribe must keep working in old mail.
+"""
+
+import logging
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import lru_cache
+
+from django.conf import settings
+from django.core import signing
+from django.core.exceptions import ValidationError
+from django.core.mail import EmailMultiAlternatives
+from django.core.validators import validate_email
+from django.db import IntegrityError, transaction
+from django.template.loader import render_to_string
+from django.urls import get_urlconf, reverse
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
+
+from incidents.address_guard import check_url
+from incidents.models import Channel, Component, Delivery, DeliveryState, Incident, Subscriber
+from incidents.translation import validate_language
+
+logger = logging.getLogger(__name__)
+
+CONFIRM_SALT = "incidents.subscriptions.confirm"
+MANAGE_SALT = "incidents.subscriptions.manage"
+
+
+# --- Tokens ---------------------------------------------------------------------------------
+
+
+def confirmation_token(subscriber: Subscriber) -> str:
+    return signing.dumps([subscriber.public_id, subscriber.token_key], salt=CONFIRM_SALT)
+
+
+def manage_token(subscriber: Subscriber) -> str:
+    return signing.dumps([subscriber.public_id, subscriber.token_key], salt=MANAGE_SALT)
+
+
+def subscriber_for_confirmation(token: str) -> Subscriber | None:
+    return _subscriber_for(token, salt=CONFIRM_SALT, max_age=settings.SUBSCRIBE_CONFIRM_MAX_AGE_SECONDS)
+
+
+def subscriber_for_management(token: str) -> Subscriber | None:
+    return _subscriber_for(token, salt=MANAGE_SALT, max_age=None)
+
+
+def _subscriber_for(token: str, *, salt: str, max_age: int | None) -> Subscriber | None:
+    try:
+        public_id, token_key = signing.loads(token, salt=salt, max_age=max_age)
+    except (signing.BadSignature, ValueError, TypeError):
+        return None
+    return Subscriber.objects.filter(public_id=public_id, token_key=token_key).first()
+
+
+TOKEN_PLACEHOLDER = "0TOKEN0"
+
+
+@lru_cache(maxsize=64)
+def _path_template(name: str, language: str, urlconf: str | None) -> str:
+    with translation.override(language):
+        return reverse(f"subscribe:{name}", kwargs={"token": TOKEN_PLACEHOLDER}, urlconf=urlconf)
+
+
+def subscription_url(name: str, subscriber: Subscriber, token: str) -> str:
+    """An absolute link for an email, in the subscriber's language."""
+    # Reversing costs more than the rest of a personalised mail, so the path is reversed once
+    # per language; signed tokens use only characters that reverse() leaves unquoted.
+    path = _path_template(name, subscriber.language, get_urlconf() or settings.ROOT_URLCONF)
+    return settings.SITE_URL + path.replace(TOKEN_PLACEHOLDER, token)
+
+
+# --- Validation shared by the form and the JSON API -------------------------------------------
+
+
+def check_no_line_breaks(value: str) -> None:
+    # Header injection: an address ends up in To:, so CR or LF must never get through.
+    if "\r" in value or "\n" in value:
+        raise ValidationError(_("Line breaks are not allowed here."), code="line_break")
+
+
+def check_email(value: str) -> None:
+    check_no_line_breaks(value)
+    if len(value) > 254:
+        raise ValidationError(_("An email address has at most 254 characters."), code="too_long")
+    validate_email(value)
+
+
+# --- Services -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SubscribeResult:
+    subscriber: Subscriber
+    # True when the address was already confirmed: it is sent a manage link, not a confirmation.
+    already_confirmed: bool
+
+
+@transaction.atomic
+def subscribe(
+    *,
+    email: str,
+    language: str,
+    components: Iterable[Component] | None = None,
+    incident: Incident | None = None,
+    endpoint_url: str = "",
+) -> SubscribeResult:
+    """Records an unconfirmed subscription and mails the confirmation link after commit.
+
+    The caller answers the same whatever happens here, so nobody learns who is subscribed.
+    A confirmed subscriber's preferences are never changed from the public form: it is mailed
+    a link to manage them instead.
+    """
+    email = email.strip()
+    check_email(email)
+    validate_language(language)
+    channel = Channel.WEBHOOK if endpoint_url else Channel.EMAIL
+    if endpoint_url:
+        check_no_line_breaks(endpoint_url)
+        check_url(endpoint_url)
+    components = list(components or [])
+    lookup = {"channel": channel, "email__iexact": email, "endpoint_url": endpoint_url, "incident": incident}
+    subscriber = Subscriber.objects.select_for_update().filter(**lookup).first()
+    if subscriber is not None and subscriber.is_active:
+        transaction.on_commit(lambda: send_manage_link(subscriber))
+        return SubscribeResult(subscriber, already_confirmed=True)
+    if subscriber is None:
+        subscriber = Subscriber(channel=channel, email=email, endpoint_url=endpoint_url, incident=incident)
+    subscriber.language = language
+    subscriber.all_components = not components
+    subscriber.confirmed_at = None
+    subscriber.unsubscribed_at = None
+    try:
+        with transaction.atomic():
+            subscriber.save()
+    except IntegrityError:
+        # Two requests for the same address at once: the other one recorded it.
+        existing = Subscriber.objects.get(**lookup)
+        return SubscribeResult(existing, already_confirmed=existing.is_active)
+    subscriber.components.set(components)
+    transaction.on_commit(lambda: send_confirmation(subscriber))
+    return SubscribeResult(subscriber, already_confirmed=False)
+
+
+@transaction.atomic
+def confirm_subscription(subscriber: Subscriber) -> Subscriber:
+    """Double opt-in: from now on the subscriber is notified. Confirming twice changes nothing."""
+    locked = Subscriber.objects.select_for_update().get(pk=subscriber.pk)
+    if locked.confirmed_at is None or locked.unsubscribed_at is not None:
+        locked.confirmed_at = timezone.now()
+        locked.unsubscribed_at = None
+        locked.save(update_fields=["confirmed_at", "unsubscribed_at"])
+    return locked
+
+
+@transaction.atomic
+def update_preferences(
+    subscriber: Subscriber, *, language: str, components: Iterable[Component] | None
+) -> Subscriber:
+    """Changes the language and the components (none chosen means all of them)."""
+    validate_language(language)
+    components = list(components or [])
+    subscriber.language = language
+    subscriber.all_components = not components
+    subscriber.save(update_fields=["language", "all_components"])
+    subscriber.components.set(components)
+    return subscriber
+
+
+@transaction.atomic
+def unsubscribe(subscriber: Subscriber) -> bool:
+    """Stops every notification to the subscriber; False if it was already unsubscribed."""
+    changed = Subscriber.objects.filter(pk=subscriber.pk, unsubscribed_at__isnull=True).update(
+        unsubscribed_at=timezone.now()
+    )
+    # Nothing already written to the outbox goes out after an unsubscribe.
+    Delivery.objects.filter(subscriber_id=subscriber.pk, state=DeliveryState.PENDING).delete()
+    subscriber.refresh_from_db()
+    return bool(changed)
+
+
+# --- Mails about the subscription itself (sent right after commit, not through the outbox) ---
+
+
+def send_confirmation(subscriber: Subscriber) -> None:
+    token = confirmation_token(subscriber)
+    _send_account_mail(
+        "confirm_subscription", subscriber, {"confirm_url": subscription_url("confirm", subscriber, token)}
+    )
+
+
+def send_manage_link(subscriber: Subscriber) -> None:
+    token = manage_token(subscriber)
+    _send_account_mail(
+        "manage_subscription", subscriber, {"manage_url": subscription_url("manage", subscriber, token)}
+    )
+
+
+def _send_account_mail(name: str, subscriber: Subscriber, extra: dict) -> None:
+    context = {
+        "subscriber": subscriber,
+        "page_name": settings.STATUS_PAGE_NAME,
+        "incident": subscriber.incident,
+        "max_age_hours": settings.SUBSCRIBE_CONFIRM_MAX_AGE_SECONDS // 3600,
+        **extra,
+    }
+    with translation.override(subscriber.language):
+        subject = " ".join(render_to_string(f"emails/{name}/subject.txt", context).split())
+        text = render_to_string(f"emails/{name}/body.txt", context)
+        html = render_to_string(f"emails/{name}/body.html", context)
+    message = EmailMultiAlternatives(
+        subject, text, settings.DEFAULT_FROM_EMAIL, [subscriber.email], reply_to=[settings.EMAIL_REPLY_TO]
+    )
+    message.attach_alternative(html, "text/html")
+    try:
+        message.send()
+    except Exception:  # noqa: BLE001 - the form already answered; the person can ask again
+        logger.warning(
+            "Could not send the %s mail to subscriber %s", name, subscriber.public_id, exc_info=True
+        )

@@ -1,0 +1,30 @@
+"""Notification tasks on the `notify` queue: thin wrappers around the outbox.
+
+A message only says "look now"; the rows say what to send. Both tasks are safe to run twice
+or at the same time (claims skip locked rows), so acks_late and redelivery are harmless.
+"""
+
+from celery import shared_task
+from django.conf import settings
+
+from incidents import outbox
+from incidents.services.notifications import kick
+
+
+@shared_task(name="incidents.notify.dispatch", queue="notify", acks_late=True, ignore_result=True)
+def dispatch() -> dict:
+    """Sends due deliveries; hands what is left to a fresh task when its time is up."""
+    report = outbox.deliver_due(seconds=settings.NOTIFY_DISPATCH_SECONDS)
+    if not report.done:
+        kick()
+    return {"sent": report.sent, "retried": report.retried, "failed": report.failed, "done": report.done}
+
+
+@shared_task(name="incidents.notify.sweep", queue="notify", acks_late=True, ignore_result=True)
+def sweep() -> dict:
+    """Periodic: recovers rows of dead workers, and kicks when rows wait (broker was down, retries due)."""
+    released = outbox.release_expired_leases()
+    due = outbox.has_due()
+    if due:
+        kick()
+    return {"released": released, "due": due}

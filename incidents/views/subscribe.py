@@ -1,0 +1,235 @@
+"""Public subscription pages (subscribe, follow an incident, confirm, manage, unsubscribe), the
+JSON endpoint, and the staff page listing deliveries that failed.
+
+Thin views: the forms validate, the services in incidents/services/subscriptions.py write.
+"""
+
+import json
+
+from django.conf import settings
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db.models import Count
+from django.http import HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_http_methods, require_POST
+
+from incidents import outbox, roles
+from incidents.models import Delivery, DeliveryState, Incident
+from incidents.rate_limits import allow
+from incidents.services import subscriptions
+from incidents.subscription_forms import FollowForm, PreferencesForm, SubscribeForm
+
+RATE_WINDOW_SECONDS = 3600
+
+
+def client_address(request) -> str:
+    return request.META.get("REMOTE_ADDR", "")
+
+
+def rate_limit_message(request, email: str) -> str | None:
+    """The message to show when this request is over a limit, or None."""
+    if not allow(
+        "subscribe-client",
+        client_address(request),
+        limit=settings.SUBSCRIBE_RATE_PER_CLIENT,
+        window_seconds=RATE_WINDOW_SECONDS,
+    ):
+        return _("Too many subscription requests from your network. Please try again in an hour.")
+    if not allow(
+        "subscribe-address",
+        email.lower(),
+        limit=settings.SUBSCRIBE_RATE_PER_ADDRESS,
+        window_seconds=RATE_WINDOW_SECONDS,
+    ):
+        return _(
+            "Too many requests for this address. Look for the email we already sent, or try again in an hour."
+        )
+    return None
+
+
+def _subscribe_from(form, request, *, incident=None) -> str | None:
+    """Runs the service for a valid form; returns a rate-limit message instead when over a limit."""
+    data = form.cleaned_data
+    limited = rate_limit_message(request, data["email"])
+    if limited:
+        return limited
+    try:
+        subscriptions.subscribe(
+            email=data["email"],
+            language=data["language"],
+            components=data.get("components"),
+            endpoint_url=data.get("endpoint_url", ""),
+            incident=incident,
+        )
+    except ValidationError as error:
+        form.add_error(None, error)
+    return None
+
+
+@require_http_methods(["GET", "POST"])
+def subscribe(request):
+    form = SubscribeForm(request.POST or None, initial={"language": request.LANGUAGE_CODE})
+    if request.method == "POST" and form.is_valid():
+        limited = _subscribe_from(form, request)
+        if limited:
+            return render(request, "subscribe/form.html", {"form": form, "limited": limited}, status=429)
+        if not form.non_field_errors():
+            # The same answer whether or not the address is known: no enumeration.
+            return render(request, "subscribe/check_inbox.html", {"email": form.cleaned_data["email"]})
+    status = 400 if request.method == "POST" else 200
+    return render(request, "subscribe/form.html", {"form": form}, status=status)
+
+
+@require_http_methods(["GET", "POST"])
+def follow(request, slug: str):
+    incident = get_object_or_404(Incident.objects.published(), slug=slug)
+    form = FollowForm(request.POST or None, initial={"language": request.LANGUAGE_CODE})
+    context = {"form": form, "incident": incident}
+    if not incident.is_open:
+        return render(
+            request, "subscribe/follow.html", context, status=400 if request.method == "POST" else 200
+        )
+    if request.method == "POST" and form.is_valid():
+        limited = _subscribe_from(form, request, incident=incident)
+        if limited:
+            return render(request, "subscribe/follow.html", {**context, "limited": limited}, status=429)
+        if not form.non_field_errors():
+            return render(
+                request, "subscribe/check_inbox.html", {**context, "email": form.cleaned_data["email"]}
+            )
+    return render(request, "subscribe/follow.html", context, status=400 if request.method == "POST" else 200)
+
+
+@csrf_exempt  # a public, unauthenticated JSON endpoint: there is no session to protect
+@require_POST
+def api_subscribe(request):
+    """POST {"email", "language", "components": [slugs], "endpoint_url"?, "incident"?: slug}."""
+    try:
+        payload = json.loads(request.body or b"{}")
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        return JsonResponse({"errors": {"__all__": [_("The body must be JSON.")]}}, status=400)
+    if not isinstance(payload, dict):
+        return JsonResponse({"errors": {"__all__": [_("The body must be a JSON object.")]}}, status=400)
+    incident = None
+    if payload.get("incident"):
+        incident = Incident.objects.published().open().filter(slug=str(payload["incident"])).first()
+        if incident is None:
+            return JsonResponse({"errors": {"incident": [_("No open incident has this id.")]}}, status=400)
+    form = SubscribeForm(
+        {
+            "email": payload.get("email", ""),
+            "endpoint_url": payload.get("endpoint_url", ""),
+            "language": payload.get("language", settings.LANGUAGE_CODE),
+            "components": payload.get("components", []),
+        }
+    )
+    if not form.is_valid():
+        return JsonResponse({"errors": form.errors.get_json_data()}, status=400)
+    limited = _subscribe_from(form, request, incident=incident)
+    if limited:
+        return JsonResponse({"errors": {"__all__": [limited]}}, status=429)
+    if form.non_field_errors():
+        return JsonResponse({"errors": form.errors.get_json_data()}, status=400)
+    return JsonResponse(
+        {"detail": _("If the address can receive mail, a confirmation link is on its way.")}, status=202
+    )
+
+
+def _invalid_link(request):
+    return render(request, "subscribe/invalid_link.html", status=404)
+
+
+@require_http_methods(["GET", "POST"])
+def confirm(request, token: str):
+    # GET only shows a button: mail scanners that open links must not confirm for the person.
+    subscriber = subscriptions.subscriber_for_confirmation(token)
+    if subscriber is None:
+        return _invalid_link(request)
+    if request.method == "POST":
+        subscriber = subscriptions.confirm_subscription(subscriber)
+        manage_url = subscriptions.subscription_url(
+            "manage", subscriber, subscriptions.manage_token(subscriber)
+        )
+        return render(
+            request, "subscribe/confirmed.html", {"subscriber": subscriber, "manage_url": manage_url}
+        )
+    return render(request, "subscribe/confirm.html", {"subscriber": subscriber})
+
+
+@require_http_methods(["GET", "POST"])
+def manage(request, token: str):
+    subscriber = subscriptions.subscriber_for_management(token)
+    if subscriber is None:
+        return _invalid_link(request)
+    initial = {"language": subscriber.language, "components": list(subscriber.components.all())}
+    form = PreferencesForm(request.POST or None, initial=initial)
+    saved = False
+    if request.method == "POST" and subscriber.is_active and form.is_valid():
+        subscriptions.update_preferences(
+            subscriber, language=form.cleaned_data["language"], components=form.cleaned_data["components"]
+        )
+        saved = True
+    context = {"subscriber": subscriber, "form": form, "saved": saved, "token": token}
+    status = 400 if request.method == "POST" and not saved else 200
+    return render(request, "subscribe/manage.html", context, status=status)
+
+
+@csrf_exempt  # RFC 8058: mail clients POST without a CSRF token; the signed URL is the proof
+@require_http_methods(["GET", "POST"])
+def unsubscribe(request, token: str):
+    subscriber = subscriptions.subscriber_for_management(token)
+    if subscriber is None:
+        return _invalid_link(request)
+    if request.method == "GET":
+        return render(request, "subscribe/unsubscribe.html", {"subscriber": subscriber, "token": token})
+    subscriptions.unsubscribe(subscriber)
+    if request.POST.get("List-Unsubscribe") == "One-Click":
+        # RFC 8058 one-click: a 2xx and no page to click through. Repeating it is harmless.
+        return HttpResponse(_("You are unsubscribed."), content_type="text/plain; charset=utf-8")
+    return render(request, "subscribe/unsubscribed.html", {"subscriber": subscriber})
+
+
+def webhooks(request):
+    """How receivers verify our webhooks (linked from every payload's meta.documentation)."""
+    return render(request, "subscribe/webhooks.html")
+
+
+def _require_staff(request):
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path(), "/editor/login/")
+    if not roles.can_view_drafts(request.user):
+        raise PermissionDenied
+    return None
+
+
+def deliveries(request):
+    """Staff: deliveries that gave up, with the error, and counts by state."""
+    refused = _require_staff(request)
+    if refused:
+        return refused
+    counts = dict(Delivery.objects.values_list("state").annotate(n=Count("id")).order_by())
+    failed = (
+        Delivery.objects.filter(state=DeliveryState.FAILED)
+        .select_related("subscriber", "update__incident")
+        .order_by("-created_at", "-id")[:200]
+    )
+    context = {
+        "counts": [(state, counts.get(state.value, 0)) for state in DeliveryState],
+        "failed": failed,
+        "can_retry": roles.can_respond(request.user),
+    }
+    return render(request, "subscribe/deliveries.html", context)
+
+
+@require_POST
+def retry_delivery(request, pk: int):
+    refused = _require_staff(request)
+    if refused:
+        return refused
+    if not roles.can_respond(request.user):
+        raise PermissionDenied
+    outbox.retry_failed(get_object_or_404(Delivery, pk=pk))
+    return redirect("subscribe:deliveries")

@@ -1,0 +1,160 @@
+"""Outgoing webhooks: Statuspage's payload, the signature, retries, and the address guard."""
+
+import datetime as dt
+
+import pytest
+import time_machine
+from django.utils import timezone
+
+from incidents import outbox
+from incidents.channels.webhook import verify_signature
+from incidents.models import Delivery, DeliveryState
+
+from .conftest import parsed_json
+
+pytestmark = pytest.mark.django_db
+
+
+def signature_is_valid(subscriber, request) -> bool:
+    headers = request["headers"]
+    return verify_signature(
+        subscriber.webhook_secret,
+        timestamp=headers["X-Status-Timestamp"],
+        body=request["body"],
+        signature=headers["X-Status-Signature"],
+    )
+
+
+def test_endpoint_answering_500_then_200_is_retried_with_a_valid_signature(
+    webhook_receiver, make_webhook_subscriber, declare
+):
+    subscriber = make_webhook_subscriber(webhook_receiver.url)
+    declare()
+    webhook_receiver.answers = [500]
+
+    outbox.deliver_due(seconds=30)
+
+    delivery = Delivery.objects.get()
+    assert (delivery.state, delivery.attempts) == (DeliveryState.PENDING, 1)
+    assert "HTTP 500" in delivery.last_error
+    assert signature_is_valid(subscriber, webhook_receiver.requests[0])
+    with time_machine.travel(timezone.now() + dt.timedelta(minutes=5), tick=True):
+        outbox.deliver_due(seconds=30)
+        first, second = webhook_receiver.requests
+        assert signature_is_valid(subscriber, second)
+    assert first["headers"]["X-Status-Event-Id"] == second["headers"]["X-Status-Event-Id"]
+    assert first["headers"]["X-Status-Event-Id"] == delivery.idempotency_key
+    delivery.refresh_from_db()
+    assert delivery.state == DeliveryState.SENT
+
+
+def test_a_tampered_or_replayed_body_fails_verification(webhook_receiver, make_webhook_subscriber, declare):
+    subscriber = make_webhook_subscriber(webhook_receiver.url)
+    declare()
+    outbox.deliver_due(seconds=30)
+    [request] = webhook_receiver.requests
+    headers = request["headers"]
+
+    tampered = request["body"].replace(b"Delayed", b"Healthy")
+    assert not verify_signature(
+        subscriber.webhook_secret,
+        timestamp=headers["X-Status-Timestamp"],
+        body=tampered,
+        signature=headers["X-Status-Signature"],
+    )
+    with time_machine.travel(timezone.now() + dt.timedelta(minutes=10)):
+        assert not verify_signature(
+            subscriber.webhook_secret,
+            timestamp=headers["X-Status-Timestamp"],
+            body=request["body"],
+            signature=headers["X-Status-Signature"],
+        )
+
+
+def test_payload_follows_statuspages_webhook_format(webhook_receiver, make_webhook_subscriber, declare):
+    make_webhook_subscriber(webhook_receiver.url)
+    incident = declare()
+
+    outbox.deliver_due(seconds=30)
+
+    payload = parsed_json(webhook_receiver.requests[0])
+    assert set(payload) == {"meta", "page", "incident"}
+    assert {"unsubscribe", "documentation"} <= set(payload["meta"])
+    assert payload["page"]["status_indicator"] == "minor"
+    assert payload["page"]["status_description"] == "Partially Degraded Service"
+    assert len(payload["page"]["id"]) == 12
+    body = payload["incident"]
+    assert body["id"] == incident.public_id
+    assert (body["name"], body["status"], body["impact"]) == (
+        "Delayed webhook deliveries",
+        "investigating",
+        "minor",
+    )
+    [update] = body["incident_updates"]
+    assert update["body"] == "Webhooks are delayed."
+    assert update["affected_components"] == [
+        {
+            "code": incident.components.get().public_id,
+            "name": "Core - Webhook delivery",
+            "old_status": "operational",
+            "new_status": "degraded_performance",
+        }
+    ]
+    assert body["components"][0]["status"] == "degraded_performance"
+    assert body["created_at"].endswith("Z")
+
+
+def test_endpoint_answering_410_is_not_retried(webhook_receiver, make_webhook_subscriber, declare):
+    make_webhook_subscriber(webhook_receiver.url)
+    declare()
+    webhook_receiver.answers = [410]
+
+    outbox.deliver_due(seconds=30)
+
+    assert Delivery.objects.get().state == DeliveryState.FAILED
+
+
+@pytest.mark.parametrize("url", ["http://169.254.169.254/latest/meta-data", "http://127.0.0.1:8699/hook"])
+def test_address_guard_keeps_webhooks_off_internal_targets(settings, make_webhook_subscriber, declare, url):
+    settings.OUTBOUND_ALLOW_PRIVATE_TARGETS = False
+    make_webhook_subscriber(url)
+    declare()
+
+    outbox.deliver_due(seconds=30)
+
+    delivery = Delivery.objects.get()
+    assert delivery.state == DeliveryState.FAILED
+    assert "Address refused" in delivery.last_error
+
+
+def test_failed_deliveries_are_listed_for_staff_only(
+    client, viewer, outsider, make_webhook_subscriber, declare
+):
+    make_webhook_subscriber("http://169.254.169.254/")
+    declare()
+    outbox.deliver_due(seconds=30)
+
+    assert client.get("/editor/deliveries/").status_code == 302
+    client.force_login(outsider)
+    assert client.get("/editor/deliveries/").status_code == 403
+    client.force_login(viewer)
+    response = client.get("/editor/deliveries/")
+    assert response.status_code == 200
+    assert b"169.254.169.254" in response.content
+    assert b"Cloud metadata addresses are never allowed" in response.content
+    assert b"Retry" not in response.content  # viewers read; responders retry
+
+
+def test_responder_can_retry_a_failed_delivery(client, responder, make_webhook_subscriber, declare):
+    make_webhook_subscriber("http://169.254.169.254/")
+    declare()
+    outbox.deliver_due(seconds=30)
+    delivery = Delivery.objects.get()
+    client.force_login(responder)
+
+    response = client.post(f"/editor/deliveries/{delivery.pk}/retry/")
+
+    assert response.status_code == 302
+    delivery.refresh_from_db()
+    assert (delivery.state, delivery.attempts) == (DeliveryState.PENDING, 0)
+    assert delivery.last_error == ""
