@@ -10,6 +10,7 @@ import os
 import pytest
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.utils import translation
 
 from incidents.models import Component, ComponentGroup, Metric
 from incidents.roles import Role, assign_role
@@ -33,6 +34,14 @@ def pytest_runtest_setup(item):
                 pytest.fail(f"REQUIRE_SERVICES=1 but this test {reason}")
             if reason:
                 pytest.skip(reason)
+
+
+@pytest.fixture(autouse=True)
+def _site_language():
+    """Each test starts in the site language, whatever an earlier test activated."""
+    translation.activate(settings.LANGUAGE_CODE)
+    yield
+    translation.deactivate()
 
 
 @pytest.fixture(autouse=True)
