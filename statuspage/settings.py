@@ -240,3 +240,11 @@ if not DEBUG:
 
 # Probes and outgoing webhooks may call private and loopback addresses only when this is on.
 OUTBOUND_ALLOW_PRIVATE_TARGETS = env_bool("OUTBOUND_ALLOW_PRIVATE_TARGETS", False)
+
+# --- issue 3: public site and feeds ---
+# Seconds a rendered public page or feed is kept per language; 0 turns the cache off.
+# Any change a reader could see drops the cache at once (incidents.page_cache).
+PUBLIC_PAGE_CACHE_SECONDS = env_int("PUBLIC_PAGE_CACHE_SECONDS", 60)
+# Incidents per page of the history, and entries per feed.
+PUBLIC_HISTORY_PAGE_SIZE = env_int("PUBLIC_HISTORY_PAGE_SIZE", 25)
+PUBLIC_FEED_ENTRIES = env_int("PUBLIC_FEED_ENTRIES", 50)

@@ -1,0 +1,251 @@
+"""What the public pages show, built from selector results in the page's language.
+
+Views stay thin: they call a selector, hand the result to a function here, and render.
+Texts are translated and values formatted here (through incidents.formatting), and charts
+are drawn by incidents.charts with their text alternatives.
+"""
+
+import datetime as dt
+from dataclasses import dataclass, field
+
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from incidents import charts, formatting
+from incidents.models import Component, ComponentStatus, Metric, Resolution
+from incidents.translation import Shown, pick
+from incidents.uptime import Span, overall
+
+NO_DATA = "none"
+
+
+def shown(texts: dict, obj=None, *, language: str) -> Shown:
+    return pick(texts, language=language, original=getattr(obj, "original_language", None))
+
+
+@dataclass
+class MetricRow:
+    metric: Metric
+    name: Shown
+    value: str  # "1.8 s", or "" when no sample arrived yet
+    age: str  # "40 seconds ago"
+    sparkline: str = ""
+
+
+@dataclass
+class ComponentRow:
+    component: Component
+    name: Shown
+    status: ComponentStatus
+    metrics: list[MetricRow] = field(default_factory=list)
+    bars: str = ""
+    uptime: str = ""  # "99.982 %" over the bars' days
+
+
+def metric_value(metric: Metric, value: float | None, language: str) -> str:
+    if value is None:
+        return ""
+    number = formatting.format_number(value, language, precision=metric.precision)
+    return f"{number}\u00a0{metric.unit}" if metric.unit != "count" else number
+
+
+def metric_row(metric: Metric, *, language: str, hourly: list[float | None] | None = None) -> MetricRow:
+    name = shown(metric.name, metric, language=language)
+    row = MetricRow(
+        metric=metric,
+        name=name,
+        value=metric_value(metric, metric.latest_value, language),
+        age=formatting.format_age(timezone.now() - metric.latest_at, language) if metric.latest_at else "",
+    )
+    if hourly is not None:
+        present = [v for v in hourly if v is not None]
+        if present:
+            label = _("%(metric)s over the last 24 hours: from %(low)s to %(high)s") % {
+                "metric": name.text,
+                "low": metric_value(metric, min(present), language),
+                "high": metric_value(metric, max(present), language),
+            }
+        else:
+            label = _("%(metric)s over the last 24 hours: no data") % {"metric": name.text}
+        row.sparkline = charts.sparkline(hourly, label=label)
+    return row
+
+
+def day_text(span: Span, language: str) -> str:
+    """What one day's bar says: its date, worst status, minutes degraded and down, incidents."""
+    day = formatting.format_day(span.date, language)
+    worst = span.worst
+    if worst is None:
+        return _("%(day)s: no data") % {"day": day}
+    parts = [f"{day}: {worst.label}"]
+    if span.degraded_seconds >= 60:
+        parts.append(
+            _("degraded for %(duration)s")
+            % {"duration": formatting.format_duration(dt.timedelta(seconds=span.degraded_seconds), language)}
+        )
+    if span.down_seconds >= 60:
+        parts.append(
+            _("down for %(duration)s")
+            % {"duration": formatting.format_duration(dt.timedelta(seconds=span.down_seconds), language)}
+        )
+    if span.incidents:
+        titles = [
+            pick(row["incident__title"], language=language, original=row["incident__original_language"]).text
+            for row in span.incidents
+        ]
+        parts.append(
+            ngettext("%(count)d incident: %(titles)s", "%(count)d incidents: %(titles)s", len(titles))
+            % {"count": len(titles), "titles": "; ".join(titles)}
+        )
+    return "; ".join(parts)
+
+
+def uptime_bars(component_name: str, days: list[Span], language: str) -> tuple[str, str]:
+    """The bars of one component and its uptime over those days as text."""
+    bars = []
+    for span in days:
+        worst = span.worst
+        href = (
+            reverse("public:incident", args=[span.incidents[0]["incident__slug"]]) if span.incidents else None
+        )
+        bars.append(
+            charts.Bar(
+                css_class=f"status-{worst.value if worst else NO_DATA}",
+                text=day_text(span, language),
+                href=href,
+            )
+        )
+    total = overall(days)
+    percent = formatting.format_percent(total.uptime, language) if total and total.uptime is not None else ""
+    if percent:
+        label = _("%(component)s, last %(days)d days: %(uptime)s uptime, one bar per day") % {
+            "component": component_name,
+            "days": len(days),
+            "uptime": percent,
+        }
+    else:
+        label = _("%(component)s, last %(days)d days: no data yet") % {
+            "component": component_name,
+            "days": len(days),
+        }
+    return charts.uptime_bars(bars, label=label), percent
+
+
+def component_rows(
+    components: list[Component],
+    *,
+    language: str,
+    hourly: dict[int, list[float | None]],
+    days: dict[int, list[Span]],
+) -> list[ComponentRow]:
+    rows = []
+    for component in components:
+        name = shown(component.name, component, language=language)
+        row = ComponentRow(component=component, name=name, status=ComponentStatus(component.status))
+        row.metrics = [
+            metric_row(m, language=language, hourly=hourly.get(m.pk)) for m in component.metrics.all()
+        ]
+        if component.pk in days:
+            row.bars, row.uptime = uptime_bars(name.text, days[component.pk], language)
+        rows.append(row)
+    return rows
+
+
+@dataclass
+class MetricCharts:
+    row: MetricRow
+    charts: list[tuple[str, str]]  # (period name, svg)
+
+
+def metric_charts(
+    metric: Metric,
+    *,
+    language: str,
+    hourly: list[tuple[dt.datetime, float | None]],
+    daily: list[tuple[dt.datetime, float | None]],
+) -> MetricCharts:
+    """A metric over 24 hours, 7 days (hourly rollups) and 90 days (daily rollups)."""
+    now = timezone.now()
+    row = metric_row(metric, language=language)
+    thresholds = [
+        charts.Threshold(
+            f"status-{status.value}", f"{status.label} {metric_value(metric, limit, language)}", limit
+        )
+        for status, limit in metric.thresholds()
+    ]
+    periods = [
+        (_("Last 24 hours"), dt.timedelta(hours=24), hourly, Resolution.HOUR),
+        (_("Last 7 days"), dt.timedelta(days=7), hourly, Resolution.HOUR),
+        (_("Last 90 days"), dt.timedelta(days=90), daily, Resolution.DAY),
+    ]
+    drawn = []
+    for title, length, series, _resolution in periods:
+        start = now - length
+        points = [(at, v) for at, v in series if at >= start]
+        present = [v for _at, v in points if v is not None]
+        if present:
+            label = _("%(metric)s, %(period)s: from %(low)s to %(high)s, latest %(latest)s") % {
+                "metric": row.name.text,
+                "period": title.lower(),
+                "low": metric_value(metric, min(present), language),
+                "high": metric_value(metric, max(present), language),
+                "latest": metric_value(metric, present[-1], language),
+            }
+        else:
+            label = _("%(metric)s, %(period)s: no data") % {"metric": row.name.text, "period": title.lower()}
+        svg = charts.line_chart(
+            points,
+            start=start,
+            end=now,
+            thresholds=thresholds,
+            label=label,
+            start_label=formatting.format_datetime(start, language),
+            end_label=formatting.format_datetime(now, language),
+            top_label_format=lambda v: metric_value(metric, v, language),
+        )
+        drawn.append((title, svg))
+    return MetricCharts(row=row, charts=drawn)
+
+
+@dataclass
+class Month:
+    start: dt.datetime
+    label: str
+    items: list = field(default_factory=list)
+
+
+def by_month(incidents, language: str) -> list[Month]:
+    """Incidents grouped under the month they started in (in the status page's zone)."""
+    zone = formatting.status_zone()
+    months: list[Month] = []
+    for incident in incidents:
+        local = incident.started_at.astimezone(zone)
+        if not months or (months[-1].start.year, months[-1].start.month) != (local.year, local.month):
+            months.append(Month(local, formatting.format_month(local.date(), language)))
+        months[-1].items.append(incident)
+    return months
+
+
+@dataclass
+class UptimeCell:
+    uptime: str
+    degraded: str
+    down: str
+
+
+def uptime_cells(month_spans: list[Span], language: str) -> list[UptimeCell]:
+    cells = []
+    for span in month_spans:
+        if span.uptime is None:
+            cells.append(UptimeCell("", "", ""))
+            continue
+        cells.append(
+            UptimeCell(
+                uptime=formatting.format_percent(span.uptime, language),
+                degraded=formatting.format_duration(dt.timedelta(seconds=span.degraded_seconds), language),
+                down=formatting.format_duration(dt.timedelta(seconds=span.down_seconds), language),
+            )
+        )
+    return cells
