@@ -248,3 +248,8 @@ PUBLIC_PAGE_CACHE_SECONDS = env_int("PUBLIC_PAGE_CACHE_SECONDS", 60)
 # Incidents per page of the history, and entries per feed.
 PUBLIC_HISTORY_PAGE_SIZE = env_int("PUBLIC_HISTORY_PAGE_SIZE", 25)
 PUBLIC_FEED_ENTRIES = env_int("PUBLIC_FEED_ENTRIES", 50)
+# Unprefixed URLs follow the reader's cookie, then Accept-Language (incidents.middleware).
+MIDDLEWARE.insert(
+    MIDDLEWARE.index("django.middleware.locale.LocaleMiddleware") + 1,
+    "incidents.middleware.ReaderLanguageMiddleware",
+)

@@ -31,24 +31,28 @@ def _no_page_cache(settings):
 @pytest.fixture
 def site(db, admin):
     """A small page: two groups, three components, a metric with samples, incidents of each kind."""
-    core = save_group(ComponentGroup(slug="core", name={"en": "Core", "ru": "Ядро"}, position=1), actor=admin)
-    delivery = save_group(
-        ComponentGroup(slug="delivery", name={"en": "Delivery", "nb": "Levering"}, position=2), actor=admin
-    )
-    api = save_component(
-        Component(
-            slug="public-api", group=core, name={"en": "Public API", "ru": "Публичный API"}, position=1
-        ),
-        actor=admin,
-    )
-    webhooks = save_component(
-        Component(slug="webhook-delivery", group=delivery, name={"en": "Webhook delivery"}, position=1),
-        actor=admin,
-    )
-    email = save_component(
-        Component(slug="email-delivery", group=delivery, name={"en": "Email delivery"}, position=2),
-        actor=admin,
-    )
+    with time_machine.travel(NOW - dt.timedelta(days=30)):
+        core = save_group(
+            ComponentGroup(slug="core", name={"en": "Core", "ru": "Ядро"}, position=1), actor=admin
+        )
+        delivery = save_group(
+            ComponentGroup(slug="delivery", name={"en": "Delivery", "nb": "Levering"}, position=2),
+            actor=admin,
+        )
+        api = save_component(
+            Component(
+                slug="public-api", group=core, name={"en": "Public API", "ru": "Публичный API"}, position=1
+            ),
+            actor=admin,
+        )
+        webhooks = save_component(
+            Component(slug="webhook-delivery", group=delivery, name={"en": "Webhook delivery"}, position=1),
+            actor=admin,
+        )
+        email = save_component(
+            Component(slug="email-delivery", group=delivery, name={"en": "Email delivery"}, position=2),
+            actor=admin,
+        )
     delay = Metric.objects.create(
         component=webhooks,
         slug="delay",
@@ -65,29 +69,28 @@ def site(db, admin):
         )
     record_sample(delay, value=1.8, at=timezone.now() - dt.timedelta(seconds=40))
 
-    past = declare_incident(
-        title="Webhooks delayed",
-        language="en",
-        body="We are **investigating** delays.",
-        impact="major",
-        component_statuses={webhooks: "partial_outage"},
-        actor=admin,
-        started_at=timezone.now() - dt.timedelta(days=3, hours=2),
-    )
-    post_update(
-        past,
-        status="identified",
-        body={"en": "A queue was stuck.", "ru": "Очередь застряла."},
-        language="en",
-        display_at=timezone.now() - dt.timedelta(days=3, hours=1),
-        actor=admin,
-    )
-    resolve_incident(
-        past,
-        body={"en": "Delivery is back to normal."},
-        language="en",
-        actor=admin,
-    )
+    # A past incident on 7 March: declared at 10:00 UTC, resolved at 13:00 (three hours down).
+    with time_machine.travel(NOW - dt.timedelta(days=3, hours=2)):
+        past = declare_incident(
+            title="Webhooks delayed",
+            language="en",
+            body="We are **investigating** delays.",
+            impact="major",
+            component_statuses={webhooks: "partial_outage"},
+            actor=admin,
+        )
+    with time_machine.travel(NOW - dt.timedelta(days=3, hours=0)):
+        # Written an hour after the fact: shown at 11:00, posted at 12:00.
+        post_update(
+            past,
+            status="identified",
+            body={"en": "A queue was stuck.", "ru": "Очередь застряла."},
+            language="en",
+            display_at=timezone.now() - dt.timedelta(hours=1),
+            actor=admin,
+        )
+    with time_machine.travel(NOW - dt.timedelta(days=2, hours=23)):
+        resolve_incident(past, body={"en": "Delivery is back to normal."}, language="en", actor=admin)
     write_postmortem(
         past,
         language="en",
@@ -101,7 +104,7 @@ def site(db, admin):
             postmortem=postmortem,
             title={"en": "Alert on queue age"},
             owner_name="Platform team",
-            due_date=dt.date(2026, 1, 1),
+            due_date=dt.date(2025, 10, 1),
             due_precision="quarter",
         ),
         actor=admin,
