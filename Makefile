@@ -50,3 +50,7 @@ check-deploy: venv
 
 clean:
 	rm -rf $(VENV) var
+
+# --- issue 3: public site ---
+bench-site: venv
+	$(PY) scripts/bench_site.py

@@ -73,37 +73,73 @@ def metric_row(metric: Metric, *, language: str, hourly: list[float | None] | No
     return row
 
 
-def day_text(span: Span, language: str) -> str:
-    """What one day's bar says: its date, worst status, minutes degraded and down, incidents."""
-    day = formatting.format_day(span.date, language)
-    worst = span.worst
-    if worst is None:
-        return _("%(day)s: no data") % {"day": day}
-    parts = [f"{day}: {worst.label}"]
-    if span.degraded_seconds >= 60:
-        parts.append(
-            _("degraded for %(duration)s")
-            % {"duration": formatting.format_duration(dt.timedelta(seconds=span.degraded_seconds), language)}
-        )
-    if span.down_seconds >= 60:
-        parts.append(
-            _("down for %(duration)s")
-            % {"duration": formatting.format_duration(dt.timedelta(seconds=span.down_seconds), language)}
-        )
-    if span.incidents:
-        titles = [
-            pick(row["incident__title"], language=language, original=row["incident__original_language"]).text
-            for row in span.incidents
-        ]
-        parts.append(
-            ngettext("%(count)d incident: %(titles)s", "%(count)d incidents: %(titles)s", len(titles))
-            % {"count": len(titles), "titles": "; ".join(titles)}
-        )
-    return "; ".join(parts)
+class BarTexts:
+    """The texts of day bars in one language, formatting each date and label once per page.
+
+    The overview draws 90 bars for each of dozens of components: formatting a date with
+    Babel for every bar would cost more than everything else on the page.
+    """
+
+    def __init__(self, language: str):
+        self.language = language
+        self._days: dict[dt.date, str] = {}
+        self._durations: dict[int, str] = {}
+        self._labels = {status: str(status.label) for status in ComponentStatus}
+        self._no_data = _("%(day)s: no data")
+        self._links: dict[str, str] = {}
+        self._degraded = _("degraded for %(duration)s")
+        self._down = _("down for %(duration)s")
+
+    def day(self, date: dt.date) -> str:
+        if date not in self._days:
+            self._days[date] = formatting.format_day(date, self.language)
+        return self._days[date]
+
+    def duration(self, seconds: float) -> str:
+        minutes = round(seconds / 60)
+        if minutes not in self._durations:
+            self._durations[minutes] = formatting.format_duration(
+                dt.timedelta(minutes=minutes), self.language
+            )
+        return self._durations[minutes]
+
+    def link(self, slug: str) -> str:
+        if slug not in self._links:
+            self._links[slug] = reverse("public:incident", args=[slug])
+        return self._links[slug]
+
+    def text(self, span: Span) -> str:
+        """What one day's bar says: its date, worst status, time degraded and down, incidents."""
+        day = self.day(span.date)
+        worst = span.worst
+        if worst is None:
+            return self._no_data % {"day": day}
+        parts = [f"{day}: {self._labels[worst]}"]
+        if span.degraded_seconds >= 60:
+            parts.append(self._degraded % {"duration": self.duration(span.degraded_seconds)})
+        if span.down_seconds >= 60:
+            parts.append(self._down % {"duration": self.duration(span.down_seconds)})
+        if span.incidents:
+            titles = [
+                pick(
+                    row["incident__title"],
+                    language=self.language,
+                    original=row["incident__original_language"],
+                ).text
+                for row in span.incidents
+            ]
+            parts.append(
+                ngettext("%(count)d incident: %(titles)s", "%(count)d incidents: %(titles)s", len(titles))
+                % {"count": len(titles), "titles": "; ".join(titles)}
+            )
+        return "; ".join(parts)
 
 
-def uptime_bars(component_name: str, days: list[Span], language: str) -> tuple[str, str]:
+def uptime_bars(
+    component_name: str, days: list[Span], language: str, texts: BarTexts | None = None
+) -> tuple[str, str]:
     """The bars of one component and its uptime over those days as text."""
+    texts = texts or BarTexts(language)
     bars = []
     for span in days:
         worst = span.worst
@@ -112,9 +148,7 @@ def uptime_bars(component_name: str, days: list[Span], language: str) -> tuple[s
         )
         bars.append(
             charts.Bar(
-                css_class=f"status-{worst.value if worst else NO_DATA}",
-                text=day_text(span, language),
-                href=href,
+                css_class=f"status-{worst.value if worst else NO_DATA}", text=texts.text(span), href=href
             )
         )
     total = overall(days)
@@ -139,8 +173,10 @@ def component_rows(
     language: str,
     hourly: dict[int, list[float | None]],
     days: dict[int, list[Span]],
+    texts: BarTexts | None = None,
 ) -> list[ComponentRow]:
     rows = []
+    texts = texts or BarTexts(language)
     for component in components:
         name = shown(component.name, component, language=language)
         row = ComponentRow(component=component, name=name, status=ComponentStatus(component.status))
@@ -148,7 +184,7 @@ def component_rows(
             metric_row(m, language=language, hourly=hourly.get(m.pk)) for m in component.metrics.all()
         ]
         if component.pk in days:
-            row.bars, row.uptime = uptime_bars(name.text, days[component.pk], language)
+            row.bars, row.uptime = uptime_bars(name.text, days[component.pk], language, texts)
         rows.append(row)
     return rows
 

@@ -1,6 +1,7 @@
 """Reads shared by the pages, feeds and both APIs."""
 
 import datetime as dt
+from bisect import bisect_right
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -185,8 +186,11 @@ def uptime_days(components: Sequence[Component], *, days: int = 90) -> dict[int,
         )
         for row in incidents.get(component.pk, []):
             start, end = row["incident__started_at"], row["incident__resolved_at"] or now
-            for span in component_spans:
-                if start < span.end and end > span.start:
+            first = max(bisect_right(boundaries, start) - 1, 0)
+            for span in component_spans[first:]:
+                if span.start >= end:
+                    break
+                if start < span.end:
                     span.incidents.append(row)
         result[component.pk] = component_spans
     return result

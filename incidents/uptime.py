@@ -11,9 +11,13 @@ from bisect import bisect_right
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from zoneinfo import ZoneInfo
 
 from incidents.models import ComponentStatus
+from incidents.models.components import SEVERITY
+
+DOWN = {ComponentStatus.PARTIAL_OUTAGE.value, ComponentStatus.MAJOR_OUTAGE.value}
 
 
 @dataclass(frozen=True)
@@ -36,24 +40,25 @@ class Span:
     def date(self) -> dt.date:
         return self.start.date()
 
-    @property
+    # Cached: the overview asks each of thousands of spans these questions more than once.
+    @cached_property
     def observed(self) -> float:
         return sum(self.seconds.values())
 
-    @property
+    @cached_property
     def down_seconds(self) -> float:
-        return sum(s for status, s in self.seconds.items() if ComponentStatus(status).counts_as_down)
+        return sum(s for status, s in self.seconds.items() if status in DOWN)
 
-    @property
+    @cached_property
     def degraded_seconds(self) -> float:
-        return self.seconds.get(ComponentStatus.DEGRADED_PERFORMANCE, 0.0)
+        return self.seconds.get(ComponentStatus.DEGRADED_PERFORMANCE.value, 0.0)
 
-    @property
+    @cached_property
     def worst(self) -> ComponentStatus | None:
-        present = [status for status, s in self.seconds.items() if s > 0]
-        return ComponentStatus.worst(present) if present else None
+        present = [ComponentStatus(status) for status, s in self.seconds.items() if s > 0]
+        return max(present, key=SEVERITY.__getitem__) if present else None
 
-    @property
+    @cached_property
     def uptime(self) -> float | None:
         """Percent of the observed time not spent in an outage, or None when nothing was observed."""
         observed = self.observed

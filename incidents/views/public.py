@@ -41,8 +41,14 @@ def overview(request):
     metrics = [m for c in shown_components for m in c.metrics.all()]
     hourly = selectors.hourly_values(metrics)
     days = selectors.uptime_days([c for c in shown_components if c.showcase], days=UPTIME_DAYS)
+    texts = presentation.BarTexts(language)
     groups = [
-        (group, presentation.component_rows(group.components, language=language, hourly=hourly, days=days))
+        (
+            group,
+            presentation.component_rows(
+                group.components, language=language, hourly=hourly, days=days, texts=texts
+            ),
+        )
         for group in summary.groups
     ]
     return render(
