@@ -18,6 +18,7 @@ class Bar:
     css_class: str  # status-operational, status-major_outage, … or status-none for no data
     text: str  # what the bar says to a screen reader and in its tooltip
     href: str | None = None
+    days: int = 1  # quiet days in a row share one text ("Dec 1 – Dec 20, 2025: Operational")
 
 
 @dataclass(frozen=True)
@@ -130,7 +131,7 @@ def uptime_bars(
     bars: Sequence[Bar], *, label: str, bar_width: int = 3, gap: int = 1, height: int = 28
 ) -> SafeString:
     """One bar per day, oldest first; each has its own text, and days with incidents link to them."""
-    width = len(bars) * (bar_width + gap)
+    width = sum(bar.days for bar in bars) * (bar_width + gap)
     label = escape(label)
     parts = [
         # A group, not an image: an image's children are hidden from assistive technology,
@@ -138,13 +139,17 @@ def uptime_bars(
         f'<svg class="bars" viewBox="0 0 {width} {height}" preserveAspectRatio="none" role="group" '
         f'aria-label="{label}"><title>{label}</title>'
     ]
-    for i, bar in enumerate(bars):
-        rect = (
-            f'<rect class="{bar.css_class}" x="{i * (bar_width + gap)}" y="0" width="{bar_width}" '
-            f'height="{height}"><title>{escape(bar.text)}</title></rect>'
+    position = 0
+    for bar in bars:
+        rects = "".join(
+            f'<rect class="{bar.css_class}" x="{(position + n) * (bar_width + gap)}" y="0" '
+            f'width="{bar_width}" height="{height}"/>'
+            for n in range(bar.days)
         )
+        position += bar.days
+        element = f"<g><title>{escape(bar.text)}</title>{rects}</g>"
         if bar.href:
-            rect = f'<a href="{escape(bar.href)}" aria-label="{escape(bar.text)}">{rect}</a>'
-        parts.append(rect)
+            element = f'<a href="{escape(bar.href)}" aria-label="{escape(bar.text)}">{element}</a>'
+        parts.append(element)
     parts.append("</svg>")
     return mark_safe("".join(parts))  # noqa: S308 - every text escaped above

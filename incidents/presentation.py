@@ -108,6 +108,14 @@ class BarTexts:
             self._links[slug] = reverse("public:incident", args=[slug])
         return self._links[slug]
 
+    def run_text(self, run: list[Span]) -> str:
+        """What a run of quiet days says: "Dec 1, 2025 – Dec 20, 2025: Operational"."""
+        days = f"{self.day(run[0].date)} – {self.day(run[-1].date)}"
+        worst = run[0].worst
+        if worst is None:
+            return self._no_data % {"day": days}
+        return f"{days}: {self._labels[worst]}"
+
     def text(self, span: Span) -> str:
         """What one day's bar says: its date, worst status, time degraded and down, incidents."""
         day = self.day(span.date)
@@ -135,22 +143,41 @@ class BarTexts:
         return "; ".join(parts)
 
 
+def _is_quiet(span: Span) -> bool:
+    return (
+        not span.incidents
+        and span.down_seconds < 60
+        and span.degraded_seconds < 60
+        and span.worst in (None, ComponentStatus.OPERATIONAL)
+    )
+
+
+def _runs(days: list[Span]) -> list[list[Span]]:
+    """Days in order, quiet days with the same status gathered in runs (each other day alone)."""
+    runs: list[list[Span]] = []
+    for span in days:
+        if runs and _is_quiet(span) and _is_quiet(runs[-1][-1]) and runs[-1][-1].worst == span.worst:
+            runs[-1].append(span)
+        else:
+            runs.append([span])
+    return runs
+
+
 def uptime_bars(
     component_name: str, days: list[Span], language: str, texts: BarTexts | None = None
 ) -> tuple[str, str]:
     """The bars of one component and its uptime over those days as text."""
     texts = texts or BarTexts(language)
     bars = []
-    for span in days:
-        worst = span.worst
-        href = (
-            reverse("public:incident", args=[span.incidents[0]["incident__slug"]]) if span.incidents else None
-        )
-        bars.append(
-            charts.Bar(
-                css_class=f"status-{worst.value if worst else NO_DATA}", text=texts.text(span), href=href
-            )
-        )
+    for run in _runs(days):
+        first = run[0]
+        worst = first.worst
+        css_class = f"status-{worst.value if worst else NO_DATA}"
+        if len(run) == 1:
+            href = texts.link(first.incidents[0]["incident__slug"]) if first.incidents else None
+            bars.append(charts.Bar(css_class=css_class, text=texts.text(first), href=href))
+        else:
+            bars.append(charts.Bar(css_class=css_class, text=texts.run_text(run), days=len(run)))
     total = overall(days)
     percent = formatting.format_percent(total.uptime, language) if total and total.uptime is not None else ""
     if percent:

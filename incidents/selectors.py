@@ -320,7 +320,7 @@ def history(*, component: Component | None = None, page: int = 1, page_size: int
     return Paginator(queryset, page_size).get_page(page)
 
 
-def maintenance_windows(*, past_limit: int = 50) -> tuple[list[Incident], list[Incident]]:
+def maintenance_windows(*, past_limit: int = 20) -> tuple[list[Incident], list[Incident]]:
     """Upcoming and in-progress maintenance (soonest first), and past windows (newest first)."""
     queryset = Incident.objects.published().maintenances()
     prefetch = Prefetch("components", queryset=Component.objects.order_by("position", "slug"))

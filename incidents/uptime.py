@@ -103,9 +103,12 @@ def spans(
     """
     result = [Span(start, end) for start, end in zip(boundaries, boundaries[1:], strict=False)]
     totals = [defaultdict(float) for _ in result]
+    # Compared in UTC: comparing datetimes of different zones costs a UTC offset lookup each time.
+    boundaries = [b.astimezone(dt.UTC) for b in boundaries]
+    now = now.astimezone(dt.UTC)
     window_start, window_end = boundaries[0], min(boundaries[-1], now)
     if observed_from and observed_from > window_start:
-        window_start = observed_from
+        window_start = observed_from.astimezone(dt.UTC)
     for period in periods:
         start = max(period.started_at, window_start)
         end = min(period.ended_at or now, window_end)
