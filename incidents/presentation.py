@@ -293,12 +293,15 @@ def by_month(incidents, language: str) -> list[Month]:
 
 @dataclass
 class UptimeCell:
-    uptime: str
-    degraded: str
-    down: str
+    uptime: str  # "99.982 %", or "" when nothing was observed
+    down: str  # "down 3 hours"
+    degraded: str  # "outside latency target 20 minutes"
 
 
-def uptime_cells(month_spans: list[Span], language: str) -> list[UptimeCell]:
+def uptime_cells(month_spans: list[Span], language: str, texts: BarTexts | None = None) -> list[UptimeCell]:
+    """One cell per month; texts are made here, not in the template, as a table has hundreds."""
+    texts = texts or BarTexts(language)
+    down, degraded = _("down %(duration)s"), _("outside latency target %(duration)s")
     cells = []
     for span in month_spans:
         if span.uptime is None:
@@ -307,8 +310,8 @@ def uptime_cells(month_spans: list[Span], language: str) -> list[UptimeCell]:
         cells.append(
             UptimeCell(
                 uptime=formatting.format_percent(span.uptime, language),
-                degraded=formatting.format_duration(dt.timedelta(seconds=span.degraded_seconds), language),
-                down=formatting.format_duration(dt.timedelta(seconds=span.down_seconds), language),
+                down=down % {"duration": texts.duration(span.down_seconds)},
+                degraded=degraded % {"duration": texts.duration(span.degraded_seconds)},
             )
         )
     return cells

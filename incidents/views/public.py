@@ -142,11 +142,12 @@ def uptime(request):
     groups = selectors.grouped_components()
     components = [c for g in groups for c in g.components]
     months, by_component = selectors.uptime_by_month(components)
+    texts = presentation.BarTexts(language)
     rows = [
         (
             c,
             presentation.shown(c.name, c, language=language),
-            presentation.uptime_cells(by_component[c.pk], language),
+            presentation.uptime_cells(by_component[c.pk], language, texts),
         )
         for c in components
     ]
