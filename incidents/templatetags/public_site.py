@@ -7,7 +7,7 @@ from django.conf import settings
 from django.urls import reverse, translate_url
 from django.utils.html import format_html
 from django.utils.http import urlencode
-from django.utils.translation import get_language
+from django.utils.translation import get_language, get_language_from_path, override
 from django.utils.translation import gettext as _
 
 from incidents import formatting
@@ -97,8 +97,12 @@ def language_links(context) -> list[dict]:
     path = request.get_full_path() if request else "/"
     current = _language()
     links = []
+    # Resolve the path in the language its prefix names (none: the default language), not in
+    # the reader's language, which may differ on unprefixed URLs (see incidents.middleware).
+    path_language = get_language_from_path(path.split("?")[0]) or settings.LANGUAGE_CODE
     for code in language_codes():
-        url = translate_url(path, code)
+        with override(path_language):
+            url = translate_url(path, code)
         links.append(
             {
                 "code": code,

@@ -94,6 +94,18 @@ def test_accept_language_chooses_the_language_without_prefix(client, site):
     page = text_of(client.get("/", headers={"accept-language": "nb"}))
     assert '<html lang="nb">' in page
     assert "Levering" in page
+    assert '<link rel="alternate" hreflang="ru" href="http://127.0.0.1:8000/ru/">' in page
+    assert '<link rel="alternate" hreflang="nb" href="http://127.0.0.1:8000/nb/">' in page
+
+
+@pytest.mark.parametrize("language", ["ru", "es", "nb"])
+@pytest.mark.parametrize("path", ["/", "/history/", "/uptime/", "/maintenance/", "/components/public-api/"])
+def test_every_page_answers_in_every_language(client, site, language, path):
+    response = client.get(f"/{language}{path}")
+    assert response.status_code == 200
+    page = text_of(response)
+    assert f'<html lang="{language}">' in page
+    assert f'href="/{language}/history/"' in page  # links stay in the language
 
 
 def test_language_switcher_links_and_hreflang_alternates(client, site):
