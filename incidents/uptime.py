@@ -10,14 +10,15 @@ import datetime as dt
 from bisect import bisect_right
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
-from functools import cached_property
+from dataclasses import dataclass
 from zoneinfo import ZoneInfo
 
 from incidents.models import ComponentStatus
 from incidents.models.components import SEVERITY
 
 DOWN = {ComponentStatus.PARTIAL_OUTAGE.value, ComponentStatus.MAJOR_OUTAGE.value}
+DEGRADED = ComponentStatus.DEGRADED_PERFORMANCE.value
+SEVERITY_BY_VALUE = {status.value: severity for status, severity in SEVERITY.items()}
 
 
 @dataclass(frozen=True)
@@ -27,42 +28,55 @@ class Period:
     ended_at: dt.datetime | None
 
 
-@dataclass
 class Span:
-    """One day or month of one component: seconds per status and the incidents in it."""
+    """One day or month of one component: seconds per status and the incidents in it.
 
-    start: dt.datetime
-    end: dt.datetime
-    seconds: dict[str, float] = field(default_factory=dict)
-    incidents: list = field(default_factory=list)
+    The derived figures are computed once when the seconds are set: the overview asks them
+    of thousands of spans.
+    """
+
+    __slots__ = (
+        "start",
+        "end",
+        "seconds",
+        "incidents",
+        "observed",
+        "down_seconds",
+        "degraded_seconds",
+        "worst",
+    )
+
+    def __init__(self, start: dt.datetime, end: dt.datetime, seconds: dict[str, float] | None = None):
+        self.start, self.end = start, end
+        self.incidents: list = []
+        self.set_seconds(seconds or {})
+
+    def set_seconds(self, seconds: dict[str, float]) -> None:
+        self.seconds = seconds
+        if len(seconds) <= 1:  # the usual day: one status all day, or nothing observed
+            ((status, observed),) = seconds.items() or ((None, 0.0),)
+            self.observed = observed
+            self.down_seconds = observed if status in DOWN else 0.0
+            self.degraded_seconds = observed if status == DEGRADED else 0.0
+            self.worst = ComponentStatus(status) if status and observed > 0 else None
+            return
+        self.observed = sum(seconds.values())
+        self.down_seconds = sum(s for status, s in seconds.items() if status in DOWN)
+        self.degraded_seconds = seconds.get(DEGRADED, 0.0)
+        present = [status for status, s in seconds.items() if s > 0]
+        self.worst = ComponentStatus(max(present, key=SEVERITY_BY_VALUE.__getitem__)) if present else None
+
+    def __repr__(self) -> str:
+        return f"Span({self.start:%Y-%m-%d}, {self.seconds})"
 
     @property
     def date(self) -> dt.date:
         return self.start.date()
 
-    # Cached: the overview asks each of thousands of spans these questions more than once.
-    @cached_property
-    def observed(self) -> float:
-        return sum(self.seconds.values())
-
-    @cached_property
-    def down_seconds(self) -> float:
-        return sum(s for status, s in self.seconds.items() if status in DOWN)
-
-    @cached_property
-    def degraded_seconds(self) -> float:
-        return self.seconds.get(ComponentStatus.DEGRADED_PERFORMANCE.value, 0.0)
-
-    @cached_property
-    def worst(self) -> ComponentStatus | None:
-        present = [ComponentStatus(status) for status, s in self.seconds.items() if s > 0]
-        return max(present, key=SEVERITY.__getitem__) if present else None
-
-    @cached_property
+    @property
     def uptime(self) -> float | None:
         """Percent of the observed time not spent in an outage, or None when nothing was observed."""
-        observed = self.observed
-        return 100.0 * (observed - self.down_seconds) / observed if observed else None
+        return 100.0 * (self.observed - self.down_seconds) / self.observed if self.observed else None
 
 
 def day_starts(*, days: int, now: dt.datetime, zone: ZoneInfo) -> list[dt.datetime]:
@@ -118,7 +132,7 @@ def spans(
             totals[index][period.status] += (chunk_end - start).total_seconds()
             start, index = chunk_end, index + 1
     for span, seconds in zip(result, totals, strict=True):
-        span.seconds = dict(seconds)
+        span.set_seconds(dict(seconds))
     return result
 
 
@@ -126,10 +140,8 @@ def overall(all_spans: Sequence[Span]) -> Span | None:
     """The spans added together (for "99.98 % over 90 days")."""
     if not all_spans:
         return None
-    total = Span(all_spans[0].start, all_spans[-1].end)
     sums: dict[str, float] = defaultdict(float)
     for span in all_spans:
         for status, seconds in span.seconds.items():
             sums[status] += seconds
-    total.seconds = dict(sums)
-    return total
+    return Span(all_spans[0].start, all_spans[-1].end, dict(sums))

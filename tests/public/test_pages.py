@@ -291,3 +291,17 @@ def test_every_page_works_without_javascript_and_has_landmarks(client, site, pat
     assert "<script" not in page
     assert '<main id="main">' in page and "<header" in page and "<nav" in page
     assert page.count("<h1") == 1
+
+
+def test_fallback_note_names_the_language_in_the_page_language(client, site):
+    page = text_of(client.get(f"/es/incidents/{site['current'].slug}/"))
+    assert "ruso" in page  # "Russian" as Spanish readers call it (the sentence comes with the catalog)
+    assert 'class="prose" lang="ru"' in page
+
+
+@pytest.mark.parametrize(
+    "header", ["zz", "*", "en-US,en;q=0.9", "ru-RU", "nb-NO,no;q=0.8", "x" * 300, ";;;q="]
+)
+def test_odd_accept_language_headers_never_fail(client, site, header):
+    response = client.get("/", headers={"accept-language": header})
+    assert response.status_code == 200
