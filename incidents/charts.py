@@ -95,7 +95,10 @@ def line_chart(
     margin_left, margin_bottom, margin_top = 48, 20, 8
     plot_w, plot_h = width - margin_left - 4, height - margin_bottom - margin_top
     values = [v for _t, v in points if v is not None]
-    top = max([*values, *(t.value for t in thresholds), 0.0]) * 1.1 or 1.0
+    # Scaled to the data and the mildest threshold, so a 900 s outage line does not flatten
+    # a 2 s curve; thresholds above the top are named in a corner instead of drawn.
+    limits = sorted(t.value for t in thresholds)
+    top = max([*values, *limits[:1], 0.0]) * 1.15 or 1.0
     span = (end - start).total_seconds() or 1.0
 
     def x(at: dt.datetime) -> float:
@@ -114,7 +117,15 @@ def line_chart(
         f'<text class="tick" x="{margin_left}" y="{height - 4}">{escape(start_label)}</text>',
         f'<text class="tick" x="{width - 4}" y="{height - 4}" text-anchor="end">{escape(end_label)}</text>',
     ]
+    above = [t for t in thresholds if t.value > top]
+    if above:
+        names = "; ".join(f"{t.label} ↑" for t in above)
+        parts.append(
+            f'<text class="tick threshold-label" x="{width - 6}" y="{margin_top + 8}" text-anchor="end">{escape(names)}</text>'
+        )
     for threshold in thresholds:
+        if threshold.value > top:
+            continue
         ty = _number(y(threshold.value))
         parts.append(
             f'<line class="threshold {threshold.css_class}" x1="{margin_left}" y1="{ty}" x2="{width - 4}" y2="{ty}" '

@@ -258,6 +258,10 @@ def metric_charts(
             }
         else:
             label = _("%(metric)s, %(period)s: no data") % {"metric": row.name.text, "period": title.lower()}
+        if thresholds:
+            label += "; " + _("thresholds: %(thresholds)s") % {
+                "thresholds": ", ".join(t.label for t in thresholds)
+            }
         svg = charts.line_chart(
             points,
             start=start,

@@ -192,6 +192,11 @@ def test_component_page_charts_each_metric_with_thresholds(client, site):
         assert period in page
     assert page.count('class="threshold status-degraded_performance"') == 3
     assert "Degraded performance 60.0\u00a0s" in page
+    assert "Major outage 900.0\u00a0s ↑" in page  # above the curve's scale: named, not drawn
+    assert (
+        "thresholds: Degraded performance 60.0\u00a0s, Partial outage 300.0\u00a0s, Major outage 900.0\u00a0s"
+        in page
+    )
     assert "Webhooks delayed" in page  # its incidents
     assert 'type="application/atom+xml"' in page and "/components/webhook-delivery/history.atom" in page
 
