@@ -41,8 +41,14 @@ def content_changed() -> None:
     transaction.on_commit(_bump)
 
 
+# The only query parameters a public page reads; others (tracking tags, cache busters) are
+# left out of the key, so they cannot fill the cache with copies of one page.
+KEY_PARAMETERS = ("component", "page")
+
+
 def page_key(request: HttpRequest) -> str:
-    path = hashlib.sha256(request.get_full_path().encode()).hexdigest()[:32]
+    query = "&".join(f"{name}={request.GET.get(name, '')}" for name in KEY_PARAMETERS if name in request.GET)
+    path = hashlib.sha256(f"{request.path}?{query}".encode()).hexdigest()[:32]
     return f"public:page:{content_version()}:{get_language()}:{path}"
 
 

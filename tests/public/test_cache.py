@@ -100,3 +100,17 @@ def test_every_visible_change_drops_the_cache(
         else:
             record_sample(site["delay"], value=42.5, at=timezone.now())
     assert expected in client.get(path).content.decode()
+
+
+def test_unknown_query_parameters_share_the_cached_page(client, site, cached, django_assert_num_queries):
+    client.get("/history/?utm_source=mail")
+    with django_assert_num_queries(0):
+        client.get("/history/?utm_source=other&x=1")
+
+
+def test_history_pages_are_cached_apart(client, site, cached, settings):
+    settings.PUBLIC_HISTORY_PAGE_SIZE = 2
+    assert "Page 1 of 2" in client.get("/history/").content.decode()
+    assert "Page 2 of 2" in client.get("/history/?page=2").content.decode()
+    assert "Webhooks delayed" in client.get("/history/?component=webhook-delivery").content.decode()
+    assert "Сбой API" not in client.get("/history/?component=webhook-delivery").content.decode()

@@ -201,7 +201,7 @@ def build_history(
     through = Incident.components.through
     by_component: dict[int, list[Incident]] = {}
     for i, incident in enumerate(incident_rows):
-        chosen = rng.sample(component_rows, k=1 + (i % 3 == 0))
+        chosen = rng.sample(component_rows, k=min(1 + (i % 3 == 0), len(component_rows)))
         for component in chosen:
             links.append(through(incident_id=incident.pk, component_id=component.pk))
             by_component.setdefault(component.pk, []).append(incident)
