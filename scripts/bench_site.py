@@ -39,7 +39,7 @@ def child(dataset: str) -> None:
     from django.test.utils import CaptureQueriesContext
 
     from incidents.management.commands.build_site_history import build_history
-    from incidents.models import Component, Incident, PostmortemState
+    from incidents.models import Component, Incident, IncidentUpdate, PostmortemState, Rollup
 
     # Keep one connection for the whole run, so query capture sees every request's queries.
     request_started.disconnect(close_old_connections)
@@ -95,7 +95,13 @@ def child(dataset: str) -> None:
             timings.append((time.perf_counter() - started) * 1000)
             connection.queries_log.clear()
         results[name] = {"queries": query_count, "p50_ms": statistics.median(timings)}
-    print(json.dumps(results))
+    shape = {
+        "components": Component.objects.count(),
+        "incidents": Incident.objects.count(),
+        "updates": IncidentUpdate.objects.count(),
+        "rollups": Rollup.objects.count(),
+    }
+    print(json.dumps({"pages": results, "shape": shape}))
 
 
 def main() -> None:
@@ -118,7 +124,10 @@ def main() -> None:
             capture_output=True,
             text=True,
         ).stdout
-        measured[dataset] = json.loads(out.strip().splitlines()[-1])
+        result = json.loads(out.strip().splitlines()[-1])
+        measured[dataset] = result["pages"]
+        shape = " ".join(f"{name}={count}" for name, count in result["shape"].items())
+        print(f"{dataset} dataset: {shape}", file=sys.stderr)
     worst, most = 0.0, 0
     for name, small in measured["small"].items():
         large = measured["large"][name]
