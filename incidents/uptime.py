@@ -10,7 +10,7 @@ import datetime as dt
 from bisect import bisect_right
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 from zoneinfo import ZoneInfo
 
 from incidents.models import ComponentStatus
@@ -21,8 +21,7 @@ DEGRADED = ComponentStatus.DEGRADED_PERFORMANCE.value
 SEVERITY_BY_VALUE = {status.value: severity for status, severity in SEVERITY.items()}
 
 
-@dataclass(frozen=True)
-class Period:
+class Period(NamedTuple):
     status: str
     started_at: dt.datetime
     ended_at: dt.datetime | None
