@@ -4,10 +4,11 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from incidents.models import Component
+from incidents.models import Component, Metric
 from incidents.rendering import render_markdown
 from incidents.services.components import save_component
 from incidents.services.incidents import declare_incident, post_update
+from incidents.services.metrics import record_sample
 from incidents.services.postmortems import publish_postmortem, write_postmortem
 
 from .inert import problems_in
@@ -37,11 +38,15 @@ def test_render_markdown_makes_each_payload_inert(payload):
 def hostile(admin):
     """An incident, a maintenance window, a postmortem and a component, all written by an attacker."""
     corpus = "\n\n".join(PAYLOADS)
+    # Plain texts (names, titles) end up in SVG labels and tooltips: they must be escaped there too.
+    hostile_name = '"><script>alert(1)</script><svg onload=alert(1)>'
     component = save_component(
-        Component(slug="target", name={"en": "Target"}, description={"en": corpus}), actor=admin
+        Component(slug="target", name={"en": hostile_name}, description={"en": corpus}), actor=admin
     )
+    metric = Metric.objects.create(component=component, slug="delay", name={"en": hostile_name}, unit="ms")
+    record_sample(metric, value=12.0)
     incident = declare_incident(
-        title="<script>alert('title')</script>",
+        title="<script>alert('title')</script>\"><svg onload=alert(1)>",
         language="en",
         body=corpus,
         component_statuses={component: "major_outage"},
@@ -61,7 +66,7 @@ def hostile(admin):
 @pytest.mark.parametrize("prefix", ["", "/ru"])
 def test_every_page_with_markdown_is_inert(client, hostile, prefix):
     slug = hostile["incident"].slug
-    for path in ("/", f"/incidents/{slug}/", "/components/target/", "/history/", "/maintenance/"):
+    for path in ("/", f"/incidents/{slug}/", "/components/target/", "/history/", "/maintenance/", "/uptime/"):
         response = client.get(prefix + path)
         assert response.status_code == 200
         page = response.content.decode()
