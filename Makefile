@@ -59,3 +59,6 @@ test-browser: venv
 # with a plain smtplib loop. Use DATABASE_URL (PostgreSQL) and REDIS_URL for a meaningful figure.
 bench-notify: venv
 	$(PY) scripts/bench_notify.py
+# --- issue 3: public site ---
+bench-site: venv
+	$(PY) scripts/bench_site.py

@@ -12,6 +12,7 @@ from babel.dates import format_skeleton, format_timedelta
 from babel.dates import format_time as babel_format_time
 from babel.lists import format_list
 from babel.numbers import format_decimal
+from babel.numbers import format_percent as babel_format_percent
 from babel.units import format_unit
 from django.conf import settings
 
@@ -78,3 +79,38 @@ def format_due(due: dt.date, precision: str, language: str) -> str:
     if precision == DuePrecision.YEAR:
         return format_skeleton("y", due, locale=locale)
     return format_skeleton("yMMMd", due, locale=locale)
+
+
+# --- issue 3: public site ---
+
+
+def format_age(age: dt.timedelta, language: str) -> str:
+    """ "40 seconds ago", "3 minutes ago": how old a value is, as people say it."""
+    seconds = max(age.total_seconds(), 0)
+    return format_timedelta(
+        dt.timedelta(seconds=-seconds),
+        add_direction=True,
+        threshold=1.5,
+        format="long",
+        locale=_locale(language),
+    )
+
+
+def format_percent(value: float, language: str, *, precision: int = 3) -> str:
+    """ "99.982 %" with the page's decimal separator and percent sign."""
+    pattern = "#,##0" + ("." + "0" * precision if precision else "") + " %"
+    return babel_format_percent(value / 100, format=pattern, locale=_locale(language))
+
+
+def format_month(value: dt.date, language: str) -> str:
+    """ "March 2026" as a heading."""
+    return format_skeleton("yMMMM", value, locale=_locale(language))
+
+
+def format_day(value: dt.date, language: str) -> str:
+    return format_skeleton("yMMMd", value, locale=_locale(language))
+
+
+def language_name(code: str, language: str) -> str:
+    """The name of language `code` in `language` ("Russian", "ruso", "русский")."""
+    return Locale.parse(BABEL_LOCALES.get(code, code)).get_display_name(_locale(language)) or code

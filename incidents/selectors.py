@@ -1,10 +1,37 @@
 """Reads shared by the pages, feeds and both APIs."""
 
+import datetime as dt
+from bisect import bisect_right
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from django.db.models import Prefetch
+from django.core.paginator import Page, Paginator
+from django.db.models import Prefetch, Q
+from django.shortcuts import get_object_or_404
+from django.utils import timezone
 
-from incidents.models import Component, ComponentGroup, ComponentStatus, Incident, IncidentUpdate, Metric
+from incidents.formatting import status_zone
+from incidents.indicator import Indicator, page_indicator
+from incidents.models import (
+    ActionItem,
+    Aggregation,
+    Component,
+    ComponentChange,
+    ComponentGroup,
+    ComponentStatus,
+    Incident,
+    IncidentKind,
+    IncidentStatus,
+    IncidentUpdate,
+    Metric,
+    Postmortem,
+    Resolution,
+    Rollup,
+    StatusPeriod,
+)
+from incidents.translation import Shown
+from incidents.uptime import Period, Span, day_starts, month_starts, spans
 
 
 @dataclass
@@ -44,3 +71,271 @@ def open_incidents():
 
 def page_status(components: list[Component]) -> ComponentStatus:
     return ComponentStatus.worst(c.status for c in components)
+
+
+# --- issue 3: reads of the public site and feeds (reused by the APIs) ---
+#
+# Every function here runs a fixed number of queries whatever the size of the history:
+# pages read bounded windows (90 days of status periods, 24 hours of hourly rollups, one
+# page of incidents) and never loop over rows issuing queries.
+
+
+@dataclass
+class PageSummary:
+    indicator: Indicator
+    groups: list[GroupView]
+    active_incidents: list[Incident]
+    maintenance_in_progress: list[Incident]
+    upcoming_maintenance: list[Incident]
+
+    @property
+    def components(self) -> list[Component]:
+        return [c for g in self.groups for c in g.components]
+
+
+def _with_timeline(queryset):
+    return queryset.prefetch_related(
+        Prefetch("updates", queryset=IncidentUpdate.objects.timeline()),
+        Prefetch("components", queryset=Component.objects.order_by("position", "slug")),
+    )
+
+
+def page_summary() -> PageSummary:
+    """What the overview (and Statuspage's summary.json) says: indicator, groups, open events."""
+    groups = grouped_components()
+    components = [c for g in groups for c in g.components]
+    open_events = list(_with_timeline(Incident.objects.published().open().order_by("-started_at")))
+    active = [i for i in open_events if not i.is_maintenance]
+    in_progress = [i for i in open_events if i.is_maintenance and i.status != IncidentStatus.SCHEDULED]
+    upcoming = sorted(
+        (i for i in open_events if i.is_maintenance and i.status == IncidentStatus.SCHEDULED),
+        key=lambda i: i.scheduled_for or i.started_at,
+    )
+    for view in groups:
+        view.components = [
+            c
+            for c in view.components
+            if not (c.only_show_if_degraded and c.status == ComponentStatus.OPERATIONAL)
+        ]
+    return PageSummary(
+        indicator=page_indicator(c.status for c in components),
+        groups=[g for g in groups if g.components],
+        active_incidents=active,
+        maintenance_in_progress=in_progress,
+        upcoming_maintenance=upcoming,
+    )
+
+
+def status_periods(component_ids: Iterable[int], *, since: dt.datetime) -> dict[int, list[Period]]:
+    """Status periods of the components that overlap [since, now), by component (one query)."""
+    rows = (
+        StatusPeriod.objects.filter(component_id__in=list(component_ids), started_at__lt=timezone.now())
+        .filter(Q(ended_at__isnull=True) | Q(ended_at__gt=since))
+        .order_by("started_at")
+        .values_list("component_id", "status", "started_at", "ended_at")
+    )
+    periods: dict[int, list[Period]] = defaultdict(list)
+    for component_id, status, started_at, ended_at in rows:
+        periods[component_id].append(Period(status, started_at, ended_at))
+    return periods
+
+
+def incidents_by_component(component_ids: Iterable[int], *, since: dt.datetime) -> dict[int, list[dict]]:
+    """Published incidents touching the components since `since`, as small dicts (one query)."""
+    rows = (
+        Incident.components.through.objects.filter(
+            component_id__in=list(component_ids),
+            incident__published_at__isnull=False,
+            incident__kind=IncidentKind.INCIDENT,
+        )
+        .filter(Q(incident__resolved_at__isnull=True) | Q(incident__resolved_at__gte=since))
+        .filter(incident__started_at__lt=timezone.now())
+        .order_by("incident__started_at")
+        .values(
+            "component_id",
+            "incident__slug",
+            "incident__title",
+            "incident__original_language",
+            "incident__started_at",
+            "incident__resolved_at",
+        )
+    )
+    found: dict[int, list[dict]] = defaultdict(list)
+    for row in rows:
+        found[row["component_id"]].append(row)
+    return found
+
+
+def _observed_from(component: Component) -> dt.datetime | None:
+    if component.start_date:
+        return dt.datetime.combine(component.start_date, dt.time(), tzinfo=status_zone())
+    return None
+
+
+def uptime_days(components: Sequence[Component], *, days: int = 90) -> dict[int, list[Span]]:
+    """For each component, one span per day of the last `days` days with the incidents in it."""
+    now = timezone.now()
+    boundaries = day_starts(days=days, now=now, zone=status_zone())
+    ids = [c.pk for c in components]
+    periods = status_periods(ids, since=boundaries[0])
+    incidents = incidents_by_component(ids, since=boundaries[0])
+    result = {}
+    for component in components:
+        component_spans = spans(
+            periods.get(component.pk, []), boundaries, now=now, observed_from=_observed_from(component)
+        )
+        for row in incidents.get(component.pk, []):
+            start, end = row["incident__started_at"], row["incident__resolved_at"] or now
+            first = max(bisect_right(boundaries, start) - 1, 0)
+            for span in component_spans[first:]:
+                if span.start >= end:
+                    break
+                if start < span.end:
+                    span.incidents.append(row)
+        result[component.pk] = component_spans
+    return result
+
+
+def uptime(component: Component, *, days: int = 90) -> list[Span]:
+    """One span per day of the last `days` days of one component."""
+    return uptime_days([component], days=days)[component.pk]
+
+
+def uptime_by_month(components: Sequence[Component], *, months: int = 3) -> tuple[list[dt.datetime], dict]:
+    """Month starts and, per component, one span per month (one query)."""
+    now = timezone.now()
+    boundaries = month_starts(months=months, now=now, zone=status_zone())
+    periods = status_periods([c.pk for c in components], since=boundaries[0])
+    return boundaries[:-1], {
+        c.pk: spans(periods.get(c.pk, []), boundaries, now=now, observed_from=_observed_from(c))
+        for c in components
+    }
+
+
+def rollup_value(metric: Metric, row: dict) -> float | None:
+    """The value a rollup row stands for, by the metric's aggregation."""
+    if metric.aggregation == Aggregation.MAX:
+        return row["maximum"]
+    if metric.aggregation == Aggregation.P95:
+        return row["p95"]
+    measured = row["count"] - row["failures"]
+    return row["total"] / measured if measured else None
+
+
+def metric_series(
+    metrics: Sequence[Metric], *, resolution: Resolution, since: dt.datetime, until: dt.datetime
+) -> dict[int, list[tuple[dt.datetime, float | None]]]:
+    """Rollup values of each metric between the two times, oldest first (one query)."""
+    by_id = {m.pk: m for m in metrics}
+    rows = (
+        Rollup.objects.filter(
+            metric_id__in=list(by_id), resolution=resolution, bucket_start__gte=since, bucket_start__lt=until
+        )
+        .order_by("bucket_start")
+        .values("metric_id", "bucket_start", "count", "failures", "maximum", "total", "p95")
+    )
+    series: dict[int, list] = defaultdict(list)
+    for row in rows:
+        series[row["metric_id"]].append((row["bucket_start"], rollup_value(by_id[row["metric_id"]], row)))
+    return series
+
+
+def hourly_values(metrics: Sequence[Metric], *, hours: int = 24) -> dict[int, list[float | None]]:
+    """For each metric, one value per hour of the last `hours` hours (None for no data)."""
+    now = timezone.now()
+    first = now.replace(minute=0, second=0, microsecond=0) - dt.timedelta(hours=hours - 1)
+    series = metric_series(
+        metrics, resolution=Resolution.HOUR, since=first, until=now + dt.timedelta(hours=1)
+    )
+    result = {}
+    for metric in metrics:
+        by_hour = dict(series.get(metric.pk, []))
+        result[metric.pk] = [by_hour.get(first + dt.timedelta(hours=n)) for n in range(hours)]
+    return result
+
+
+def public_incident(slug: str) -> Incident:
+    """A published incident or maintenance with its timeline, changes and postmortem (or 404)."""
+    queryset = (
+        Incident.objects.published()
+        .select_related("postmortem")
+        .prefetch_related(
+            Prefetch(
+                "updates",
+                queryset=IncidentUpdate.objects.timeline().prefetch_related(
+                    Prefetch(
+                        "component_changes", queryset=ComponentChange.objects.select_related("component")
+                    )
+                ),
+            ),
+            Prefetch("components", queryset=Component.objects.order_by("position", "slug")),
+        )
+    )
+    return get_object_or_404(queryset, slug=slug)
+
+
+@dataclass
+class PostmortemView:
+    postmortem: Postmortem
+    sections: list[tuple[str, str, Shown]]
+    action_items: list[ActionItem]
+
+
+def postmortem_for(incident: Incident, language: str) -> PostmortemView | None:
+    """The published postmortem of an incident in `language` with its public action items."""
+    try:
+        postmortem = incident.postmortem
+    except Postmortem.DoesNotExist:
+        return None
+    if not postmortem.is_published:
+        return None
+    items = list(
+        postmortem.action_items.filter(is_public=True).select_related("owner").order_by("position", "id")
+    )
+    for item in items:
+        item.postmortem = postmortem
+    return PostmortemView(postmortem, list(postmortem.sections_in(language)), items)
+
+
+def public_component(slug: str) -> Component:
+    queryset = Component.objects.select_related("group").prefetch_related(
+        Prefetch("metrics", queryset=Metric.objects.order_by("position", "slug"))
+    )
+    return get_object_or_404(queryset, slug=slug)
+
+
+def recent_incidents(component: Component, *, limit: int = 20) -> list[Incident]:
+    """The component's newest published incidents and maintenance."""
+    return list(Incident.objects.published().filter(components=component).order_by("-started_at")[:limit])
+
+
+def history(*, component: Component | None = None, page: int = 1, page_size: int = 25) -> Page:
+    """One page of published incidents and maintenance, newest first, optionally of one component."""
+    queryset = Incident.objects.published().order_by("-started_at", "-id")
+    if component is not None:
+        queryset = queryset.filter(components=component)
+    queryset = queryset.prefetch_related(
+        Prefetch("components", queryset=Component.objects.order_by("position", "slug"))
+    )
+    return Paginator(queryset, page_size).get_page(page)
+
+
+def maintenance_windows(*, past_limit: int = 20) -> tuple[list[Incident], list[Incident]]:
+    """Upcoming and in-progress maintenance (soonest first), and past windows (newest first)."""
+    queryset = Incident.objects.published().maintenances()
+    prefetch = Prefetch("components", queryset=Component.objects.order_by("position", "slug"))
+    coming = list(queryset.open().prefetch_related(prefetch).order_by("scheduled_for", "started_at"))
+    past = list(
+        queryset.exclude(pk__in=[i.pk for i in coming])
+        .prefetch_related(prefetch)
+        .order_by("-scheduled_for", "-started_at")[:past_limit]
+    )
+    return coming, past
+
+
+def feed_updates(*, component: Component | None = None, limit: int = 50) -> list[IncidentUpdate]:
+    """The newest updates of published incidents and maintenance, for the feeds."""
+    queryset = IncidentUpdate.objects.filter(incident__published_at__isnull=False)
+    if component is not None:
+        queryset = queryset.filter(incident__components=component)
+    return list(queryset.select_related("incident").order_by("-display_at", "-created_at", "-id")[:limit])

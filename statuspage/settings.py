@@ -77,6 +77,8 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
+    # Unprefixed URLs follow the reader's cookie, then Accept-Language.
+    "incidents.middleware.ReaderLanguageMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -307,3 +309,10 @@ CELERY_BEAT_SCHEDULE["notify-sweep"] = {
     "schedule": NOTIFY_SWEEP_SECONDS,
     "options": {"queue": "notify", "expires": NOTIFY_SWEEP_SECONDS},
 }
+# --- issue 3: public site and feeds ---
+# Seconds a rendered public page or feed is kept per language; 0 turns the cache off.
+# Any change a reader could see drops the cache at once (incidents.page_cache).
+PUBLIC_PAGE_CACHE_SECONDS = env_int("PUBLIC_PAGE_CACHE_SECONDS", 60)
+# Incidents per page of the history, and entries per feed.
+PUBLIC_HISTORY_PAGE_SIZE = env_int("PUBLIC_HISTORY_PAGE_SIZE", 25)
+PUBLIC_FEED_ENTRIES = env_int("PUBLIC_FEED_ENTRIES", 50)

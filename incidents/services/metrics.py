@@ -6,7 +6,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 
-from incidents import rollups
+from incidents import page_cache, rollups
 from incidents.models import Metric, Outcome, Resolution, Rollup, Sample, Subject
 
 from .audit import changed_fields, record_event
@@ -53,6 +53,7 @@ def record_sample(
     sample = Sample.objects.create(metric=metric, at=at, value=value, outcome=outcome)
     for resolution in Resolution:
         _fold_into_rollup(metric, resolution, at, value)
+    page_cache.content_changed()
     if metric.latest_at is None or at >= metric.latest_at:
         Metric.objects.filter(pk=metric.pk).update(latest_value=value, latest_at=at)
         metric.latest_value, metric.latest_at = value, at
@@ -77,6 +78,7 @@ def save_metric(metric: Metric, *, actor: AbstractBaseUser | None) -> Metric:
     stored = None if creating else Metric.objects.get(pk=metric.pk)
     metric.updated_at = timezone.now()
     metric.save()
+    page_cache.content_changed()
     for fields, subject, action in (
         (METRIC_FIELDS, Subject.METRIC, "metric"),
         (THRESHOLD_FIELDS, Subject.THRESHOLD, "thresholds"),

@@ -1,18 +1,185 @@
-"""The public status pages."""
+"""The public status pages: thin views over incidents.selectors and incidents.presentation.
 
+Every page is cached per language (incidents.page_cache) and answers conditional GETs
+with 304 (ETag from the content), and none needs JavaScript.
+"""
+
+import datetime as dt
+
+from django.conf import settings
+from django.http import Http404, HttpResponseRedirect
 from django.shortcuts import render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import get_language
+from django.views.decorators.http import conditional_page, require_safe
 
-from incidents import selectors
+from incidents import formatting, presentation, selectors
+from incidents.models import Component, Resolution
+from incidents.page_cache import cached_page
+from incidents.translation import language_codes
+
+UPTIME_DAYS = 90
 
 
+def _language() -> str:
+    return (get_language() or settings.LANGUAGE_CODE).split("-")[0]
+
+
+def public_page(view):
+    """GET and HEAD only, cached per language, with ETag and 304."""
+    return require_safe(conditional_page(cached_page(view)))
+
+
+@public_page
 def overview(request):
+    language = _language()
+    summary = selectors.page_summary()
+    components = summary.components
+    shown_components = [c for g in summary.groups for c in g.components]
+    metrics = [m for c in shown_components for m in c.metrics.all()]
+    hourly = selectors.hourly_values(metrics)
+    days = selectors.uptime_days([c for c in shown_components if c.showcase], days=UPTIME_DAYS)
+    texts = presentation.BarTexts(language)
+    groups = [
+        (
+            group,
+            presentation.component_rows(
+                group.components, language=language, hourly=hourly, days=days, texts=texts
+            ),
+        )
+        for group in summary.groups
+    ]
+    return render(
+        request,
+        "public/overview.html",
+        {
+            "summary": summary,
+            "groups": groups,
+            "has_components": bool(components),
+            "uptime_days": UPTIME_DAYS,
+        },
+    )
+
+
+@public_page
+def incident(request, slug: str):
+    language = _language()
+    found = selectors.public_incident(slug)
+    return render(
+        request,
+        "public/incident.html",
+        {
+            "incident": found,
+            "updates": list(found.updates.all()),
+            "postmortem": selectors.postmortem_for(found, language),
+            "components": list(found.components.all()),
+        },
+    )
+
+
+@public_page
+def component(request, slug: str):
+    language = _language()
+    found = selectors.public_component(slug)
+    metrics = list(found.metrics.all())
+    now = timezone.now()
+    hourly = selectors.metric_series(
+        metrics, resolution=Resolution.HOUR, since=now - dt.timedelta(days=7), until=now
+    )
+    daily = selectors.metric_series(
+        metrics, resolution=Resolution.DAY, since=now - dt.timedelta(days=UPTIME_DAYS), until=now
+    )
+    name = presentation.shown(found.name, found, language=language)
+    bars, uptime = presentation.uptime_bars(name.text, selectors.uptime(found, days=UPTIME_DAYS), language)
+    return render(
+        request,
+        "public/component.html",
+        {
+            "component": found,
+            "name": name,
+            "description": presentation.shown(found.description, found, language=language),
+            "metrics": [
+                presentation.metric_charts(
+                    m, language=language, hourly=hourly.get(m.pk, []), daily=daily.get(m.pk, [])
+                )
+                for m in metrics
+            ],
+            "bars": bars,
+            "uptime": uptime,
+            "uptime_days": UPTIME_DAYS,
+            "incidents": selectors.recent_incidents(found),
+        },
+    )
+
+
+@public_page
+def history(request):
+    language = _language()
+    components = list(Component.objects.order_by("group__position", "position", "slug"))
+    wanted = request.GET.get("component", "")
+    chosen = next((c for c in components if c.slug == wanted), None)
+    page = selectors.history(
+        component=chosen, page=request.GET.get("page", 1), page_size=settings.PUBLIC_HISTORY_PAGE_SIZE
+    )
+    return render(
+        request,
+        "public/history.html",
+        {
+            "page": page,
+            "months": presentation.by_month(page.object_list, language),
+            "components": [(c, presentation.shown(c.name, c, language=language)) for c in components],
+            "chosen": chosen,
+            "unknown_component": bool(wanted) and chosen is None,
+        },
+    )
+
+
+@public_page
+def uptime(request):
+    language = _language()
     groups = selectors.grouped_components()
     components = [c for g in groups for c in g.components]
-    context = {
-        "groups": groups,
-        "page_status": selectors.page_status(components),
-        "open_incidents": list(selectors.open_incidents()),
-        "language": get_language(),
-    }
-    return render(request, "public/overview.html", context)
+    months, by_component = selectors.uptime_by_month(components)
+    texts = presentation.BarTexts(language)
+    rows = [
+        (
+            c,
+            presentation.shown(c.name, c, language=language),
+            presentation.uptime_cells(by_component[c.pk], language, texts),
+        )
+        for c in components
+    ]
+    return render(
+        request,
+        "public/uptime.html",
+        {
+            "months": [formatting.format_month(m.date(), language) for m in months],
+            "rows": rows,
+        },
+    )
+
+
+@public_page
+def maintenance(request):
+    coming, past = selectors.maintenance_windows()
+    return render(request, "public/maintenance.html", {"coming": coming, "past": past})
+
+
+def choose_language(request, code: str):
+    """Remembers the reader's language in a cookie (a plain link, so it works without JavaScript)."""
+    if code not in language_codes():
+        raise Http404
+    target = request.GET.get("next", "")
+    if not url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}):
+        target = reverse("public:overview")
+    response = HttpResponseRedirect(target)
+    response.set_cookie(
+        settings.LANGUAGE_COOKIE_NAME,
+        code,
+        max_age=settings.LANGUAGE_COOKIE_AGE,
+        samesite="Lax",
+        secure=not settings.DEBUG,
+    )
+    return response

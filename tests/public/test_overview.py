@@ -12,7 +12,7 @@ def test_home_page_lists_components_with_their_status_and_live_value(client, com
     html = response.content.decode()
     assert "Webhook delivery" in html
     assert "Operational" in html
-    assert "1.8 s" in html
+    assert "1.8\u00a0s" in html
 
 
 @pytest.mark.django_db

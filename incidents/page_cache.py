@@ -1,0 +1,84 @@
+"""The rendered public pages, cached per language and dropped on every change that shows.
+
+Every cached page is keyed by a content version. Services call `content_changed()` for any
+write a reader could see (incidents, updates, components, postmortems, metrics, samples);
+it bumps the version once the transaction commits, so the next request renders afresh
+and never reads what the transaction had not yet committed. Old entries simply expire.
+"""
+
+import hashlib
+import time
+from collections.abc import Callable
+from functools import wraps
+
+from django.conf import settings
+from django.core.cache import cache
+from django.db import transaction
+from django.http import HttpRequest, HttpResponse
+from django.utils.translation import get_language
+
+VERSION_KEY = "public:content-version"
+
+
+def content_version() -> int:
+    version = cache.get(VERSION_KEY)
+    if version is None:
+        # A fresh start (or an evicted key) begins from the clock, never from an old number.
+        cache.add(VERSION_KEY, time.time_ns(), timeout=None)
+        version = cache.get(VERSION_KEY, 0)
+    return version
+
+
+def _bump() -> None:
+    try:
+        cache.incr(VERSION_KEY)
+    except ValueError:
+        cache.add(VERSION_KEY, time.time_ns(), timeout=None)
+
+
+def content_changed() -> None:
+    """Drops every cached public page once the current transaction commits."""
+    transaction.on_commit(_bump)
+
+
+# The only query parameters a public page reads; others (tracking tags, cache busters) are
+# left out of the key, so they cannot fill the cache with copies of one page.
+KEY_PARAMETERS = ("component", "page")
+
+
+def page_key(request: HttpRequest) -> str:
+    query = "&".join(f"{name}={request.GET.get(name, '')}" for name in KEY_PARAMETERS if name in request.GET)
+    path = hashlib.sha256(f"{request.path}?{query}".encode()).hexdigest()[:32]
+    return f"public:page:{content_version()}:{get_language()}:{path}"
+
+
+def cached_page(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """Serves a GET from the cache for the page's language, rendering it when missing."""
+
+    @wraps(view)
+    def wrapper(request: HttpRequest, *args, **kwargs) -> HttpResponse:
+        seconds = settings.PUBLIC_PAGE_CACHE_SECONDS
+        if request.method not in ("GET", "HEAD") or seconds <= 0:
+            return view(request, *args, **kwargs)
+        key = page_key(request)
+        stored = cache.get(key)
+        if stored is not None:
+            content, headers = stored
+            response = HttpResponse(content)
+            for name, value in headers.items():
+                response[name] = value
+            return response
+        response = view(request, *args, **kwargs)
+        if response.status_code == 200 and not response.streaming:
+            if hasattr(response, "render"):
+                response.render()
+            headers = {
+                name: response[name]
+                for name in ("Content-Type", "Last-Modified", "Content-Language")
+                if response.has_header(name)
+            }
+            cache.set(key, (response.content, headers), seconds)
+        return response
+
+    wrapper.uncached = view
+    return wrapper

@@ -1,0 +1,321 @@
+"""What the public pages show, built from selector results in the page's language.
+
+Views stay thin: they call a selector, hand the result to a function here, and render.
+Texts are translated and values formatted here (through incidents.formatting), and charts
+are drawn by incidents.charts with their text alternatives.
+"""
+
+import datetime as dt
+from dataclasses import dataclass, field
+
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from incidents import charts, formatting
+from incidents.models import Component, ComponentStatus, Metric, Resolution
+from incidents.translation import Shown, pick
+from incidents.uptime import Span, overall
+
+NO_DATA = "none"
+
+
+def shown(texts: dict, obj=None, *, language: str) -> Shown:
+    return pick(texts, language=language, original=getattr(obj, "original_language", None))
+
+
+@dataclass
+class MetricRow:
+    metric: Metric
+    name: Shown
+    value: str  # "1.8 s", or "" when no sample arrived yet
+    age: str  # "40 seconds ago"
+    sparkline: str = ""
+
+
+@dataclass
+class ComponentRow:
+    component: Component
+    name: Shown
+    status: ComponentStatus
+    metrics: list[MetricRow] = field(default_factory=list)
+    bars: str = ""
+    uptime: str = ""  # "99.982 %" over the bars' days
+
+
+def metric_value(metric: Metric, value: float | None, language: str) -> str:
+    if value is None:
+        return ""
+    number = formatting.format_number(value, language, precision=metric.precision)
+    return f"{number}\u00a0{metric.unit}" if metric.unit != "count" else number
+
+
+def metric_row(metric: Metric, *, language: str, hourly: list[float | None] | None = None) -> MetricRow:
+    name = shown(metric.name, metric, language=language)
+    row = MetricRow(
+        metric=metric,
+        name=name,
+        value=metric_value(metric, metric.latest_value, language),
+        age=formatting.format_age(timezone.now() - metric.latest_at, language) if metric.latest_at else "",
+    )
+    if hourly is not None:
+        present = [v for v in hourly if v is not None]
+        if present:
+            label = _("%(metric)s over the last 24 hours: from %(low)s to %(high)s") % {
+                "metric": name.text,
+                "low": metric_value(metric, min(present), language),
+                "high": metric_value(metric, max(present), language),
+            }
+        else:
+            label = _("%(metric)s over the last 24 hours: no data") % {"metric": name.text}
+        row.sparkline = charts.sparkline(hourly, label=label)
+    return row
+
+
+class BarTexts:
+    """The texts of day bars in one language, formatting each date and label once per page.
+
+    The overview draws 90 bars for each of dozens of components: formatting a date with
+    Babel for every bar would cost more than everything else on the page.
+    """
+
+    def __init__(self, language: str):
+        self.language = language
+        self._days: dict[dt.date, str] = {}
+        self._durations: dict[int, str] = {}
+        self._labels = {status: str(status.label) for status in ComponentStatus}
+        self._no_data = _("%(day)s: no data")
+        self._links: dict[str, str] = {}
+        self._degraded = _("degraded for %(duration)s")
+        self._down = _("down for %(duration)s")
+
+    def day(self, date: dt.date) -> str:
+        if date not in self._days:
+            self._days[date] = formatting.format_day(date, self.language)
+        return self._days[date]
+
+    def duration(self, seconds: float) -> str:
+        minutes = round(seconds / 60)
+        if minutes not in self._durations:
+            self._durations[minutes] = formatting.format_duration(
+                dt.timedelta(minutes=minutes), self.language
+            )
+        return self._durations[minutes]
+
+    def link(self, slug: str) -> str:
+        if slug not in self._links:
+            self._links[slug] = reverse("public:incident", args=[slug])
+        return self._links[slug]
+
+    def run_text(self, run: list[Span]) -> str:
+        """What a run of quiet days says: "Dec 1, 2025 – Dec 20, 2025: Operational"."""
+        days = f"{self.day(run[0].date)} – {self.day(run[-1].date)}"
+        worst = run[0].worst
+        if worst is None:
+            return self._no_data % {"day": days}
+        return f"{days}: {self._labels[worst]}"
+
+    def text(self, span: Span) -> str:
+        """What one day's bar says: its date, worst status, time degraded and down, incidents."""
+        day = self.day(span.date)
+        worst = span.worst
+        if worst is None:
+            return self._no_data % {"day": day}
+        parts = [f"{day}: {self._labels[worst]}"]
+        if span.degraded_seconds >= 60:
+            parts.append(self._degraded % {"duration": self.duration(span.degraded_seconds)})
+        if span.down_seconds >= 60:
+            parts.append(self._down % {"duration": self.duration(span.down_seconds)})
+        if span.incidents:
+            titles = [
+                pick(
+                    row["incident__title"],
+                    language=self.language,
+                    original=row["incident__original_language"],
+                ).text
+                for row in span.incidents
+            ]
+            parts.append(
+                ngettext("%(count)d incident: %(titles)s", "%(count)d incidents: %(titles)s", len(titles))
+                % {"count": len(titles), "titles": "; ".join(titles)}
+            )
+        return "; ".join(parts)
+
+
+def _is_quiet(span: Span) -> bool:
+    return (
+        not span.incidents
+        and span.down_seconds < 60
+        and span.degraded_seconds < 60
+        and span.worst in (None, ComponentStatus.OPERATIONAL)
+    )
+
+
+def _runs(days: list[Span]) -> list[list[Span]]:
+    """Days in order, quiet days with the same status gathered in runs (each other day alone)."""
+    runs: list[list[Span]] = []
+    for span in days:
+        if runs and _is_quiet(span) and _is_quiet(runs[-1][-1]) and runs[-1][-1].worst == span.worst:
+            runs[-1].append(span)
+        else:
+            runs.append([span])
+    return runs
+
+
+def uptime_bars(
+    component_name: str, days: list[Span], language: str, texts: BarTexts | None = None
+) -> tuple[str, str]:
+    """The bars of one component and its uptime over those days as text."""
+    texts = texts or BarTexts(language)
+    bars = []
+    for run in _runs(days):
+        first = run[0]
+        worst = first.worst
+        css_class = f"status-{worst.value if worst else NO_DATA}"
+        if len(run) == 1:
+            href = texts.link(first.incidents[0]["incident__slug"]) if first.incidents else None
+            bars.append(charts.Bar(css_class=css_class, text=texts.text(first), href=href))
+        else:
+            bars.append(charts.Bar(css_class=css_class, text=texts.run_text(run), days=len(run)))
+    total = overall(days)
+    percent = formatting.format_percent(total.uptime, language) if total and total.uptime is not None else ""
+    if percent:
+        label = _("%(component)s, last %(days)d days: %(uptime)s uptime, one bar per day") % {
+            "component": component_name,
+            "days": len(days),
+            "uptime": percent,
+        }
+    else:
+        label = _("%(component)s, last %(days)d days: no data yet") % {
+            "component": component_name,
+            "days": len(days),
+        }
+    return charts.uptime_bars(bars, label=label), percent
+
+
+def component_rows(
+    components: list[Component],
+    *,
+    language: str,
+    hourly: dict[int, list[float | None]],
+    days: dict[int, list[Span]],
+    texts: BarTexts | None = None,
+) -> list[ComponentRow]:
+    rows = []
+    texts = texts or BarTexts(language)
+    for component in components:
+        name = shown(component.name, component, language=language)
+        row = ComponentRow(component=component, name=name, status=ComponentStatus(component.status))
+        row.metrics = [
+            metric_row(m, language=language, hourly=hourly.get(m.pk)) for m in component.metrics.all()
+        ]
+        if component.pk in days:
+            row.bars, row.uptime = uptime_bars(name.text, days[component.pk], language, texts)
+        rows.append(row)
+    return rows
+
+
+@dataclass
+class MetricCharts:
+    row: MetricRow
+    charts: list[tuple[str, str]]  # (period name, svg)
+
+
+def metric_charts(
+    metric: Metric,
+    *,
+    language: str,
+    hourly: list[tuple[dt.datetime, float | None]],
+    daily: list[tuple[dt.datetime, float | None]],
+) -> MetricCharts:
+    """A metric over 24 hours, 7 days (hourly rollups) and 90 days (daily rollups)."""
+    now = timezone.now()
+    row = metric_row(metric, language=language)
+    thresholds = [
+        charts.Threshold(
+            f"status-{status.value}", f"{status.label} {metric_value(metric, limit, language)}", limit
+        )
+        for status, limit in metric.thresholds()
+    ]
+    periods = [
+        (_("Last 24 hours"), dt.timedelta(hours=24), hourly, Resolution.HOUR),
+        (_("Last 7 days"), dt.timedelta(days=7), hourly, Resolution.HOUR),
+        (_("Last 90 days"), dt.timedelta(days=90), daily, Resolution.DAY),
+    ]
+    drawn = []
+    for title, length, series, _resolution in periods:
+        start = now - length
+        points = [(at, v) for at, v in series if at >= start]
+        present = [v for _at, v in points if v is not None]
+        if present:
+            label = _("%(metric)s, %(period)s: from %(low)s to %(high)s, latest %(latest)s") % {
+                "metric": row.name.text,
+                "period": title.lower(),
+                "low": metric_value(metric, min(present), language),
+                "high": metric_value(metric, max(present), language),
+                "latest": metric_value(metric, present[-1], language),
+            }
+        else:
+            label = _("%(metric)s, %(period)s: no data") % {"metric": row.name.text, "period": title.lower()}
+        if thresholds:
+            label += "; " + _("thresholds: %(thresholds)s") % {
+                "thresholds": ", ".join(t.label for t in thresholds)
+            }
+        svg = charts.line_chart(
+            points,
+            start=start,
+            end=now,
+            thresholds=thresholds,
+            label=label,
+            start_label=formatting.format_datetime(start, language),
+            end_label=formatting.format_datetime(now, language),
+            top_label_format=lambda v: metric_value(metric, v, language),
+        )
+        drawn.append((title, svg))
+    return MetricCharts(row=row, charts=drawn)
+
+
+@dataclass
+class Month:
+    start: dt.datetime
+    label: str
+    items: list = field(default_factory=list)
+
+
+def by_month(incidents, language: str) -> list[Month]:
+    """Incidents grouped under the month they started in (in the status page's zone)."""
+    zone = formatting.status_zone()
+    months: list[Month] = []
+    for incident in incidents:
+        local = incident.started_at.astimezone(zone)
+        if not months or (months[-1].start.year, months[-1].start.month) != (local.year, local.month):
+            months.append(Month(local, formatting.format_month(local.date(), language)))
+        months[-1].items.append(incident)
+    return months
+
+
+@dataclass
+class UptimeCell:
+    uptime: str  # "99.982 %", or "" when nothing was observed
+    down: str  # "down 3 hours"
+    degraded: str  # "outside latency target 20 minutes"
+
+
+def uptime_cells(month_spans: list[Span], language: str, texts: BarTexts | None = None) -> list[UptimeCell]:
+    """One cell per month; texts are made here, not in the template, as a table has hundreds."""
+    texts = texts or BarTexts(language)
+    down, degraded = _("down %(duration)s"), _("outside latency target %(duration)s")
+    cells = []
+    for span in month_spans:
+        if span.uptime is None:
+            cells.append(UptimeCell("", "", ""))
+            continue
+        cells.append(
+            UptimeCell(
+                uptime=formatting.format_percent(span.uptime, language),
+                down=down % {"duration": texts.duration(span.down_seconds)},
+                degraded=degraded % {"duration": texts.duration(span.degraded_seconds)},
+            )
+        )
+    return cells

@@ -1,0 +1,136 @@
+"""Template tags of the public site: status badges, times, fallback notes, language links."""
+
+import datetime as dt
+
+from django import template
+from django.conf import settings
+from django.urls import reverse, translate_url
+from django.utils.html import format_html
+from django.utils.http import urlencode
+from django.utils.translation import get_language, get_language_from_path, override
+from django.utils.translation import gettext as _
+
+from incidents import formatting
+from incidents.models import ComponentStatus
+from incidents.translation import Shown, language_codes
+
+register = template.Library()
+
+# A shape per status, so status is never told by colour alone (the label is always beside it).
+ICONS = {
+    ComponentStatus.OPERATIONAL: "✓",
+    ComponentStatus.DEGRADED_PERFORMANCE: "▲",
+    ComponentStatus.PARTIAL_OUTAGE: "◆",
+    ComponentStatus.MAJOR_OUTAGE: "✕",
+    ComponentStatus.UNDER_MAINTENANCE: "⚙",
+}
+
+
+def _language() -> str:
+    return (get_language() or settings.LANGUAGE_CODE).split("-")[0]
+
+
+@register.simple_tag
+def status_badge(status) -> str:
+    status = ComponentStatus(status)
+    return format_html(
+        '<span class="badge status-{}"><span class="icon" aria-hidden="true">{}</span> {}</span>',
+        status.value,
+        ICONS[status],
+        status.label,
+    )
+
+
+@register.simple_tag
+def time_tag(value: dt.datetime | None, style: str = "datetime") -> str:
+    """A time for people in the page's language and zone, with UTC for machines."""
+    if value is None:
+        return ""
+    machine = value.astimezone(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    human = (
+        formatting.format_date(value.astimezone(formatting.status_zone()).date(), _language())
+        if style == "date"
+        else formatting.format_datetime(value, _language())
+    )
+    return format_html('<time datetime="{}">{}</time>', machine, human)
+
+
+@register.simple_tag
+def fallback_note(shown: Shown, original: str | None = None, noun: str = "update") -> str:
+    """ "This update is shown in Russian, its original language." when a fallback is shown."""
+    if not isinstance(shown, Shown) or not shown.is_fallback:
+        return ""
+    name = formatting.language_name(shown.language, _language())
+    if noun == "postmortem":
+        text = (
+            _("This postmortem is shown in %(language)s, its original language.")
+            if shown.language == original
+            else _("This postmortem is shown in %(language)s.")
+        )
+    elif noun == "title":
+        text = (
+            _("This title is shown in %(language)s, its original language.")
+            if shown.language == original
+            else _("This title is shown in %(language)s.")
+        )
+    else:
+        text = (
+            _("This update is shown in %(language)s, its original language.")
+            if shown.language == original
+            else _("This update is shown in %(language)s.")
+        )
+    return format_html('<p class="fallback">{}</p>', text % {"language": name})
+
+
+@register.simple_tag
+def lang_attr(shown: Shown) -> str:
+    """A lang attribute for content shown in another language than the page's."""
+    if isinstance(shown, Shown) and shown.is_fallback:
+        return format_html(' lang="{}"', shown.language)
+    return ""
+
+
+@register.simple_tag(takes_context=True)
+def language_links(context) -> list[dict]:
+    """Each language with the URL of this page in it (absolute) and its switcher URL."""
+    request = context.get("request")
+    path = request.get_full_path() if request else "/"
+    current = _language()
+    links = []
+    # Resolve the path in the language its prefix names (none: the default language), not in
+    # the reader's language, which may differ on unprefixed URLs (see incidents.middleware).
+    path_language = get_language_from_path(path.split("?")[0]) or settings.LANGUAGE_CODE
+    for code in language_codes():
+        with override(path_language):
+            url = translate_url(path, code)
+        links.append(
+            {
+                "code": code,
+                "name": formatting.language_name(code, code),
+                "url": settings.SITE_URL + url,
+                "switch": f"{reverse('public:language', args=[code])}?{urlencode({'next': url})}",
+                "current": code == current,
+            }
+        )
+    return links
+
+
+@register.simple_tag
+def site_name() -> str:
+    return settings.STATUS_PAGE_NAME
+
+
+@register.simple_tag
+def time_zone_name() -> str:
+    return settings.STATUS_TIME_ZONE
+
+
+@register.filter
+def iso_utc(value: dt.datetime | None) -> str:
+    return value.astimezone(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ") if value else ""
+
+
+@register.simple_tag
+def due_text(item) -> str:
+    """An action item's due date by its precision ("Q1 2027"), or nothing."""
+    return formatting.format_due(item.due_date, item.due_precision, _language()) if item.due_date else ""

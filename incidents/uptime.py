@@ -1,0 +1,146 @@
+"""Time spent in each status, per day or per month, computed from status periods.
+
+The formula shown on the uptime page: uptime = (observed time − time in partial or major
+outage) / observed time. Degraded performance counts as up and is reported on its own as
+time outside the latency target; maintenance counts as up. Time before a component was
+first observed (or before its start date) is not observed and counts for nothing.
+"""
+
+import datetime as dt
+from bisect import bisect_right
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from typing import NamedTuple
+from zoneinfo import ZoneInfo
+
+from incidents.models import ComponentStatus
+from incidents.models.components import SEVERITY
+
+DOWN = {ComponentStatus.PARTIAL_OUTAGE.value, ComponentStatus.MAJOR_OUTAGE.value}
+DEGRADED = ComponentStatus.DEGRADED_PERFORMANCE.value
+SEVERITY_BY_VALUE = {status.value: severity for status, severity in SEVERITY.items()}
+
+
+class Period(NamedTuple):
+    status: str
+    started_at: dt.datetime
+    ended_at: dt.datetime | None
+
+
+class Span:
+    """One day or month of one component: seconds per status and the incidents in it.
+
+    The derived figures are computed once when the seconds are set: the overview asks them
+    of thousands of spans.
+    """
+
+    __slots__ = (
+        "start",
+        "end",
+        "seconds",
+        "incidents",
+        "observed",
+        "down_seconds",
+        "degraded_seconds",
+        "worst",
+    )
+
+    def __init__(self, start: dt.datetime, end: dt.datetime, seconds: dict[str, float] | None = None):
+        self.start, self.end = start, end
+        self.incidents: list = []
+        self.set_seconds(seconds or {})
+
+    def set_seconds(self, seconds: dict[str, float]) -> None:
+        self.seconds = seconds
+        if len(seconds) <= 1:  # the usual day: one status all day, or nothing observed
+            ((status, observed),) = seconds.items() or ((None, 0.0),)
+            self.observed = observed
+            self.down_seconds = observed if status in DOWN else 0.0
+            self.degraded_seconds = observed if status == DEGRADED else 0.0
+            self.worst = ComponentStatus(status) if status and observed > 0 else None
+            return
+        self.observed = sum(seconds.values())
+        self.down_seconds = sum(s for status, s in seconds.items() if status in DOWN)
+        self.degraded_seconds = seconds.get(DEGRADED, 0.0)
+        present = [status for status, s in seconds.items() if s > 0]
+        self.worst = ComponentStatus(max(present, key=SEVERITY_BY_VALUE.__getitem__)) if present else None
+
+    def __repr__(self) -> str:
+        return f"Span({self.start:%Y-%m-%d}, {self.seconds})"
+
+    @property
+    def date(self) -> dt.date:
+        return self.start.date()
+
+    @property
+    def uptime(self) -> float | None:
+        """Percent of the observed time not spent in an outage, or None when nothing was observed."""
+        return 100.0 * (self.observed - self.down_seconds) / self.observed if self.observed else None
+
+
+def day_starts(*, days: int, now: dt.datetime, zone: ZoneInfo) -> list[dt.datetime]:
+    """The local midnights that open each of the last `days` days, and the one closing today."""
+    today = now.astimezone(zone).date()
+    first = today - dt.timedelta(days=days - 1)
+    return [_midnight(first + dt.timedelta(days=n), zone) for n in range(days + 1)]
+
+
+def month_starts(*, months: int, now: dt.datetime, zone: ZoneInfo) -> list[dt.datetime]:
+    """The local first-of-month midnights opening each of the last `months` months, and the next."""
+    local = now.astimezone(zone).date().replace(day=1)
+    firsts = []
+    year, month = local.year, local.month
+    for _ in range(months):
+        firsts.append(dt.date(year, month, 1))
+        year, month = (year, month - 1) if month > 1 else (year - 1, 12)
+    firsts.reverse()
+    last = firsts[-1]
+    following = dt.date(last.year + last.month // 12, last.month % 12 + 1, 1)
+    return [_midnight(day, zone) for day in [*firsts, following]]
+
+
+def _midnight(day: dt.date, zone: ZoneInfo) -> dt.datetime:
+    return dt.datetime.combine(day, dt.time(), tzinfo=zone)
+
+
+def spans(
+    periods: Iterable[Period],
+    boundaries: Sequence[dt.datetime],
+    *,
+    now: dt.datetime,
+    observed_from: dt.datetime | None = None,
+) -> list[Span]:
+    """Seconds in each status within each interval [boundaries[i], boundaries[i+1]).
+
+    Open periods end now; nothing before `observed_from` counts.
+    """
+    result = [Span(start, end) for start, end in zip(boundaries, boundaries[1:], strict=False)]
+    totals = [defaultdict(float) for _ in result]
+    # Compared in UTC: comparing datetimes of different zones costs a UTC offset lookup each time.
+    boundaries = [b.astimezone(dt.UTC) for b in boundaries]
+    now = now.astimezone(dt.UTC)
+    window_start, window_end = boundaries[0], min(boundaries[-1], now)
+    if observed_from and observed_from > window_start:
+        window_start = observed_from.astimezone(dt.UTC)
+    for period in periods:
+        start = max(period.started_at, window_start)
+        end = min(period.ended_at or now, window_end)
+        index = bisect_right(boundaries, start) - 1
+        while start < end and index < len(result):
+            chunk_end = min(end, boundaries[index + 1])
+            totals[index][period.status] += (chunk_end - start).total_seconds()
+            start, index = chunk_end, index + 1
+    for span, seconds in zip(result, totals, strict=True):
+        span.set_seconds(dict(seconds))
+    return result
+
+
+def overall(all_spans: Sequence[Span]) -> Span | None:
+    """The spans added together (for "99.98 % over 90 days")."""
+    if not all_spans:
+        return None
+    sums: dict[str, float] = defaultdict(float)
+    for span in all_spans:
+        for status, seconds in span.seconds.items():
+            sums[status] += seconds
+    return Span(all_spans[0].start, all_spans[-1].end, dict(sums))

@@ -1,0 +1,146 @@
+"""Data for the public pages, built through the services as the editor would."""
+
+import datetime as dt
+
+import pytest
+import time_machine
+from django.core.cache import cache
+from django.utils import timezone
+
+from incidents.models import ActionItem, Component, ComponentGroup, Metric
+from incidents.services.components import save_component, save_group
+from incidents.services.incidents import declare_incident, post_update, resolve_incident
+from incidents.services.metrics import record_sample
+from incidents.services.postmortems import publish_postmortem, save_action_item, write_postmortem
+
+NOW = dt.datetime(2026, 3, 10, 12, 0, tzinfo=dt.UTC)
+
+
+@pytest.fixture(autouse=True)
+def _frozen_now():
+    """Pages show relative times and 90-day windows: pin the clock (it still ticks)."""
+    with time_machine.travel(NOW, tick=True):
+        yield
+
+
+@pytest.fixture(autouse=True)
+def _no_page_cache(settings):
+    # Most tests read what they just wrote; the cache has its own tests, which turn it on.
+    settings.PUBLIC_PAGE_CACHE_SECONDS = 0
+    # The local-memory cache outlives a test: a page cached by one test must not reach the next.
+    cache.clear()
+
+
+@pytest.fixture
+def site(db, admin):
+    """A small page: two groups, three components, a metric with samples, incidents of each kind."""
+    with time_machine.travel(NOW - dt.timedelta(days=30)):
+        core = save_group(
+            ComponentGroup(slug="core", name={"en": "Core", "ru": "Ядро"}, position=1), actor=admin
+        )
+        delivery = save_group(
+            ComponentGroup(slug="delivery", name={"en": "Delivery", "nb": "Levering"}, position=2),
+            actor=admin,
+        )
+        api = save_component(
+            Component(
+                slug="public-api", group=core, name={"en": "Public API", "ru": "Публичный API"}, position=1
+            ),
+            actor=admin,
+        )
+        webhooks = save_component(
+            Component(slug="webhook-delivery", group=delivery, name={"en": "Webhook delivery"}, position=1),
+            actor=admin,
+        )
+        email = save_component(
+            Component(slug="email-delivery", group=delivery, name={"en": "Email delivery"}, position=2),
+            actor=admin,
+        )
+    delay = Metric.objects.create(
+        component=webhooks,
+        slug="delay",
+        name={"en": "Webhook delivery delay", "ru": "Задержка доставки вебхуков"},
+        unit="s",
+        precision=1,
+        degraded_threshold=60,
+        partial_outage_threshold=300,
+        major_outage_threshold=900,
+    )
+    for minutes_ago in range(180, 0, -10):
+        record_sample(
+            delay, value=1.0 + minutes_ago / 100, at=timezone.now() - dt.timedelta(minutes=minutes_ago)
+        )
+    record_sample(delay, value=1.8, at=timezone.now() - dt.timedelta(seconds=40))
+
+    # A past incident on 7 March: declared at 10:00 UTC, resolved at 13:00 (three hours down).
+    with time_machine.travel(NOW - dt.timedelta(days=3, hours=2)):
+        past = declare_incident(
+            title="Webhooks delayed",
+            language="en",
+            body="We are **investigating** delays.",
+            impact="major",
+            component_statuses={webhooks: "partial_outage"},
+            actor=admin,
+        )
+    with time_machine.travel(NOW - dt.timedelta(days=3, hours=0)):
+        # Written an hour after the fact: shown at 11:00, posted at 12:00.
+        post_update(
+            past,
+            status="identified",
+            body={"en": "A queue was stuck.", "ru": "Очередь застряла."},
+            language="en",
+            display_at=timezone.now() - dt.timedelta(hours=1),
+            actor=admin,
+        )
+    with time_machine.travel(NOW - dt.timedelta(days=2, hours=23)):
+        resolve_incident(past, body={"en": "Delivery is back to normal."}, language="en", actor=admin)
+    write_postmortem(
+        past,
+        language="en",
+        sections={"summary": "A stuck queue delayed webhooks.", "root_cause": "A lock was never released."},
+        actor=admin,
+    )
+    postmortem = past.postmortem
+    publish_postmortem(postmortem, actor=admin)
+    save_action_item(
+        ActionItem(
+            postmortem=postmortem,
+            title={"en": "Alert on queue age"},
+            owner_name="Platform team",
+            due_date=dt.date(2025, 10, 1),
+            due_precision="quarter",
+        ),
+        actor=admin,
+    )
+    save_action_item(
+        ActionItem(postmortem=postmortem, title={"en": "Secret internal follow-up"}, is_public=False),
+        actor=admin,
+    )
+    current = declare_incident(
+        title="Сбой API",
+        language="ru",
+        body="Мы расследуем ошибки API.",
+        impact="critical",
+        component_statuses={api: "major_outage"},
+        actor=admin,
+    )
+    upcoming = declare_incident(
+        title="Database upgrade",
+        language="en",
+        body="We will upgrade the database.",
+        kind="maintenance",
+        impact="none",
+        actor=admin,
+        scheduled_for=timezone.now() + dt.timedelta(days=2),
+        scheduled_until=timezone.now() + dt.timedelta(days=2, hours=2),
+    )
+    return {
+        "groups": (core, delivery),
+        "api": api,
+        "webhooks": webhooks,
+        "email": email,
+        "delay": delay,
+        "past": past,
+        "current": current,
+        "upcoming": upcoming,
+    }

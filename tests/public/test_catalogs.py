@@ -1,0 +1,41 @@
+"""The shipped translation catalogs are complete: a reader never meets an untranslated string."""
+
+from pathlib import Path
+
+import pytest
+from babel.messages.pofile import read_po
+from django.conf import settings
+
+LANGUAGES = [code for code, _name in settings.LANGUAGES]
+
+
+def shipped_catalogs() -> list[Path]:
+    return sorted(p for base in settings.LOCALE_PATHS for p in Path(base).glob("*/LC_MESSAGES/django.po"))
+
+
+CATALOGS = shipped_catalogs()
+# The catalogs are written in one translation pass after the branches are merged; until
+# then this documents what they must satisfy instead of failing every branch.
+pending = pytest.mark.xfail(not CATALOGS, reason="catalogs come with the translation pass", strict=False)
+
+
+@pending
+def test_a_catalog_ships_for_every_language():
+    shipped = {path.parts[-3] for path in CATALOGS}
+    assert shipped >= set(LANGUAGES)
+
+
+@pending
+def test_no_shipped_catalog_has_an_empty_translation():
+    assert CATALOGS
+    empty = []
+    for path in CATALOGS:
+        with path.open("rb") as handle:
+            catalog = read_po(handle, locale=path.parts[-3])
+        for message in catalog:
+            if not message.id:
+                continue  # the header
+            strings = message.string if isinstance(message.string, tuple) else (message.string,)
+            if any(not text.strip() for text in strings) or message.fuzzy:
+                empty.append(f"{path.parts[-3]}: {message.id!r}")
+    assert empty == []

@@ -1,0 +1,108 @@
+"""RSS and Atom feeds: valid, one entry per update, stable ids, per language, conditional GET."""
+
+import datetime as dt
+
+import feedparser
+import pytest
+from django.utils import timezone
+
+from incidents.services.incidents import post_update
+
+pytestmark = pytest.mark.django_db
+
+FEEDS = [
+    "/history.atom",
+    "/history.rss",
+    "/ru/history.atom",
+    "/es/history.rss",
+    "/nb/history.atom",
+    "/components/webhook-delivery/history.atom",
+    "/components/webhook-delivery/history.rss",
+    "/ru/components/public-api/history.atom",
+]
+
+
+def parse(client, path):
+    response = client.get(path)
+    assert response.status_code == 200, path
+    parsed = feedparser.parse(response.content)
+    assert not parsed.bozo, (path, parsed.get("bozo_exception"))
+    return response, parsed
+
+
+@pytest.mark.parametrize("path", FEEDS)
+def test_every_feed_parses_with_absolute_links_and_dates(client, site, path):
+    response, parsed = parse(client, path)
+    assert parsed.version in ("atom10", "rss20")
+    assert parsed.entries
+    for entry in parsed.entries:
+        assert entry.link.startswith("http://127.0.0.1:8000/")
+        assert "#update-" in entry.link
+        assert entry.id.startswith("tag:127.0.0.1,")
+        assert entry.get("updated_parsed") or entry.get("published_parsed")
+    assert response.has_header("Last-Modified") and response.has_header("ETag")
+
+
+def test_whole_page_feed_has_an_entry_per_published_update(client, site):
+    _response, parsed = parse(client, "/history.atom")
+    # past: 3 updates, current: 1, upcoming maintenance: 1.
+    assert len(parsed.entries) == 5
+    titles = [e.title for e in parsed.entries]
+    assert "Webhooks delayed: Resolved" in titles and "Database upgrade: Scheduled" in titles
+
+
+def test_component_feed_holds_only_that_components_updates(client, site):
+    _response, parsed = parse(client, "/components/webhook-delivery/history.rss")
+    assert {e.title.split(":")[0] for e in parsed.entries} == {"Webhooks delayed"}
+
+
+def test_feed_language_follows_the_prefix(client, site):
+    _response, parsed = parse(client, "/ru/history.atom")
+    assert parsed.feed.language == "ru"
+    assert any("Очередь застряла." in e.summary for e in parsed.entries)
+    assert all(e.link.startswith("http://127.0.0.1:8000/ru/incidents/") for e in parsed.entries)
+    _response, english = parse(client, "/history.atom")
+    assert any("A queue was stuck." in e.summary for e in english.entries)
+
+
+def test_entry_ids_are_stable_across_renders_and_unique(client, site, admin):
+    _r, first = parse(client, "/history.atom")
+    post_update(site["current"], status="identified", body={"en": "Found it."}, language="en", actor=admin)
+    _r, second = parse(client, "/history.atom")
+    first_ids = [e.id for e in first.entries]
+    assert len(set(first_ids)) == len(first_ids)
+    assert set(first_ids) < {e.id for e in second.entries}
+    assert len(second.entries) == len(first.entries) + 1
+
+
+def test_conditional_get_answers_304_and_changes_after_an_update(client, site, admin):
+    response = client.get("/history.atom")
+    etag, modified = response["ETag"], response["Last-Modified"]
+    assert client.get("/history.atom", headers={"if-none-match": etag}).status_code == 304
+    assert client.get("/history.atom", headers={"if-modified-since": modified}).status_code == 304
+    post_update(site["current"], status="identified", body={"en": "Found it."}, language="en", actor=admin)
+    changed = client.get("/history.atom", headers={"if-none-match": etag})
+    assert changed.status_code == 200
+    assert changed["ETag"] != etag
+
+
+def test_pages_also_answer_conditional_get(client, site):
+    response = client.get("/history/")
+    assert client.get("/history/", headers={"if-none-match": response["ETag"]}).status_code == 304
+
+
+@pytest.mark.parametrize("path", ["/", "/history/", "/uptime/", "/maintenance/", "/ru/"])
+def test_every_page_advertises_its_feeds(client, site, path):
+    page = client.get(path).content.decode()
+    prefix = "/ru" if path.startswith("/ru") else ""
+    assert (
+        f'<link rel="alternate" type="application/atom+xml" title="All incidents and maintenance (Atom)" href="{prefix}/history.atom">'
+        in page
+    )
+    assert 'type="application/rss+xml"' in page
+
+
+def test_updated_date_follows_the_update(client, site):
+    _r, parsed = parse(client, "/history.atom")
+    newest = max(parsed.entries, key=lambda e: e.updated_parsed)
+    assert dt.datetime(*newest.updated_parsed[:6], tzinfo=dt.UTC) <= timezone.now()

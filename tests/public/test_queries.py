@@ -1,0 +1,59 @@
+"""Every page runs a fixed number of queries, whatever the size of the history."""
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from incidents.management.commands.build_site_history import build_history
+from incidents.models import Component, ComponentGroup, Incident
+
+pytestmark = pytest.mark.django_db
+
+MAX_QUERIES = 20
+PAGES = [
+    "/",
+    "/ru/",
+    "/incidents/bench-incident-0/",
+    "/components/bench-component-0/",
+    "/history/",
+    "/history/?component=bench-component-1&page=2",
+    "/uptime/",
+    "/maintenance/",
+    "/history.atom",
+    "/ru/history.rss",
+    "/components/bench-component-0/history.atom",
+]
+SMALL = {"groups": 2, "components": 3, "incidents": 12, "metrics": 2, "rollup_days": 3, "history_days": 20}
+LARGE = {
+    "groups": 6,
+    "components": 24,
+    "incidents": 600,
+    "metrics": 10,
+    "rollup_days": 90,
+    "history_days": 400,
+}
+
+
+def query_counts(client, django_assert_max_num_queries) -> dict[str, int]:
+    counts = {}
+    for path in PAGES:
+        with django_assert_max_num_queries(MAX_QUERIES), CaptureQueriesContext(connection) as queries:
+            assert client.get(path).status_code == 200, path
+        counts[path] = len(queries)
+    return counts
+
+
+@pytest.mark.parametrize("size", [SMALL, LARGE], ids=["small", "large"])
+def test_pages_stay_under_the_query_budget(client, django_assert_max_num_queries, size):
+    build_history(**size)
+    query_counts(client, django_assert_max_num_queries)
+
+
+def test_query_counts_do_not_grow_with_the_history(client, django_assert_max_num_queries):
+    build_history(**SMALL)
+    small = query_counts(client, django_assert_max_num_queries)
+    for model in (Incident, Component, ComponentGroup):  # cascades to metrics, rollups, periods
+        model.objects.all().delete()
+    build_history(**LARGE)
+    large = query_counts(client, django_assert_max_num_queries)
+    assert large == small
