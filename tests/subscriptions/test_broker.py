@@ -113,3 +113,22 @@ def test_one_dispatch_per_worker_slot_when_configured(
         declare()
 
     assert notify_queue.llen("notify") == 2
+
+
+# A real commit: the kick runs on commit, inside the editor's request, as in production.
+@pytest.mark.django_db(transaction=True)
+def test_the_editor_says_when_the_broker_was_unreachable(client, responder, make_subscriber, declare):
+    make_subscriber()
+    incident = declare()
+    client.force_login(responder)
+    with broker_at(f"redis://127.0.0.1:{free_port()}/0"):
+        response = client.post(
+            f"/editor/incidents/{incident.pk}/updates/",
+            {"status": "identified", "language": "en", "body": "Found it.", "version": incident.version},
+            follow=True,
+        )
+
+    assert response.status_code == 200
+    assert incident.updates.filter(body__en="Found it.").exists()
+    assert str(KickOutcome.BROKER_UNREACHABLE.label) in response.content.decode()
+    assert Delivery.objects.filter(state=DeliveryState.PENDING).count() == 2

@@ -2,6 +2,7 @@
 
 from functools import wraps
 
+from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import render
@@ -11,6 +12,7 @@ from django.utils.cache import add_never_cache_headers
 
 from incidents import roles
 from incidents.formatting import status_zone
+from incidents.services.notifications import KickOutcome, watch_notifications
 
 
 def in_editor_language(view):
@@ -45,8 +47,11 @@ def _requires(check):
             if not check(request.user):
                 raise PermissionDenied
             # Forms read and pages show times in the zone the status page speaks in.
-            with timezone.override(status_zone()):
+            with timezone.override(status_zone()), watch_notifications() as kicks:
                 response = view(request, *args, **kwargs)
+            if kicks.broker_unreachable:
+                # The update is saved and its notifications wait in the outbox for the sweep.
+                messages.warning(request, KickOutcome.BROKER_UNREACHABLE.label)
             # Drafts and internal items must not linger in shared or browser caches.
             add_never_cache_headers(response)
             return response
