@@ -2,9 +2,18 @@
 
 from dataclasses import dataclass, field
 
-from django.db.models import Prefetch
+from django.db.models import Max, Prefetch
 
-from incidents.models import Component, ComponentGroup, ComponentStatus, Incident, IncidentUpdate, Metric
+from incidents.models import (
+    Component,
+    ComponentChange,
+    ComponentGroup,
+    ComponentStatus,
+    Incident,
+    IncidentUpdate,
+    Metric,
+    Sample,
+)
 
 
 @dataclass
@@ -44,3 +53,68 @@ def open_incidents():
 
 def page_status(components: list[Component]) -> ComponentStatus:
     return ComponentStatus.worst(c.status for c in components)
+
+
+# --- issue 7: reads for the Statuspage-compatible API ---
+
+MAINTENANCE_UPCOMING = ("scheduled",)
+MAINTENANCE_ACTIVE = ("in_progress", "verifying")
+
+
+def _with_timelines(queryset):
+    """Incidents with their updates (newest first), component changes and components loaded."""
+    updates = IncidentUpdate.objects.timeline().prefetch_related(
+        Prefetch(
+            "component_changes",
+            queryset=ComponentChange.objects.select_related("component__group").order_by(
+                "component__position", "component__slug"
+            ),
+        )
+    )
+    return queryset.select_related("postmortem").prefetch_related(
+        Prefetch("updates", queryset=updates),
+        Prefetch(
+            "components", queryset=Component.objects.select_related("group").order_by("position", "slug")
+        ),
+    )
+
+
+def recent_incidents(*, limit: int = 50):
+    """The most recent published incidents of any status, newest first."""
+    incidents = Incident.objects.published().incidents().order_by("-started_at", "-created_at", "-id")
+    return _with_timelines(incidents)[:limit]
+
+
+def unresolved_incidents():
+    """Published incidents not yet resolved, newest first."""
+    incidents = Incident.objects.published().incidents().open().order_by("-started_at", "-created_at", "-id")
+    return _with_timelines(incidents)
+
+
+def recent_maintenances(*, limit: int = 50, statuses: tuple[str, ...] | None = None):
+    """Published scheduled maintenance, latest window first, optionally only in `statuses`."""
+    maintenances = Incident.objects.published().maintenances()
+    if statuses is not None:
+        maintenances = maintenances.filter(status__in=statuses)
+    maintenances = maintenances.order_by("-scheduled_for", "-created_at", "-id")
+    return _with_timelines(maintenances)[:limit]
+
+
+def metric_window_values(metric: Metric) -> list[float]:
+    """The values of a metric's last `window` successful samples (what its status looks at)."""
+    return list(
+        Sample.objects.filter(metric=metric, value__isnull=False)
+        .order_by("-at")
+        .values_list("value", flat=True)[: metric.window]
+    )
+
+
+def page_updated_at():
+    """When anything shown on the public page last changed."""
+    candidates = [
+        Component.objects.aggregate(at=Max("updated_at"))["at"],
+        ComponentGroup.objects.aggregate(at=Max("updated_at"))["at"],
+        Incident.objects.published().aggregate(at=Max("updated_at"))["at"],
+        Metric.objects.aggregate(at=Max("latest_at"))["at"],
+    ]
+    return max((at for at in candidates if at is not None), default=None)

@@ -240,3 +240,45 @@ if not DEBUG:
 
 # Probes and outgoing webhooks may call private and loopback addresses only when this is on.
 OUTBOUND_ALLOW_PRIVATE_TARGETS = env_bool("OUTBOUND_ALLOW_PRIVATE_TARGETS", False)
+
+# --- issue 7: REST API and the Statuspage-compatible JSON ---
+INSTALLED_APPS += ["drf_spectacular", "drf_spectacular_sidecar"]
+REST_FRAMEWORK.update(
+    {
+        "DEFAULT_AUTHENTICATION_CLASSES": [
+            "incidents.api.authentication.TokenAuthentication",
+            "rest_framework.authentication.SessionAuthentication",
+        ],
+        "DEFAULT_PERMISSION_CLASSES": ["incidents.api.permissions.StaffRole"],
+        "DEFAULT_PAGINATION_CLASS": "incidents.api.pagination.Pagination",
+        "EXCEPTION_HANDLER": "incidents.api.errors.exception_handler",
+        "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    }
+)
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Status page API",
+    "DESCRIPTION": "Incidents, components, metrics and postmortems. Authenticate with `Authorization: Bearer <token>`.",
+    "VERSION": "1.0.0",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "COMPONENT_SPLIT_REQUEST": True,
+    "SCHEMA_PATH_PREFIX": r"/api/v1",
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "ENUM_NAME_OVERRIDES": {
+        "ComponentStatusEnum": "incidents.models.components.ComponentStatus",
+        "IncidentStatusEnum": "incidents.models.incidents.IncidentStatus",
+        "IncidentKindEnum": "incidents.models.incidents.IncidentKind",
+        "MetricKindEnum": "incidents.models.metrics.MetricKind",
+    },
+}
+# Requests to /api/v1/ with a larger body are refused with 413 before they are read.
+API_MAX_BODY_BYTES = env_int("API_MAX_BODY_BYTES", 1024 * 1024)
+API_PAGE_SIZE = env_int("API_PAGE_SIZE", 50)
+# The Statuspage page id (12 characters, base36); derived from SITE_URL when empty.
+STATUSPAGE_PAGE_ID = env_str("STATUSPAGE_PAGE_ID", "")
+if STATUSPAGE_PAGE_ID and (len(STATUSPAGE_PAGE_ID) != 12 or not STATUSPAGE_PAGE_ID.isalnum()):
+    raise ImproperlyConfigured("STATUSPAGE_PAGE_ID must be 12 base36 characters (0-9, a-z).")
+# How long a built /api/v2/ document stays cached (a write invalidates it at once anyway),
+# and the max-age clients and proxies may keep it.
+STATUSPAGE_API_CACHE_SECONDS = env_int("STATUSPAGE_API_CACHE_SECONDS", 60)
+STATUSPAGE_API_MAX_AGE = env_int("STATUSPAGE_API_MAX_AGE", 30)

@@ -16,3 +16,6 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
 ]
 urlpatterns += i18n_patterns(path("", include(public_patterns)), prefix_default_language=False)
+
+# --- issue 7 ---
+urlpatterns += [path("api/", include(("incidents.api.urls", "api")))]

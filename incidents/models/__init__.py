@@ -48,3 +48,8 @@ __all__ = [
     "Subject",
     "Unit",
 ]
+
+# --- issue 7: API tokens ---
+from .api_tokens import ApiToken, TokenScope  # noqa: E402
+
+__all__ += ["ApiToken", "TokenScope"]

@@ -2,6 +2,7 @@
 
 from django.contrib.auth.models import AbstractBaseUser
 
+from incidents.cache import bump_content_version_on_commit
 from incidents.models import AuditEvent, Incident, Subject
 
 
@@ -22,6 +23,8 @@ def record_event(
     automation: str = "system",
 ) -> AuditEvent:
     """Writes one audit event; call it inside the transaction of the change it describes."""
+    # Every audited change may be visible on the public pages: invalidate them on commit.
+    bump_content_version_on_commit()
     return AuditEvent.objects.create(
         actor=actor,
         actor_label=actor_label(actor, automation),
