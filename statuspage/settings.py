@@ -260,6 +260,8 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Incidents, components, metrics and postmortems. Authenticate with `Authorization: Bearer <token>`.",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    # The schema and its docs are public, like Statuspage's /api page; the data is not.
+    "SERVE_PERMISSIONS": ["rest_framework.permissions.AllowAny"],
     "COMPONENT_SPLIT_REQUEST": True,
     "SCHEMA_PATH_PREFIX": r"/api/v1",
     "SWAGGER_UI_DIST": "SIDECAR",
