@@ -205,7 +205,7 @@ class UpdateSerializer(serializers.ModelSerializer):
     id = serializers.CharField(source="public_id", read_only=True)
     incident = serializers.CharField(source="incident.public_id", read_only=True)
     body = TranslationsField(read_only=True)
-    author = serializers.SlugRelatedField(slug_field="username", read_only=True)
+    author = serializers.SlugRelatedField(slug_field="username", read_only=True, allow_null=True)
     component_changes = ComponentChangeSerializer(many=True, read_only=True)
 
     class Meta:
@@ -411,8 +411,8 @@ class ActionItemSerializer(serializers.ModelSerializer):
 
 
 class AuditEventSerializer(serializers.ModelSerializer):
-    actor = serializers.SlugRelatedField(slug_field="username", read_only=True)
-    incident = serializers.SlugRelatedField(slug_field="public_id", read_only=True)
+    actor = serializers.SlugRelatedField(slug_field="username", read_only=True, allow_null=True)
+    incident = serializers.SlugRelatedField(slug_field="public_id", read_only=True, allow_null=True)
     before = serializers.JSONField(read_only=True)
     after = serializers.JSONField(read_only=True)
 
