@@ -61,7 +61,16 @@ class TranslationsField(serializers.DictField):
         return value
 
 
-class PublicIdField(serializers.SlugRelatedField):
+class RelatedBySlug(serializers.SlugRelatedField):
+    """A related object named by a text field; texts no row can hold are refused before the query."""
+
+    def to_internal_value(self, data):
+        if isinstance(data, str) and "\x00" in data:
+            self.fail("does_not_exist", slug_name=self.slug_field, value=data.replace("\x00", ""))
+        return super().to_internal_value(data)
+
+
+class PublicIdField(RelatedBySlug):
     def __init__(self, **kwargs):
         super().__init__(slug_field="public_id", **kwargs)
 
@@ -260,7 +269,7 @@ class IncidentSerializer(serializers.ModelSerializer):
 
 
 class ComponentStatusChangeSerializer(serializers.Serializer):
-    component = serializers.SlugRelatedField(slug_field="public_id", queryset=Component.objects.all())
+    component = PublicIdField(queryset=Component.objects.all())
     status = serializers.ChoiceField(choices=ComponentStatus.choices)
 
 
@@ -367,12 +376,12 @@ class PostmortemWriteSerializer(serializers.Serializer):
 
 
 class PostmortemCreateSerializer(PostmortemWriteSerializer):
-    incident = serializers.SlugRelatedField(slug_field="public_id", queryset=Incident.objects.all())
+    incident = PublicIdField(queryset=Incident.objects.all())
 
 
 class ActionItemSerializer(serializers.ModelSerializer):
     title = TranslationsField()
-    owner = serializers.SlugRelatedField(
+    owner = RelatedBySlug(
         slug_field="username", queryset=get_user_model().objects.all(), allow_null=True, required=False
     )
     owner_name = serializers.CharField(max_length=200, allow_blank=True, required=False)

@@ -43,6 +43,7 @@ from .concurrency import check_if_match, check_version, etag_for
 from .errors import PayloadTooLarge
 from .permissions import StaffRole
 
+PUBLIC_ID = "[0-9a-z]+"
 ERRORS = {
     400: OpenApiResponse(description="Invalid request: {field: [messages]}"),
     401: OpenApiResponse(description="Not authenticated"),
@@ -57,6 +58,8 @@ STALE = {
 class ApiViewSet(viewsets.GenericViewSet):
     """Role permissions, body size limit, validated filters and ordering for every resource."""
 
+    # Ids in paths are matched by the router, so a malformed one is a 404 before any query.
+    lookup_value_regex = "[0-9]+"
     permission_classes = [StaffRole]
     filter_backends = [OrderingFilter]
     filter_serializer_class = None
@@ -130,6 +133,7 @@ class ComponentGroupViewSet(ServiceCrudViewSet):
     serializer_class = s.ComponentGroupSerializer
     lookup_field = "public_id"
     lookup_url_kwarg = "id"
+    lookup_value_regex = PUBLIC_ID
     ordering_fields = ["position", "slug", "created_at", "updated_at"]
 
 
@@ -139,6 +143,7 @@ class ComponentViewSet(ServiceCrudViewSet):
     serializer_class = s.ComponentSerializer
     lookup_field = "public_id"
     lookup_url_kwarg = "id"
+    lookup_value_regex = PUBLIC_ID
     ordering_fields = ["position", "slug", "status", "created_at", "updated_at"]
     filter_serializer_class = filters.ComponentFilters
     action_write_permissions = {"set_status": can_respond}
@@ -221,6 +226,7 @@ class IncidentViewSet(mixins.ListModelMixin, ApiViewSet):
     serializer_class = s.IncidentSerializer
     lookup_field = "public_id"
     lookup_url_kwarg = "id"
+    lookup_value_regex = PUBLIC_ID
     ordering_fields = ["started_at", "created_at", "updated_at", "resolved_at", "scheduled_for"]
     ordering = ["-started_at", "-id"]
     filter_serializer_class = filters.IncidentFilters

@@ -50,6 +50,10 @@ def test_domain_rules_are_reported_as_field_errors(page, writer):
         b'{"title": "\\u0000", "language": "en", "body": "x"}',
         b'{"title": {"en": 1}, "language": ["en"], "body": 3}',
         b"\xff\xfe",
+        b'{"title": "t", "language": "en", "body": "b", "components": [{"component": "\\u0000", "status": "operational"}]}',
+        b'{"title": "t", "language": "en", "body": "b", "components": [{"component": "'
+        + b"x" * 300
+        + b'"}]}',
     ],
 )
 def test_malformed_bodies_are_a_400_never_a_500(page, writer, raw):
@@ -57,6 +61,14 @@ def test_malformed_bodies_are_a_400_never_a_500(page, writer, raw):
 
     assert response.status_code == 400
     assert isinstance(response.json(), dict)
+
+
+@pytest.mark.parametrize(
+    "path", ["/api/v1/incidents/%00/", "/api/v1/metrics/abc/", "/api/v1/tokens/null,null/"]
+)
+def test_malformed_ids_in_paths_are_a_404(page, writer, path):
+    assert writer.get(path).status_code == 404
+    assert writer.patch(path, {}, format="json").status_code == 404
 
 
 def test_translations_with_unknown_languages_or_nul_bytes_are_refused(page, writer):
