@@ -50,3 +50,7 @@ check-deploy: venv
 
 clean:
 	rm -rf $(VENV) var
+
+# --- issue 7 ---
+bench-api: venv
+	$(PY) scripts/bench_api.py

@@ -206,7 +206,7 @@ class Page:
 
 def incident_status(incident: Incident) -> str:
     """Statuspage reports a resolved incident whose postmortem is out as `postmortem`."""
-    postmortem = getattr(incident, "postmortem", None) if hasattr(incident, "postmortem") else None
+    postmortem = getattr(incident, "postmortem", None)  # the reverse one-to-one may be missing
     if incident.status == "resolved" and postmortem is not None and postmortem.is_published:
         return "postmortem"
     return incident.status
