@@ -8,11 +8,15 @@ from .errors import Conflict, PreconditionFailed
 
 
 def etag_for(obj: models.Model) -> str:
-    """Versioned objects are tagged by version; the others by their last change."""
+    """Versioned objects are tagged by version, the others by their last change; records that
+    never change (samples, audit events) by their id."""
     version = getattr(obj, "version", None)
     if version is not None:
         return f'"v{version}"'
-    return '"' + hashlib.sha256(obj.updated_at.isoformat().encode()).hexdigest()[:16] + '"'
+    updated_at = getattr(obj, "updated_at", None)
+    if updated_at is None:
+        return f'"{obj.pk}"'
+    return '"' + hashlib.sha256(updated_at.isoformat().encode()).hexdigest()[:16] + '"'
 
 
 def check_if_match(request, current: models.Model) -> None:

@@ -10,6 +10,7 @@ from django.db import transaction
 
 from incidents.models import AuditEvent, Component, Incident
 from incidents.services.incidents import declare_incident, post_update
+from incidents.services.postmortems import write_postmortem
 
 
 @pytest.fixture
@@ -200,12 +201,17 @@ def traces(client) -> dict:
         endpoint: TIME.sub("<t>", ID.sub("<id>", client.get(f"/api/v2/{endpoint}.json").content.decode()))
         for endpoint in ("summary", "incidents", "components")
     }
-    page = SLUG_DATE.sub("", TIME.sub("<t>", client.get("/").content.decode()))
+    # The overview page, and the feeds once they exist (issue 3): what a reader would see.
+    pages = {}
+    for path in ("/", "/history.atom", "/history.rss"):
+        response = client.get(path)
+        if response.status_code == 200:
+            pages[path] = SLUG_DATE.sub("", TIME.sub("<t>", ID.sub("<id>", response.content.decode())))
     events = [
         (e.action, e.subject_type, e.actor_label, sorted(e.before), sorted(e.after))
         for e in AuditEvent.objects.exclude(action__startswith="api_token").order_by("id")
     ]
-    return {"json": public, "page": page, "events": events}
+    return {"json": public, "pages": pages, "events": events}
 
 
 def test_an_incident_written_through_the_api_leaves_the_same_traces_as_the_services(
@@ -226,3 +232,18 @@ def test_an_incident_written_through_the_api_leaves_the_same_traces_as_the_servi
 
     assert by_services["events"] and by_services["json"]["summary"].count("Fix deployed.") == 1
     assert by_api == by_services
+
+
+@pytest.mark.parametrize(
+    "resource", ["audit-events", "samples", "metrics", "component-groups", "postmortems"]
+)
+def test_every_listed_object_can_be_read_alone_with_an_etag(page, admin, client_as, resource):
+    write_postmortem(page["resolved"], language="en", sections={"summary": "Why."}, actor=admin)
+    client = client_as("read_token")
+    listed = client.get(f"/api/v1/{resource}/").json()["results"]
+
+    detail = client.get(f"/api/v1/{resource}/{listed[0]['id']}/")
+
+    assert detail.status_code == 200
+    assert detail.json() == listed[0]
+    assert detail["ETag"]
