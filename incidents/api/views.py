@@ -58,8 +58,6 @@ STALE = {
 class ApiViewSet(viewsets.GenericViewSet):
     """Role permissions, body size limit, validated filters and ordering for every resource."""
 
-    # Ids in paths are matched by the router, so a malformed one is a 404 before any query.
-    lookup_value_regex = "[0-9]+"
     permission_classes = [StaffRole]
     filter_backends = [OrderingFilter]
     filter_serializer_class = None
@@ -89,8 +87,14 @@ class ApiViewSet(viewsets.GenericViewSet):
         instance = self.get_object()
         return Response(self.get_serializer(instance).data, headers={"ETag": etag_for(instance)})
 
+    # Request bodies per action where they differ from the response (also the browsable API's forms).
+    request_serializers: dict = {}
+
+    def get_serializer_class(self):
+        return self.request_serializers.get(getattr(self, "action", None), self.serializer_class)
+
     def respond(self, instance, *, serializer_class=None, status_code=status.HTTP_200_OK):
-        serializer_class = serializer_class or self.get_serializer_class()
+        serializer_class = serializer_class or self.serializer_class
         data = serializer_class(instance, context=self.get_serializer_context()).data
         return Response(data, status=status_code, headers={"ETag": etag_for(instance)})
 
@@ -133,7 +137,7 @@ class ComponentGroupViewSet(ServiceCrudViewSet):
     serializer_class = s.ComponentGroupSerializer
     lookup_field = "public_id"
     lookup_url_kwarg = "id"
-    lookup_value_regex = PUBLIC_ID
+    lookup_value_regex = PUBLIC_ID  # a malformed id is a 404 from the router, before any query
     ordering_fields = ["position", "slug", "created_at", "updated_at"]
 
 
@@ -143,7 +147,7 @@ class ComponentViewSet(ServiceCrudViewSet):
     serializer_class = s.ComponentSerializer
     lookup_field = "public_id"
     lookup_url_kwarg = "id"
-    lookup_value_regex = PUBLIC_ID
+    lookup_value_regex = PUBLIC_ID  # a malformed id is a 404 from the router, before any query
     ordering_fields = ["position", "slug", "status", "created_at", "updated_at"]
     filter_serializer_class = filters.ComponentFilters
     action_write_permissions = {"set_status": can_respond}
@@ -226,11 +230,18 @@ class IncidentViewSet(mixins.ListModelMixin, ApiViewSet):
     serializer_class = s.IncidentSerializer
     lookup_field = "public_id"
     lookup_url_kwarg = "id"
-    lookup_value_regex = PUBLIC_ID
+    lookup_value_regex = PUBLIC_ID  # a malformed id is a 404 from the router, before any query
     ordering_fields = ["started_at", "created_at", "updated_at", "resolved_at", "scheduled_for"]
     ordering = ["-started_at", "-id"]
     filter_serializer_class = filters.IncidentFilters
     write_permission = staticmethod(can_respond)
+    request_serializers = {
+        "create": s.IncidentCreateSerializer,
+        "partial_update": s.IncidentEditSerializer,
+        "updates": s.UpdateCreateSerializer,
+        "resolve": s.ResolveSerializer,
+        "reopen": s.CloseSerializer,
+    }
     http_method_names = ["get", "post", "patch", "head", "options"]
 
     def apply_filters(self, queryset, params):
@@ -380,6 +391,10 @@ class PostmortemViewSet(mixins.ListModelMixin, ApiViewSet):
     ordering = ["-created_at", "-id"]
     filter_serializer_class = filters.PostmortemFilters
     write_permission = staticmethod(can_respond)
+    request_serializers = {
+        "create": s.PostmortemCreateSerializer,
+        "partial_update": s.PostmortemWriteSerializer,
+    }
     http_method_names = ["get", "post", "patch", "head", "options"]
 
     def apply_filters(self, queryset, params):
@@ -489,6 +504,7 @@ class ApiTokenViewSet(mixins.ListModelMixin, ApiViewSet):
 
     serializer_class = s.ApiTokenSerializer
     write_permission = staticmethod(can_view_drafts)
+    request_serializers = {"create": s.ApiTokenSerializer}
     http_method_names = ["get", "post", "delete", "head", "options"]
     ordering_fields = ["created_at"]
 
