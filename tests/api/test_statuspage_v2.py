@@ -290,3 +290,26 @@ def test_a_committed_change_invalidates_the_cached_documents(
     assert after.status_code == 200
     assert after["ETag"] != before["ETag"]
     assert after.json()["incidents"][0]["status"] == "monitoring"
+
+
+def test_a_write_through_the_rest_api_invalidates_the_public_json(
+    client, page, client_as, django_capture_on_commit_callbacks
+):
+    before = get(client, "status").json()["status"]["indicator"]
+    writer = client_as("write_token")
+
+    with django_capture_on_commit_callbacks(execute=True):
+        response = writer.post(
+            f"/api/v1/components/{page['rest'].public_id}/status/", {"status": "major_outage"}, format="json"
+        )
+
+    assert response.status_code == 200
+    assert (before, get(client, "status").json()["status"]["indicator"]) == ("minor", "critical")
+
+
+def test_head_answers_like_get_without_a_body(client, page):
+    response = client.head("/api/v2/summary.json")
+
+    assert response.status_code == 200
+    assert response.content == b""
+    assert response["ETag"] == get(client, "summary")["ETag"]
