@@ -1,6 +1,9 @@
 """API tokens: shown once, stored hashed, revocable, and refused when malformed."""
 
+import io
+
 import pytest
+from django.core.management import CommandError, call_command
 
 from incidents.models import ApiToken, AuditEvent
 
@@ -78,3 +81,18 @@ def test_a_deactivated_users_token_stops_working(page, api, responder, token_for
     responder.save()
 
     assert api.get("/api/v1/incidents/").status_code == 401
+
+
+def test_a_token_can_be_issued_from_the_command_line(page, api, responder):
+    out = io.StringIO()
+
+    call_command("create_api_token", "rita", "--scope", "read_write", stdout=out)
+
+    secret = out.getvalue().strip().splitlines()[-1]
+    api.credentials(HTTP_AUTHORIZATION=f"Bearer {secret}")
+    created = api.post(
+        "/api/v1/incidents/", {"title": "From CI", "language": "en", "body": "x"}, format="json"
+    )
+    assert created.status_code == 201
+    with pytest.raises(CommandError):
+        call_command("create_api_token", "nobody")
