@@ -125,10 +125,6 @@ class ServiceCrudViewSet(mixins.ListModelMixin, ApiViewSet):
         return self.respond(instance)
 
 
-def by_id_or_slug(value: str) -> Q:
-    return Q(public_id=value) | Q(slug=value)
-
-
 # --- components ---
 
 
