@@ -4,16 +4,16 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.routers import DefaultRouter
 
-from . import statuspage, statuspage_views, views
+from . import incident_views, statuspage, statuspage_views, views
 
 router = DefaultRouter()
 router.register("component-groups", views.ComponentGroupViewSet, basename="component-group")
 router.register("components", views.ComponentViewSet, basename="component")
 router.register("metrics", views.MetricViewSet, basename="metric")
 router.register("samples", views.SampleViewSet, basename="sample")
-router.register("incidents", views.IncidentViewSet, basename="incident")
-router.register("postmortems", views.PostmortemViewSet, basename="postmortem")
-router.register("action-items", views.ActionItemViewSet, basename="action-item")
+router.register("incidents", incident_views.IncidentViewSet, basename="incident")
+router.register("postmortems", incident_views.PostmortemViewSet, basename="postmortem")
+router.register("action-items", incident_views.ActionItemViewSet, basename="action-item")
 router.register("audit-events", views.AuditEventViewSet, basename="audit-event")
 router.register("tokens", views.ApiTokenViewSet, basename="token")
 
