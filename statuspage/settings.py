@@ -280,7 +280,8 @@ API_PAGE_SIZE = env_int("API_PAGE_SIZE", 50)
 STATUSPAGE_PAGE_ID = env_str("STATUSPAGE_PAGE_ID", "")
 if STATUSPAGE_PAGE_ID and (len(STATUSPAGE_PAGE_ID) != 12 or not STATUSPAGE_PAGE_ID.isalnum()):
     raise ImproperlyConfigured("STATUSPAGE_PAGE_ID must be 12 base36 characters (0-9, a-z).")
-# How long a built /api/v2/ document stays cached (a write invalidates it at once anyway),
-# and the max-age clients and proxies may keep it.
-STATUSPAGE_API_CACHE_SECONDS = env_int("STATUSPAGE_API_CACHE_SECONDS", 60)
+# How long a built /api/v2/ document stays cached, and the max-age clients and proxies may
+# keep it. Audited writes invalidate at once; new samples do not (they arrive too often to
+# invalidate on each), so live metric values are at most this old.
+STATUSPAGE_API_CACHE_SECONDS = env_int("STATUSPAGE_API_CACHE_SECONDS", 30)
 STATUSPAGE_API_MAX_AGE = env_int("STATUSPAGE_API_MAX_AGE", 30)

@@ -7,7 +7,6 @@ from django.db import transaction
 from django.utils import timezone
 
 from incidents import rollups
-from incidents.cache import bump_content_version_on_commit
 from incidents.models import Metric, Outcome, Resolution, Rollup, Sample, Subject
 
 from .audit import changed_fields, record_event
@@ -57,7 +56,6 @@ def record_sample(
     if metric.latest_at is None or at >= metric.latest_at:
         Metric.objects.filter(pk=metric.pk).update(latest_value=value, latest_at=at)
         metric.latest_value, metric.latest_at = value, at
-        bump_content_version_on_commit()  # the live value is shown publicly
     return sample
 
 

@@ -6,11 +6,13 @@ import re
 from pathlib import Path
 
 import pytest
+import time_machine
 from django.core.cache import cache
 
 from incidents.models import Component
 from incidents.services.components import set_component_status
 from incidents.services.incidents import declare_incident, post_update
+from incidents.services.metrics import record_sample
 from incidents.services.postmortems import publish_postmortem, write_postmortem
 
 EXAMPLE = json.loads((Path(__file__).parent / "fixtures" / "statuspage_summary.json").read_text())
@@ -313,3 +315,20 @@ def test_head_answers_like_get_without_a_body(client, page):
     assert response.status_code == 200
     assert response.content == b""
     assert response["ETag"] == get(client, "summary")["ETag"]
+
+
+def test_live_metric_values_are_at_most_the_cache_lifetime_old(
+    client, page, settings, django_capture_on_commit_callbacks
+):
+    settings.STATUSPAGE_API_CACHE_SECONDS = 30
+
+    def live_value():
+        return get(client, "components").json()["components"][2]["x_metrics"][0]["value"]
+
+    with time_machine.travel(dt.datetime.now(dt.UTC), tick=False) as traveller:
+        assert live_value() == 400
+        with django_capture_on_commit_callbacks(execute=True):
+            record_sample(page["metric"], value=5)
+        assert live_value() == 400  # samples alone do not invalidate: they arrive too often
+        traveller.shift(31)
+        assert live_value() == 5
