@@ -2,7 +2,8 @@
 
 from dataclasses import dataclass, field
 
-from django.db.models import Max, Prefetch
+from django.db.models import F, Max, Prefetch, Window
+from django.db.models.functions import RowNumber
 
 from incidents.models import (
     Component,
@@ -100,13 +101,24 @@ def recent_maintenances(*, limit: int = 50, statuses: tuple[str, ...] | None = N
     return _with_timelines(maintenances)[:limit]
 
 
-def metric_window_values(metric: Metric) -> list[float]:
-    """The values of a metric's last `window` successful samples (what its status looks at)."""
-    return list(
-        Sample.objects.filter(metric=metric, value__isnull=False)
-        .order_by("-at")
-        .values_list("value", flat=True)[: metric.window]
+def metric_window_values(metrics: list[Metric]) -> dict[int, list[float]]:
+    """The values of each metric's last `window` successful samples (what its status looks at).
+
+    One query for all metrics: samples are numbered newest first per metric, and the
+    (metric, -at) index serves the partitions.
+    """
+    windows = {metric.pk: metric.window for metric in metrics}
+    rows = (
+        Sample.objects.filter(metric__in=windows, value__isnull=False)
+        .annotate(rank=Window(RowNumber(), partition_by=[F("metric_id")], order_by=F("at").desc()))
+        .filter(rank__lte=max(windows.values(), default=0))
+        .values_list("metric_id", "rank", "value")
     )
+    values: dict[int, list[float]] = {pk: [] for pk in windows}
+    for metric_id, rank, value in rows:
+        if rank <= windows[metric_id]:
+            values[metric_id].append(value)
+    return values
 
 
 def page_updated_at():

@@ -50,6 +50,7 @@ class Page:
     page_id: str
     tree: list[selectors.GroupView]
     positions: dict[tuple[str, int], int]
+    windows: dict[int, list[float]]
 
     @classmethod
     def load(cls, language: str) -> "Page":
@@ -60,7 +61,16 @@ class Page:
                 positions[("group", view.group.pk)] = len(positions) + 1
             for component in view.components:
                 positions[("component", component.pk)] = len(positions) + 1
-        return cls(language=language, page_id=page_id(), tree=tree, positions=positions)
+        metrics = [
+            metric for view in tree for component in view.components for metric in component.metrics.all()
+        ]
+        return cls(
+            language=language,
+            page_id=page_id(),
+            tree=tree,
+            positions=positions,
+            windows=selectors.metric_window_values(metrics),
+        )
 
     def text(self, texts: dict, original: str | None = None) -> str:
         return pick(texts, language=self.language, original=original).text
@@ -135,7 +145,7 @@ class Page:
     def metric(self, metric: Metric) -> dict:
         """Our extra: a metric's live value, its p95 over the evaluation window, and its age."""
         now = timezone.now()
-        window = selectors.metric_window_values(metric)
+        window = self.windows.get(metric.pk, [])
         return {
             "id": metric.slug,
             "name": self.text(metric.name) or metric.slug,

@@ -226,6 +226,15 @@ def test_components_carry_live_metrics_under_their_own_key(client, page):
     assert TIME.match(metric["measured_at"])
 
 
+def test_metric_p95_looks_only_at_the_window(client, page):
+    page["metric"].window = 1
+    page["metric"].save()
+
+    [metric] = get(client, "components").json()["components"][2]["x_metrics"]
+
+    assert (metric["window"], metric["p95"]) == (1, 400)
+
+
 def test_language_is_chosen_by_lang_then_accept_language_with_fallback(client, page):
     def names(response):
         return [row["name"] for row in response.json()["components"]]
