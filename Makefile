@@ -62,3 +62,6 @@ bench-notify: venv
 # --- issue 3: public site ---
 bench-site: venv
 	$(PY) scripts/bench_site.py
+# --- issue 7 ---
+bench-api: venv
+	$(PY) scripts/bench_api.py

@@ -19,7 +19,7 @@ class ReaderLanguageMiddleware:
         response = self.get_response(request)
         if getattr(request, "reader_language_applied", False):
             patch_vary_headers(response, ("Accept-Language", "Cookie"))
-            response["Content-Language"] = translation.get_language()
+            response.headers.setdefault("Content-Language", translation.get_language())
         return response
 
     def process_view(self, request, view_func, view_args, view_kwargs):

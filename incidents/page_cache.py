@@ -37,8 +37,23 @@ def _bump() -> None:
 
 
 def content_changed() -> None:
-    """Drops every cached public page once the current transaction commits."""
+    """Drops every cached public page and document once the current transaction commits."""
     transaction.on_commit(_bump)
+
+
+def _bump_at_most_every(seconds: int) -> None:
+    if cache.add("public:metrics-refresh", 1, timeout=seconds):
+        _bump()
+
+
+def metrics_changed() -> None:
+    """Drops cached pages for new samples, at most once per PUBLIC_METRICS_REFRESH_SECONDS.
+
+    Probes record many samples a second; dropping the cache for each would leave it empty
+    under load. Live values are therefore at most that many seconds old on a cached page.
+    """
+    seconds = settings.PUBLIC_METRICS_REFRESH_SECONDS
+    transaction.on_commit(lambda: _bump_at_most_every(seconds) if seconds > 0 else _bump())
 
 
 # The only query parameters a public page reads; others (tracking tags, cache busters) are

@@ -7,7 +7,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from django.core.paginator import Page, Paginator
-from django.db.models import Prefetch, Q
+from django.db.models import F, Max, Prefetch, Q, Window
+from django.db.models.functions import RowNumber
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 
@@ -28,6 +29,7 @@ from incidents.models import (
     Postmortem,
     Resolution,
     Rollup,
+    Sample,
     StatusPeriod,
 )
 from incidents.translation import Shown
@@ -304,7 +306,7 @@ def public_component(slug: str) -> Component:
     return get_object_or_404(queryset, slug=slug)
 
 
-def recent_incidents(component: Component, *, limit: int = 20) -> list[Incident]:
+def component_incidents(component: Component, *, limit: int = 20) -> list[Incident]:
     """The component's newest published incidents and maintenance."""
     return list(Incident.objects.published().filter(components=component).order_by("-started_at")[:limit])
 
@@ -339,3 +341,79 @@ def feed_updates(*, component: Component | None = None, limit: int = 50) -> list
     if component is not None:
         queryset = queryset.filter(incident__components=component)
     return list(queryset.select_related("incident").order_by("-display_at", "-created_at", "-id")[:limit])
+
+
+# --- issue 7: reads for the Statuspage-compatible API ---
+
+MAINTENANCE_UPCOMING = ("scheduled",)
+MAINTENANCE_ACTIVE = ("in_progress", "verifying")
+
+
+def _with_timelines(queryset):
+    """Incidents with their updates (newest first), component changes and components loaded."""
+    updates = IncidentUpdate.objects.timeline().prefetch_related(
+        Prefetch(
+            "component_changes",
+            queryset=ComponentChange.objects.select_related("component__group").order_by(
+                "component__position", "component__slug"
+            ),
+        )
+    )
+    return queryset.select_related("postmortem").prefetch_related(
+        Prefetch("updates", queryset=updates),
+        Prefetch(
+            "components", queryset=Component.objects.select_related("group").order_by("position", "slug")
+        ),
+    )
+
+
+def recent_incidents(*, limit: int = 50):
+    """The most recent published incidents of any status, newest first."""
+    incidents = Incident.objects.published().incidents().order_by("-started_at", "-created_at", "-id")
+    return _with_timelines(incidents)[:limit]
+
+
+def unresolved_incidents():
+    """Published incidents not yet resolved, newest first."""
+    incidents = Incident.objects.published().incidents().open().order_by("-started_at", "-created_at", "-id")
+    return _with_timelines(incidents)
+
+
+def recent_maintenances(*, limit: int = 50, statuses: tuple[str, ...] | None = None):
+    """Published scheduled maintenance, latest window first, optionally only in `statuses`."""
+    maintenances = Incident.objects.published().maintenances()
+    if statuses is not None:
+        maintenances = maintenances.filter(status__in=statuses)
+    maintenances = maintenances.order_by("-scheduled_for", "-created_at", "-id")
+    return _with_timelines(maintenances)[:limit]
+
+
+def metric_window_values(metrics: list[Metric]) -> dict[int, list[float]]:
+    """The values of each metric's last `window` successful samples (what its status looks at).
+
+    One query for all metrics: samples are numbered newest first per metric, and the
+    (metric, -at) index serves the partitions.
+    """
+    windows = {metric.pk: metric.window for metric in metrics}
+    rows = (
+        Sample.objects.filter(metric__in=windows, value__isnull=False)
+        .annotate(rank=Window(RowNumber(), partition_by=[F("metric_id")], order_by=F("at").desc()))
+        .filter(rank__lte=max(windows.values(), default=0))
+        .values_list("metric_id", "rank", "value")
+    )
+    values: dict[int, list[float]] = {pk: [] for pk in windows}
+    for metric_id, rank, value in rows:
+        if rank <= windows[metric_id]:
+            values[metric_id].append(value)
+    return values
+
+
+def page_updated_at():
+    """When anything shown on the public page last changed."""
+    candidates = [
+        Component.objects.aggregate(at=Max("updated_at"))["at"],
+        ComponentGroup.objects.aggregate(at=Max("updated_at"))["at"],
+        Incident.objects.published().aggregate(at=Max("updated_at"))["at"],
+        Metric.objects.aggregate(at=Max("latest_at"))["at"],
+    ]
+    return max((at for at in candidates if at is not None), default=None)

@@ -313,6 +313,52 @@ CELERY_BEAT_SCHEDULE["notify-sweep"] = {
 # Seconds a rendered public page or feed is kept per language; 0 turns the cache off.
 # Any change a reader could see drops the cache at once (incidents.page_cache).
 PUBLIC_PAGE_CACHE_SECONDS = env_int("PUBLIC_PAGE_CACHE_SECONDS", 60)
+# New samples drop the cache at most this often, so live values are at most this old.
+PUBLIC_METRICS_REFRESH_SECONDS = env_int("PUBLIC_METRICS_REFRESH_SECONDS", 10)
 # Incidents per page of the history, and entries per feed.
 PUBLIC_HISTORY_PAGE_SIZE = env_int("PUBLIC_HISTORY_PAGE_SIZE", 25)
 PUBLIC_FEED_ENTRIES = env_int("PUBLIC_FEED_ENTRIES", 50)
+# --- issue 7: REST API and the Statuspage-compatible JSON ---
+INSTALLED_APPS += ["drf_spectacular", "drf_spectacular_sidecar"]
+REST_FRAMEWORK.update(
+    {
+        "DEFAULT_AUTHENTICATION_CLASSES": [
+            "incidents.api.authentication.TokenAuthentication",
+            "rest_framework.authentication.SessionAuthentication",
+        ],
+        "DEFAULT_PERMISSION_CLASSES": ["incidents.api.permissions.StaffRole"],
+        "DEFAULT_PAGINATION_CLASS": "incidents.api.pagination.Pagination",
+        "EXCEPTION_HANDLER": "incidents.api.errors.exception_handler",
+        "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    }
+)
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Status page API",
+    "DESCRIPTION": "Incidents, components, metrics and postmortems. Authenticate with `Authorization: Bearer <token>`.",
+    "VERSION": "1.0.0",
+    "SERVE_INCLUDE_SCHEMA": False,
+    # The schema and its docs are public, like Statuspage's /api page; the data is not.
+    "SERVE_PERMISSIONS": ["rest_framework.permissions.AllowAny"],
+    "COMPONENT_SPLIT_REQUEST": True,
+    "SCHEMA_PATH_PREFIX": r"/api/v1",
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "ENUM_NAME_OVERRIDES": {
+        "ComponentStatusEnum": "incidents.models.components.ComponentStatus",
+        "IncidentStatusEnum": "incidents.models.incidents.IncidentStatus",
+        "IncidentKindEnum": "incidents.models.incidents.IncidentKind",
+        "MetricKindEnum": "incidents.models.metrics.MetricKind",
+    },
+}
+# Requests to /api/v1/ with a larger body are refused with 413 before they are read.
+API_MAX_BODY_BYTES = env_int("API_MAX_BODY_BYTES", 1024 * 1024)
+API_PAGE_SIZE = env_int("API_PAGE_SIZE", 50)
+# The Statuspage page id (12 characters, base36); derived from SITE_URL when empty.
+STATUSPAGE_PAGE_ID = env_str("STATUSPAGE_PAGE_ID", "")
+if STATUSPAGE_PAGE_ID and (len(STATUSPAGE_PAGE_ID) != 12 or not STATUSPAGE_PAGE_ID.isalnum()):
+    raise ImproperlyConfigured("STATUSPAGE_PAGE_ID must be 12 base36 characters (0-9, a-z).")
+# How long a built /api/v2/ document stays cached, and the max-age clients and proxies may
+# keep it. Audited writes invalidate at once; new samples at most every
+# PUBLIC_METRICS_REFRESH_SECONDS (they arrive too often to invalidate on each).
+STATUSPAGE_API_CACHE_SECONDS = env_int("STATUSPAGE_API_CACHE_SECONDS", 30)
+STATUSPAGE_API_MAX_AGE = env_int("STATUSPAGE_API_MAX_AGE", 30)

@@ -54,3 +54,5 @@ subscribe_patterns = (
     "subscribe",
 )
 urlpatterns += i18n_patterns(path("", include(subscribe_patterns)), prefix_default_language=False)
+# --- issue 7 ---
+urlpatterns += [path("api/", include(("incidents.api.urls", "api")))]

@@ -71,3 +71,8 @@ __all__ += [
     "idempotency_key_for",
     "idempotency_key_prefix",
 ]
+
+# --- issue 7: API tokens ---
+from .api_tokens import ApiToken, TokenScope  # noqa: E402
+
+__all__ += ["ApiToken", "TokenScope"]

@@ -6,7 +6,6 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 
-from incidents import page_cache
 from incidents.models import Component, ComponentGroup, ComponentStatus, StatusPeriod, Subject
 
 from .audit import changed_fields, record_event
@@ -46,7 +45,6 @@ def set_component_status(
             incident=incident,
             automation=automation,
         )
-        page_cache.content_changed()
     component.status = status
     component.status_changed_at = at
     return True
@@ -80,7 +78,6 @@ def save_component(component: Component, *, actor: AbstractBaseUser | None) -> C
             StatusPeriod.objects.create(
                 component=component, status=component.status, started_at=component.status_changed_at
             )
-        page_cache.content_changed()
         old, new = changed_fields(before, _snapshot(component))
         if old or new:
             record_event(
@@ -104,7 +101,6 @@ def save_group(group: ComponentGroup, *, actor: AbstractBaseUser | None) -> Comp
         before = {} if creating else {f: getattr(ComponentGroup.objects.get(pk=group.pk), f) for f in fields}
         group.updated_at = timezone.now()
         group.save()
-        page_cache.content_changed()
         old, new = changed_fields(before, {f: getattr(group, f) for f in fields})
         if old or new:
             record_event(

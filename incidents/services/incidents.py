@@ -10,7 +10,6 @@ from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
-from incidents import page_cache
 from incidents.models import (
     Component,
     ComponentChange,
@@ -218,7 +217,6 @@ def post_update(
     locked.version += 1
     locked.updated_at = now
     locked.save(update_fields=["status", "monitoring_at", "resolved_at", "version", "updated_at"])
-    page_cache.content_changed()
     record_event(
         actor=actor,
         action="update.posted",
@@ -294,7 +292,6 @@ def publish_incident(incident: Incident, *, actor: AbstractBaseUser | None) -> I
         locked.published_at = timezone.now()
         locked.version += 1
         locked.save(update_fields=["published_at", "version"])
-        page_cache.content_changed()
         record_event(
             actor=actor,
             action="incident.published",
@@ -334,7 +331,6 @@ def edit_incident(
     locked.updated_at = timezone.now()
     locked.full_clean()
     locked.save()
-    page_cache.content_changed()
     record_event(
         actor=actor,
         action="incident.edited",

@@ -53,7 +53,7 @@ def record_sample(
     sample = Sample.objects.create(metric=metric, at=at, value=value, outcome=outcome)
     for resolution in Resolution:
         _fold_into_rollup(metric, resolution, at, value)
-    page_cache.content_changed()
+    page_cache.metrics_changed()
     if metric.latest_at is None or at >= metric.latest_at:
         Metric.objects.filter(pk=metric.pk).update(latest_value=value, latest_at=at)
         metric.latest_value, metric.latest_at = value, at
@@ -78,7 +78,6 @@ def save_metric(metric: Metric, *, actor: AbstractBaseUser | None) -> Metric:
     stored = None if creating else Metric.objects.get(pk=metric.pk)
     metric.updated_at = timezone.now()
     metric.save()
-    page_cache.content_changed()
     for fields, subject, action in (
         (METRIC_FIELDS, Subject.METRIC, "metric"),
         (THRESHOLD_FIELDS, Subject.THRESHOLD, "thresholds"),

@@ -8,7 +8,6 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from incidents import page_cache
 from incidents.models import (
     SECTIONS,
     ActionItem,
@@ -60,7 +59,6 @@ def write_postmortem(
     postmortem.version += 0 if created else 1
     postmortem.updated_at = timezone.now()
     postmortem.save()
-    page_cache.content_changed()
     record_event(
         actor=actor,
         action="postmortem.written",
@@ -97,7 +95,6 @@ def _set_state(postmortem: Postmortem, state: PostmortemState, *, actor, at) -> 
     postmortem.version += 1
     postmortem.updated_at = timezone.now()
     postmortem.save(update_fields=["state", "published_at", "version", "updated_at"])
-    page_cache.content_changed()
     record_event(
         actor=actor,
         action=f"postmortem.{'published' if at else 'unpublished'}",
@@ -136,7 +133,6 @@ def save_action_item(item: ActionItem, *, actor: AbstractBaseUser | None) -> Act
         item.completed_at = None
     item.updated_at = timezone.now()
     item.save()
-    page_cache.content_changed()
     record_event(
         actor=actor,
         action="action_item.created" if creating else "action_item.changed",

@@ -109,7 +109,7 @@ def component(request, slug: str):
             "bars": bars,
             "uptime": uptime,
             "uptime_days": UPTIME_DAYS,
-            "incidents": selectors.recent_incidents(found),
+            "incidents": selectors.component_incidents(found),
         },
     )
 

@@ -1,0 +1,93 @@
+"""What every resource of /api/v1/ shares: roles, body limit, filters, ETags, service writes."""
+
+from django.conf import settings
+from django.db import transaction
+from drf_spectacular.utils import OpenApiResponse
+from rest_framework import mixins, status, viewsets
+from rest_framework.filters import OrderingFilter
+from rest_framework.response import Response
+
+from .concurrency import check_if_match, etag_for
+from .errors import PayloadTooLarge
+from .permissions import StaffRole
+
+PUBLIC_ID = "[0-9a-z]+"
+ERRORS = {
+    400: OpenApiResponse(description="Invalid request: {field: [messages]}"),
+    401: OpenApiResponse(description="Not authenticated"),
+    403: OpenApiResponse(description="Role or token scope does not allow this"),
+}
+STALE = {
+    409: OpenApiResponse(description="The `version` sent is stale"),
+    412: OpenApiResponse(description="If-Match does not match the current ETag"),
+}
+
+
+class ApiViewSet(viewsets.GenericViewSet):
+    """Role permissions, body size limit, validated filters and ordering for every resource."""
+
+    permission_classes = [StaffRole]
+    filter_backends = [OrderingFilter]
+    filter_serializer_class = None
+
+    def initial(self, request, *args, **kwargs):
+        # Refused before authentication or parsing, so an oversized body is never read.
+        try:
+            length = int(request.META.get("CONTENT_LENGTH") or 0)
+        except ValueError:
+            length = 0
+        if length > settings.API_MAX_BODY_BYTES:
+            raise PayloadTooLarge()
+        super().initial(request, *args, **kwargs)
+
+    def filter_queryset(self, queryset):
+        queryset = super().filter_queryset(queryset)
+        if self.filter_serializer_class is not None and self.action == "list":
+            params = self.filter_serializer_class(data=self.request.query_params)
+            params.is_valid(raise_exception=True)
+            queryset = self.apply_filters(queryset, params.validated_data)
+        return queryset
+
+    def apply_filters(self, queryset, params: dict):
+        return queryset
+
+    def retrieve(self, request, *args, **kwargs):
+        instance = self.get_object()
+        return Response(self.get_serializer(instance).data, headers={"ETag": etag_for(instance)})
+
+    # Request bodies per action where they differ from the response (also the browsable API's forms).
+    request_serializers: dict = {}
+
+    def get_serializer_class(self):
+        return self.request_serializers.get(getattr(self, "action", None), self.serializer_class)
+
+    def respond(self, instance, *, serializer_class=None, status_code=status.HTTP_200_OK):
+        serializer_class = serializer_class or self.serializer_class
+        data = serializer_class(instance, context=self.get_serializer_context()).data
+        return Response(data, status=status_code, headers={"ETag": etag_for(instance)})
+
+    def locked(self):
+        """The object of this request, locked until the transaction ends (call inside atomic)."""
+        instance = self.get_object()
+        return type(instance).objects.select_for_update().get(pk=instance.pk)
+
+
+class ServiceCrudViewSet(mixins.ListModelMixin, ApiViewSet):
+    """Create and edit through a serializer whose save() calls the service; If-Match honoured."""
+
+    http_method_names = ["get", "post", "patch", "head", "options"]
+
+    def create(self, request, *args, **kwargs):
+        serializer = self.get_serializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        instance = serializer.save()
+        return self.respond(instance, status_code=status.HTTP_201_CREATED)
+
+    def partial_update(self, request, *args, **kwargs):
+        with transaction.atomic():
+            current = self.locked()
+            check_if_match(request, current)
+            serializer = self.get_serializer(current, data=request.data, partial=True)
+            serializer.is_valid(raise_exception=True)
+            instance = serializer.save()
+        return self.respond(instance)

@@ -1,0 +1,294 @@
+"""Our REST API (/api/v1/): incidents, their updates, postmortems and action items."""
+
+from django.db import transaction
+from django.db.models import Prefetch, Q
+from drf_spectacular.utils import extend_schema, extend_schema_view
+from rest_framework import mixins, status
+from rest_framework.decorators import action
+from rest_framework.response import Response
+
+from incidents.models import (
+    ActionItem,
+    ComponentChange,
+    Incident,
+    IncidentUpdate,
+    Postmortem,
+)
+from incidents.roles import can_respond
+from incidents.services.incidents import (
+    declare_incident,
+    edit_incident,
+    post_update,
+    publish_incident,
+    reopen_incident,
+    resolve_incident,
+)
+from incidents.services.postmortems import publish_postmortem, unpublish_postmortem, write_postmortem
+
+from . import filters
+from . import serializers as s
+from .base import ERRORS, PUBLIC_ID, STALE, ApiViewSet, ServiceCrudViewSet
+from .concurrency import check_if_match, check_version
+
+# --- incidents ---
+
+
+def incidents_with_timelines():
+    updates = IncidentUpdate.objects.timeline().select_related("author", "incident")
+    updates = updates.prefetch_related(
+        Prefetch("component_changes", queryset=ComponentChange.objects.select_related("component"))
+    )
+    return Incident.objects.prefetch_related(Prefetch("updates", queryset=updates), "components")
+
+
+@extend_schema_view(
+    list=extend_schema(parameters=[filters.IncidentFilters]),
+    retrieve=extend_schema(responses={200: s.IncidentSerializer}),
+)
+class IncidentViewSet(mixins.ListModelMixin, ApiViewSet):
+    queryset = incidents_with_timelines()
+    serializer_class = s.IncidentSerializer
+    lookup_field = "public_id"
+    lookup_url_kwarg = "id"
+    lookup_value_regex = PUBLIC_ID  # a malformed id is a 404 from the router, before any query
+    ordering_fields = ["started_at", "created_at", "updated_at", "resolved_at", "scheduled_for"]
+    ordering = ["-started_at", "-id"]
+    filter_serializer_class = filters.IncidentFilters
+    write_permission = staticmethod(can_respond)
+    request_serializers = {
+        "create": s.IncidentCreateSerializer,
+        "partial_update": s.IncidentEditSerializer,
+        "updates": s.UpdateCreateSerializer,
+        "resolve": s.ResolveSerializer,
+        "reopen": s.CloseSerializer,
+    }
+    http_method_names = ["get", "post", "patch", "head", "options"]
+
+    def apply_filters(self, queryset, params):
+        if "status" in params:
+            queryset = queryset.filter(status=params["status"])
+        if "kind" in params:
+            queryset = queryset.filter(kind=params["kind"])
+        if "component" in params:
+            value = params["component"]
+            queryset = queryset.filter(Q(components__public_id=value) | Q(components__slug=value)).distinct()
+        if params.get("published") is not None:
+            queryset = queryset.filter(published_at__isnull=not params["published"])
+        if "started_after" in params:
+            queryset = queryset.filter(started_at__gte=params["started_after"])
+        if "started_before" in params:
+            queryset = queryset.filter(started_at__lt=params["started_before"])
+        return queryset
+
+    def fresh(self, incident: Incident):
+        return self.respond(incidents_with_timelines().get(pk=incident.pk))
+
+    @extend_schema(request=s.IncidentCreateSerializer, responses={201: s.IncidentSerializer, **ERRORS})
+    def create(self, request, *args, **kwargs):
+        """Declares an incident or schedules maintenance, with its first update."""
+        serializer = s.IncidentCreateSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = dict(serializer.validated_data)
+        incident = declare_incident(
+            component_statuses=s.component_statuses(data.pop("components", [])), actor=request.user, **data
+        )
+        response = self.fresh(incident)
+        response.status_code = status.HTTP_201_CREATED
+        return response
+
+    @extend_schema(request=s.IncidentEditSerializer, responses={200: s.IncidentSerializer, **ERRORS, **STALE})
+    def partial_update(self, request, *args, **kwargs):
+        """Changes the title (translations) or impact."""
+        serializer = s.IncidentEditSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        with transaction.atomic():
+            current = self.locked()
+            check_if_match(request, current)
+            check_version(current, data.get("version"))
+            incident = edit_incident(
+                current,
+                actor=request.user,
+                expected_version=current.version,
+                title=data.get("title"),
+                impact=data.get("impact"),
+            )
+        return self.fresh(incident)
+
+    @extend_schema(methods=["GET"], responses={200: s.UpdateSerializer(many=True), **ERRORS})
+    @extend_schema(
+        methods=["POST"],
+        request=s.UpdateCreateSerializer,
+        responses={201: s.UpdateSerializer, **ERRORS, **STALE},
+    )
+    @action(detail=True, methods=["get", "post"], url_path="updates", pagination_class=None)
+    def updates(self, request, *args, **kwargs):
+        """The timeline, newest first; POST adds an update (the incident takes its status)."""
+        if request.method == "GET":
+            incident = self.get_object()
+            return Response(
+                s.UpdateSerializer(
+                    incident.updates.all(), many=True, context=self.get_serializer_context()
+                ).data
+            )
+        serializer = s.UpdateCreateSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        with transaction.atomic():
+            current = self.locked()
+            check_if_match(request, current)
+            check_version(current, data.get("version"))
+            update = post_update(
+                current,
+                status=data["status"],
+                body={data["language"]: data["body"]},
+                language=data["language"],
+                component_statuses=s.component_statuses(data.get("components", [])),
+                display_at=data.get("display_at"),
+                deliver_notifications=data["deliver_notifications"],
+                actor=request.user,
+                expected_version=current.version,
+            )
+        return self.respond(update, serializer_class=s.UpdateSerializer, status_code=status.HTTP_201_CREATED)
+
+    @extend_schema(request=s.ResolveSerializer, responses={200: s.IncidentSerializer, **ERRORS, **STALE})
+    @action(detail=True, methods=["post"])
+    def resolve(self, request, *args, **kwargs):
+        """Resolves (or completes) and returns its components to their resting status."""
+        serializer = s.ResolveSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        with transaction.atomic():
+            current = self.locked()
+            check_if_match(request, current)
+            check_version(current, data.get("version"))
+            resolve_incident(
+                current,
+                body={data["language"]: data["body"]},
+                language=data["language"],
+                display_at=data.get("display_at"),
+                actor=request.user,
+                expected_version=current.version,
+            )
+        return self.fresh(current)
+
+    @extend_schema(request=s.CloseSerializer, responses={200: s.IncidentSerializer, **ERRORS, **STALE})
+    @action(detail=True, methods=["post"])
+    def reopen(self, request, *args, **kwargs):
+        """Reopens a resolved incident as investigating (maintenance as in progress)."""
+        serializer = s.CloseSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        with transaction.atomic():
+            current = self.locked()
+            check_if_match(request, current)
+            check_version(current, data.get("version"))
+            reopen_incident(
+                current,
+                body={data["language"]: data["body"]},
+                language=data["language"],
+                actor=request.user,
+                expected_version=current.version,
+            )
+        return self.fresh(current)
+
+    @extend_schema(request=None, responses={200: s.IncidentSerializer, **ERRORS})
+    @action(detail=True, methods=["post"])
+    def publish(self, request, *args, **kwargs):
+        """Makes a draft incident public."""
+        incident = publish_incident(self.get_object(), actor=request.user)
+        return self.fresh(incident)
+
+
+# --- postmortems and action items ---
+
+
+@extend_schema_view(list=extend_schema(parameters=[filters.PostmortemFilters]))
+class PostmortemViewSet(mixins.ListModelMixin, ApiViewSet):
+    queryset = Postmortem.objects.select_related("incident")
+    serializer_class = s.PostmortemSerializer
+    ordering_fields = ["created_at", "updated_at", "published_at"]
+    ordering = ["-created_at", "-id"]
+    filter_serializer_class = filters.PostmortemFilters
+    write_permission = staticmethod(can_respond)
+    request_serializers = {
+        "create": s.PostmortemCreateSerializer,
+        "partial_update": s.PostmortemWriteSerializer,
+    }
+    http_method_names = ["get", "post", "patch", "head", "options"]
+
+    def apply_filters(self, queryset, params):
+        if "incident" in params:
+            queryset = queryset.filter(incident__public_id=params["incident"])
+        if "state" in params:
+            queryset = queryset.filter(state=params["state"])
+        return queryset
+
+    @extend_schema(
+        request=s.PostmortemCreateSerializer,
+        responses={201: s.PostmortemSerializer, **ERRORS, 409: STALE[409]},
+    )
+    def create(self, request, *args, **kwargs):
+        """Writes one language of an incident's postmortem, creating the postmortem if needed."""
+        serializer = s.PostmortemCreateSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        postmortem = write_postmortem(
+            data["incident"],
+            language=data["language"],
+            sections=dict(data["sections"]),
+            actor=request.user,
+            expected_version=data.get("version"),
+        )
+        return self.respond(postmortem, status_code=status.HTTP_201_CREATED)
+
+    @extend_schema(
+        request=s.PostmortemWriteSerializer, responses={200: s.PostmortemSerializer, **ERRORS, **STALE}
+    )
+    def partial_update(self, request, *args, **kwargs):
+        """Writes one language (a translation) of the postmortem's sections."""
+        serializer = s.PostmortemWriteSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        with transaction.atomic():
+            current = self.locked()
+            check_if_match(request, current)
+            check_version(current, data.get("version"))
+            postmortem = write_postmortem(
+                current.incident,
+                language=data["language"],
+                sections=dict(data["sections"]),
+                actor=request.user,
+                expected_version=current.version,
+            )
+        return self.respond(postmortem)
+
+    @extend_schema(request=None, responses={200: s.PostmortemSerializer, **ERRORS})
+    @action(detail=True, methods=["post"])
+    def publish(self, request, *args, **kwargs):
+        with transaction.atomic():
+            postmortem = publish_postmortem(self.locked(), actor=request.user)
+        return self.respond(postmortem)
+
+    @extend_schema(request=None, responses={200: s.PostmortemSerializer, **ERRORS})
+    @action(detail=True, methods=["post"])
+    def unpublish(self, request, *args, **kwargs):
+        with transaction.atomic():
+            postmortem = unpublish_postmortem(self.locked(), actor=request.user)
+        return self.respond(postmortem)
+
+
+@extend_schema_view(list=extend_schema(parameters=[filters.ActionItemFilters]))
+class ActionItemViewSet(ServiceCrudViewSet):
+    queryset = ActionItem.objects.select_related("owner", "postmortem__incident")
+    serializer_class = s.ActionItemSerializer
+    ordering_fields = ["position", "due_date", "created_at", "updated_at"]
+    filter_serializer_class = filters.ActionItemFilters
+    write_permission = staticmethod(can_respond)
+
+    def apply_filters(self, queryset, params):
+        if "postmortem" in params:
+            queryset = queryset.filter(postmortem_id=params["postmortem"])
+        if "state" in params:
+            queryset = queryset.filter(state=params["state"])
+        return queryset

@@ -1,0 +1,28 @@
+"""API permissions: the editor's roles (incidents.roles), narrowed by the token's scope."""
+
+from django.utils.translation import gettext_lazy as _
+from rest_framework.permissions import SAFE_METHODS, BasePermission
+
+from incidents.models import ApiToken
+from incidents.roles import can_administer, can_view_drafts
+
+
+class StaffRole(BasePermission):
+    """Reading needs a staff role; writing needs the view's role and, with a token, write scope.
+
+    A view names the role check for its writes in `write_permission` (default: admin), and
+    may name others per action in `action_write_permissions`.
+    """
+
+    message = _("Your role does not allow this.")
+
+    def has_permission(self, request, view) -> bool:
+        if request.method in SAFE_METHODS:
+            return can_view_drafts(request.user)
+        if isinstance(request.auth, ApiToken) and not request.auth.can_write:
+            self.message = _("This token is read-only.")
+            return False
+        check = getattr(view, "action_write_permissions", {}).get(
+            getattr(view, "action", None), getattr(view, "write_permission", can_administer)
+        )
+        return check(request.user)

@@ -1,0 +1,95 @@
+"""Views of the Statuspage-compatible JSON: language, CORS, caching and conditional GET.
+
+Each representation is built once per (endpoint, language, content version) and kept in the
+cache; a committed write bumps the content version (incidents.page_cache), which invalidates
+every cached copy at once. The ETag is a digest of the body, so it is right by construction.
+"""
+
+import datetime as dt
+import hashlib
+import json
+
+from django.conf import settings
+from django.core.cache import cache
+from django.http import HttpResponse
+from django.utils import translation
+from django.utils.cache import get_conditional_response
+from django.utils.http import http_date
+
+from incidents.page_cache import content_version
+from incidents.translation import language_codes
+
+from . import statuspage
+
+CORS_HEADERS = {
+    "Access-Control-Allow-Origin": "*",
+    "Access-Control-Allow-Methods": "GET, HEAD, OPTIONS",
+    "Access-Control-Allow-Headers": "Accept, Accept-Language, If-None-Match, If-Modified-Since",
+    "Access-Control-Expose-Headers": "ETag, Last-Modified, Content-Language",
+    "Access-Control-Max-Age": "86400",
+}
+
+
+def requested_language(request) -> str:
+    """?lang= first, then Accept-Language; anything unknown falls back to the site language."""
+    asked = request.GET.get("lang", "")
+    if asked:
+        code = asked.strip().split("-")[0].split("_")[0].lower()
+        return code if code in language_codes() else settings.LANGUAGE_CODE
+    return translation.get_language_from_request(request).split("-")[0]
+
+
+def representation(endpoint: str, language: str) -> dict:
+    """The cached body, ETag and Last-Modified of one endpoint in one language."""
+    key = f"statuspage-v2:{content_version()}:{endpoint}:{language}"
+    cached = cache.get(key)
+    if cached is None:
+        with translation.override(language):
+            document = statuspage.DOCUMENTS[endpoint](statuspage.Page.load(language))
+        body = json.dumps(document, ensure_ascii=False, separators=(",", ":")).encode()
+        cached = {
+            "body": body,
+            "etag": '"' + hashlib.sha256(body).hexdigest()[:32] + '"',
+            "last_modified": epoch_seconds(document["page"]["updated_at"]),
+        }
+        cache.set(key, cached, timeout=settings.STATUSPAGE_API_CACHE_SECONDS)
+    return cached
+
+
+def epoch_seconds(stamp: str) -> int:
+    """Whole seconds of a Statuspage timestamp, as HTTP dates carry them."""
+    return int(dt.datetime.strptime(stamp, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=dt.UTC).timestamp())
+
+
+def endpoint_view(endpoint: str):
+    def view(request):
+        if request.method == "OPTIONS":
+            return _with_headers(HttpResponse(status=204), language=None)
+        if request.method not in ("GET", "HEAD"):
+            response = HttpResponse(status=405)
+            response["Allow"] = "GET, HEAD, OPTIONS"
+            return _with_headers(response, language=None)
+        language = requested_language(request)
+        cached = representation(endpoint, language)
+        response = HttpResponse(cached["body"], content_type="application/json; charset=utf-8")
+        response["ETag"] = cached["etag"]
+        if cached["last_modified"]:
+            response["Last-Modified"] = http_date(cached["last_modified"])
+        conditional = get_conditional_response(
+            request, etag=cached["etag"], last_modified=cached["last_modified"], response=response
+        )
+        return _with_headers(conditional, language=language)
+
+    view.__name__ = f"statuspage_{endpoint.replace('/', '_').replace('-', '_')}"
+    view.csrf_exempt = True
+    return view
+
+
+def _with_headers(response: HttpResponse, *, language: str | None) -> HttpResponse:
+    for name, value in CORS_HEADERS.items():
+        response[name] = value
+    response["Cache-Control"] = f"public, max-age={settings.STATUSPAGE_API_MAX_AGE}"
+    response["Vary"] = "Accept-Language"
+    if language:
+        response["Content-Language"] = language
+    return response

@@ -1,0 +1,31 @@
+"""URLs of both APIs: /api/v1/ (ours), /api/v2/*.json (Statuspage's), the schema and its docs."""
+
+from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from rest_framework.routers import DefaultRouter
+
+from . import incident_views, statuspage, statuspage_views, views
+
+router = DefaultRouter()
+router.register("component-groups", views.ComponentGroupViewSet, basename="component-group")
+router.register("components", views.ComponentViewSet, basename="component")
+router.register("metrics", views.MetricViewSet, basename="metric")
+router.register("samples", views.SampleViewSet, basename="sample")
+router.register("incidents", incident_views.IncidentViewSet, basename="incident")
+router.register("postmortems", incident_views.PostmortemViewSet, basename="postmortem")
+router.register("action-items", incident_views.ActionItemViewSet, basename="action-item")
+router.register("audit-events", views.AuditEventViewSet, basename="audit-event")
+router.register("tokens", views.ApiTokenViewSet, basename="token")
+
+statuspage_patterns = [
+    path(f"{endpoint}.json", statuspage_views.endpoint_view(endpoint), name=endpoint.replace("/", "-"))
+    for endpoint in statuspage.DOCUMENTS
+]
+
+urlpatterns = [
+    path("v1/", include(router.urls)),
+    path("v1/auth/", include("rest_framework.urls", namespace="rest_framework")),
+    path("v2/", include((statuspage_patterns, "statuspage-v2"))),
+    path("schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
+]

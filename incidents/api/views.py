@@ -1,0 +1,158 @@
+"""Our REST API (/api/v1/): components, metrics, samples, the audit trail and API tokens."""
+
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
+from rest_framework import mixins, status
+from rest_framework.decorators import action
+from rest_framework.generics import get_object_or_404
+from rest_framework.response import Response
+
+from incidents.models import (
+    ApiToken,
+    AuditEvent,
+    Component,
+    ComponentGroup,
+    Metric,
+    Sample,
+)
+from incidents.roles import can_respond, can_view_drafts
+from incidents.services.api_tokens import issue_token, revoke_token
+from incidents.services.components import set_component_status
+
+from . import filters
+from . import serializers as s
+from .base import ERRORS, PUBLIC_ID, ApiViewSet, ServiceCrudViewSet
+
+# --- components ---
+
+
+class ComponentGroupViewSet(ServiceCrudViewSet):
+    queryset = ComponentGroup.objects.all()
+    serializer_class = s.ComponentGroupSerializer
+    lookup_field = "public_id"
+    lookup_url_kwarg = "id"
+    lookup_value_regex = PUBLIC_ID  # a malformed id is a 404 from the router, before any query
+    ordering_fields = ["position", "slug", "created_at", "updated_at"]
+
+
+@extend_schema_view(list=extend_schema(parameters=[filters.ComponentFilters]))
+class ComponentViewSet(ServiceCrudViewSet):
+    queryset = Component.objects.select_related("group")
+    serializer_class = s.ComponentSerializer
+    lookup_field = "public_id"
+    lookup_url_kwarg = "id"
+    lookup_value_regex = PUBLIC_ID  # a malformed id is a 404 from the router, before any query
+    ordering_fields = ["position", "slug", "status", "created_at", "updated_at"]
+    filter_serializer_class = filters.ComponentFilters
+    action_write_permissions = {"set_status": can_respond}
+
+    def apply_filters(self, queryset, params):
+        if "status" in params:
+            queryset = queryset.filter(status=params["status"])
+        if "group" in params:
+            queryset = queryset.filter(Q(group__public_id=params["group"]) | Q(group__slug=params["group"]))
+        return queryset
+
+    @extend_schema(request=s.ComponentStatusSerializer, responses={200: s.ComponentSerializer, **ERRORS})
+    @action(detail=True, methods=["post"], url_path="status")
+    def set_status(self, request, *args, **kwargs):
+        """Sets a component's status by hand (recorded in its status history and the audit trail)."""
+        component = self.get_object()
+        serializer = s.ComponentStatusSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        set_component_status(
+            component,
+            status=serializer.validated_data["status"],
+            reason=serializer.validated_data.get("reason", ""),
+            actor=request.user,
+        )
+        component.refresh_from_db()
+        return self.respond(component)
+
+
+@extend_schema_view(list=extend_schema(parameters=[filters.MetricFilters]))
+class MetricViewSet(ServiceCrudViewSet):
+    queryset = Metric.objects.select_related("component")
+    serializer_class = s.MetricSerializer
+    ordering_fields = ["position", "slug", "created_at", "updated_at", "latest_at"]
+    filter_serializer_class = filters.MetricFilters
+
+    def apply_filters(self, queryset, params):
+        if "component" in params:
+            value = params["component"]
+            queryset = queryset.filter(Q(component__public_id=value) | Q(component__slug=value))
+        return queryset
+
+
+@extend_schema_view(list=extend_schema(parameters=[filters.SampleFilters]))
+class SampleViewSet(mixins.ListModelMixin, ApiViewSet):
+    queryset = Sample.objects.all()
+    serializer_class = s.SampleSerializer
+    ordering_fields = ["at"]
+    ordering = ["-at", "-id"]
+    filter_serializer_class = filters.SampleFilters
+
+    def apply_filters(self, queryset, params):
+        if "metric" in params:
+            queryset = queryset.filter(metric_id=params["metric"])
+        if "outcome" in params:
+            queryset = queryset.filter(outcome=params["outcome"])
+        if "after" in params:
+            queryset = queryset.filter(at__gte=params["after"])
+        if "before" in params:
+            queryset = queryset.filter(at__lt=params["before"])
+        return queryset
+
+
+# --- audit trail and tokens ---
+
+
+@extend_schema_view(list=extend_schema(parameters=[filters.AuditEventFilters]))
+class AuditEventViewSet(mixins.ListModelMixin, ApiViewSet):
+    queryset = AuditEvent.objects.select_related("actor", "incident")
+    serializer_class = s.AuditEventSerializer
+    ordering_fields = ["at"]
+    ordering = ["-at", "-id"]
+    filter_serializer_class = filters.AuditEventFilters
+
+    def apply_filters(self, queryset, params):
+        if "subject_type" in params:
+            queryset = queryset.filter(subject_type=params["subject_type"])
+        if "action" in params:
+            queryset = queryset.filter(action=params["action"])
+        if "incident" in params:
+            queryset = queryset.filter(incident__public_id=params["incident"])
+        if "after" in params:
+            queryset = queryset.filter(at__gte=params["after"])
+        if "before" in params:
+            queryset = queryset.filter(at__lt=params["before"])
+        return queryset
+
+
+class ApiTokenViewSet(mixins.ListModelMixin, ApiViewSet):
+    """Your own API tokens. The secret is in the creation response only; DELETE revokes."""
+
+    serializer_class = s.ApiTokenSerializer
+    write_permission = staticmethod(can_view_drafts)
+    request_serializers = {"create": s.ApiTokenSerializer}
+    http_method_names = ["get", "post", "delete", "head", "options"]
+    ordering_fields = ["created_at"]
+
+    def get_queryset(self):
+        if getattr(self, "swagger_fake_view", False):
+            return ApiToken.objects.none()
+        return ApiToken.objects.filter(user=self.request.user)
+
+    @extend_schema(request=s.ApiTokenSerializer, responses={201: s.IssuedTokenSerializer, **ERRORS})
+    def create(self, request, *args, **kwargs):
+        serializer = s.ApiTokenSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        token, secret = issue_token(request.user, actor=request.user, **serializer.validated_data)
+        token.token = secret
+        return Response(s.IssuedTokenSerializer(token).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(responses={204: None, **ERRORS, 404: OpenApiResponse(description=_("No such token"))})
+    def destroy(self, request, *args, **kwargs):
+        revoke_token(get_object_or_404(self.get_queryset(), pk=kwargs["pk"]), actor=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)

@@ -1,0 +1,131 @@
+"""Fixtures of the API tests: clients for each persona, tokens, and a small page of data."""
+
+import datetime as dt
+
+import pytest
+from django.core.cache import cache
+from rest_framework.test import APIClient
+
+from incidents.models import Component, ComponentGroup, Metric, TokenScope
+from incidents.services.api_tokens import issue_token
+from incidents.services.incidents import declare_incident, post_update, resolve_incident
+from incidents.services.metrics import record_sample
+
+
+@pytest.fixture(autouse=True)
+def _fast_passwords(settings):
+    # The personas are created with passwords; the production hasher costs ~0.5 s each here.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def _empty_cache():
+    # Locmem caches of one name share their storage across tests: start each test empty.
+    cache.clear()
+
+
+@pytest.fixture
+def api():
+    return APIClient()
+
+
+@pytest.fixture
+def token_for(db):
+    """The secret of a new token of `user` with `scope`."""
+
+    def make(user, scope=TokenScope.READ_WRITE):
+        _token, secret = issue_token(user, name="test", scope=scope, actor=user)
+        return secret
+
+    return make
+
+
+@pytest.fixture
+def client_as(admin, responder, viewer, outsider, token_for):
+    """A client for a persona: anonymous, outsider, viewer, responder, admin, read_token, write_token."""
+
+    def make(persona: str) -> APIClient:
+        client = APIClient()
+        users = {"outsider": outsider, "viewer": viewer, "responder": responder, "admin": admin}
+        if persona in users:
+            client.force_login(users[persona])
+        elif persona == "read_token":
+            client.credentials(HTTP_AUTHORIZATION=f"Bearer {token_for(admin, TokenScope.READ)}")
+        elif persona == "write_token":
+            client.credentials(HTTP_AUTHORIZATION=f"Bearer {token_for(admin, TokenScope.READ_WRITE)}")
+        return client
+
+    return make
+
+
+@pytest.fixture
+def page(db, admin):
+    """A page like the documented Statuspage example: a group of two components, an open
+    incident with two updates, a resolved one, scheduled and running maintenance, a draft."""
+    core = ComponentGroup.objects.create(slug="core", name={"en": "Core", "ru": "Ядро"}, position=1)
+    rest = Component.objects.create(
+        slug="rest-api",
+        group=core,
+        name={"en": "REST API"},
+        description={"en": "Public REST API"},
+        position=1,
+        start_date=dt.date(2024, 1, 10),
+    )
+    webhooks = Component.objects.create(
+        slug="webhooks",
+        group=core,
+        name={"en": "Webhook delivery", "ru": "Доставка вебхуков"},
+        description={"en": "Delivery delay p95 measured every minute"},
+        position=2,
+        start_date=dt.date(2024, 1, 10),
+    )
+    delay = Metric.objects.create(
+        component=webhooks, slug="delay", name={"en": "Delivery delay"}, unit="s", degraded_threshold=60
+    )
+    for value in (10, 20, 30, 400):
+        record_sample(delay, value=value)
+    now = dt.datetime.now(dt.UTC)
+    resolved = declare_incident(
+        title="Slow API",
+        language="en",
+        body="Slow.",
+        component_statuses={rest: "degraded_performance"},
+        actor=admin,
+        started_at=now - dt.timedelta(days=2),
+    )
+    resolve_incident(resolved, body={"en": "Fixed."}, language="en", actor=admin)
+    incident = declare_incident(
+        title="Delayed webhook deliveries",
+        language="en",
+        body="Webhook deliveries are delayed. We are investigating.",
+        component_statuses={webhooks: "degraded_performance"},
+        actor=admin,
+        started_at=now - dt.timedelta(minutes=20),
+    )
+    post_update(
+        incident,
+        status="identified",
+        body={"en": "A queue consumer is lagging.", "ru": "Обработчик очереди отстаёт."},
+        language="en",
+        actor=admin,
+    )
+    upcoming = declare_incident(
+        title="Database failover test",
+        language="en",
+        body="Planned failover.",
+        kind="maintenance",
+        scheduled_for=now + dt.timedelta(days=3),
+        scheduled_until=now + dt.timedelta(days=3, hours=1),
+        actor=admin,
+    )
+    draft = declare_incident(title="Probe breach", language="en", body="Draft.", actor=admin, publish=False)
+    return {
+        "group": core,
+        "rest": rest,
+        "webhooks": webhooks,
+        "metric": delay,
+        "incident": incident,
+        "resolved": resolved,
+        "upcoming": upcoming,
+        "draft": draft,
+    }
