@@ -48,3 +48,26 @@ __all__ = [
     "Subject",
     "Unit",
 ]
+
+# --- issue 4: probes ---
+from .probes import (  # noqa: E402
+    ACTIVE_RUN_STATES,
+    BreakerState,
+    CircuitBreaker,
+    MetricHealth,
+    Probe,
+    ProbeKind,
+    ProbeRun,
+    RunState,
+)
+
+__all__ += [
+    "ACTIVE_RUN_STATES",
+    "BreakerState",
+    "CircuitBreaker",
+    "MetricHealth",
+    "Probe",
+    "ProbeKind",
+    "ProbeRun",
+    "RunState",
+]

@@ -3,3 +3,5 @@
 Queues: `probes` (measurements only), `notify` (emails and webhooks), `default` (the rest).
 Each module is imported here so Celery's autodiscovery registers its tasks.
 """
+
+from . import probes  # noqa: E402,F401  (issue 4)
