@@ -51,18 +51,23 @@ class ProbeEngine:
         self.ready = threading.Event()
         threading.Thread(target=self._run_loop, name="probe-loop", daemon=True).start()
         threading.Thread(target=self._write_forever, name="probe-writer", daemon=True).start()
-        self.ready.wait()
+        if not self.ready.wait(10):
+            raise RuntimeError("the probe event loop did not start")
 
     # --- the event loop thread ---
     def _run_loop(self) -> None:
         asyncio.set_event_loop(self.loop)
+        self.loop.run_until_complete(self._open())
+        self.ready.set()
+        self.loop.run_forever()
+
+    async def _open(self) -> None:
         self.slots = asyncio.Semaphore(self.concurrency)
+        # Our semaphores bound concurrency; the connector's own limits would queue silently.
         self.session = aiohttp.ClientSession(
             connector=aiohttp.TCPConnector(limit=0, limit_per_host=0, ttl_dns_cache=60),
             headers={"User-Agent": "statuspage-probe/1"},
         )
-        self.loop.call_soon(self.ready.set)
-        self.loop.run_forever()
 
     def submit(self, specs: list[RunSpec]) -> None:
         """Called from the Celery task's thread: schedule the runs and return."""

@@ -24,9 +24,11 @@ from incidents.services.probes import issue_push_token, save_probe
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 
-# Worker subprocesses must share the test database; SQLite's default in-memory test database
-# cannot be shared, so with Redis configured and SQLite in use the tests use a file instead.
-if settings.REDIS_URL and settings.DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+# The engine's threads and worker subprocesses must share the test database. SQLite's default
+# in-memory test database locks whole tables between threads and cannot be opened by another
+# process, so on SQLite these tests use a file (in WAL mode, with a busy timeout) instead.
+if settings.DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    Path(settings.VAR_DIR).mkdir(parents=True, exist_ok=True)
     settings.DATABASES["default"].setdefault("TEST", {})["NAME"] = str(
         Path(settings.VAR_DIR) / "test-probes.sqlite3"
     )
@@ -68,7 +70,8 @@ def make_metric():
 def make_probe(make_metric, automatic_component):
     def make(kind=ProbeKind.HTTP, *, url="", metric=None, due_now=True, **fields):
         metric = metric or make_metric(automatic_component, slug=f"m-{Probe.objects.count()}")
-        probe = Probe(name=f"{kind} probe", kind=kind, metric=metric, url=url, **fields)
+        fields.setdefault("name", f"{kind} probe")
+        probe = Probe(kind=kind, metric=metric, url=url, **fields)
         probe = save_probe(probe, actor=None)
         if due_now and probe.is_scheduled:
             Probe.objects.filter(pk=probe.pk).update(next_run_at=timezone.now())
@@ -100,14 +103,17 @@ class Targets:
         self.ready = threading.Event()
         self.thread = threading.Thread(target=self._serve, daemon=True)
         self.thread.start()
-        self.ready.wait(10)
+        if not self.ready.wait(10):
+            raise RuntimeError(f"the target server could not listen on port {port}")
 
     def url(self, path: str) -> str:
         return f"http://127.0.0.1:{self.port}{path}"
 
     def _serve(self):
         asyncio.set_event_loop(self.loop)
-        self.server = self.loop.run_until_complete(asyncio.start_server(self._handle, "127.0.0.1", self.port))
+        self.server = self.loop.run_until_complete(
+            asyncio.start_server(self._handle, "127.0.0.1", self.port, reuse_address=True)
+        )
         self.ready.set()
         self.loop.run_forever()
 
@@ -139,6 +145,7 @@ class Targets:
             writer.close()
 
     async def _respond(self, method, path, body):
+        path = path.split("?")[0]
         if path.startswith("/slow/"):
             await asyncio.sleep(float(path.split("/")[2]))
             return 200, b"ok"
@@ -155,7 +162,13 @@ class Targets:
         return 200, b"ok all good"
 
     def close(self):
-        self.loop.call_soon_threadsafe(self.loop.stop)
+        async def shut():
+            self.server.close()
+            for task in asyncio.all_tasks() - {asyncio.current_task()}:
+                task.cancel()
+            self.loop.stop()
+
+        self.loop.call_soon_threadsafe(lambda: self.loop.create_task(shut()))
         self.thread.join(5)
 
 
