@@ -132,7 +132,9 @@ def dispatch_due_probes(*, now: dt.datetime | None = None, limit: int = 5000) ->
             scheduled = probe.next_run_at
             if scheduled < now - dt.timedelta(seconds=probe.interval):
                 scheduled = now  # far behind (the system was down): do not replay missed runs
-            deadline = scheduled + dt.timedelta(seconds=probe.timeout)
+            # The deadline counts from when the run can start: a late dispatch (the scheduler
+            # was down) shows as lateness, not as a run with no time left.
+            deadline = max(scheduled, now) + dt.timedelta(seconds=probe.timeout)
             run = ProbeRun(
                 probe=probe,
                 scheduled_at=scheduled,

@@ -251,6 +251,14 @@ class ProbeSystem:
         os.killpg(process.pid, signal.SIGKILL)
         process.wait(10)
 
+    def kill_worker_running(self, run) -> str:
+        """Kills (SIGKILL, no warning) the worker whose pool process claimed `run`; returns its name."""
+        pid = int(run.worker.split(":")[1].split("/")[0])
+        parent = int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+        name = next(name for name, process in self.processes.items() if process.pid in (pid, parent))
+        self.kill(name)
+        return name
+
     def stop_all(self) -> None:
         for process in self.processes.values():
             if process.poll() is None:
