@@ -30,9 +30,11 @@ from .base import Measurement, RunResult, RunSpec
 
 logger = logging.getLogger(__name__)
 
-WRITE_BATCH = 200
-# How long the writer gathers results before writing them together.
-WRITE_LINGER = 0.2
+WRITE_BATCH = 300
+# How long the writer gathers results before writing them together, and how long before a
+# run's abandon time its result must be stored at the latest.
+WRITE_LINGER = 2.0
+WRITE_MARGIN = 1.0
 
 
 def worker_name() -> str:
@@ -48,6 +50,7 @@ class ProbeEngine:
         self.tasks: set[asyncio.Task] = set()
         self.host_slots: dict[str, asyncio.Semaphore] = {}
         self.in_flight = 0
+        self.counter_lock = threading.Lock()
         self.ready = threading.Event()
         threading.Thread(target=self._run_loop, name="probe-loop", daemon=True).start()
         threading.Thread(target=self._write_forever, name="probe-writer", daemon=True).start()
@@ -71,7 +74,8 @@ class ProbeEngine:
 
     def submit(self, specs: list[RunSpec]) -> None:
         """Called from the Celery task's thread: schedule the runs and return."""
-        self.in_flight += len(specs)
+        with self.counter_lock:
+            self.in_flight += len(specs)
         self.loop.call_soon_threadsafe(self._start, specs)
 
     def _start(self, specs: list[RunSpec]) -> None:
@@ -130,18 +134,25 @@ class ProbeEngine:
     # --- the writer thread ---
     def _write_forever(self) -> None:
         while True:
-            batch = [self.results.get()]
-            linger_until = time.monotonic() + WRITE_LINGER
+            first = self.results.get()
+            batch = [first]
+            # Gather results for a while (bigger batches cost less CPU per run), but store each
+            # one well before the watchdog would call its run abandoned.
+            flush_at = time.time() + WRITE_LINGER
+            flush_at = min(flush_at, first.spec.abandon_after - WRITE_MARGIN)
             while len(batch) < WRITE_BATCH:
-                remaining = linger_until - time.monotonic()
+                remaining = flush_at - time.time()
                 if remaining <= 0:
                     break
                 try:
-                    batch.append(self.results.get(timeout=remaining))
+                    result = self.results.get(timeout=remaining)
                 except queue.Empty:
                     break
+                batch.append(result)
+                flush_at = min(flush_at, result.spec.abandon_after - WRITE_MARGIN)
             self._write(batch)
-            self.in_flight -= len(batch)
+            with self.counter_lock:
+                self.in_flight -= len(batch)
 
     def _write(self, batch: list[RunResult]) -> None:
         for attempt in range(3):

@@ -13,6 +13,7 @@ from django.db.models import Q
 from django.utils import timezone, translation
 
 from incidents import health
+from incidents.bulk import update_many
 from incidents.models import (
     Component,
     ComponentStatus,
@@ -82,7 +83,8 @@ def evaluate_metrics(new_samples: dict[int, list[tuple[dt.datetime, float | None
         latest = dt.datetime.fromisoformat(row.recent[-1][0])
         row.stale_after = health.stale_after(latest, _interval(metric))
         row.figure = None if row.figure in (float("inf"), float("-inf")) else row.figure
-    MetricHealth.objects.bulk_update(
+    update_many(
+        MetricHealth,
         list(rows),
         ["recent", "figure", "status", "good_streak", "evaluated_at", "no_data_since", "stale_after"],
     )
@@ -177,7 +179,7 @@ def mark_stale_metrics(*, now: dt.datetime | None = None) -> list[int]:
             after={"no_data_since": now.isoformat(), "last_sample_before": row.stale_after.isoformat()},
             automation=AUTOMATION,
         )
-    MetricHealth.objects.bulk_update(stale, ["no_data_since"])
+    update_many(MetricHealth, stale, ["no_data_since"])
     return [row.metric_id for row in stale]
 
 

@@ -8,6 +8,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from incidents import rollups
+from incidents.bulk import update_many
 from incidents.models import Metric, Outcome, Resolution, Rollup, Sample, Subject
 
 from .audit import changed_fields, record_event
@@ -87,7 +88,7 @@ def record_samples(entries: list[NewSample]) -> list[Sample]:
     touched = [by_key[key] for key in keys]
     for rollup in touched:
         rollup.p95 = rollups.quantile(rollup.sketch, 0.95)
-    Rollup.objects.bulk_update(touched, ["count", "failures", "minimum", "maximum", "total", "p95", "sketch"])
+    update_many(Rollup, touched, ["count", "failures", "minimum", "maximum", "total", "p95", "sketch"])
     _advance_latest(entries)
     return samples
 
@@ -103,7 +104,7 @@ def _advance_latest(entries: list[NewSample]) -> None:
         if stored.get(metric_id) is None or entry.at >= stored[metric_id]:
             entry.metric.latest_value, entry.metric.latest_at = entry.value, entry.at
             moved.append(entry.metric)
-    Metric.objects.bulk_update(moved, ["latest_value", "latest_at"])
+    update_many(Metric, moved, ["latest_value", "latest_at"])
 
 
 def record_sample(

@@ -6,6 +6,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from incidents.bulk import update_many
 from incidents.models import (
     BreakerState,
     CircuitBreaker,
@@ -47,7 +48,8 @@ def record_run_results(results: list[RunResult]) -> int:
     if not live:
         return 0
     ended = [by_id[pk] for pk in sorted(live)]
-    ProbeRun.objects.bulk_update(
+    update_many(
+        ProbeRun,
         [
             ProbeRun(
                 pk=r.spec.run_id,
@@ -111,8 +113,10 @@ def _update_breakers(results: list[RunResult]) -> None:
             continue
         breaker.updated_at = now
         changed[breaker.pk] = breaker
-    CircuitBreaker.objects.bulk_update(
-        list(changed.values()), ["state", "consecutive_failures", "opened_at", "retry_at", "updated_at"]
+    update_many(
+        CircuitBreaker,
+        list(changed.values()),
+        ["state", "consecutive_failures", "opened_at", "retry_at", "updated_at"],
     )
 
 

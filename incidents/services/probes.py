@@ -12,6 +12,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from incidents.bulk import update_many
 from incidents.models import (
     ACTIVE_RUN_STATES,
     BreakerState,
@@ -156,10 +157,10 @@ def dispatch_due_probes(*, now: dt.datetime | None = None, limit: int = 5000) ->
             runs.append(run)
             probe.next_run_at = scheduled + dt.timedelta(seconds=probe.interval)
         ProbeRun.objects.bulk_create(runs)
-        Probe.objects.bulk_update(probes, ["next_run_at"])
+        update_many(Probe, probes, ["next_run_at"])
         for breaker in trying:
             breaker.updated_at = now
-        CircuitBreaker.objects.bulk_update(trying, ["state", "retry_at", "updated_at"])
+        update_many(CircuitBreaker, trying, ["state", "retry_at", "updated_at"])
     return [run.pk for run in runs if run.state == RunState.PENDING]
 
 
