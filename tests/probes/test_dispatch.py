@@ -32,7 +32,7 @@ def test_due_probes_get_a_pending_run_and_their_next_time(probe):
     [run_id] = dispatch_due_probes(now=now)
     run = ProbeRun.objects.get(pk=run_id)
     assert run.state == RunState.PENDING
-    assert run.deadline == run.scheduled_at + dt.timedelta(seconds=5)
+    assert run.deadline == max(run.scheduled_at, now) + dt.timedelta(seconds=5)
     assert run.abandon_after <= run.scheduled_at + dt.timedelta(seconds=10)
     probe.refresh_from_db()
     assert probe.next_run_at == run.scheduled_at + dt.timedelta(seconds=30)
