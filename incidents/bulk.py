@@ -8,8 +8,6 @@ probe rates that costs milliseconds per row of CPU. On PostgreSQL this writes
 
 from django.db import connections, models
 
-CHUNK = 500
-
 
 def update_many(
     model: type[models.Model], objs: list[models.Model], fields: list[str], *, using="default"
@@ -25,24 +23,22 @@ def update_many(
     pk = meta.pk
     columns = [meta.get_field(name) for name in fields]
     quote = connection.ops.quote_name
-    casts = [f"CAST(%s AS {pk.rel_db_type(connection)})"] + [
-        f"CAST(%s AS {field.db_type(connection)})" for field in columns
-    ]
-    row = "(" + ", ".join(casts) + ")"
-    names = ", ".join(quote(c) for c in [pk.column] + [f.column for f in columns])
-    assignments = ", ".join(f"{quote(f.column)} = v.{quote(f.column)}" for f in columns)
     table = quote(meta.db_table)
+    # One array parameter per column (unnest), so the statement's size does not grow with the
+    # number of rows: psycopg parses and the server plans a short query.
+    arrays = ", ".join(
+        f"unnest(CAST(%s AS {field.db_type(connection)}[])) AS {quote(field.column)}"
+        for field in [pk, *columns]
+        if field is not pk
+    )
+    select = f"SELECT unnest(CAST(%s AS {pk.rel_db_type(connection)}[])) AS {quote(pk.column)}, {arrays}"
+    assignments = ", ".join(f"{quote(f.column)} = v.{quote(f.column)}" for f in columns)
+    sql = (
+        f"UPDATE {table} SET {assignments} FROM ({select}) AS v "
+        f"WHERE {table}.{quote(pk.column)} = v.{quote(pk.column)}"
+    )
+    params = [[obj.pk for obj in objs]] + [
+        [field.get_db_prep_save(getattr(obj, field.attname), connection) for obj in objs] for field in columns
+    ]
     with connection.cursor() as cursor:
-        for start in range(0, len(objs), CHUNK):
-            chunk = objs[start : start + CHUNK]
-            params = []
-            for obj in chunk:
-                params.append(obj.pk)
-                params.extend(
-                    field.get_db_prep_save(getattr(obj, field.attname), connection) for field in columns
-                )
-            cursor.execute(
-                f"UPDATE {table} SET {assignments} FROM (VALUES {', '.join([row] * len(chunk))}) "
-                f"AS v({names}) WHERE {table}.{quote(pk.column)} = v.{quote(pk.column)}",
-                params,
-            )
+        cursor.execute(sql, params)

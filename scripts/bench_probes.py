@@ -104,6 +104,7 @@ def main() -> int:
     parser.add_argument("--seconds", type=int, default=90)
     parser.add_argument("--interval", type=int, default=30)
     parser.add_argument("--timeout", type=float, default=5.0)
+    parser.add_argument("--pool", choices=["solo", "prefork"], default=os.environ.get("BENCH_POOL", "solo"))
     parser.add_argument("--serve-targets", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve_targets:
@@ -205,7 +206,8 @@ def main() -> int:
     start(
         "worker",
         celery
-        + ["worker", "-Q", "probes", "-c", "1", "--without-gossip", "--without-mingle", "--without-heartbeat"]
+        + ["worker", "-Q", "probes", "--without-gossip", "--without-mingle", "--without-heartbeat"]
+        + (["-P", "solo"] if args.pool == "solo" else ["-P", "prefork", "-c", "1"])
         + ["-l", "warning"],
     )
     start("beat", celery + ["beat", "-l", "warning", "-s", str(tmp / "beat-schedule")])
@@ -224,18 +226,22 @@ def main() -> int:
     for probe in probes:
         probe.next_run_at = t0 + dt.timedelta(seconds=rng.uniform(0, args.interval))
     Probe.objects.bulk_update(probes, ["next_run_at"], batch_size=500)
-    sessions = {started["worker"].pid, started["beat"].pid}
-    cpu_start = session_cpu_seconds(sessions)
+    cpu_start_each = {name: session_cpu_seconds({started[name].pid}) for name in ("worker", "beat")}
     end = t0 + dt.timedelta(seconds=args.seconds)
     time.sleep(max(0.0, (end - timezone.now()).total_seconds()))
 
     # Stop scheduling; let runs due in the window end (the hard deadline bounds this).
+    beat_cpu_at_end = session_cpu_seconds({started["beat"].pid})
     os.killpg(started["beat"].pid, signal.SIGTERM)
     window = ProbeRun.objects.filter(scheduled_at__gte=t0, scheduled_at__lt=end)
     drain_until = time.monotonic() + args.timeout + 10
     while time.monotonic() < drain_until and window.filter(state__in=["pending", "running"]).exists():
         time.sleep(0.5)
-    cpu_s = session_cpu_seconds(sessions) - cpu_start
+    cpu_each = {
+        "worker": session_cpu_seconds({started["worker"].pid}) - cpu_start_each["worker"],
+        "scheduler": beat_cpu_at_end - cpu_start_each["beat"],
+    }
+    cpu_s = cpu_each["worker"] + cpu_each["scheduler"]
 
     def kind_of(index: int) -> str:
         return {9: "hanging", 8: "slow"}.get(index % 10, "fast")
@@ -278,6 +284,8 @@ def main() -> int:
             os.killpg(process.pid, signal.SIGKILL)
 
     print(f"database={env['DATABASE_URL'].split('://')[0]} broker=redis logs={tmp}")
+    print(f"worker pool={args.pool}")
+    print("cpu_s by process group: " + " ".join(f"{k}={v:.2f}" for k, v in cpu_each.items()))
     print("runs in the window by state: " + " ".join(f"{k}={v}" for k, v in states.items()))
     print(
         f"answering: fast={len(by_kind['fast'])} slow={len(by_kind['slow'])}; "

@@ -33,7 +33,7 @@ logger = logging.getLogger(__name__)
 WRITE_BATCH = 300
 # How long the writer gathers results before writing them together, and how long before a
 # run's abandon time its result must be stored at the latest.
-WRITE_LINGER = 2.0
+WRITE_LINGER = 4.0
 WRITE_MARGIN = 1.0
 
 

@@ -71,15 +71,14 @@ def record_samples(entries: list[NewSample]) -> list[Sample]:
         for e in entries
         for resolution in Resolution
     }
-    Rollup.objects.bulk_create(
-        [Rollup(metric_id=m, resolution=r, bucket_start=b) for m, r, b in keys], ignore_conflicts=True
-    )
-    locked = (
-        Rollup.objects.select_for_update()
-        .filter(metric_id__in={k[0] for k in keys}, bucket_start__in={k[2] for k in keys})
-        .order_by("pk")
-    )
-    by_key = {(r.metric_id, r.resolution, r.bucket_start): r for r in locked}
+    by_key = _locked_rollups(keys)
+    missing = keys - by_key.keys()
+    if missing:
+        # Created empty, then locked like the others; a concurrent writer's row wins the race.
+        Rollup.objects.bulk_create(
+            [Rollup(metric_id=m, resolution=r, bucket_start=b) for m, r, b in missing], ignore_conflicts=True
+        )
+        by_key.update(_locked_rollups(missing))
     for entry in entries:
         for resolution in Resolution:
             _fold(
@@ -91,6 +90,16 @@ def record_samples(entries: list[NewSample]) -> list[Sample]:
     update_many(Rollup, touched, ["count", "failures", "minimum", "maximum", "total", "p95", "sketch"])
     _advance_latest(entries)
     return samples
+
+
+def _locked_rollups(keys: set[tuple[int, str, dt.datetime]]) -> dict[tuple, Rollup]:
+    locked = (
+        Rollup.objects.select_for_update()
+        .filter(metric_id__in={k[0] for k in keys}, bucket_start__in={k[2] for k in keys})
+        .order_by("pk")
+    )
+    rows = {(r.metric_id, r.resolution, r.bucket_start): r for r in locked}
+    return {key: row for key, row in rows.items() if key in keys}
 
 
 def _advance_latest(entries: list[NewSample]) -> None:

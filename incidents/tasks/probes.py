@@ -5,7 +5,7 @@ message only names run ids, and the claim in the service makes a redelivery harm
 """
 
 from celery import shared_task
-from celery.signals import worker_process_shutdown
+from celery.signals import worker_process_shutdown, worker_shutdown
 from django.conf import settings
 
 from incidents.probes.engine import drain_engine, get_engine, worker_name
@@ -44,6 +44,7 @@ def prune() -> dict[str, int]:
 
 
 @worker_process_shutdown.connect
+@worker_shutdown.connect  # the solo pool runs tasks in the main process
 def _finish_runs_in_flight(**_kwargs) -> None:
     # A warm shutdown lets runs in flight end and be stored; the watchdog covers a kill.
     drain_engine(timeout=settings.PROBE_MAX_TIMEOUT + 2)
