@@ -91,6 +91,15 @@ def session_cpu_seconds(session_ids: set[int]) -> float:
     return total / CLOCK_TICKS
 
 
+def thread_cpu(pid: int) -> list[tuple[int, float]]:
+    """CPU seconds of each thread of a process, by thread id (creation order)."""
+    threads = []
+    for stat in sorted(Path(f"/proc/{pid}/task").glob("*/stat"), key=lambda p: int(p.parent.name)):
+        fields = stat.read_text().rsplit(")", 1)[1].split()
+        threads.append((int(stat.parent.name), (int(fields[11]) + int(fields[12])) / CLOCK_TICKS))
+    return threads
+
+
 def percentile(values: list[float], q: float) -> float:
     if not values:
         return float("nan")
@@ -242,6 +251,7 @@ def main() -> int:
         "scheduler": beat_cpu_at_end - cpu_start_each["beat"],
     }
     cpu_s = cpu_each["worker"] + cpu_each["scheduler"]
+    worker_threads = thread_cpu(started["worker"].pid) if args.pool == "solo" else []
 
     def kind_of(index: int) -> str:
         return {9: "hanging", 8: "slow"}.get(index % 10, "fast")
@@ -284,7 +294,7 @@ def main() -> int:
             os.killpg(process.pid, signal.SIGKILL)
 
     print(f"database={env['DATABASE_URL'].split('://')[0]} broker=redis logs={tmp}")
-    print(f"worker pool={args.pool}")
+    print(f"worker pool={args.pool} worker threads cpu_s (since start): {worker_threads}")
     print("cpu_s by process group: " + " ".join(f"{k}={v:.2f}" for k, v in cpu_each.items()))
     print("runs in the window by state: " + " ".join(f"{k}={v}" for k, v in states.items()))
     print(
