@@ -48,7 +48,7 @@ def validate_probe(probe: Probe) -> None:
         if not 0.1 <= value <= top:
             errors[name] = _("A timeout must be between 0.1 and %(top)s seconds.") % {"top": top}
     if probe.kind != ProbeKind.PUSH and probe.timeout >= probe.interval:
-        errors["timeout"] = _("The run's timeout must be shorter than its interval.")
+        errors.setdefault("timeout", _("The run's timeout must be shorter than its interval."))
     if errors:
         raise ValidationError(errors)
     kind_module(probe.kind).validate(probe)
