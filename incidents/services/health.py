@@ -50,46 +50,59 @@ def _observed(metric: Metric, figure: float | None) -> ComponentStatus:
     return health.status_for_figure(metric, figure)
 
 
+def _locked_health(metric_ids) -> dict[int, MetricHealth]:
+    rows = MetricHealth.objects.select_for_update().filter(metric_id__in=metric_ids).order_by("metric_id")
+    return {row.metric_id: row for row in rows}
+
+
 @transaction.atomic
-def evaluate_metrics(new_samples: dict[int, list[tuple[dt.datetime, float | None]]], *, now=None) -> None:
-    """Folds new samples into each metric's window, applies hysteresis, then updates components."""
+def evaluate_metrics(
+    new_samples: dict[int, list[tuple[dt.datetime, float | None]]],
+    *,
+    metrics: dict[int, Metric] | None = None,
+    now: dt.datetime | None = None,
+) -> None:
+    """Folds new samples into each metric's window, applies hysteresis, then updates components.
+
+    `metrics` (with their probes loaded) saves reloading them when the caller has them.
+    """
     if not new_samples:
         return
     now = now or timezone.now()
-    MetricHealth.objects.bulk_create(
-        [MetricHealth(metric_id=metric_id) for metric_id in new_samples], ignore_conflicts=True
-    )
-    rows = (
-        MetricHealth.objects.select_for_update(of=("self",))
-        .select_related("metric__probe", "metric__component")
-        .filter(metric_id__in=new_samples)
-        .order_by("metric_id")
-    )
+    rows = _locked_health(new_samples)
+    missing = new_samples.keys() - rows.keys()
+    if missing:
+        MetricHealth.objects.bulk_create(
+            [MetricHealth(metric_id=metric_id) for metric_id in missing], ignore_conflicts=True
+        )
+        rows.update(_locked_health(missing))
+    if metrics is None or not new_samples.keys() <= metrics.keys():
+        metrics = Metric.objects.select_related("probe").in_bulk(new_samples)
     needed = settings.PROBE_RECOVERY_EVALUATIONS
-    changed: dict[int, tuple[Component, Metric, float | None, int]] = {}
-    for row in rows:
-        metric = row.metric
-        row.recent = health.merge_recent(row.recent, new_samples[metric.pk], window=metric.window)
+    changed: dict[int, tuple[Metric, float | None, int]] = {}
+    for metric_id, row in sorted(rows.items()):
+        metric = metrics[metric_id]
+        row.recent = health.merge_recent(row.recent, new_samples[metric_id], window=metric.window)
         values = [value for _at, value in row.recent]
-        row.figure = health.window_figure(metric, values)
+        figure = health.window_figure(metric, values)
         step = health.next_status(
-            row.status, _observed(metric, row.figure), good_streak=row.good_streak, needed=needed
+            row.status, _observed(metric, figure), good_streak=row.good_streak, needed=needed
         )
         if step.status != row.status:
-            changed[metric.component_id] = (metric.component, metric, row.figure, len(values))
+            changed[metric.component_id] = (metric, figure, len(values))
         row.status, row.good_streak = step.status, step.good_streak
+        row.figure = None if figure in (float("inf"), float("-inf")) else figure
         row.evaluated_at = now
         row.no_data_since = None
         latest = dt.datetime.fromisoformat(row.recent[-1][0])
         row.stale_after = health.stale_after(latest, _interval(metric))
-        row.figure = None if row.figure in (float("inf"), float("-inf")) else row.figure
     update_many(
         MetricHealth,
-        list(rows),
+        list(rows.values()),
         ["recent", "figure", "status", "good_streak", "evaluated_at", "no_data_since", "stale_after"],
     )
-    for component, metric, figure, count in changed.values():
-        derive_component_status(component, cause=metric, figure=figure, count=count, now=now)
+    for component_id, (metric, figure, count) in changed.items():
+        derive_component_status(component_id, cause=metric, figure=figure, count=count, now=now)
 
 
 def in_maintenance(component: Component, *, now: dt.datetime) -> bool:
@@ -107,10 +120,10 @@ def pinned_by_incident(component: Component) -> bool:
 
 
 def derive_component_status(
-    component: Component, *, cause: Metric, figure: float | None, count: int, now: dt.datetime
+    component_id: int, *, cause: Metric, figure: float | None, count: int, now: dt.datetime
 ) -> bool:
     """Gives an automatic component the worst status of its metrics; True if it changed."""
-    component = Component.objects.get(pk=component.pk)
+    component = Component.objects.get(pk=component_id)
     if component.status_mode != StatusMode.AUTOMATIC:
         return False
     if in_maintenance(component, now=now) or pinned_by_incident(component):

@@ -64,7 +64,7 @@ def record_run_results(results: list[RunResult]) -> int:
         ["state", "started_at", "finished_at", "value", "detail"],
     )
     measured = [r for r in ended if r.state in SAMPLE_OUTCOMES]
-    metrics = Metric.objects.in_bulk({r.spec.metric_id for r in measured})
+    metrics = Metric.objects.select_related("probe").in_bulk({r.spec.metric_id for r in measured})
     entries = [
         NewSample(
             metrics[r.spec.metric_id],
@@ -76,7 +76,7 @@ def record_run_results(results: list[RunResult]) -> int:
     ]
     record_samples(entries)
     _update_breakers(measured)
-    evaluate_metrics(group_samples(entries))
+    evaluate_metrics(group_samples(entries), metrics=metrics)
     return len(ended)
 
 
@@ -175,5 +175,5 @@ def push_samples(probe: Probe, *, body: bytes, received_at: dt.datetime | None =
     pairs = push.parse_body(body, received_at=received_at)
     entries = [NewSample(metric, value, at, Outcome.OK) for value, at in pairs]
     record_samples(entries)
-    evaluate_metrics(group_samples(entries))
+    evaluate_metrics(group_samples(entries), metrics={metric.pk: metric})
     return len(entries)
