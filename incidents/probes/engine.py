@@ -164,6 +164,15 @@ class ProbeEngine:
                 logger.exception("storing %s probe results failed (attempt %s)", len(batch), attempt + 1)
                 time.sleep(0.5)
 
+    def stop(self) -> None:
+        """Closes the HTTP session and stops the loop (runs still in flight are dropped)."""
+
+        async def close():
+            await self.session.close()
+            self.loop.stop()
+
+        asyncio.run_coroutine_threadsafe(close(), self.loop)
+
     def drain(self, timeout: float) -> None:
         """Waits (at most `timeout` seconds) for runs in flight to end and be stored."""
         end = time.monotonic() + timeout

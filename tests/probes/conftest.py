@@ -164,8 +164,10 @@ class Targets:
     def close(self):
         async def shut():
             self.server.close()
-            for task in asyncio.all_tasks() - {asyncio.current_task()}:
+            others = asyncio.all_tasks() - {asyncio.current_task()}
+            for task in others:
                 task.cancel()
+            await asyncio.gather(*others, return_exceptions=True)
             self.loop.stop()
 
         self.loop.call_soon_threadsafe(lambda: self.loop.create_task(shut()))

@@ -17,7 +17,10 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 @pytest.fixture
 def engine():
-    return ProbeEngine(concurrency=50, per_host=50)
+    engine = ProbeEngine(concurrency=50, per_host=50)
+    yield engine
+    engine.drain(5)
+    engine.stop()
 
 
 def run_all(engine, *, seconds=15):
@@ -74,6 +77,8 @@ def test_one_slow_host_cannot_take_every_slot(make_probe, targets):
             make_probe(url=targets.url(f"/slow/1?{i}"), interval=30, timeout=5, name=f"slow {i}")
         make_probe(url=other.url("/ok"), interval=30, timeout=5, name="other host")
         runs = run_all(engine)
+        engine.drain(5)
+        engine.stop()
     finally:
         other.close()
     assert targets.peak == 2
