@@ -67,8 +67,10 @@ class ProbeEngine:
     async def _open(self) -> None:
         self.slots = asyncio.Semaphore(self.concurrency)
         # Our semaphores bound concurrency; the connector's own limits would queue silently.
+        # No cookie jar: probes of different targets must not share cookies (and it saves CPU).
         self.session = aiohttp.ClientSession(
             connector=aiohttp.TCPConnector(limit=0, limit_per_host=0, ttl_dns_cache=60),
+            cookie_jar=aiohttp.DummyCookieJar(),
             headers={"User-Agent": "statuspage-probe/1"},
         )
 
