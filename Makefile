@@ -65,3 +65,9 @@ bench-site: venv
 # --- issue 7 ---
 bench-api: venv
 	$(PY) scripts/bench_api.py
+# --- issue 4 ---
+.PHONY: bench-probes
+# 1,000 local HTTP targets probed every 30 s for 90 s through beat, Redis and a probes worker.
+# Needs REDIS_URL; uses DATABASE_URL's server with a database of its own (SQLite otherwise).
+bench-probes: venv
+	$(PY) scripts/bench_probes.py

@@ -3,11 +3,15 @@
 Edits made here go through the services where one exists, so they leave an audit trail.
 """
 
-from django.contrib import admin
+from django import forms
+from django.contrib import admin, messages
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext_lazy as _
 
 from incidents import models
 from incidents.services.components import save_component, save_group
 from incidents.services.metrics import save_metric
+from incidents.services.probes import issue_push_token, save_probe, validate_probe
 
 
 class AuditedAdmin(admin.ModelAdmin):
@@ -151,3 +155,69 @@ class DeliveryAdmin(admin.ModelAdmin):
     search_fields = ("idempotency_key", "subscriber__email")
     raw_id_fields = ("update", "subscriber")
     readonly_fields = ("idempotency_key", "created_at", "sent_at", "lease_until")
+
+
+# --- issue 4: probes ---
+class ProbeAdminForm(forms.ModelForm):
+    class Meta:
+        model = models.Probe
+        fields = (
+            "name",
+            "kind",
+            "metric",
+            "enabled",
+            "url",
+            "config",
+            "interval",
+            "connect_timeout",
+            "read_timeout",
+            "timeout",
+        )
+
+    def _post_clean(self):
+        super()._post_clean()
+        # The kind's own checks (URL guard, config shape) and the interval and timeout bounds.
+        try:
+            validate_probe(self.instance)
+        except ValidationError as error:
+            self._update_errors(error)
+
+
+@admin.register(models.Probe)
+class ProbeAdmin(AuditedAdmin):
+    save_service = save_probe
+    form = ProbeAdminForm
+    list_display = ("name", "kind", "metric", "enabled", "interval", "timeout", "next_run_at")
+    list_filter = ("kind", "enabled")
+    readonly_fields = ("public_id", "webhook_secret", "next_run_at")
+    actions = ["issue_token"]
+
+    @admin.action(description=_("Issue a new push token (shown once)"))
+    def issue_token(self, request, queryset):
+        for probe in queryset.filter(kind=models.ProbeKind.PUSH):
+            token = issue_push_token(probe, actor=request.user)
+            self.message_user(
+                request,
+                _("Push token for %(probe)s (copy it now, it is not shown again): %(token)s")
+                % {"probe": probe, "token": token},
+                level=messages.WARNING,
+            )
+
+
+@admin.register(models.ProbeRun)
+class ProbeRunAdmin(admin.ModelAdmin):
+    list_display = ("probe", "state", "scheduled_at", "started_at", "finished_at", "value", "detail")
+    list_filter = ("state",)
+    date_hierarchy = "scheduled_at"
+
+
+@admin.register(models.CircuitBreaker)
+class CircuitBreakerAdmin(admin.ModelAdmin):
+    list_display = ("target", "state", "consecutive_failures", "opened_at", "retry_at")
+    list_filter = ("state",)
+
+
+@admin.register(models.MetricHealth)
+class MetricHealthAdmin(admin.ModelAdmin):
+    list_display = ("metric", "status", "figure", "good_streak", "evaluated_at", "no_data_since")
+    list_filter = ("status",)

@@ -362,3 +362,34 @@ if STATUSPAGE_PAGE_ID and (len(STATUSPAGE_PAGE_ID) != 12 or not STATUSPAGE_PAGE_
 # PUBLIC_METRICS_REFRESH_SECONDS (they arrive too often to invalidate on each).
 STATUSPAGE_API_CACHE_SECONDS = env_int("STATUSPAGE_API_CACHE_SECONDS", 30)
 STATUSPAGE_API_MAX_AGE = env_int("STATUSPAGE_API_MAX_AGE", 30)
+# --- issue 4: probes ---
+# Concurrency inside one probes worker process: in all, and towards any one host:port.
+PROBE_CONCURRENCY = env_int("PROBE_CONCURRENCY", 256)
+PROBE_CONCURRENCY_PER_HOST = env_int("PROBE_CONCURRENCY_PER_HOST", 64)
+# The dispatcher runs this often (seconds) and enqueues runs due within twice that; the
+# watchdog sweeps for abandoned runs at the same pace.
+PROBE_DISPATCH_EVERY = env_int("PROBE_DISPATCH_EVERY", 2)
+# Bounds checked when a probe is saved.
+PROBE_MIN_INTERVAL = env_int("PROBE_MIN_INTERVAL", 10)
+PROBE_MAX_INTERVAL = env_int("PROBE_MAX_INTERVAL", 86400)
+PROBE_MAX_TIMEOUT = env_int("PROBE_MAX_TIMEOUT", 60)
+# Circuit breaker per target: opens after this many consecutive failures or timeouts, and lets
+# one run through again after the cool-down (seconds).
+PROBE_BREAKER_FAILURES = env_int("PROBE_BREAKER_FAILURES", 3)
+PROBE_BREAKER_COOLDOWN = env_int("PROBE_BREAKER_COOLDOWN", 300)
+# Hysteresis: good evaluations in a row before a metric's status recovers.
+PROBE_RECOVERY_EVALUATIONS = env_int("PROBE_RECOVERY_EVALUATIONS", 3)
+# Retention of raw samples and probe runs (rollups are kept).
+SAMPLE_RETENTION_DAYS = env_int("SAMPLE_RETENTION_DAYS", 30)
+PROBE_RUN_RETENTION_DAYS = env_int("PROBE_RUN_RETENTION_DAYS", 7)
+PROBE_MAX_RESPONSE_BYTES = env_int("PROBE_MAX_RESPONSE_BYTES", 1_048_576)
+# Push endpoint and webhook receiver: largest body and batch accepted.
+PUSH_MAX_BODY_BYTES = env_int("PUSH_MAX_BODY_BYTES", 65536)
+PUSH_MAX_BATCH = env_int("PUSH_MAX_BATCH", 100)
+CELERY_BEAT_SCHEDULE.update(
+    {
+        "probes-dispatch": {"task": "incidents.probes.dispatch", "schedule": float(PROBE_DISPATCH_EVERY)},
+        "probes-watchdog": {"task": "incidents.probes.watchdog", "schedule": float(PROBE_DISPATCH_EVERY)},
+        "metrics-prune": {"task": "incidents.metrics.prune", "schedule": 3600.0},
+    }
+)

@@ -56,3 +56,14 @@ subscribe_patterns = (
 urlpatterns += i18n_patterns(path("", include(subscribe_patterns)), prefix_default_language=False)
 # --- issue 7 ---
 urlpatterns += [path("api/", include(("incidents.api.urls", "api")))]
+# --- issue 4 ---
+from incidents.views import probes as probe_views  # noqa: E402
+
+probe_patterns = (
+    [
+        path("webhook/<str:public_id>/", probe_views.webhook_receiver, name="webhook"),
+        path("push/<str:public_id>/", probe_views.push_endpoint, name="push"),
+    ],
+    "probes",
+)
+urlpatterns += [path("probes/", include(probe_patterns))]

@@ -76,3 +76,26 @@ __all__ += [
 from .api_tokens import ApiToken, TokenScope  # noqa: E402
 
 __all__ += ["ApiToken", "TokenScope"]
+
+# --- issue 4: probes ---
+from .probes import (  # noqa: E402
+    ACTIVE_RUN_STATES,
+    BreakerState,
+    CircuitBreaker,
+    MetricHealth,
+    Probe,
+    ProbeKind,
+    ProbeRun,
+    RunState,
+)
+
+__all__ += [
+    "ACTIVE_RUN_STATES",
+    "BreakerState",
+    "CircuitBreaker",
+    "MetricHealth",
+    "Probe",
+    "ProbeKind",
+    "ProbeRun",
+    "RunState",
+]

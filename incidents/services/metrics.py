@@ -1,12 +1,14 @@
 """Recording samples, keeping rollups current, and changing metric thresholds."""
 
 import datetime as dt
+from dataclasses import dataclass
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 
 from incidents import page_cache, rollups
+from incidents.bulk import update_many
 from incidents.models import Metric, Outcome, Resolution, Rollup, Sample, Subject
 
 from .audit import changed_fields, record_event
@@ -21,43 +23,105 @@ def bucket_start(at: dt.datetime, resolution: Resolution) -> dt.datetime:
     return at.replace(hour=0, minute=0, second=0, microsecond=0)
 
 
-def _fold_into_rollup(metric: Metric, resolution: Resolution, at: dt.datetime, value: float | None) -> None:
-    rollup, _created = Rollup.objects.select_for_update().get_or_create(
-        metric=metric, resolution=resolution, bucket_start=bucket_start(at, resolution)
-    )
+@dataclass(frozen=True)
+class NewSample:
+    metric: Metric
+    value: float | None
+    at: dt.datetime
+    outcome: Outcome = Outcome.OK
+
+
+def _fold(rollup: Rollup, value: float | None) -> None:
     rollup.count += 1
     if value is None:
         rollup.failures += 1
-    else:
-        rollup.minimum = value if rollup.minimum is None else min(rollup.minimum, value)
-        rollup.maximum = value if rollup.maximum is None else max(rollup.maximum, value)
-        rollup.total += value
-        rollups.add(rollup.sketch, value)
-        rollup.p95 = rollups.quantile(rollup.sketch, 0.95)
-    rollup.save()
+        return
+    rollup.minimum = value if rollup.minimum is None else min(rollup.minimum, value)
+    rollup.maximum = value if rollup.maximum is None else max(rollup.maximum, value)
+    rollup.total += value
+    rollups.add(rollup.sketch, value)
+
+
+def _checked(entry: NewSample) -> NewSample:
+    outcome = Outcome(entry.outcome)
+    if outcome != Outcome.OK:
+        return NewSample(entry.metric, None, entry.at, outcome)
+    if entry.value is None:
+        raise ValueError("a successful sample needs a value")
+    entry.metric.validate_value(entry.value)
+    return NewSample(entry.metric, float(entry.value), entry.at, outcome)
 
 
 @transaction.atomic
+def record_samples(entries: list[NewSample]) -> list[Sample]:
+    """Stores measurements and folds them into the minute, hour and day rollups, in a few queries.
+
+    Every value is validated before anything is written, so a bad one stores nothing. Rollup
+    rows are created empty if missing, then locked in a fixed order (concurrent writers of the
+    same bucket wait instead of losing counts) and folded in memory.
+    """
+    entries = [_checked(entry) for entry in entries]
+    if not entries:
+        return []
+    samples = Sample.objects.bulk_create(
+        [Sample(metric=e.metric, at=e.at, value=e.value, outcome=e.outcome) for e in entries]
+    )
+    keys = {
+        (e.metric.pk, resolution.value, bucket_start(e.at, resolution))
+        for e in entries
+        for resolution in Resolution
+    }
+    by_key = _locked_rollups(keys)
+    missing = keys - by_key.keys()
+    if missing:
+        # Created empty, then locked like the others; a concurrent writer's row wins the race.
+        Rollup.objects.bulk_create(
+            [Rollup(metric_id=m, resolution=r, bucket_start=b) for m, r, b in missing], ignore_conflicts=True
+        )
+        by_key.update(_locked_rollups(missing))
+    for entry in entries:
+        for resolution in Resolution:
+            _fold(
+                by_key[(entry.metric.pk, resolution.value, bucket_start(entry.at, resolution))], entry.value
+            )
+    touched = [by_key[key] for key in keys]
+    for rollup in touched:
+        rollup.p95 = rollups.quantile(rollup.sketch, 0.95)
+    update_many(Rollup, touched, ["count", "failures", "minimum", "maximum", "total", "p95", "sketch"])
+    _advance_latest(entries)
+    page_cache.metrics_changed()
+    return samples
+
+
+def _locked_rollups(keys: set[tuple[int, str, dt.datetime]]) -> dict[tuple, Rollup]:
+    locked = (
+        Rollup.objects.select_for_update()
+        .filter(metric_id__in={k[0] for k in keys}, bucket_start__in={k[2] for k in keys})
+        .order_by("pk")
+    )
+    rows = {(r.metric_id, r.resolution, r.bucket_start): r for r in locked}
+    return {key: row for key, row in rows.items() if key in keys}
+
+
+def _advance_latest(entries: list[NewSample]) -> None:
+    newest: dict[int, NewSample] = {}
+    for entry in entries:
+        if entry.metric.pk not in newest or entry.at >= newest[entry.metric.pk].at:
+            newest[entry.metric.pk] = entry
+    stored = dict(Metric.objects.filter(pk__in=newest).values_list("pk", "latest_at"))
+    moved = []
+    for metric_id, entry in newest.items():
+        if stored.get(metric_id) is None or entry.at >= stored[metric_id]:
+            entry.metric.latest_value, entry.metric.latest_at = entry.value, entry.at
+            moved.append(entry.metric)
+    update_many(Metric, moved, ["latest_value", "latest_at"])
+
+
 def record_sample(
     metric: Metric, *, value: float | None, at: dt.datetime | None = None, outcome: Outcome | str = Outcome.OK
 ) -> Sample:
     """Stores one measurement and folds it into the minute, hour and day rollups."""
-    outcome = Outcome(outcome)
-    at = at or timezone.now()
-    if outcome == Outcome.OK:
-        if value is None:
-            raise ValueError("a successful sample needs a value")
-        metric.validate_value(value)
-    else:
-        value = None
-    sample = Sample.objects.create(metric=metric, at=at, value=value, outcome=outcome)
-    for resolution in Resolution:
-        _fold_into_rollup(metric, resolution, at, value)
-    page_cache.metrics_changed()
-    if metric.latest_at is None or at >= metric.latest_at:
-        Metric.objects.filter(pk=metric.pk).update(latest_value=value, latest_at=at)
-        metric.latest_value, metric.latest_at = value, at
-    return sample
+    return record_samples([NewSample(metric, value, at or timezone.now(), Outcome(outcome))])[0]
 
 
 THRESHOLD_FIELDS = (

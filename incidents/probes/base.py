@@ -1,0 +1,168 @@
+"""What every probe kind shares: the run description handed to it and the result it returns."""
+
+import time
+from dataclasses import dataclass, field
+from urllib.parse import urlsplit
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext as _
+
+from incidents import address_guard
+from incidents.models import RunState
+
+
+@dataclass(frozen=True)
+class RunSpec:
+    """A claimed run as plain values, so the event loop never touches the ORM."""
+
+    run_id: int
+    probe_id: int
+    metric_id: int
+    kind: str
+    url: str
+    config: dict
+    unit: str
+    connect_timeout: float
+    read_timeout: float
+    timeout: float
+    scheduled_at: float  # epoch seconds
+    deadline: float  # epoch seconds
+    abandon_after: float  # epoch seconds
+    target: str
+    host: str
+    nonce: str | None = None
+    webhook_secret: str = ""
+    public_id: str = ""
+
+
+@dataclass
+class Measurement:
+    state: RunState
+    value: float | None = None
+    detail: str = ""
+    # Webhook round-trips: the canary went out, the receiver will finish the run.
+    awaiting_receipt: bool = False
+
+
+@dataclass
+class RunResult:
+    """A finished run, written in batches by the result writer."""
+
+    spec: RunSpec
+    state: RunState
+    started_at: float | None
+    finished_at: float
+    value: float | None = None
+    detail: str = ""
+    extra: dict = field(default_factory=dict)
+
+
+def elapsed_in_unit(seconds: float, unit: str) -> float:
+    """A duration in the metric's unit (seconds for `s`, milliseconds otherwise)."""
+    return round(seconds, 4) if unit == "s" else round(seconds * 1000.0, 2)
+
+
+def now() -> float:
+    return time.time()
+
+
+def target_of(url: str) -> str:
+    """The circuit-breaker key of a URL: scheme, host, port and path (no query or fragment)."""
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc.lower()}{parts.path or '/'}"[:500]
+
+
+def host_of(url: str) -> str:
+    parts = urlsplit(url)
+    return parts.netloc.lower()
+
+
+def validate_target_url(url: str, *, field_name: str = "url") -> None:
+    if not url:
+        raise ValidationError({field_name: _("This kind of probe needs a URL.")})
+    try:
+        address_guard.check_url(url)
+    except ValidationError as error:
+        raise ValidationError({field_name: error.messages}) from None
+
+
+def require_mapping(config: object) -> dict:
+    if not isinstance(config, dict):
+        raise ValidationError({"config": _("The settings must be a JSON object.")})
+    return config
+
+
+def refuse_unknown_keys(config: dict, known: set[str]) -> None:
+    unknown = sorted(set(config) - known)
+    if unknown:
+        raise ValidationError(
+            {
+                "config": _("Unknown settings: %(keys)s. Known: %(known)s.")
+                % {"keys": ", ".join(unknown), "known": ", ".join(sorted(known))}
+            }
+        )
+
+
+def validate_headers(headers: object) -> None:
+    if not isinstance(headers, dict) or not all(
+        isinstance(k, str) and isinstance(v, str) and "\n" not in k + v for k, v in headers.items()
+    ):
+        raise ValidationError({"config": _("Headers must map header names to single-line texts.")})
+
+
+def json_path_get(document: object, path: str) -> object:
+    """Follows a dotted path with optional [index] parts (`data.queues[0].lag`) into JSON."""
+    current = document
+    for part in path.replace("[", ".[").split("."):
+        if not part:
+            continue
+        if part.startswith("[") and part.endswith("]"):
+            if not isinstance(current, list):
+                raise KeyError(path)
+            current = current[int(part[1:-1])]
+        else:
+            if not isinstance(current, dict) or part not in current:
+                raise KeyError(path)
+            current = current[part]
+    return current
+
+
+def validate_json_path(path: object, *, key: str) -> None:
+    if not isinstance(path, str) or not path.strip():
+        raise ValidationError({"config": _("%(key)s must be a path such as data.lag.") % {"key": key}})
+    try:
+        json_path_get({}, path)
+    except KeyError:
+        pass
+    except (ValueError, IndexError):
+        raise ValidationError({"config": _("%(key)s is not a valid path.") % {"key": key}}) from None
+
+
+def response_limit() -> int:
+    return getattr(settings, "PROBE_MAX_RESPONSE_BYTES", 1_048_576)
+
+
+def spec_of_run(run) -> RunSpec:
+    """A ProbeRun (with its probe and metric loaded) as plain values."""
+    probe = run.probe
+    return RunSpec(
+        run_id=run.pk,
+        probe_id=probe.pk,
+        metric_id=probe.metric_id,
+        kind=probe.kind,
+        url=probe.url,
+        config=probe.config,
+        unit=probe.metric.unit,
+        connect_timeout=probe.connect_timeout,
+        read_timeout=probe.read_timeout,
+        timeout=probe.timeout,
+        scheduled_at=run.scheduled_at.timestamp(),
+        deadline=run.deadline.timestamp(),
+        abandon_after=run.abandon_after.timestamp(),
+        target=target_of(probe.url),
+        host=host_of(probe.url),
+        nonce=run.nonce,
+        webhook_secret=probe.webhook_secret,
+        public_id=probe.public_id,
+    )

@@ -1,0 +1,209 @@
+"""The probe engine inside a worker process: an asyncio loop that runs many probes at once.
+
+Celery hands a batch of claimed runs to `submit` and returns at once; the loop (its own
+thread) waits until each run is due, takes a slot from the global bound and from the bound of
+the run's host (so one slow host cannot take every slot), and cuts the run at its hard
+deadline. Results go to a writer thread that stores them in batches through the services, so
+the ORM is never used from the event loop. If the process dies, the watchdog ends its runs.
+"""
+
+import asyncio
+import logging
+import os
+import queue
+import socket
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+import aiohttp
+from django.conf import settings
+from django.db import close_old_connections
+from django.utils import timezone
+
+from incidents.models import ProbeKind, RunState
+from incidents.services.probe_results import record_run_results
+from incidents.services.probes import mark_triggered
+
+from . import kind_module
+from .base import Measurement, RunResult, RunSpec
+
+logger = logging.getLogger(__name__)
+
+WRITE_BATCH = 300
+# How long the writer gathers results before writing them together, and how long before a
+# run's abandon time its result must be stored at the latest.
+WRITE_LINGER = 4.0
+WRITE_MARGIN = 1.0
+
+
+def worker_name() -> str:
+    return f"{socket.gethostname()}:{os.getpid()}"
+
+
+class ProbeEngine:
+    def __init__(self, *, concurrency: int, per_host: int):
+        self.concurrency, self.per_host = concurrency, per_host
+        self.loop = asyncio.new_event_loop()
+        self.results: queue.SimpleQueue[RunResult] = queue.SimpleQueue()
+        self.db = ThreadPoolExecutor(max_workers=2, thread_name_prefix="probe-db")
+        self.tasks: set[asyncio.Task] = set()
+        self.host_slots: dict[str, asyncio.Semaphore] = {}
+        self.in_flight = 0
+        self.counter_lock = threading.Lock()
+        self.ready = threading.Event()
+        threading.Thread(target=self._run_loop, name="probe-loop", daemon=True).start()
+        threading.Thread(target=self._write_forever, name="probe-writer", daemon=True).start()
+        if not self.ready.wait(10):
+            raise RuntimeError("the probe event loop did not start")
+
+    # --- the event loop thread ---
+    def _run_loop(self) -> None:
+        asyncio.set_event_loop(self.loop)
+        self.loop.run_until_complete(self._open())
+        self.ready.set()
+        self.loop.run_forever()
+
+    async def _open(self) -> None:
+        self.slots = asyncio.Semaphore(self.concurrency)
+        # Our semaphores bound concurrency; the connector's own limits would queue silently.
+        # No cookie jar: probes of different targets must not share cookies (and it saves CPU).
+        self.session = aiohttp.ClientSession(
+            connector=aiohttp.TCPConnector(limit=0, limit_per_host=0, ttl_dns_cache=60),
+            cookie_jar=aiohttp.DummyCookieJar(),
+            headers={"User-Agent": "statuspage-probe/1"},
+        )
+
+    def submit(self, specs: list[RunSpec]) -> None:
+        """Called from the Celery task's thread: schedule the runs and return."""
+        with self.counter_lock:
+            self.in_flight += len(specs)
+        self.loop.call_soon_threadsafe(self._start, specs)
+
+    def _start(self, specs: list[RunSpec]) -> None:
+        for spec in specs:
+            task = self.loop.create_task(self._run(spec))
+            self.tasks.add(task)
+            task.add_done_callback(self.tasks.discard)
+
+    def _host_slot(self, host: str) -> asyncio.Semaphore:
+        if host not in self.host_slots:
+            self.host_slots[host] = asyncio.Semaphore(self.per_host)
+        return self.host_slots[host]
+
+    async def _run(self, spec: RunSpec) -> None:
+        wait = spec.scheduled_at - time.time()
+        if wait > 0:
+            await asyncio.sleep(wait)
+        async with self.slots, self._host_slot(spec.host):
+            started = time.time()
+            # Never past the watchdog's abandon time, so a live run is not declared abandoned.
+            budget = min(spec.timeout, spec.abandon_after - 0.25 - started)
+            measurement = await self._measure(spec, budget, started)
+        finished = time.time()
+        if measurement.awaiting_receipt:
+            # The receiver finishes the run; at the deadline a timeout ends it if it did not.
+            self.loop.call_later(max(0.0, spec.deadline - finished), self._canary_timeout, spec, started)
+            return
+        self._finish(
+            RunResult(spec, measurement.state, started, finished, measurement.value, measurement.detail)
+        )
+
+    async def _measure(self, spec: RunSpec, budget: float, started: float) -> Measurement:
+        if budget <= 0:
+            return Measurement(RunState.ERROR, None, "started after its deadline (worker overloaded)")
+        try:
+            async with asyncio.timeout(budget):
+                if spec.kind == ProbeKind.WEBHOOK:
+                    at = timezone.now()
+                    if not await self.loop.run_in_executor(self.db, _mark_triggered, spec.run_id, at):
+                        return Measurement(RunState.ERROR, None, "run no longer active")
+                return await kind_module(spec.kind).measure(spec, self.session)
+        except TimeoutError:
+            return Measurement(RunState.TIMEOUT, None, f"no answer within {time.time() - started:.1f} s")
+        except (aiohttp.ClientError, OSError, ValueError) as error:
+            return Measurement(RunState.FAILED, None, f"{type(error).__name__}: {error}"[:500])
+        except Exception as error:  # a bug in a probe kind must still end the run
+            logger.exception("probe run %s crashed", spec.run_id)
+            return Measurement(RunState.ERROR, None, f"{type(error).__name__}: {error}"[:500])
+
+    def _canary_timeout(self, spec: RunSpec, started: float) -> None:
+        self._finish(RunResult(spec, RunState.TIMEOUT, started, time.time(), None, "canary not received"))
+
+    def _finish(self, result: RunResult) -> None:
+        self.results.put(result)
+
+    # --- the writer thread ---
+    def _write_forever(self) -> None:
+        while True:
+            first = self.results.get()
+            batch = [first]
+            # Gather results for a while (bigger batches cost less CPU per run), but store each
+            # one well before the watchdog would call its run abandoned.
+            flush_at = time.time() + WRITE_LINGER
+            flush_at = min(flush_at, first.spec.abandon_after - WRITE_MARGIN)
+            while len(batch) < WRITE_BATCH:
+                remaining = flush_at - time.time()
+                if remaining <= 0:
+                    break
+                try:
+                    result = self.results.get(timeout=remaining)
+                except queue.Empty:
+                    break
+                batch.append(result)
+                flush_at = min(flush_at, result.spec.abandon_after - WRITE_MARGIN)
+            self._write(batch)
+            with self.counter_lock:
+                self.in_flight -= len(batch)
+
+    def _write(self, batch: list[RunResult]) -> None:
+        for attempt in range(3):
+            try:
+                close_old_connections()
+                record_run_results(batch)
+                return
+            except Exception:
+                logger.exception("storing %s probe results failed (attempt %s)", len(batch), attempt + 1)
+                time.sleep(0.5)
+
+    def stop(self) -> None:
+        """Closes the HTTP session and stops the loop (runs still in flight are dropped)."""
+
+        async def close():
+            await self.session.close()
+            self.loop.stop()
+
+        asyncio.run_coroutine_threadsafe(close(), self.loop)
+
+    def drain(self, timeout: float) -> None:
+        """Waits (at most `timeout` seconds) for runs in flight to end and be stored."""
+        end = time.monotonic() + timeout
+        while self.in_flight > 0 and time.monotonic() < end:
+            time.sleep(0.1)
+
+
+def _mark_triggered(run_id: int, at) -> bool:
+    close_old_connections()
+    return mark_triggered(run_id, at=at)
+
+
+_engine: ProbeEngine | None = None
+_engine_pid: int | None = None
+_lock = threading.Lock()
+
+
+def get_engine() -> ProbeEngine:
+    """This process's engine, started on first use (after Celery forked the worker)."""
+    global _engine, _engine_pid
+    with _lock:
+        if _engine is None or _engine_pid != os.getpid():
+            _engine = ProbeEngine(
+                concurrency=settings.PROBE_CONCURRENCY, per_host=settings.PROBE_CONCURRENCY_PER_HOST
+            )
+            _engine_pid = os.getpid()
+        return _engine
+
+
+def drain_engine(timeout: float) -> None:
+    if _engine is not None and _engine_pid == os.getpid():
+        _engine.drain(timeout)

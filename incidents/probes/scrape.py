@@ -1,0 +1,88 @@
+"""Metric scrape: one number from a Prometheus text endpoint or from a JSON document.
+
+Config, Prometheus: {"format": "prometheus", "metric": "consumer_lag_seconds",
+"labels": {"queue": "webhooks"}}. JSON: {"format": "json", "path": "data.delay"}.
+The exposition format is parsed with prometheus_client's own parser.
+"""
+
+import json
+import math
+
+import aiohttp
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext as _
+from prometheus_client.parser import text_string_to_metric_families
+
+from incidents.models import RunState
+
+from . import http
+from .base import (
+    Measurement,
+    RunSpec,
+    json_path_get,
+    refuse_unknown_keys,
+    require_mapping,
+    validate_headers,
+    validate_json_path,
+    validate_target_url,
+)
+
+KNOWN = {"format", "metric", "labels", "path", "headers"}
+
+
+def validate(probe) -> None:
+    validate_target_url(probe.url)
+    config = require_mapping(probe.config)
+    refuse_unknown_keys(config, KNOWN)
+    validate_headers(config.get("headers", {}))
+    kind = config.get("format")
+    if kind == "prometheus":
+        name = config.get("metric")
+        if not isinstance(name, str) or not name.strip():
+            raise ValidationError({"config": _("A Prometheus scrape needs the metric name.")})
+        labels = config.get("labels", {})
+        if not isinstance(labels, dict) or not all(
+            isinstance(k, str) and isinstance(v, str) for k, v in labels.items()
+        ):
+            raise ValidationError({"config": _("Labels must map label names to values.")})
+    elif kind == "json":
+        validate_json_path(config.get("path"), key="path")
+    else:
+        raise ValidationError({"config": _("The format must be prometheus or json.")})
+
+
+def prometheus_value(text: str, name: str, labels: dict[str, str]) -> float:
+    """The value of the first sample named `name` whose labels include `labels`."""
+    for family in text_string_to_metric_families(text):
+        for sample in family.samples:
+            if sample.name == name and all(sample.labels.get(k) == v for k, v in labels.items()):
+                return float(sample.value)
+    raise LookupError(name)
+
+
+def json_value(text: str, path: str) -> float:
+    value = json_path_get(json.loads(text), path)
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ValueError(path)
+    return float(value)
+
+
+def read_value(config: dict, text: str) -> float:
+    if config["format"] == "prometheus":
+        return prometheus_value(text, config["metric"], config.get("labels", {}))
+    return json_value(text, config["path"])
+
+
+async def measure(spec: RunSpec, session: aiohttp.ClientSession) -> Measurement:
+    status, body = await http.fetch(spec, session, headers=spec.config.get("headers") or None)
+    if not 200 <= status < 300:
+        return Measurement(RunState.FAILED, None, f"HTTP {status}")
+    try:
+        value = read_value(spec.config, body.decode("utf-8", errors="replace"))
+    except (LookupError, KeyError, IndexError):
+        return Measurement(RunState.FAILED, None, "the value is not in the document")
+    except ValueError as error:
+        return Measurement(RunState.FAILED, None, f"not a number: {error}"[:200])
+    if not math.isfinite(value):
+        return Measurement(RunState.FAILED, None, "the value is not a finite number")
+    return Measurement(RunState.OK, value, f"HTTP {status}")

@@ -1,0 +1,61 @@
+"""Reads of live metric figures for the pages and APIs: value, status and "no data".
+
+A metric whose probe has not reported for 3 intervals is no data, and pages must say so
+rather than show the last value as if it were current.
+"""
+
+import datetime as dt
+from dataclasses import dataclass
+
+from django.utils import timezone
+
+from incidents.health import NO_DATA_INTERVALS
+from incidents.models import ComponentStatus, Metric, MetricHealth
+
+
+@dataclass(frozen=True)
+class MetricReading:
+    metric: Metric
+    value: float | None
+    at: dt.datetime | None
+    status: ComponentStatus | None
+    no_data: bool
+
+    @property
+    def failed(self) -> bool:
+        """The newest sample was a failure or timeout (it has no value)."""
+        return self.at is not None and self.value is None and not self.no_data
+
+
+def expected_interval(metric: Metric) -> int:
+    # A missing reverse one-to-one raises an AttributeError subclass, so getattr's default applies.
+    probe = getattr(metric, "probe", None)
+    return max(metric.expected_interval, probe.interval if probe else 0)
+
+
+def is_no_data(metric: Metric, *, now: dt.datetime | None = None) -> bool:
+    now = now or timezone.now()
+    if metric.latest_at is None:
+        return True
+    return now - metric.latest_at > dt.timedelta(seconds=NO_DATA_INTERVALS * expected_interval(metric))
+
+
+def metric_reading(metric: Metric, *, now: dt.datetime | None = None) -> MetricReading:
+    """What the page shows for one metric. Load metrics with select_related("probe", "health")."""
+    try:
+        status = ComponentStatus(metric.health.status)
+    except MetricHealth.DoesNotExist:
+        status = None
+    no_data = is_no_data(metric, now=now)
+    return MetricReading(
+        metric=metric,
+        value=None if no_data else metric.latest_value,
+        at=metric.latest_at,
+        status=None if no_data else status,
+        no_data=no_data,
+    )
+
+
+def component_readings(component, *, now: dt.datetime | None = None) -> list[MetricReading]:
+    metrics = component.metrics.select_related("probe", "health").order_by("position", "slug")
+    return [metric_reading(metric, now=now) for metric in metrics]

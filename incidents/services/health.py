@@ -1,0 +1,203 @@
+"""Turning new samples into metric statuses and automatic component statuses.
+
+Called by whatever stores samples from probes (probe results, the push endpoint and the
+webhook receiver), inside their transaction.
+"""
+
+import datetime as dt
+from collections import defaultdict
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone, translation
+
+from incidents import health
+from incidents.bulk import update_many
+from incidents.models import (
+    Component,
+    ComponentStatus,
+    Impact,
+    Incident,
+    IncidentKind,
+    IncidentStatus,
+    Metric,
+    MetricHealth,
+    ProbeKind,
+    StatusMode,
+    Subject,
+)
+from incidents.probes import upstream
+
+from .audit import record_event
+from .components import set_component_status
+from .incidents import declare_incident
+
+AUTOMATION = "probes"
+
+
+def _interval(metric: Metric) -> int:
+    probe = getattr(metric, "probe", None)
+    return max(metric.expected_interval, probe.interval if probe else 0)
+
+
+def _observed(metric: Metric, figure: float | None) -> ComponentStatus:
+    probe = getattr(metric, "probe", None)
+    if figure is None:
+        return ComponentStatus.OPERATIONAL
+    if probe is not None and probe.kind == ProbeKind.UPSTREAM and abs(figure) != float("inf"):
+        return upstream.status_for_value(figure)
+    return health.status_for_figure(metric, figure)
+
+
+def _locked_health(metric_ids) -> dict[int, MetricHealth]:
+    rows = MetricHealth.objects.select_for_update().filter(metric_id__in=metric_ids).order_by("metric_id")
+    return {row.metric_id: row for row in rows}
+
+
+@transaction.atomic
+def evaluate_metrics(
+    new_samples: dict[int, list[tuple[dt.datetime, float | None]]],
+    *,
+    metrics: dict[int, Metric] | None = None,
+    now: dt.datetime | None = None,
+) -> None:
+    """Folds new samples into each metric's window, applies hysteresis, then updates components.
+
+    `metrics` (with their probes loaded) saves reloading them when the caller has them.
+    """
+    if not new_samples:
+        return
+    now = now or timezone.now()
+    rows = _locked_health(new_samples)
+    missing = new_samples.keys() - rows.keys()
+    if missing:
+        MetricHealth.objects.bulk_create(
+            [MetricHealth(metric_id=metric_id) for metric_id in missing], ignore_conflicts=True
+        )
+        rows.update(_locked_health(missing))
+    if metrics is None or not new_samples.keys() <= metrics.keys():
+        metrics = Metric.objects.select_related("probe").in_bulk(new_samples)
+    needed = settings.PROBE_RECOVERY_EVALUATIONS
+    changed: dict[int, tuple[Metric, float | None, int]] = {}
+    for metric_id, row in sorted(rows.items()):
+        metric = metrics[metric_id]
+        row.recent = health.merge_recent(row.recent, new_samples[metric_id], window=metric.window)
+        values = [value for _at, value in row.recent]
+        figure = health.window_figure(metric, values)
+        step = health.next_status(
+            row.status, _observed(metric, figure), good_streak=row.good_streak, needed=needed
+        )
+        if step.status != row.status:
+            changed[metric.component_id] = (metric, figure, len(values))
+        row.status, row.good_streak = step.status, step.good_streak
+        row.figure = None if figure in (float("inf"), float("-inf")) else figure
+        row.evaluated_at = now
+        row.no_data_since = None
+        latest = dt.datetime.fromisoformat(row.recent[-1][0])
+        row.stale_after = health.stale_after(latest, _interval(metric))
+    update_many(
+        MetricHealth,
+        list(rows.values()),
+        ["recent", "figure", "status", "good_streak", "evaluated_at", "no_data_since", "stale_after"],
+    )
+    for component_id, (metric, figure, count) in changed.items():
+        derive_component_status(component_id, cause=metric, figure=figure, count=count, now=now)
+
+
+def in_maintenance(component: Component, *, now: dt.datetime) -> bool:
+    """Published maintenance in progress on the component, or planned to be right now."""
+    if component.status == ComponentStatus.UNDER_MAINTENANCE:
+        return True
+    active = Q(status__in=[IncidentStatus.IN_PROGRESS, IncidentStatus.VERIFYING]) | Q(
+        status=IncidentStatus.SCHEDULED, scheduled_for__lte=now, scheduled_until__gte=now
+    )
+    return Incident.objects.published().maintenances().filter(active, components=component).exists()
+
+
+def pinned_by_incident(component: Component) -> bool:
+    return Incident.objects.published().incidents().open().filter(components=component).exists()
+
+
+def derive_component_status(
+    component_id: int, *, cause: Metric, figure: float | None, count: int, now: dt.datetime
+) -> bool:
+    """Gives an automatic component the worst status of its metrics; True if it changed."""
+    component = Component.objects.get(pk=component_id)
+    if component.status_mode != StatusMode.AUTOMATIC:
+        return False
+    if in_maintenance(component, now=now) or pinned_by_incident(component):
+        return False
+    statuses = list(
+        MetricHealth.objects.filter(metric__component=component)
+        .filter(Q(stale_after__isnull=True) | Q(stale_after__gte=now))
+        .values_list("status", flat=True)
+    )
+    if not statuses:
+        return False
+    status = ComponentStatus.worst(statuses)
+    cause_status = MetricHealth.objects.get(metric=cause).status
+    with translation.override(settings.LANGUAGE_CODE):
+        reason = health.describe_figure(cause, figure, count, ComponentStatus(cause_status))
+    changed = set_component_status(
+        component, status=status, actor=None, at=now, reason=reason, automation=AUTOMATION
+    )
+    if changed and status.counts_as_down:
+        open_draft_incident(component, status=status, evidence=reason, now=now)
+    return changed
+
+
+def open_draft_incident(
+    component: Component, *, status: ComponentStatus, evidence: str, now
+) -> Incident | None:
+    """A draft (unpublished) incident for on-call to publish or discard; one open draft at a time."""
+    existing = (
+        Incident.objects.incidents()
+        .open()
+        .filter(published_at__isnull=True, created_by__isnull=True, components=component)
+        .first()
+    )
+    if existing:
+        return None
+    with translation.override(settings.LANGUAGE_CODE):
+        return declare_incident(
+            title=f"{component}: {status.label}",
+            language=settings.LANGUAGE_CODE,
+            body=f"Opened automatically by probes.\n\n{evidence}",
+            impact=Impact.CRITICAL if status == ComponentStatus.MAJOR_OUTAGE else Impact.MAJOR,
+            component_statuses={component: status},
+            actor=None,
+            kind=IncidentKind.INCIDENT,
+            started_at=now,
+            publish=False,
+        )
+
+
+def mark_stale_metrics(*, now: dt.datetime | None = None) -> list[int]:
+    """Records once that a metric went without data for 3 intervals (an audit event each)."""
+    now = now or timezone.now()
+    stale = list(
+        MetricHealth.objects.select_related("metric__component")
+        .filter(no_data_since__isnull=True, stale_after__lt=now)
+        .order_by("metric_id")
+    )
+    for row in stale:
+        row.no_data_since = now
+        record_event(
+            actor=None,
+            action="metric.no_data",
+            subject_type=Subject.METRIC,
+            subject_id=row.metric_id,
+            subject_label=str(row.metric),
+            after={"no_data_since": now.isoformat(), "last_sample_before": row.stale_after.isoformat()},
+            automation=AUTOMATION,
+        )
+    update_many(MetricHealth, stale, ["no_data_since"])
+    return [row.metric_id for row in stale]
+
+
+def group_samples(entries) -> dict[int, list[tuple[dt.datetime, float | None]]]:
+    grouped: dict[int, list] = defaultdict(list)
+    for entry in entries:
+        grouped[entry.metric.pk].append((entry.at, entry.value))
+    return grouped

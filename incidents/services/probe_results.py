@@ -1,0 +1,179 @@
+"""Storing what probes measured: run results in batches, circuit breakers, canary receipts, pushes."""
+
+import datetime as dt
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from incidents.bulk import update_many
+from incidents.models import (
+    BreakerState,
+    CircuitBreaker,
+    Metric,
+    Outcome,
+    Probe,
+    ProbeRun,
+    RunState,
+)
+from incidents.probes import push, webhook
+from incidents.probes.base import RunResult, elapsed_in_unit, spec_of_run
+
+from .health import evaluate_metrics, group_samples
+from .metrics import NewSample, record_samples
+
+SAMPLE_OUTCOMES = {
+    RunState.OK: Outcome.OK,
+    RunState.FAILED: Outcome.FAILED,
+    RunState.TIMEOUT: Outcome.TIMEOUT,
+}
+BREAKER_FAILURES = (RunState.FAILED, RunState.TIMEOUT)
+
+
+def _at(epoch: float | None) -> dt.datetime | None:
+    return None if epoch is None else dt.datetime.fromtimestamp(epoch, tz=dt.UTC)
+
+
+@transaction.atomic
+def record_run_results(results: list[RunResult]) -> int:
+    """Ends runs that are still running (a run the watchdog already ended stays as it is),
+    stores their samples, updates rollups, breakers and metric health. Returns how many ended."""
+    by_id = {result.spec.run_id: result for result in results}
+    live = set(
+        ProbeRun.objects.select_for_update()
+        .filter(pk__in=by_id, state=RunState.RUNNING)
+        .order_by("pk")
+        .values_list("pk", flat=True)
+    )
+    if not live:
+        return 0
+    ended = [by_id[pk] for pk in sorted(live)]
+    update_many(
+        ProbeRun,
+        [
+            ProbeRun(
+                pk=r.spec.run_id,
+                state=r.state,
+                started_at=_at(r.started_at),
+                finished_at=_at(r.finished_at),
+                value=r.value,
+                detail=r.detail[:500],
+            )
+            for r in ended
+        ],
+        ["state", "started_at", "finished_at", "value", "detail"],
+    )
+    measured = [r for r in ended if r.state in SAMPLE_OUTCOMES]
+    metrics = Metric.objects.select_related("probe").in_bulk({r.spec.metric_id for r in measured})
+    entries = [
+        NewSample(
+            metrics[r.spec.metric_id],
+            r.value if r.state == RunState.OK else None,
+            _at(r.extra.get("sampled_at", r.finished_at)),
+            SAMPLE_OUTCOMES[r.state],
+        )
+        for r in measured
+    ]
+    record_samples(entries)
+    _update_breakers(measured)
+    evaluate_metrics(group_samples(entries), metrics=metrics)
+    return len(ended)
+
+
+def _update_breakers(results: list[RunResult]) -> None:
+    """Consecutive failures per target, timeouts included; writes only breakers that change."""
+    now = timezone.now()
+    targets = {r.spec.target for r in results}
+    CircuitBreaker.objects.bulk_create(
+        [
+            CircuitBreaker(target=t)
+            for t in targets
+            if any(r.state in BREAKER_FAILURES for r in results if r.spec.target == t)
+        ],
+        ignore_conflicts=True,
+    )
+    breakers = CircuitBreaker.objects.select_for_update().in_bulk(targets, field_name="target")
+    changed = {}
+    threshold = settings.PROBE_BREAKER_FAILURES
+    cooldown = dt.timedelta(seconds=settings.PROBE_BREAKER_COOLDOWN)
+    for result in sorted(results, key=lambda r: r.finished_at):
+        breaker = breakers.get(result.spec.target)
+        if breaker is None:
+            continue
+        if result.state in BREAKER_FAILURES:
+            breaker.consecutive_failures += 1
+            if breaker.state == BreakerState.HALF_OPEN or breaker.consecutive_failures >= threshold:
+                if breaker.state != BreakerState.OPEN:
+                    breaker.opened_at = now
+                breaker.state, breaker.retry_at = BreakerState.OPEN, now + cooldown
+        elif breaker.consecutive_failures or breaker.state != BreakerState.CLOSED:
+            breaker.consecutive_failures = 0
+            breaker.state, breaker.retry_at = BreakerState.CLOSED, None
+        else:
+            continue
+        breaker.updated_at = now
+        changed[breaker.pk] = breaker
+    update_many(
+        CircuitBreaker,
+        list(changed.values()),
+        ["state", "consecutive_failures", "opened_at", "retry_at", "updated_at"],
+    )
+
+
+class CanaryRefused(Exception):
+    """A webhook the receiver will not count; `status` is the HTTP status to answer with."""
+
+    def __init__(self, status: int, message: str):
+        super().__init__(message)
+        self.status = status
+
+
+def receive_canary(probe: Probe, *, body: bytes, signature: str, received_at: dt.datetime) -> ProbeRun:
+    """Finishes a webhook round-trip run when its signed canary comes back in time.
+
+    Refuses a bad signature (401), a body without a nonce (400), an unknown nonce (404), a
+    nonce already used (409, a replay) and a canary past its deadline (410).
+    """
+    if not webhook.signature_is_valid(probe.webhook_secret, body, signature):
+        raise CanaryRefused(401, "bad signature")
+    try:
+        nonce = webhook.nonce_in(body, probe.config.get("nonce_path", "nonce"))
+    except (ValueError, KeyError, IndexError, TypeError):
+        raise CanaryRefused(400, "no nonce in the body") from None
+    with transaction.atomic():
+        run = (
+            ProbeRun.objects.select_for_update()
+            .select_related("probe__metric")
+            .filter(probe=probe, nonce=nonce)
+            .first()
+        )
+        if run is None:
+            raise CanaryRefused(404, "unknown nonce")
+        if run.state != RunState.RUNNING or run.triggered_at is None:
+            raise CanaryRefused(409, "this nonce was already used")
+        if received_at > run.deadline:
+            raise CanaryRefused(410, "the canary came back after its deadline")
+        delay = (received_at - run.triggered_at).total_seconds()
+        result = RunResult(
+            spec=spec_of_run(run),
+            state=RunState.OK,
+            started_at=run.triggered_at.timestamp(),
+            finished_at=received_at.timestamp(),
+            value=elapsed_in_unit(delay, probe.metric.unit),
+            detail="canary received",
+        )
+        record_run_results([result])
+    run.refresh_from_db()
+    return run
+
+
+@transaction.atomic
+def push_samples(probe: Probe, *, body: bytes, received_at: dt.datetime | None = None) -> int:
+    """Stores pushed values after validating every one of them (push.BadPush otherwise)."""
+    received_at = received_at or timezone.now()
+    metric = probe.metric
+    pairs = push.parse_body(body, received_at=received_at)
+    entries = [NewSample(metric, value, at, Outcome.OK) for value, at in pairs]
+    record_samples(entries)
+    evaluate_metrics(group_samples(entries), metrics={metric.pk: metric})
+    return len(entries)

@@ -1,0 +1,241 @@
+"""Probes: saving them, dispatching due runs, claiming them, and sweeping abandoned ones."""
+
+import datetime as dt
+import hashlib
+import random
+import secrets
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from incidents.bulk import update_many
+from incidents.models import (
+    ACTIVE_RUN_STATES,
+    BreakerState,
+    CircuitBreaker,
+    Probe,
+    ProbeKind,
+    ProbeRun,
+    RunState,
+    Sample,
+    Subject,
+)
+from incidents.probes import kind_module
+from incidents.probes.base import RunSpec, host_of, target_of
+
+from .audit import changed_fields, record_event
+
+PROBE_FIELDS = ("name", "kind", "metric_id", "enabled", "url", "config", "interval", "timeout")
+PROBE_FIELDS += ("connect_timeout", "read_timeout")
+
+
+def validate_probe(probe: Probe) -> None:
+    """The kind's own checks, then timeouts and interval within the configured bounds."""
+    errors = {}
+    low, high = settings.PROBE_MIN_INTERVAL, settings.PROBE_MAX_INTERVAL
+    if not low <= probe.interval <= high:
+        errors["interval"] = _("The interval must be between %(low)s and %(high)s seconds.") % {
+            "low": low,
+            "high": high,
+        }
+    top = settings.PROBE_MAX_TIMEOUT
+    for name in ("connect_timeout", "read_timeout", "timeout"):
+        value = getattr(probe, name)
+        if not 0.1 <= value <= top:
+            errors[name] = _("A timeout must be between 0.1 and %(top)s seconds.") % {"top": top}
+    if probe.kind != ProbeKind.PUSH and probe.timeout >= probe.interval:
+        errors.setdefault("timeout", _("The run's timeout must be shorter than its interval."))
+    if errors:
+        raise ValidationError(errors)
+    kind_module(probe.kind).validate(probe)
+
+
+@transaction.atomic
+def save_probe(probe: Probe, *, actor: AbstractBaseUser | None) -> Probe:
+    """Creates or edits a probe after validating it, and records what changed."""
+    probe.full_clean(exclude=["url"])
+    validate_probe(probe)
+    creating = probe.pk is None
+    before = {} if creating else {f: getattr(Probe.objects.get(pk=probe.pk), f) for f in PROBE_FIELDS}
+    if probe.kind == ProbeKind.WEBHOOK and not probe.webhook_secret:
+        probe.webhook_secret = secrets.token_hex(32)
+    if probe.is_scheduled and (creating or probe.next_run_at is None):
+        # Spread first runs over one interval so probes created together do not run together.
+        probe.next_run_at = timezone.now() + dt.timedelta(seconds=random.uniform(0, probe.interval))
+    probe.updated_at = timezone.now()
+    probe.save()
+    old, new = changed_fields(before, {f: getattr(probe, f) for f in PROBE_FIELDS})
+    if old or new:
+        record_event(
+            actor=actor,
+            action="probe.created" if creating else "probe.changed",
+            subject_type=Subject.PROBE,
+            subject_id=probe.pk,
+            subject_label=str(probe),
+            before=old,
+            after=new,
+        )
+    return probe
+
+
+@transaction.atomic
+def issue_push_token(probe: Probe, *, actor: AbstractBaseUser | None) -> str:
+    """A new push token for the probe; only its hash is kept, so show it once."""
+    token = secrets.token_urlsafe(32)
+    probe.push_token_hash = hashlib.sha256(token.encode()).hexdigest()
+    Probe.objects.filter(pk=probe.pk).update(push_token_hash=probe.push_token_hash)
+    record_event(
+        actor=actor,
+        action="probe.token_issued",
+        subject_type=Subject.PROBE,
+        subject_id=probe.pk,
+        subject_label=str(probe),
+    )
+    return token
+
+
+def _grace(timeout: float) -> float:
+    """Time past the deadline before the watchdog calls a run abandoned.
+
+    The watchdog sweeps every PROBE_DISPATCH_EVERY seconds, so this keeps "marked abandoned
+    within twice the deadline" for timeouts of at least that plus one second.
+    """
+    return max(0.5, min(2.0, timeout - settings.PROBE_DISPATCH_EVERY - 0.5))
+
+
+def dispatch_due_probes(*, now: dt.datetime | None = None, limit: int = 5000) -> list[int]:
+    """Creates runs for probes due before the next dispatch; returns the ids of pending runs.
+
+    Runs are rows first: the caller sends the Celery messages after this commits. A run for a
+    target whose circuit is open is created as `skipped`; when the cool-down is over one run
+    goes through with the breaker half open.
+    """
+    now = now or timezone.now()
+    horizon = now + dt.timedelta(seconds=2 * settings.PROBE_DISPATCH_EVERY)
+    with transaction.atomic():
+        probes = list(
+            Probe.objects.select_for_update(skip_locked=True)
+            .filter(enabled=True, next_run_at__lte=horizon)
+            .exclude(kind=ProbeKind.PUSH)
+            .order_by("next_run_at")[:limit]
+        )
+        if not probes:
+            return []
+        breakers = CircuitBreaker.objects.select_for_update().in_bulk(
+            {target_of(p.url) for p in probes}, field_name="target"
+        )
+        runs, trying = [], []
+        for probe in probes:
+            scheduled = probe.next_run_at
+            if scheduled < now - dt.timedelta(seconds=probe.interval):
+                scheduled = now  # far behind (the system was down): do not replay missed runs
+            # The deadline counts from when the run can start: a late dispatch (the scheduler
+            # was down) shows as lateness, not as a run with no time left.
+            deadline = max(scheduled, now) + dt.timedelta(seconds=probe.timeout)
+            run = ProbeRun(
+                probe=probe,
+                scheduled_at=scheduled,
+                deadline=deadline,
+                abandon_after=deadline + dt.timedelta(seconds=_grace(probe.timeout)),
+                nonce=secrets.token_urlsafe(24) if probe.kind == ProbeKind.WEBHOOK else None,
+            )
+            breaker = breakers.get(target_of(probe.url))
+            if breaker and breaker.state != BreakerState.CLOSED:
+                if breaker.retry_at and breaker.retry_at <= scheduled:
+                    # Cool-down over (or the last trial never finished): let one run through.
+                    breaker.state = BreakerState.HALF_OPEN
+                    breaker.retry_at = now + dt.timedelta(seconds=settings.PROBE_BREAKER_COOLDOWN)
+                    trying.append(breaker)
+                else:
+                    run.state, run.detail = RunState.SKIPPED, f"circuit {breaker.state.replace('_', ' ')}"
+            if run.state == RunState.SKIPPED:
+                run.started_at = run.finished_at = scheduled
+            runs.append(run)
+            probe.next_run_at = scheduled + dt.timedelta(seconds=probe.interval)
+        ProbeRun.objects.bulk_create(runs)
+        update_many(Probe, probes, ["next_run_at"])
+        for breaker in trying:
+            breaker.updated_at = now
+        update_many(CircuitBreaker, trying, ["state", "retry_at", "updated_at"])
+    return [run.pk for run in runs if run.state == RunState.PENDING]
+
+
+def claim_runs(run_ids: list[int], *, worker: str) -> list[RunSpec]:
+    """Takes pending runs for this worker with a conditional update, so a redelivered message
+    claims nothing; returns them as plain values for the event loop."""
+    claim = f"{worker}/{secrets.token_hex(4)}"[:120]
+    claimed = ProbeRun.objects.filter(pk__in=run_ids, state=RunState.PENDING).update(
+        state=RunState.RUNNING, worker=claim
+    )
+    if not claimed:
+        return []
+    # Plain rows rather than three model instances per run: this runs for every probe run.
+    rows = ProbeRun.objects.filter(pk__in=run_ids, worker=claim).values_list(*CLAIM_COLUMNS)
+    return [_spec_of_row(*row) for row in rows]
+
+
+CLAIM_COLUMNS = (
+    "pk", "scheduled_at", "deadline", "abandon_after", "nonce", "probe_id", "probe__metric_id",
+    "probe__kind", "probe__url", "probe__config", "probe__metric__unit", "probe__connect_timeout",
+    "probe__read_timeout", "probe__timeout", "probe__webhook_secret", "probe__public_id",
+)  # fmt: skip
+
+
+def _spec_of_row(
+    run_id, scheduled_at, deadline, abandon_after, nonce, probe_id, metric_id, kind, url, config, unit,
+    connect_timeout, read_timeout, timeout, webhook_secret, public_id,
+) -> RunSpec:  # fmt: skip
+    return RunSpec(
+        run_id=run_id,
+        probe_id=probe_id,
+        metric_id=metric_id,
+        kind=kind,
+        url=url,
+        config=config,
+        unit=unit,
+        connect_timeout=connect_timeout,
+        read_timeout=read_timeout,
+        timeout=timeout,
+        scheduled_at=scheduled_at.timestamp(),
+        deadline=deadline.timestamp(),
+        abandon_after=abandon_after.timestamp(),
+        target=target_of(url),
+        host=host_of(url),
+        nonce=nonce,
+        webhook_secret=webhook_secret,
+        public_id=public_id,
+    )
+
+
+def mark_triggered(run_id: int, *, at: dt.datetime) -> bool:
+    """Records when a webhook canary is sent, before it is sent, so the receipt can be timed."""
+    return bool(ProbeRun.objects.filter(pk=run_id, state=RunState.RUNNING).update(triggered_at=at))
+
+
+def sweep_abandoned_runs(*, now: dt.datetime | None = None) -> int:
+    """The watchdog: active runs past their abandon time (a killed worker, a lost message) end as errors."""
+    now = now or timezone.now()
+    return ProbeRun.objects.filter(state__in=ACTIVE_RUN_STATES, abandon_after__lt=now).update(
+        state=RunState.ERROR, finished_at=now, detail="abandoned: no worker finished it by its deadline"
+    )
+
+
+def prune_old_data(*, now: dt.datetime | None = None, chunk: int = 5000) -> dict[str, int]:
+    """Deletes raw samples and probe runs older than their retention; rollups are kept."""
+    now = now or timezone.now()
+    deleted = {"samples": 0, "runs": 0}
+    for key, model, field, days in (
+        ("samples", Sample, "at", settings.SAMPLE_RETENTION_DAYS),
+        ("runs", ProbeRun, "scheduled_at", settings.PROBE_RUN_RETENTION_DAYS),
+    ):
+        cutoff = now - dt.timedelta(days=days)
+        while True:
+            ids = list(model.objects.filter(**{f"{field}__lt": cutoff}).values_list("pk", flat=True)[:chunk])
+            if not ids:
+                break
+            deleted[key] += model.objects.filter(pk__in=ids).delete()[0]
+    return deleted

@@ -1,0 +1,75 @@
+"""Endpoints that monitored systems call: the webhook receiver and the push endpoint.
+
+Both answer JSON, refuse with 4xx (never 500) and store nothing when they refuse.
+"""
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.http import JsonResponse
+from django.shortcuts import get_object_or_404
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_POST
+
+from incidents.models import Probe, ProbeKind
+from incidents.probes.push import BadPush
+from incidents.probes.webhook import SIGNATURE_HEADER
+from incidents.services.probe_results import CanaryRefused, push_samples, receive_canary
+
+
+def _refuse(status: int, message: str) -> JsonResponse:
+    return JsonResponse({"error": str(message)}, status=status)
+
+
+def _read_body(request) -> bytes | None:
+    """The body, or None when it is larger than PUSH_MAX_BODY_BYTES (read no further than that)."""
+    limit = settings.PUSH_MAX_BODY_BYTES
+    try:
+        declared = int(request.META.get("CONTENT_LENGTH") or 0)
+    except ValueError:
+        declared = 0
+    if declared > limit:
+        return None
+    body = request.read(limit + 1)
+    return None if len(body) > limit else body
+
+
+@csrf_exempt
+@require_POST
+def webhook_receiver(request, public_id: str):
+    received_at = timezone.now()
+    probe = get_object_or_404(Probe, public_id=public_id, kind=ProbeKind.WEBHOOK)
+    body = _read_body(request)
+    if body is None:
+        return _refuse(413, _("The body is too large."))
+    try:
+        run = receive_canary(
+            probe, body=body, signature=request.headers.get(SIGNATURE_HEADER, ""), received_at=received_at
+        )
+    except CanaryRefused as refused:
+        return _refuse(refused.status, str(refused))
+    return JsonResponse({"run": run.pk, "state": run.state, "value": run.value})
+
+
+@csrf_exempt
+@require_POST
+def push_endpoint(request, public_id: str):
+    probe = get_object_or_404(
+        Probe.objects.select_related("metric"), public_id=public_id, kind=ProbeKind.PUSH
+    )
+    authorization = request.headers.get("Authorization", "")
+    if not authorization.startswith("Bearer "):
+        return _refuse(401, _("Send the probe's token as: Authorization: Bearer <token>."))
+    if not probe.enabled or not probe.push_token_matches(authorization.removeprefix("Bearer ").strip()):
+        return _refuse(403, _("This token is not valid for this probe."))
+    body = _read_body(request)
+    if body is None:
+        return _refuse(413, _("The body is too large."))
+    try:
+        stored = push_samples(probe, body=body)
+    except BadPush as bad:
+        return _refuse(400, str(bad))
+    except ValidationError as invalid:
+        return _refuse(400, " ".join(invalid.messages))
+    return JsonResponse({"stored": stored}, status=202)
