@@ -98,6 +98,21 @@ def issue_push_token(probe: Probe, *, actor: AbstractBaseUser | None) -> str:
     return token
 
 
+@transaction.atomic
+def rotate_webhook_secret(probe: Probe, *, actor: AbstractBaseUser | None) -> str:
+    """A new signing secret for a webhook probe; the old one stops working at once."""
+    probe.webhook_secret = secrets.token_hex(32)
+    Probe.objects.filter(pk=probe.pk).update(webhook_secret=probe.webhook_secret)
+    record_event(
+        actor=actor,
+        action="probe.secret_rotated",
+        subject_type=Subject.PROBE,
+        subject_id=probe.pk,
+        subject_label=str(probe),
+    )
+    return probe.webhook_secret
+
+
 def _grace(timeout: float) -> float:
     """Time past the deadline before the watchdog calls a run abandoned.
 
