@@ -1,6 +1,7 @@
 """Probes: saving them, dispatching due runs, claiming them, and sweeping abandoned ones."""
 
 import datetime as dt
+import hashlib
 import random
 import re
 import secrets
