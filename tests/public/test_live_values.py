@@ -102,7 +102,9 @@ def test_a_failed_last_sample_says_so_and_shows_the_metrics_status(client, delay
 def test_a_metric_worse_than_operational_says_its_status_next_to_the_value(client, delay):
     measure(delay, 360)  # 6 minutes, past the 5-minute degraded threshold
 
-    assert "360.0\u00a0s , 30 seconds ago — ▲ degraded performance" in metric_text(client)
+    text = metric_text(client)
+    assert "360.0\u00a0s" in text
+    assert text.endswith("— ▲ degraded performance")
 
 
 def test_an_operational_component_with_a_late_latency_metric_says_by_how_much(client, delay, admin):
