@@ -16,8 +16,8 @@ from django.utils import timezone
 from incidents import selectors
 from incidents.indicator import page_indicator
 from incidents.models import Component, ComponentChange, ComponentGroup, Incident, IncidentUpdate, Metric
-from incidents.rollups import exact_quantile
 from incidents.readings import metric_reading
+from incidents.rollups import exact_quantile
 from incidents.translation import pick
 
 BASE36 = "0123456789abcdefghijklmnopqrstuvwxyz"

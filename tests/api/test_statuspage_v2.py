@@ -11,8 +11,8 @@ from django.core.cache import cache
 
 from incidents.models import Component, Outcome
 from incidents.services.components import set_component_status
-from incidents.services.incidents import declare_incident, post_update
 from incidents.services.health import evaluate_metrics, group_samples
+from incidents.services.incidents import declare_incident, post_update
 from incidents.services.metrics import NewSample, record_sample, record_samples
 from incidents.services.postmortems import publish_postmortem, write_postmortem
 
