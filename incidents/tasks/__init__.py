@@ -8,4 +8,5 @@ from . import (
     maintenance,  # noqa: E402,F401  (issue 5)
     notify,  # noqa: E402, F401  (issue 6)
     probes,  # noqa: E402,F401  (issue 4)
+    demo,  # noqa: E402,F401  (follow-up 9: live demo figures)
 )
