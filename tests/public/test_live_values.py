@@ -118,6 +118,8 @@ def test_an_operational_component_with_a_late_latency_metric_says_by_how_much(cl
 
     assert "Operational" in line
     assert "up, but 23 minutes late (Delivery delay)" in line
+    page = squeeze(client.get("/components/email-delivery/").content.decode())
+    assert "up, but 23 minutes late (Delivery delay)" in page
 
 
 def test_no_late_note_when_the_latency_is_within_its_threshold_or_the_component_is_not_operational(
