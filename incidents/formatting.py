@@ -86,7 +86,7 @@ def format_due(due: dt.date, precision: str, language: str) -> str:
 
 def format_age(age: dt.timedelta, language: str) -> str:
     """ "40 seconds ago", "3 minutes ago": how old a value is, as people say it."""
-    seconds = max(age.total_seconds(), 0)
+    seconds = max(age.total_seconds(), 1)  # not "in 0 seconds" for a value of this very moment
     return format_timedelta(
         dt.timedelta(seconds=-seconds),
         add_direction=True,

@@ -13,7 +13,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from incidents import charts, formatting
+from incidents import charts, formatting, readings
 from incidents.models import Component, ComponentStatus, Metric, Resolution
 from incidents.translation import Shown, pick
 from incidents.uptime import Span, overall
@@ -29,9 +29,19 @@ def shown(texts: dict, obj=None, *, language: str) -> Shown:
 class MetricRow:
     metric: Metric
     name: Shown
-    value: str  # "1.8 s", or "" when no sample arrived yet
-    age: str  # "40 seconds ago"
+    value: str  # "1.8 s", or "" when there is no current value (no data, or the last check failed)
+    age: str  # "40 seconds ago": how old the newest sample is
     sparkline: str = ""
+    # From incidents.readings: no sample for 3 intervals (or never) is "no data", never the old value.
+    no_data: bool = True
+    failed: bool = False  # the newest sample was a failure or timeout
+    status: ComponentStatus | None = None  # the metric's own status; None when there is no data
+    late: str = ""  # "23 minutes": a latency metric's value when past its degraded threshold
+
+    @property
+    def shows_status(self) -> bool:
+        """The metric's status is worth saying next to its value (anything worse than operational)."""
+        return self.status is not None and self.status != ComponentStatus.OPERATIONAL
 
 
 @dataclass
@@ -43,6 +53,14 @@ class ComponentRow:
     bars: str = ""
     uptime: str = ""  # "99.982 %" over the bars' days
 
+    @property
+    def late(self) -> MetricRow | None:
+        """An operational component whose latency metric is past its degraded threshold:
+        latency is a status of its own, so the page says by how much ("up, but 23 minutes late")."""
+        if self.status != ComponentStatus.OPERATIONAL:
+            return None
+        return next((row for row in self.metrics if row.late), None)
+
 
 def metric_value(metric: Metric, value: float | None, language: str) -> str:
     if value is None:
@@ -51,13 +69,29 @@ def metric_value(metric: Metric, value: float | None, language: str) -> str:
     return f"{number}\u00a0{metric.unit}" if metric.unit != "count" else number
 
 
+def latency_text(metric: Metric, value: float, language: str) -> str:
+    """A delay as people say it ("23 minutes") from a minute on, else the value with its unit."""
+    seconds = {"s": value, "ms": value / 1000}.get(metric.unit)
+    if seconds is not None and seconds >= 60:
+        return formatting.format_duration(dt.timedelta(seconds=seconds), language)
+    return metric_value(metric, value, language)
+
+
 def metric_row(metric: Metric, *, language: str, hourly: list[float | None] | None = None) -> MetricRow:
+    """One metric as readers see it. Load metrics with select_related("probe", "health")."""
     name = shown(metric.name, metric, language=language)
+    now = timezone.now()
+    reading = readings.metric_reading(metric, now=now)
+    excess = readings.lateness(reading)
     row = MetricRow(
         metric=metric,
         name=name,
-        value=metric_value(metric, metric.latest_value, language),
-        age=formatting.format_age(timezone.now() - metric.latest_at, language) if metric.latest_at else "",
+        value=metric_value(metric, reading.value, language),
+        age=formatting.format_age(now - metric.latest_at, language) if metric.latest_at else "",
+        no_data=reading.no_data,
+        failed=reading.failed,
+        status=reading.status,
+        late=latency_text(metric, reading.value, language) if excess is not None else "",
     )
     if hourly is not None:
         present = [v for v in hourly if v is not None]

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from django.utils import timezone
 
 from incidents.health import NO_DATA_INTERVALS
-from incidents.models import ComponentStatus, Metric, MetricHealth
+from incidents.models import ComponentStatus, Metric, MetricHealth, MetricKind
 
 
 @dataclass(frozen=True)
@@ -41,11 +41,15 @@ def is_no_data(metric: Metric, *, now: dt.datetime | None = None) -> bool:
 
 
 def metric_reading(metric: Metric, *, now: dt.datetime | None = None) -> MetricReading:
-    """What the page shows for one metric. Load metrics with select_related("probe", "health")."""
+    """What the page shows for one metric. Load metrics with select_related("probe", "health").
+
+    The status is the evaluated one (MetricHealth); a metric whose samples were recorded
+    without an evaluation yet takes the status its latest value stands for.
+    """
     try:
         status = ComponentStatus(metric.health.status)
     except MetricHealth.DoesNotExist:
-        status = None
+        status = None if metric.latest_value is None else metric.status_for(metric.latest_value)
     no_data = is_no_data(metric, now=now)
     return MetricReading(
         metric=metric,
@@ -59,3 +63,14 @@ def metric_reading(metric: Metric, *, now: dt.datetime | None = None) -> MetricR
 def component_readings(component, *, now: dt.datetime | None = None) -> list[MetricReading]:
     metrics = component.metrics.select_related("probe", "health").order_by("position", "slug")
     return [metric_reading(metric, now=now) for metric in metrics]
+
+
+def lateness(reading: MetricReading) -> float | None:
+    """How far a fresh latency value is past its degraded threshold (None when it is not)."""
+    metric = reading.metric
+    if reading.no_data or reading.value is None or metric.kind != MetricKind.LATENCY:
+        return None
+    limit = metric.degraded_threshold
+    if limit is None or not metric.higher_is_worse or reading.value < limit:
+        return None
+    return reading.value - limit

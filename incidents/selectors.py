@@ -46,10 +46,15 @@ class GroupView:
         return ComponentStatus.worst(c.status for c in self.components)
 
 
+def live_metrics():
+    """Metrics in page order with what incidents.readings needs (probe, health) in the same query."""
+    return Metric.objects.select_related("probe", "health").order_by("position", "slug")
+
+
 def grouped_components() -> list[GroupView]:
     """Components in their groups, in page order, with their metrics loaded."""
     components = Component.objects.select_related("group").prefetch_related(
-        Prefetch("metrics", queryset=Metric.objects.order_by("position", "slug"))
+        Prefetch("metrics", queryset=live_metrics())
     )
     views: dict[int | None, GroupView] = {}
     for component in components:
@@ -301,7 +306,7 @@ def postmortem_for(incident: Incident, language: str) -> PostmortemView | None:
 
 def public_component(slug: str) -> Component:
     queryset = Component.objects.select_related("group").prefetch_related(
-        Prefetch("metrics", queryset=Metric.objects.order_by("position", "slug"))
+        Prefetch("metrics", queryset=live_metrics())
     )
     return get_object_or_404(queryset, slug=slug)
 

@@ -393,3 +393,15 @@ CELERY_BEAT_SCHEDULE.update(
         "metrics-prune": {"task": "incidents.metrics.prune", "schedule": 3600.0},
     }
 )
+
+# --- follow-up 9: live demo figures ---
+# One synthetic sample per demo metric a minute (task incidents.demo.feed), through the same
+# services as probe results. `make run` (scripts/run_platform.py) turns it on; off elsewhere.
+DEMO_FEED = env_bool("DEMO_FEED", False)
+DEMO_FEED_EVERY = env_int("DEMO_FEED_EVERY", 60)
+if DEMO_FEED:
+    CELERY_BEAT_SCHEDULE["demo-feed"] = {
+        "task": "incidents.demo.feed",
+        "schedule": float(DEMO_FEED_EVERY),
+        "options": {"queue": "default", "expires": DEMO_FEED_EVERY},
+    }

@@ -3,7 +3,10 @@
 import datetime as dt
 
 import pytest
+import time_machine
+from django.core.cache import cache
 from django.core.management import call_command
+from django.utils import timezone
 
 from incidents.models import (
     ActionItem,
@@ -12,17 +15,23 @@ from incidents.models import (
     ComponentGroup,
     Incident,
     Metric,
+    MetricHealth,
     Postmortem,
+    Probe,
+    ProbeKind,
     Rollup,
     Sample,
     StatusPeriod,
 )
 from incidents.models.postmortems import status_page_today
+from incidents.tasks.demo import feed
 
 MODELS = (
     ComponentGroup,
     Component,
     Metric,
+    Probe,
+    MetricHealth,
     Incident,
     Postmortem,
     ActionItem,
@@ -98,3 +107,45 @@ def test_demo_status_history_matches_the_incidents(demo):
         assert periods[-1].ended_at is None and periods[-1].status == component.status
         for earlier, later in zip(periods, periods[1:], strict=False):
             assert earlier.ended_at == later.started_at
+
+
+@pytest.mark.django_db
+def test_every_demo_metric_has_a_push_probe(demo):
+    assert Metric.objects.count() > 0
+    assert Probe.objects.filter(kind=ProbeKind.PUSH).count() == Metric.objects.count()
+
+
+def _overview(client) -> str:
+    cache.clear()
+    return client.get("/").content.decode()
+
+
+@pytest.mark.django_db
+def test_the_demo_feed_adds_one_sample_per_metric_and_the_overview_shows_it_fresh(demo, client, settings):
+    settings.DEMO_FEED = True
+    settings.PUBLIC_PAGE_CACHE_SECONDS = 0
+    later = timezone.now() + dt.timedelta(minutes=10)  # the loaded history has gone silent by then
+    with time_machine.travel(later, tick=False):
+        assert "no data" in _overview(client)
+        before = dict(Metric.objects.values_list("pk", "latest_at"))
+        samples = Sample.objects.count()
+
+        assert feed() == len(before)
+
+        assert Sample.objects.count() == samples + len(before)
+        assert all(at == later for at in Metric.objects.values_list("latest_at", flat=True))
+        assert MetricHealth.objects.filter(evaluated_at=later).count() == len(before)
+        page = _overview(client)
+    assert "no data" not in page
+    shown = page.count('<div class="metric">')
+    assert shown > 0
+    assert page.count('<strong class="value">') == shown
+    assert page.count("1 second ago") == shown
+
+
+@pytest.mark.django_db
+def test_the_demo_feed_does_nothing_when_off(demo, settings):
+    settings.DEMO_FEED = False
+    samples = Sample.objects.count()
+    assert feed() == 0
+    assert Sample.objects.count() == samples

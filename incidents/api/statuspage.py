@@ -16,6 +16,7 @@ from django.utils import timezone
 from incidents import selectors
 from incidents.indicator import page_indicator
 from incidents.models import Component, ComponentChange, ComponentGroup, Incident, IncidentUpdate, Metric
+from incidents.readings import metric_reading
 from incidents.rollups import exact_quantile
 from incidents.translation import pick
 
@@ -143,9 +144,12 @@ class Page:
         return row
 
     def metric(self, metric: Metric) -> dict:
-        """Our extra: a metric's live value, its p95 over the evaluation window, and its age."""
+        """Our extra: a metric's live value, its p95 over the evaluation window, its age and status.
+
+        Metrics come from selectors.grouped_components with their probe and health loaded."""
         now = timezone.now()
         window = self.windows.get(metric.pk, [])
+        reading = metric_reading(metric, now=now)
         return {
             "id": metric.slug,
             "name": self.text(metric.name) or metric.slug,
@@ -156,9 +160,10 @@ class Page:
             "age_seconds": int((now - metric.latest_at).total_seconds()) if metric.latest_at else None,
             "p95": exact_quantile(window, 0.95),
             "window": metric.window,
-            "status": metric.status_for(metric.latest_value).value
-            if metric.latest_value is not None
-            else None,
+            # As the page says it (incidents.readings): the evaluated status, None when there is
+            # no data (no sample for 3 intervals); `value` is then the last one measured, not current.
+            "status": reading.status.value if reading.status is not None else None,
+            "no_data": reading.no_data,
         }
 
     def full_name(self, component: Component) -> str:

@@ -22,6 +22,8 @@ from incidents.models import (
     Metric,
     Outcome,
     Postmortem,
+    Probe,
+    ProbeKind,
     Resolution,
     Rollup,
     Sample,
@@ -32,6 +34,7 @@ from incidents.services.metrics import bucket_start
 from incidents.services.postmortems import publish_postmortem, save_action_item, write_postmortem
 
 from . import content
+from .feed import demo_specs
 
 HISTORY_DAYS = 90
 
@@ -40,7 +43,7 @@ def load_demo(*, now: dt.datetime | None = None, seed: int = 7) -> dict[str, int
     """Creates whatever part of the demo page is missing; returns how many objects it created."""
     now = (now or timezone.now()).replace(second=0, microsecond=0)
     rng = random.Random(seed)
-    created = {"components": 0, "metrics": 0, "incidents": 0}
+    created = {"components": 0, "metrics": 0, "incidents": 0, "probes": 0}
     with transaction.atomic():
         components = _components(created)
         windows = []
@@ -54,7 +57,27 @@ def load_demo(*, now: dt.datetime | None = None, seed: int = 7) -> dict[str, int
         for metric in Metric.objects.select_related("component"):
             if not metric.rollups.exists():
                 _metric_history(metric, windows, now=now, rng=rng)
+        created["probes"] = _push_probes()
     return created
+
+
+def _push_probes() -> int:
+    """A push probe per demo metric: what feeds its live value (incidents.demo.feed, DEMO_FEED=1,
+    or a real system pushing to /probes/push/<id>/ with a token issued in the admin)."""
+    specs = demo_specs()
+    made = 0
+    for metric in Metric.objects.select_related("component").filter(probe__isnull=True):
+        if (metric.component.slug, metric.slug) in specs:
+            _, was_created = Probe.objects.get_or_create(
+                metric=metric,
+                defaults={
+                    "name": f"{metric} (push)",
+                    "kind": ProbeKind.PUSH,
+                    "interval": metric.expected_interval,
+                },
+            )
+            made += was_created
+    return made
 
 
 def _components(created: dict[str, int]) -> dict[str, Component]:

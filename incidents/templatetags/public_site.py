@@ -42,6 +42,11 @@ def status_badge(status) -> str:
 
 
 @register.simple_tag
+def status_icon(status) -> str:
+    return ICONS[ComponentStatus(status)]
+
+
+@register.simple_tag
 def time_tag(value: dt.datetime | None, style: str = "datetime") -> str:
     """A time for people in the page's language and zone, with UTC for machines."""
     if value is None:

@@ -16,7 +16,7 @@ from django.utils.translation import get_language
 from django.views.decorators.http import conditional_page, require_safe
 
 from incidents import formatting, presentation, selectors
-from incidents.models import Component, Resolution
+from incidents.models import Component, ComponentStatus, Resolution
 from incidents.page_cache import cached_page
 from incidents.translation import language_codes
 
@@ -92,6 +92,15 @@ def component(request, slug: str):
         metrics, resolution=Resolution.DAY, since=now - dt.timedelta(days=UPTIME_DAYS), until=now
     )
     name = presentation.shown(found.name, found, language=language)
+    charts = [
+        presentation.metric_charts(
+            m, language=language, hourly=hourly.get(m.pk, []), daily=daily.get(m.pk, [])
+        )
+        for m in metrics
+    ]
+    late = presentation.ComponentRow(
+        component=found, name=name, status=ComponentStatus(found.status), metrics=[c.row for c in charts]
+    ).late
     bars, uptime = presentation.uptime_bars(name.text, selectors.uptime(found, days=UPTIME_DAYS), language)
     return render(
         request,
@@ -100,12 +109,8 @@ def component(request, slug: str):
             "component": found,
             "name": name,
             "description": presentation.shown(found.description, found, language=language),
-            "metrics": [
-                presentation.metric_charts(
-                    m, language=language, hourly=hourly.get(m.pk, []), daily=daily.get(m.pk, [])
-                )
-                for m in metrics
-            ],
+            "metrics": charts,
+            "late": late,
             "bars": bars,
             "uptime": uptime,
             "uptime_days": UPTIME_DAYS,

@@ -9,10 +9,11 @@ import pytest
 import time_machine
 from django.core.cache import cache
 
-from incidents.models import Component
+from incidents.models import Component, Outcome
 from incidents.services.components import set_component_status
+from incidents.services.health import evaluate_metrics, group_samples
 from incidents.services.incidents import declare_incident, post_update
-from incidents.services.metrics import record_sample
+from incidents.services.metrics import NewSample, record_sample, record_samples
 from incidents.services.postmortems import publish_postmortem, write_postmortem
 
 EXAMPLE = json.loads((Path(__file__).parent / "fixtures" / "statuspage_summary.json").read_text())
@@ -221,9 +222,35 @@ def test_components_carry_live_metrics_under_their_own_key(client, page):
     [metric] = webhooks["x_metrics"]
     assert metric["id"] == "delay"
     assert (metric["value"], metric["unit"], metric["status"]) == (400, "s", "degraded_performance")
+    assert metric["no_data"] is False
     assert metric["p95"] == 30  # nearest rank of the last five samples: 10, 20, 30, 400
     assert isinstance(metric["age_seconds"], int) and metric["age_seconds"] >= 0
     assert TIME.match(metric["measured_at"])
+
+
+def test_a_silent_metric_reads_as_no_data_with_no_status_as_on_the_page(client, page):
+    later = dt.datetime.now(dt.UTC) + dt.timedelta(seconds=3 * page["metric"].expected_interval + 5)
+    with time_machine.travel(later):
+        [metric] = get(client, "components").json()["components"][2]["x_metrics"]
+        html = client.get("/").content.decode()
+
+    assert (metric["no_data"], metric["status"]) == (True, None)
+    assert metric["value"] == 400  # the last value measured, with its time: not a current one
+    assert TIME.match(metric["measured_at"]) and metric["age_seconds"] >= 180
+    assert "no data" in html
+
+
+def test_metric_status_is_the_evaluated_one_as_on_the_page(client, page):
+    entries = [NewSample(page["metric"], None, dt.datetime.now(dt.UTC), Outcome.TIMEOUT)]
+    record_samples(entries)
+    evaluate_metrics(group_samples(entries))
+
+    [metric] = get(client, "components").json()["components"][2]["x_metrics"]
+
+    # A failed run counts as beyond the worst threshold, here the only one (degraded).
+    assert (metric["value"], metric["no_data"], metric["status"]) == (None, False, "degraded_performance")
+    html = client.get("/").content.decode()
+    assert "last check failed" in html and "degraded performance" in html
 
 
 def test_metric_p95_looks_only_at_the_window(client, page):
