@@ -57,7 +57,7 @@ def test_overview_shows_live_metric_value_with_unit_and_age(client, site):
         page = text_of(client.get("/"))
     assert "Webhook delivery delay" in page
     assert "1.8\u00a0s" in page
-    assert re.search(r"4\d seconds ago", page)  # sampled 40 s before the fixture ended; the clock ticks
+    assert "40 seconds ago" in page
 
 
 def test_overview_draws_sparkline_and_uptime_bars_with_text_alternatives(client, site):
