@@ -239,3 +239,33 @@ def prune_old_data(*, now: dt.datetime | None = None, chunk: int = 5000) -> dict
                 break
             deleted[key] += model.objects.filter(pk__in=ids).delete()[0]
     return deleted
+
+
+@transaction.atomic
+def delete_probe(probe: Probe, *, actor: AbstractBaseUser | None) -> None:
+    """Deletes a probe with its runs; its metric and samples stay."""
+    record_event(
+        actor=actor,
+        action="probe.deleted",
+        subject_type=Subject.PROBE,
+        subject_id=probe.pk,
+        subject_label=str(probe),
+        before={f: getattr(probe, f) for f in PROBE_FIELDS},
+    )
+    probe.delete()
+
+
+@transaction.atomic
+def issue_webhook_secret(probe: Probe, *, actor: AbstractBaseUser | None) -> str:
+    """A new signing secret for a webhook probe's receipts; the old one stops working at once."""
+    secret = secrets.token_hex(32)
+    probe.webhook_secret = secret
+    Probe.objects.filter(pk=probe.pk).update(webhook_secret=secret)
+    record_event(
+        actor=actor,
+        action="probe.secret_issued",
+        subject_type=Subject.PROBE,
+        subject_id=probe.pk,
+        subject_label=str(probe),
+    )
+    return secret
