@@ -4,6 +4,8 @@ Kind-specific settings (`config`, and whether a URL is needed) are validated by 
 module through `save_probe`, whose ValidationErrors come back as field errors.
 """
 
+import json
+
 from django.conf import settings
 from django.core.validators import URLValidator
 from django.urls import reverse
@@ -80,6 +82,12 @@ class ProbeSerializer(serializers.ModelSerializer):
         # The format first, so the address guard (run by the kind) only sees parseable URLs.
         if value:
             URLValidator(schemes=["http", "https"], message=_("Enter a valid http or https URL."))(value)
+        return value
+
+    def validate_config(self, value):
+        # PostgreSQL's jsonb cannot store NUL characters: refuse them here rather than fail there.
+        if "\\u0000" in json.dumps(value):
+            raise serializers.ValidationError(_("The settings cannot contain NUL characters."))
         return value
 
     def create(self, validated_data):

@@ -289,3 +289,20 @@ def test_probe_runs_show_no_nonce_and_refuse_bad_filters(runs, writer):
     assert writer.get("/api/v1/probe-runs/?state=fine").status_code == 400
     assert writer.get("/api/v1/probe-runs/?after=yesterday").status_code == 400
     assert writer.post("/api/v1/probe-runs/", {}, format="json").status_code == 405
+
+
+def test_nul_characters_in_the_settings_are_refused(probes, writer):
+    response = writer.post(
+        "/api/v1/probes/", new_probe(probes, config={"body_contains": "o\u0000k"}), format="json"
+    )
+
+    assert response.status_code == 400 and "config" in response.json()
+
+
+def test_a_deeply_nested_body_is_a_400(probes, writer):
+    raw = b"[" * 100_000 + b"]" * 100_000
+
+    response = writer.generic("POST", "/api/v1/probes/", raw, content_type="application/json")
+
+    assert response.status_code == 400
+    assert not Probe.objects.filter(name="Errors").exists()
