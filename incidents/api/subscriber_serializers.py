@@ -21,6 +21,7 @@ def django_check(check, value):
 
 class SubscriberSerializer(serializers.ModelSerializer):
     id = serializers.CharField(source="public_id", read_only=True)
+    endpoint_url = serializers.CharField(read_only=True, help_text=_("Empty for email subscribers."))
     components = serializers.SlugRelatedField(
         slug_field="public_id",
         many=True,
