@@ -1,8 +1,8 @@
 """Probes: saving them, dispatching due runs, claiming them, and sweeping abandoned ones."""
 
 import datetime as dt
-import hashlib
 import random
+import re
 import secrets
 
 from django.conf import settings
@@ -10,6 +10,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
+from django.utils.crypto import salted_hmac
 from django.utils.translation import gettext as _
 
 from incidents.bulk import update_many
@@ -54,13 +55,36 @@ def validate_probe(probe: Probe) -> None:
     kind_module(probe.kind).validate(probe)
 
 
+# Header names whose values are credentials: the trail says they changed, never what they are.
+SECRET_HEADER = re.compile(r"auth|token|secret|key|cookie|password|signature", re.IGNORECASE)
+
+
+def _audited(probe: Probe) -> dict:
+    """The probe's audited fields, with credential header values masked."""
+    snapshot = {f: getattr(probe, f) for f in PROBE_FIELDS}
+    config = dict(snapshot["config"] or {})
+    headers = config.get("headers")
+    if isinstance(headers, dict):
+        config["headers"] = {
+            name: _mask(value) if SECRET_HEADER.search(name) else value for name, value in headers.items()
+        }
+    snapshot["config"] = config
+    return snapshot
+
+
+def _mask(value: object) -> str:
+    # A keyed digest still shows whether two versions carried the same credential, and
+    # cannot be checked against guesses without the SECRET_KEY.
+    return "••••" + salted_hmac("probe-audit-header", str(value)).hexdigest()[:8]
+
+
 @transaction.atomic
 def save_probe(probe: Probe, *, actor: AbstractBaseUser | None) -> Probe:
     """Creates or edits a probe after validating it, and records what changed."""
     probe.full_clean(exclude=["url"])
     validate_probe(probe)
     creating = probe.pk is None
-    before = {} if creating else {f: getattr(Probe.objects.get(pk=probe.pk), f) for f in PROBE_FIELDS}
+    before = {} if creating else _audited(Probe.objects.get(pk=probe.pk))
     if probe.kind == ProbeKind.WEBHOOK and not probe.webhook_secret:
         probe.webhook_secret = secrets.token_hex(32)
     if probe.is_scheduled and (creating or probe.next_run_at is None):
@@ -68,7 +92,7 @@ def save_probe(probe: Probe, *, actor: AbstractBaseUser | None) -> Probe:
         probe.next_run_at = timezone.now() + dt.timedelta(seconds=random.uniform(0, probe.interval))
     probe.updated_at = timezone.now()
     probe.save()
-    old, new = changed_fields(before, {f: getattr(probe, f) for f in PROBE_FIELDS})
+    old, new = changed_fields(before, _audited(probe))
     if old or new:
         record_event(
             actor=actor,
@@ -96,6 +120,21 @@ def issue_push_token(probe: Probe, *, actor: AbstractBaseUser | None) -> str:
         subject_label=str(probe),
     )
     return token
+
+
+@transaction.atomic
+def rotate_webhook_secret(probe: Probe, *, actor: AbstractBaseUser | None) -> str:
+    """A new signing secret for a webhook probe; the old one stops working at once."""
+    probe.webhook_secret = secrets.token_hex(32)
+    Probe.objects.filter(pk=probe.pk).update(webhook_secret=probe.webhook_secret)
+    record_event(
+        actor=actor,
+        action="probe.secret_rotated",
+        subject_type=Subject.PROBE,
+        subject_id=probe.pk,
+        subject_label=str(probe),
+    )
+    return probe.webhook_secret
 
 
 def _grace(timeout: float) -> float:

@@ -93,3 +93,22 @@ def test_saving_a_probe_is_audited_and_webhook_probes_get_a_secret(build, admin)
     assert probe.next_run_at is not None
     event = AuditEvent.objects.get(action="probe.created")
     assert event.actor_label == "ada" and event.after["kind"] == "webhook"
+
+
+def test_credential_headers_never_reach_the_audit_trail(admin, make_probe):
+    from incidents.models import AuditEvent
+    from incidents.services.probes import save_probe
+
+    probe = make_probe(
+        url="http://127.0.0.1:9/health",
+        config={"headers": {"Authorization": "Bearer s3cr3t-value", "Accept": "application/json"}},
+    )
+    probe.config = {"headers": {"Authorization": "Bearer rotated-value", "Accept": "application/json"}}
+    save_probe(probe, actor=admin)
+
+    trail = str(list(AuditEvent.objects.filter(subject_type="probe").values("before", "after")))
+    assert "s3cr3t-value" not in trail and "rotated-value" not in trail
+    changed = AuditEvent.objects.get(subject_type="probe", action="probe.changed")
+    before, after = changed.before["config"]["headers"], changed.after["config"]["headers"]
+    assert after["Accept"] == "application/json"
+    assert before["Authorization"] != after["Authorization"]  # the change itself is on record

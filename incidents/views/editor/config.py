@@ -40,7 +40,7 @@ def _apply_errors(form, error: ValidationError) -> None:
 
 @admin_required
 def components(request):
-    rows = Component.objects.select_related("group").prefetch_related("metrics")
+    rows = Component.objects.select_related("group").prefetch_related("metrics__probe")
     groups = ComponentGroup.objects.all()
     return render(request, "editor/components.html", {"components": rows, "groups": groups})
 
@@ -68,7 +68,7 @@ def component_new(request):
 
 
 def _metric_rows(component: Component):
-    for metric in component.metrics.all():
+    for metric in component.metrics.select_related("probe"):
         samples = list(Sample.objects.filter(metric=metric).order_by("-at")[:RECENT_SAMPLES])
         yield metric, [(s, metric.status_for(s.value) if s.value is not None else None) for s in samples]
 

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from . import auth, config, dashboard, incidents, people, postmortems, update_templates
+from . import auth, config, dashboard, incidents, people, postmortems, probes, update_templates
 
 app_name = "editor"
 
@@ -42,6 +42,11 @@ urlpatterns = [
     path("components/<int:pk>/", config.component_detail, name="component"),
     path("components/<int:pk>/metrics/new/", config.metric_new, name="new-metric"),
     path("metrics/<int:pk>/", config.metric_detail, name="metric"),
+    path("probes/", probes.probe_list, name="probes"),
+    path("probes/new/", probes.probe_new, name="new-probe"),
+    path("probes/<int:pk>/", probes.probe_detail, name="probe"),
+    path("probes/<int:pk>/token/", probes.probe_token, name="probe-token"),
+    path("probes/<int:pk>/secret/", probes.probe_secret, name="probe-secret"),
     path("groups/new/", people.group_edit, name="new-group"),
     path("groups/<int:pk>/", people.group_edit, name="group"),
     path("users/", people.users, name="users"),
