@@ -10,7 +10,7 @@ from rest_framework.response import Response
 
 from incidents.models import ProbeKind, ProbeRun
 from incidents.models.probes import Probe
-from incidents.services.probes import delete_probe, issue_push_token, issue_webhook_secret
+from incidents.services.probes import delete_probe, issue_push_token, rotate_webhook_secret
 
 from . import filters
 from . import probe_serializers as s
@@ -86,7 +86,7 @@ class ProbeViewSet(ServiceCrudViewSet):
         with transaction.atomic():
             probe = self.locked()
             self._require_kind(probe, ProbeKind.WEBHOOK)
-            secret = issue_webhook_secret(probe, actor=request.user)
+            secret = rotate_webhook_secret(probe, actor=request.user)
         body = {"secret": secret, "receiver_url": s.receiver_url("webhook", probe)}
         return Response(s.IssuedWebhookSecretSerializer(body).data, status=status.HTTP_201_CREATED)
 

@@ -1,6 +1,7 @@
 """Probes: saving them, dispatching due runs, claiming them, and sweeping abandoned ones."""
 
 import datetime as dt
+import hashlib
 import random
 import re
 import secrets
@@ -292,19 +293,3 @@ def delete_probe(probe: Probe, *, actor: AbstractBaseUser | None) -> None:
         before={f: getattr(probe, f) for f in PROBE_FIELDS},
     )
     probe.delete()
-
-
-@transaction.atomic
-def issue_webhook_secret(probe: Probe, *, actor: AbstractBaseUser | None) -> str:
-    """A new signing secret for a webhook probe's receipts; the old one stops working at once."""
-    secret = secrets.token_hex(32)
-    probe.webhook_secret = secret
-    Probe.objects.filter(pk=probe.pk).update(webhook_secret=secret)
-    record_event(
-        actor=actor,
-        action="probe.secret_issued",
-        subject_type=Subject.PROBE,
-        subject_id=probe.pk,
-        subject_label=str(probe),
-    )
-    return secret

@@ -211,7 +211,7 @@ def test_a_webhook_secret_is_shown_once_and_replaces_the_old_one(probes, writer)
     secret = issued.json()["secret"]
     assert secret != webhook.webhook_secret
     assert Probe.objects.get(pk=webhook.pk).webhook_secret == secret
-    assert AuditEvent.objects.filter(action="probe.secret_issued", subject_id=str(webhook.pk)).exists()
+    assert AuditEvent.objects.filter(action="probe.secret_rotated", subject_id=str(webhook.pk)).exists()
     trail = AuditEvent.objects.filter(subject_type="probe").values("before", "after")
     assert secret not in json.dumps(list(trail))
 
