@@ -4,11 +4,14 @@ from rest_framework import serializers
 
 from incidents.models import (
     ActionItemState,
+    Channel,
     ComponentStatus,
     IncidentKind,
     IncidentStatus,
     Outcome,
     PostmortemState,
+    ProbeKind,
+    RunState,
     Subject,
 )
 
@@ -54,3 +57,26 @@ class AuditEventFilters(serializers.Serializer):
     incident = serializers.CharField(required=False, max_length=50, help_text="An incident id.")
     after = serializers.DateTimeField(required=False)
     before = serializers.DateTimeField(required=False)
+
+
+# --- probes and subscribers ---
+
+
+class ProbeFilters(serializers.Serializer):
+    kind = serializers.ChoiceField(choices=ProbeKind.choices, required=False)
+    enabled = serializers.BooleanField(required=False, allow_null=True, default=None)
+    component = serializers.CharField(required=False, max_length=50, help_text="A component id or slug.")
+
+
+class ProbeRunFilters(serializers.Serializer):
+    probe = serializers.CharField(required=False, max_length=50, help_text="A probe id.")
+    state = serializers.ChoiceField(choices=RunState.choices, required=False)
+    after = serializers.DateTimeField(required=False, help_text="Runs scheduled at or after this time.")
+    before = serializers.DateTimeField(required=False, help_text="Runs scheduled before this time.")
+
+
+class SubscriberFilters(serializers.Serializer):
+    channel = serializers.ChoiceField(choices=Channel.choices, required=False)
+    confirmed = serializers.BooleanField(required=False, allow_null=True, default=None)
+    email = serializers.CharField(required=False, max_length=254, help_text="An exact address (any case).")
+    component = serializers.CharField(required=False, max_length=50, help_text="A component id or slug.")

@@ -11,14 +11,15 @@ class StaffRole(BasePermission):
     """Reading needs a staff role; writing needs the view's role and, with a token, write scope.
 
     A view names the role check for its writes in `write_permission` (default: admin), and
-    may name others per action in `action_write_permissions`.
+    may name others per action in `action_write_permissions`; `read_permission` (default:
+    viewer) is the check for reads, for resources as private as subscribers.
     """
 
     message = _("Your role does not allow this.")
 
     def has_permission(self, request, view) -> bool:
         if request.method in SAFE_METHODS:
-            return can_view_drafts(request.user)
+            return getattr(view, "read_permission", can_view_drafts)(request.user)
         if isinstance(request.auth, ApiToken) and not request.auth.can_write:
             self.message = _("This token is read-only.")
             return False

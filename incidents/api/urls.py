@@ -4,7 +4,7 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.routers import DefaultRouter
 
-from . import incident_views, statuspage, statuspage_views, views
+from . import incident_views, probe_views, statuspage, statuspage_views, subscriber_views, views
 
 router = DefaultRouter()
 router.register("component-groups", views.ComponentGroupViewSet, basename="component-group")
@@ -16,6 +16,9 @@ router.register("postmortems", incident_views.PostmortemViewSet, basename="postm
 router.register("action-items", incident_views.ActionItemViewSet, basename="action-item")
 router.register("audit-events", views.AuditEventViewSet, basename="audit-event")
 router.register("tokens", views.ApiTokenViewSet, basename="token")
+router.register("probes", probe_views.ProbeViewSet, basename="probe")
+router.register("probe-runs", probe_views.ProbeRunViewSet, basename="probe-run")
+router.register("subscribers", subscriber_views.SubscriberViewSet, basename="subscriber")
 
 statuspage_patterns = [
     path(f"{endpoint}.json", statuspage_views.endpoint_view(endpoint), name=endpoint.replace("/", "-"))

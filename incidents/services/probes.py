@@ -279,3 +279,17 @@ def prune_old_data(*, now: dt.datetime | None = None, chunk: int = 5000) -> dict
                 break
             deleted[key] += model.objects.filter(pk__in=ids).delete()[0]
     return deleted
+
+
+@transaction.atomic
+def delete_probe(probe: Probe, *, actor: AbstractBaseUser | None) -> None:
+    """Deletes a probe with its runs; its metric and samples stay."""
+    record_event(
+        actor=actor,
+        action="probe.deleted",
+        subject_type=Subject.PROBE,
+        subject_id=probe.pk,
+        subject_label=str(probe),
+        before={f: getattr(probe, f) for f in PROBE_FIELDS},
+    )
+    probe.delete()

@@ -110,12 +110,14 @@ def subscribe(
     components: Iterable[Component] | None = None,
     incident: Incident | None = None,
     endpoint_url: str = "",
+    send_mail: bool = True,
 ) -> SubscribeResult:
     """Records an unconfirmed subscription and mails the confirmation link after commit.
 
     The caller answers the same whatever happens here, so nobody learns who is subscribed.
     A confirmed subscriber's preferences are never changed from the public form: it is mailed
-    a link to manage them instead.
+    a link to manage them instead. `send_mail=False` (an admin subscribing someone and
+    confirming at once) sends neither.
     """
     email = email.strip()
     check_email(email)
@@ -128,7 +130,8 @@ def subscribe(
     lookup = {"channel": channel, "email__iexact": email, "endpoint_url": endpoint_url, "incident": incident}
     subscriber = Subscriber.objects.select_for_update().filter(**lookup).first()
     if subscriber is not None and subscriber.is_active:
-        transaction.on_commit(lambda: send_manage_link(subscriber))
+        if send_mail:
+            transaction.on_commit(lambda: send_manage_link(subscriber))
         return SubscribeResult(subscriber, already_confirmed=True)
     if subscriber is None:
         subscriber = Subscriber(channel=channel, email=email, endpoint_url=endpoint_url, incident=incident)
@@ -144,7 +147,8 @@ def subscribe(
         existing = Subscriber.objects.get(**lookup)
         return SubscribeResult(existing, already_confirmed=existing.is_active)
     subscriber.components.set(components)
-    transaction.on_commit(lambda: send_confirmation(subscriber))
+    if send_mail:
+        transaction.on_commit(lambda: send_confirmation(subscriber))
     return SubscribeResult(subscriber, already_confirmed=False)
 
 

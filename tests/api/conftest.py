@@ -6,10 +6,12 @@ import pytest
 from django.core.cache import cache
 from rest_framework.test import APIClient
 
-from incidents.models import Component, ComponentGroup, Metric, TokenScope
+from incidents.models import Component, ComponentGroup, Metric, Probe, TokenScope
 from incidents.services.api_tokens import issue_token
 from incidents.services.incidents import declare_incident, post_update, resolve_incident
 from incidents.services.metrics import record_sample
+from incidents.services.probes import save_probe
+from incidents.services.subscriptions import confirm_subscription, subscribe
 
 
 @pytest.fixture(autouse=True)
@@ -129,3 +131,46 @@ def page(db, admin):
         "upcoming": upcoming,
         "draft": draft,
     }
+
+
+@pytest.fixture
+def probes(page, admin):
+    """An HTTP probe, a push probe and a webhook probe on metrics of the page, a spare metric."""
+    rest, webhooks = page["rest"], page["webhooks"]
+
+    def metric(component, slug):
+        return Metric.objects.create(component=component, slug=slug, name={"en": slug}, unit="ms")
+
+    http = save_probe(
+        Probe(
+            name="API health",
+            kind="http",
+            metric=metric(rest, "health-latency"),
+            url="http://93.184.216.34/health",
+            interval=60,
+            timeout=5,
+        ),
+        actor=admin,
+    )
+    push = save_probe(
+        Probe(name="Queue lag", kind="push", metric=metric(rest, "lag"), url="", interval=60), actor=admin
+    )
+    webhook = save_probe(
+        Probe(
+            name="Webhook round-trip",
+            kind="webhook",
+            metric=metric(webhooks, "round-trip"),
+            url="http://93.184.216.34/trigger",
+            interval=60,
+            timeout=5,
+        ),
+        actor=admin,
+    )
+    return {"http": http, "push": push, "webhook": webhook, "spare_metric": metric(rest, "errors")}
+
+
+@pytest.fixture
+def subscriber(page):
+    """A confirmed email subscriber to the REST API component."""
+    created = subscribe(email="ops@example.com", language="en", components=[page["rest"]]).subscriber
+    return confirm_subscription(created)

@@ -1,9 +1,10 @@
 """Who may write what: the editor's roles, narrowed by token scope, for every write endpoint."""
 
 import pytest
+from django.core import mail
 from rest_framework.test import APIClient
 
-from incidents.models import ActionItem, ApiToken, AuditEvent, TokenScope
+from incidents.models import ActionItem, ApiToken, AuditEvent, Probe, Subscriber, TokenScope
 from incidents.services.api_tokens import issue_token
 from incidents.services.postmortems import save_action_item, write_postmortem
 
@@ -12,10 +13,19 @@ RANK = {"viewer": 1, "responder": 2, "admin": 3}
 
 
 @pytest.fixture
-def world(page, admin):
+def world(page, probes, subscriber, admin):
     postmortem = write_postmortem(page["resolved"], language="en", sections={"summary": "Why."}, actor=admin)
     item = save_action_item(ActionItem(postmortem=postmortem, title={"en": "Alert on lag"}), actor=admin)
-    return {**page, "postmortem": postmortem, "item": item}
+    return {**page, **probes, "subscriber": subscriber, "postmortem": postmortem, "item": item}
+
+
+def stored_state():
+    """What a refused write must leave as it was (besides the audit trail and tokens)."""
+    return (
+        list(Probe.objects.order_by("pk").values()),
+        list(Subscriber.objects.order_by("pk").values()),
+        sorted(Subscriber.components.through.objects.values_list("subscriber_id", "component_id")),
+    )
 
 
 def own_token(world, user):
@@ -137,6 +147,56 @@ WRITES = {
         lambda w, u: f"/api/v1/action-items/{w['item'].pk}/",
         {"state": "done"},
     ),
+    "create probe": (
+        "admin",
+        "post",
+        lambda w, u: "/api/v1/probes/",
+        lambda w: {
+            "name": "Errors",
+            "kind": "http",
+            "metric": w["spare_metric"].pk,
+            "url": "http://93.184.216.34/errors",
+            "interval": 30,
+            "timeout": 5,
+        },
+    ),
+    "edit probe": (
+        "admin",
+        "patch",
+        lambda w, u: f"/api/v1/probes/{w['http'].public_id}/",
+        {"interval": 120},
+    ),
+    "delete probe": ("admin", "delete", lambda w, u: f"/api/v1/probes/{w['http'].public_id}/", None),
+    "issue push token": (
+        "admin",
+        "post",
+        lambda w, u: f"/api/v1/probes/{w['push'].public_id}/push-token/",
+        {},
+    ),
+    "issue webhook secret": (
+        "admin",
+        "post",
+        lambda w, u: f"/api/v1/probes/{w['webhook'].public_id}/webhook-secret/",
+        {},
+    ),
+    "create subscriber": (
+        "admin",
+        "post",
+        lambda w, u: "/api/v1/subscribers/",
+        lambda w: {"email": "new@example.com", "language": "en", "components": [w["webhooks"].public_id]},
+    ),
+    "edit subscriber": (
+        "admin",
+        "patch",
+        lambda w, u: f"/api/v1/subscribers/{w['subscriber'].public_id}/",
+        {"language": "ru", "components": []},
+    ),
+    "delete subscriber": (
+        "admin",
+        "delete",
+        lambda w, u: f"/api/v1/subscribers/{w['subscriber'].public_id}/",
+        None,
+    ),
     "create token": ("viewer", "post", lambda w, u: "/api/v1/tokens/", {"name": "ci", "scope": "read"}),
     "revoke token": ("viewer", "delete", lambda w, u: f"/api/v1/tokens/{own_token(w, u)}/", None),
 }
@@ -152,15 +212,27 @@ def expected_allowed(persona: str, needed: str) -> bool:
 
 @pytest.mark.parametrize("persona", PERSONAS)
 @pytest.mark.parametrize("endpoint", WRITES)
-def test_write_permissions(world, client_as, admin, responder, viewer, outsider, persona, endpoint):
+def test_write_permissions(
+    world,
+    client_as,
+    admin,
+    responder,
+    viewer,
+    outsider,
+    persona,
+    endpoint,
+    django_capture_on_commit_callbacks,
+):
     needed, method, url, payload = WRITES[endpoint]
     client = client_as(persona)
     user = {"outsider": outsider, "viewer": viewer, "responder": responder}.get(persona, admin)
     target = url(world, user)
     body = payload(world) if callable(payload) else payload
     events_before = AuditEvent.objects.count()
+    state_before = stored_state()
 
-    response = getattr(client, method)(target, body, format="json")
+    with django_capture_on_commit_callbacks(execute=True):
+        response = getattr(client, method)(target, body, format="json")
 
     if expected_allowed(persona, needed):
         assert response.status_code in (200, 201, 204), response.content
@@ -169,6 +241,8 @@ def test_write_permissions(world, client_as, admin, responder, viewer, outsider,
         assert response.status_code == (401 if persona == "anonymous" else 403), response.content
         assert AuditEvent.objects.count() == events_before
         assert ApiToken.objects.filter(revoked_at__isnull=False).count() == 0
+        assert stored_state() == state_before
+        assert mail.outbox == []
 
 
 @pytest.mark.parametrize("persona", PERSONAS)
@@ -198,3 +272,23 @@ def test_session_writes_need_the_csrf_token(page, responder):
 
     assert response.status_code == 403
     assert "CSRF" in response.json()["detail"]
+
+
+@pytest.mark.parametrize("persona", PERSONAS)
+@pytest.mark.parametrize("path", ["/api/v1/probes/", "/api/v1/probe-runs/"])
+def test_probes_and_runs_are_read_by_staff(world, client_as, persona, path):
+    response = client_as(persona).get(path)
+
+    assert response.status_code == {"anonymous": 401, "outsider": 403}.get(persona, 200)
+
+
+@pytest.mark.parametrize("persona", PERSONAS)
+def test_subscribers_are_read_by_admins_only(world, client_as, persona):
+    listing = client_as(persona).get("/api/v1/subscribers/")
+    detail = client_as(persona).get(f"/api/v1/subscribers/{world['subscriber'].public_id}/")
+
+    allowed = persona in ("admin", "read_token", "write_token")  # the tokens are an admin's
+    expected = 200 if allowed else {"anonymous": 401}.get(persona, 403)
+    assert (listing.status_code, detail.status_code) == (expected, expected)
+    if not allowed:
+        assert b"ops@example.com" not in listing.content + detail.content

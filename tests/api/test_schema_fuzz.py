@@ -1,7 +1,8 @@
 """Property-based run of schemathesis against our own OpenAPI schema.
 
 Every operation of /api/v1/ gets a bounded number of generated requests, authenticated
-with a read-write token of an admin, on the test database seeded with a small page.
+with a read-write token of an admin, on the test database seeded with a small page
+(with probes of each scheduled kind and push, and a subscriber).
 No response may be a server error, and every documented response must match the schema.
 """
 
@@ -27,7 +28,7 @@ schema = schemathesis.openapi.from_wsgi("/api/schema/?format=json", get_wsgi_app
 
 
 @pytest.fixture
-def write_token(page, admin, token_for):
+def write_token(page, probes, subscriber, admin, token_for):
     return token_for(admin, TokenScope.READ_WRITE)
 
 

@@ -1,0 +1,114 @@
+"""Our REST API (/api/v1/): probes (admins write, staff read) and their runs (read only)."""
+
+from django.db import transaction
+from django.db.models import Q
+from django.utils.translation import gettext as _
+from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
+from rest_framework import mixins, serializers, status
+from rest_framework.decorators import action
+from rest_framework.response import Response
+
+from incidents.models import ProbeKind, ProbeRun
+from incidents.models.probes import Probe
+from incidents.services.probes import delete_probe, issue_push_token, rotate_webhook_secret
+
+from . import filters
+from . import probe_serializers as s
+from .base import ERRORS, PUBLIC_ID, STALE, ApiViewSet, ServiceCrudViewSet
+from .concurrency import check_if_match
+
+NOT_FOUND = {404: OpenApiResponse(description="No such probe")}
+
+
+@extend_schema_view(
+    list=extend_schema(parameters=[filters.ProbeFilters]),
+    create=extend_schema(responses={201: s.ProbeSerializer, **ERRORS}),
+    partial_update=extend_schema(responses={200: s.ProbeSerializer, **ERRORS, **STALE, **NOT_FOUND}),
+)
+class ProbeViewSet(ServiceCrudViewSet):
+    """Probes that measure a metric. Secrets are never returned: a push token or a webhook
+    signing secret is shown once, by the action that issues it."""
+
+    queryset = Probe.objects.select_related("metric")
+    serializer_class = s.ProbeSerializer
+    lookup_field = "public_id"
+    lookup_url_kwarg = "id"
+    lookup_value_regex = PUBLIC_ID  # a malformed id is a 404 from the router, before any query
+    ordering_fields = ["name", "kind", "interval", "created_at", "updated_at", "next_run_at"]
+    ordering = ["name", "id"]
+    filter_serializer_class = filters.ProbeFilters
+    http_method_names = ["get", "post", "patch", "delete", "head", "options"]
+
+    def apply_filters(self, queryset, params):
+        if "kind" in params:
+            queryset = queryset.filter(kind=params["kind"])
+        if params.get("enabled") is not None:
+            queryset = queryset.filter(enabled=params["enabled"])
+        if "component" in params:
+            value = params["component"]
+            queryset = queryset.filter(
+                Q(metric__component__public_id=value) | Q(metric__component__slug=value)
+            )
+        return queryset
+
+    @extend_schema(responses={204: None, **ERRORS, **NOT_FOUND, 412: STALE[412]})
+    def destroy(self, request, *args, **kwargs):
+        """Deletes the probe and its runs; the metric and its samples stay."""
+        with transaction.atomic():
+            probe = self.locked()
+            check_if_match(request, probe)
+            delete_probe(probe, actor=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+    def _require_kind(self, probe: Probe, kind: ProbeKind) -> None:
+        if probe.kind != kind:
+            raise serializers.ValidationError(
+                {"kind": [_("Only %(kind)s probes have this.") % {"kind": kind.value}]}
+            )
+
+    @extend_schema(request=None, responses={201: s.IssuedPushTokenSerializer, **ERRORS, **NOT_FOUND})
+    @action(detail=True, methods=["post"], url_path="push-token")
+    def push_token(self, request, *args, **kwargs):
+        """Issues a new push token (push probes only), replacing the old one. It is shown in this
+        response only: we keep its SHA-256."""
+        with transaction.atomic():
+            probe = self.locked()
+            self._require_kind(probe, ProbeKind.PUSH)
+            token = issue_push_token(probe, actor=request.user)
+        body = {"token": token, "push_url": s.receiver_url("push", probe)}
+        return Response(s.IssuedPushTokenSerializer(body).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=None, responses={201: s.IssuedWebhookSecretSerializer, **ERRORS, **NOT_FOUND})
+    @action(detail=True, methods=["post"], url_path="webhook-secret")
+    def webhook_secret(self, request, *args, **kwargs):
+        """Issues a new signing secret for the receipts of a webhook probe, replacing the old one.
+        It is shown in this response only."""
+        with transaction.atomic():
+            probe = self.locked()
+            self._require_kind(probe, ProbeKind.WEBHOOK)
+            secret = rotate_webhook_secret(probe, actor=request.user)
+        body = {"secret": secret, "receiver_url": s.receiver_url("webhook", probe)}
+        return Response(s.IssuedWebhookSecretSerializer(body).data, status=status.HTTP_201_CREATED)
+
+
+@extend_schema_view(list=extend_schema(parameters=[filters.ProbeRunFilters]))
+class ProbeRunViewSet(mixins.ListModelMixin, ApiViewSet):
+    """Runs of the probes, newest first (kept for PROBE_RUN_RETENTION_DAYS)."""
+
+    queryset = ProbeRun.objects.select_related("probe")
+    serializer_class = s.ProbeRunSerializer
+    ordering_fields = ["scheduled_at", "finished_at"]
+    ordering = ["-scheduled_at", "-id"]
+    filter_serializer_class = filters.ProbeRunFilters
+    http_method_names = ["get", "head", "options"]
+
+    def apply_filters(self, queryset, params):
+        if "probe" in params:
+            queryset = queryset.filter(probe__public_id=params["probe"])
+        if "state" in params:
+            queryset = queryset.filter(state=params["state"])
+        if "after" in params:
+            queryset = queryset.filter(scheduled_at__gte=params["after"])
+        if "before" in params:
+            queryset = queryset.filter(scheduled_at__lt=params["before"])
+        return queryset

@@ -1,0 +1,89 @@
+"""Our REST API (/api/v1/): subscribers, for admins only (not even viewers read addresses)."""
+
+from django.db import transaction
+from django.db.models import Q
+from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
+from rest_framework import mixins, status
+from rest_framework.response import Response
+
+from incidents.models import Subscriber
+from incidents.roles import can_administer
+from incidents.services.subscriber_admin import add_subscriber, change_subscriber, delete_subscriber
+
+from . import filters
+from . import subscriber_serializers as s
+from .base import ERRORS, PUBLIC_ID, STALE, ApiViewSet
+from .concurrency import check_if_match
+
+NOT_FOUND = {404: OpenApiResponse(description="No such subscriber")}
+
+
+@extend_schema_view(list=extend_schema(parameters=[filters.SubscriberFilters]))
+class SubscriberViewSet(mixins.ListModelMixin, ApiViewSet):
+    """Email and webhook subscribers. Created through the same subscription service as the public
+    form, so double opt-in holds unless an admin creates one with `confirmed: true`."""
+
+    queryset = Subscriber.objects.select_related("incident").prefetch_related("components")
+    serializer_class = s.SubscriberSerializer
+    read_permission = staticmethod(can_administer)
+    write_permission = staticmethod(can_administer)
+    request_serializers = {
+        "create": s.SubscriberCreateSerializer,
+        "partial_update": s.SubscriberEditSerializer,
+    }
+    lookup_field = "public_id"
+    lookup_url_kwarg = "id"
+    lookup_value_regex = PUBLIC_ID  # a malformed id is a 404 from the router, before any query
+    ordering_fields = ["created_at", "confirmed_at", "email"]
+    ordering = ["-created_at", "-id"]
+    filter_serializer_class = filters.SubscriberFilters
+    http_method_names = ["get", "post", "patch", "delete", "head", "options"]
+
+    def apply_filters(self, queryset, params):
+        if "channel" in params:
+            queryset = queryset.filter(channel=params["channel"])
+        if params.get("confirmed") is not None:
+            queryset = queryset.filter(confirmed_at__isnull=not params["confirmed"])
+        if "email" in params:
+            queryset = queryset.filter(email__iexact=params["email"])
+        if "component" in params:
+            value = params["component"]
+            queryset = queryset.filter(
+                Q(all_components=True) | Q(components__public_id=value) | Q(components__slug=value)
+            ).distinct()
+        return queryset
+
+    @extend_schema(
+        request=s.SubscriberCreateSerializer,
+        responses={201: s.SubscriberSerializer, **ERRORS},
+        description=str(s.SubscriberCreateSerializer().fields["confirmed"].help_text),
+    )
+    def create(self, request, *args, **kwargs):
+        """Subscribes an address (or a webhook) through the subscription service."""
+        serializer = s.SubscriberCreateSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        subscriber = add_subscriber(actor=request.user, **serializer.validated_data)
+        return self.respond(subscriber, status_code=status.HTTP_201_CREATED)
+
+    @extend_schema(
+        request=s.SubscriberEditSerializer,
+        responses={200: s.SubscriberSerializer, **ERRORS, **NOT_FOUND, 412: STALE[412]},
+    )
+    def partial_update(self, request, *args, **kwargs):
+        """Changes the language and/or the components followed."""
+        serializer = s.SubscriberEditSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        with transaction.atomic():
+            subscriber = self.locked()
+            check_if_match(request, subscriber)
+            subscriber = change_subscriber(subscriber, actor=request.user, **serializer.validated_data)
+        return self.respond(Subscriber.objects.get(pk=subscriber.pk))
+
+    @extend_schema(responses={204: None, **ERRORS, **NOT_FOUND, 412: STALE[412]})
+    def destroy(self, request, *args, **kwargs):
+        """Deletes the subscriber and its pending deliveries."""
+        with transaction.atomic():
+            subscriber = self.locked()
+            check_if_match(request, subscriber)
+            delete_subscriber(subscriber, actor=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)

@@ -1,0 +1,119 @@
+"""Subscribers managed by staff (the REST API): the public services plus an audit trail.
+
+Subscribing goes through `subscriptions.subscribe`, so double opt-in holds: the person gets
+the confirmation link unless an admin subscribes them already confirmed (email only: a webhook's
+signing secret is shown on its confirmation page, so a webhook must be confirmed by its contact).
+Audit labels name the subscriber by its public id, never its address: viewers read the trail.
+"""
+
+from collections.abc import Iterable
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from incidents.models import Channel, Component, Incident, Subject, Subscriber
+
+from .audit import changed_fields, record_event
+from .subscriptions import confirm_subscription, subscribe, update_preferences
+
+
+def _label(subscriber: Subscriber) -> str:
+    return f"{subscriber.channel} subscriber {subscriber.public_id}"
+
+
+def _preferences(subscriber: Subscriber) -> dict:
+    components = sorted(subscriber.components.values_list("public_id", flat=True))
+    return {"language": subscriber.language, "components": components or "all"}
+
+
+@transaction.atomic
+def add_subscriber(
+    *,
+    email: str,
+    language: str,
+    actor: AbstractBaseUser | None,
+    components: Iterable[Component] | None = None,
+    incident: Incident | None = None,
+    endpoint_url: str = "",
+    confirmed: bool = False,
+) -> Subscriber:
+    """Subscribes someone on their behalf; mails the confirmation link unless `confirmed`."""
+    if confirmed and endpoint_url:
+        raise ValidationError(
+            {
+                "confirmed": _(
+                    "A webhook subscription is confirmed by its contact, who is shown the signing secret."
+                )
+            }
+        )
+    channel = Channel.WEBHOOK if endpoint_url else Channel.EMAIL
+    existing = Subscriber.objects.active().filter(
+        channel=channel, email__iexact=email.strip(), endpoint_url=endpoint_url, incident=incident
+    )
+    if existing.exists():
+        raise ValidationError({"email": _("This address is already subscribed.")})
+    result = subscribe(
+        email=email,
+        language=language,
+        components=components,
+        incident=incident,
+        endpoint_url=endpoint_url,
+        send_mail=not confirmed,
+    )
+    subscriber = result.subscriber
+    if confirmed:
+        subscriber = confirm_subscription(subscriber)
+    record_event(
+        actor=actor,
+        action="subscriber.created",
+        subject_type=Subject.SUBSCRIBER,
+        subject_id=subscriber.public_id,
+        subject_label=_label(subscriber),
+        after={**_preferences(subscriber), "confirmed": subscriber.confirmed_at is not None},
+    )
+    return subscriber
+
+
+@transaction.atomic
+def change_subscriber(
+    subscriber: Subscriber,
+    *,
+    actor: AbstractBaseUser | None,
+    language: str | None = None,
+    components: Iterable[Component] | None = None,
+) -> Subscriber:
+    """Changes the language and/or the components (an empty list means all of them)."""
+    before = _preferences(subscriber)
+    if components is None:
+        components = [] if subscriber.all_components else list(subscriber.components.all())
+    subscriber = update_preferences(
+        subscriber, language=language or subscriber.language, components=components
+    )
+    old, new = changed_fields(before, _preferences(subscriber))
+    if old or new:
+        record_event(
+            actor=actor,
+            action="subscriber.changed",
+            subject_type=Subject.SUBSCRIBER,
+            subject_id=subscriber.public_id,
+            subject_label=_label(subscriber),
+            before=old,
+            after=new,
+        )
+    return subscriber
+
+
+@transaction.atomic
+def delete_subscriber(subscriber: Subscriber, *, actor: AbstractBaseUser | None) -> None:
+    """Forgets the subscriber (its address and its pending deliveries)."""
+    record_event(
+        actor=actor,
+        action="subscriber.deleted",
+        subject_type=Subject.SUBSCRIBER,
+        subject_id=subscriber.public_id,
+        subject_label=_label(subscriber),
+        before=_preferences(subscriber),
+    )
+    subscriber.delete()
