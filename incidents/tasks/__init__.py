@@ -7,4 +7,5 @@ Each module is imported here so Celery's autodiscovery registers its tasks.
 from . import (
     maintenance,  # noqa: E402,F401  (issue 5)
     notify,  # noqa: E402, F401  (issue 6)
+    snapshot,  # noqa: E402, F401  (issue 8)
 )

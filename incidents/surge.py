@@ -1,0 +1,53 @@
+"""Single flight for cached public documents: one request recomputes, the others serve stale.
+
+A cached page has two entries: the fresh one, keyed by the content version and expiring after
+its lifetime, and the latest one (any version), kept much longer. When the fresh entry is
+missing, the request that wins a short lock (`cache.add`) computes it; every other request
+meanwhile gets the latest entry, so a surge after an expiry or a publish costs one render,
+not one per request. Only when there is no previous entry at all do the others wait for the
+winner (briefly) before computing themselves.
+"""
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+from django.core.cache import cache
+
+# Longest a computation may hold the lock; after that another request may try.
+LOCK_SECONDS = 10
+# How long waiters poll for the winner when there is nothing stale to serve.
+WAIT_SECONDS = 5.0
+WAIT_STEP = 0.02
+# Stale copies outlive fresh ones by this factor (and at least a day): they are the fallback.
+STALE_SECONDS = 24 * 3600
+
+
+def fetch(*, fresh_key: str, latest_key: str, timeout: int, compute: Callable[[], Any | None]) -> Any | None:
+    """The cached value for `fresh_key`, computed by one caller at a time.
+
+    `compute` returns the value to store, or None for a result not worth caching (an error
+    page); None is then returned to the caller after computing.
+    """
+    value = cache.get(fresh_key)
+    if value is not None:
+        return value
+    lock_key = f"{fresh_key}:lock"
+    if not cache.add(lock_key, 1, timeout=LOCK_SECONDS):
+        stale = cache.get(latest_key)
+        if stale is not None:
+            return stale
+        deadline = time.monotonic() + WAIT_SECONDS
+        while time.monotonic() < deadline:
+            time.sleep(WAIT_STEP)
+            value = cache.get(fresh_key)
+            if value is not None:
+                return value
+    try:
+        value = compute()
+        if value is not None:
+            cache.set_many({fresh_key: value}, timeout=timeout)
+            cache.set(latest_key, value, timeout=max(STALE_SECONDS, timeout * 10))
+        return value
+    finally:
+        cache.delete(lock_key)
