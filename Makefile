@@ -65,3 +65,8 @@ bench-site: venv
 # --- issue 7 ---
 bench-api: venv
 	$(PY) scripts/bench_api.py
+# --- issue 8: the app under load against nginx serving the static snapshot, and fault drills ---
+bench-load: venv compilemessages
+	$(PY) scripts/bench_load.py
+drill: venv compilemessages
+	$(PY) scripts/drill.py
