@@ -43,7 +43,8 @@ def content_changed() -> None:
 
     It also asks for a new static snapshot (debounced, incidents.snapshot_schedule).
     """
-    transaction.on_commit(_bump)
+    # Robust: a cache server that is down must not turn a saved change into an error.
+    transaction.on_commit(_bump, robust=True)
     transaction.on_commit(snapshot_schedule.request_snapshot, robust=True)
 
 
@@ -95,7 +96,10 @@ def cached_page(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse
         seconds = settings.PUBLIC_PAGE_CACHE_SECONDS
         if request.method not in ("GET", "HEAD") or seconds <= 0:
             return view(request, *args, **kwargs)
-        key = page_key(request)
+        try:
+            key = page_key(request)
+        except Exception:  # the cache server is down: the page is rendered live
+            return view(request, *args, **kwargs)
         rendered: list[HttpResponse] = []
 
         def render() -> tuple[bytes, dict] | None:

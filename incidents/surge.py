@@ -8,11 +8,14 @@ not one per request. Only when there is no previous entry at all do the others w
 winner (briefly) before computing themselves.
 """
 
+import logging
 import time
 from collections.abc import Callable
 from typing import Any
 
 from django.core.cache import cache
+
+logger = logging.getLogger(__name__)
 
 # Longest a computation may hold the lock; after that another request may try.
 LOCK_SECONDS = 10
@@ -29,7 +32,11 @@ def fetch(*, fresh_key: str, latest_key: str, timeout: int, compute: Callable[[]
     `compute` returns the value to store, or None for a result not worth caching (an error
     page); None is then returned to the caller after computing.
     """
-    value = cache.get(fresh_key)
+    try:
+        value = cache.get(fresh_key)
+    except Exception:  # the cache server is down: render live rather than fail the page
+        logger.warning("cache unavailable, computing %s uncached", fresh_key, exc_info=True)
+        return compute()
     if value is not None:
         return value
     lock_key = f"{fresh_key}:lock"
@@ -43,11 +50,12 @@ def fetch(*, fresh_key: str, latest_key: str, timeout: int, compute: Callable[[]
             value = cache.get(fresh_key)
             if value is not None:
                 return value
+    value = compute()
     try:
-        value = compute()
         if value is not None:
-            cache.set_many({fresh_key: value}, timeout=timeout)
+            cache.set(fresh_key, value, timeout=timeout)
             cache.set(latest_key, value, timeout=max(STALE_SECONDS, timeout * 10))
-        return value
-    finally:
         cache.delete(lock_key)
+    except Exception:
+        logger.warning("cache unavailable, %s not stored", fresh_key, exc_info=True)
+    return value

@@ -41,7 +41,11 @@ def requested_language(request) -> str:
 
 def representation(endpoint: str, language: str) -> dict:
     """The cached body, ETag and Last-Modified of one endpoint in one language."""
-    key = f"statuspage-v2:{content_version()}:{endpoint}:{language}"
+    try:
+        version = content_version()
+    except Exception:  # the cache server is down: built live, under a key nobody shares
+        version = "unavailable"
+    key = f"statuspage-v2:{version}:{endpoint}:{language}"
 
     def build() -> dict:
         with translation.override(language):
