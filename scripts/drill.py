@@ -17,6 +17,7 @@ Drills 3-5 (worker SIGKILL, refusing SMTP, hanging probe) are not implemented on
 
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -131,16 +132,18 @@ def start(command: list[str], port: int | None = None) -> subprocess.Popen:
     process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL)
     started.append(process)
     if port:
-        for _ in range(300):
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
             if process.poll() is not None:
                 raise SystemExit(f"{command[0]} exited with {process.returncode}")
             try:
                 urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=2)
-                break
+                return process
             except urllib.error.HTTPError:
-                break
+                return process
             except OSError:
                 time.sleep(0.1)
+        raise SystemExit(f"{command[0]} did not answer on port {port}")
     return process
 
 
@@ -172,12 +175,10 @@ def request(
         return 0, {}, b""
 
 
-start_postgres()
-redis = start_redis()
-
+sys.path.insert(0, str(ROOT))
 import django  # noqa: E402
 
-django.setup()
+django.setup()  # connects lazily: PostgreSQL and Redis are started in main()
 
 from django.core.management import call_command  # noqa: E402
 from django.db import connection  # noqa: E402
@@ -212,6 +213,7 @@ class Readers(threading.Thread):
 
 
 def setup_site():
+    say("migrating the drill database")
     call_command("migrate", verbosity=0)
     call_command("collectstatic", "--noinput", verbosity=0)
     from django.contrib.auth import get_user_model
@@ -224,7 +226,9 @@ def setup_site():
 
 
 def drill_database(component, secret) -> bool:
+    say("exporting the snapshot")
     snapshot.export()
+    say("starting gunicorn")
     app = start(
         [
             str(ROOT / ".venv/bin/gunicorn"),
@@ -250,6 +254,7 @@ def drill_database(component, secret) -> bool:
         )
         assert status == 201, (status, body[:300])
     time.sleep(1)
+    say("stopping PostgreSQL")
     connection.close()
     pg_ctl("stop")
     stopped_at = time.monotonic()
@@ -263,13 +268,15 @@ def drill_database(component, secret) -> bool:
     snapshot_read = request("/nb/maintenance/")
     time.sleep(3)
     down_statuses = list(readers.statuses)
+    say("starting PostgreSQL again")
     pg_ctl("start")
+    restarted_at = time.monotonic()
     live_after = None
     deadline = time.monotonic() + 20
     while time.monotonic() < deadline:
         status, headers, _ = request("/uptime/")
         if status == 200 and "X-Status-Snapshot" not in headers:
-            live_after = time.monotonic() - stopped_at
+            live_after = time.monotonic() - restarted_at
             break
         time.sleep(0.2)
     after_status, _, _ = request(
@@ -295,11 +302,14 @@ def drill_database(component, secret) -> bool:
     print(
         f"drill=database-stopped reads={len(readers.statuses)} non_200={non_200} "
         f"snapshot_answers={readers.from_snapshot} write_while_down={write_status} "
-        f"live_after_restart_s={(live_after or 0):.1f} write_after={after_status} "
+        f"outage_s={restarted_at - stopped_at:.1f} live_after_restart_s={(live_after or 0):.1f} write_after={after_status} "
         f"lost_updates={len(titles) - kept} reads_during_outage={len(down_statuses)} goal={'met' if ok else 'MISSED'}",
         flush=True,
     )
     return ok
+
+
+redis: subprocess.Popen | None = None
 
 
 def drill_redis(component) -> bool:
@@ -320,6 +330,7 @@ def drill_redis(component) -> bool:
         actor=None,
     )
     del subscribers
+    say("stopping Redis, then publishing")
     redis.terminate()
     redis.wait()
     saved = False
@@ -336,6 +347,7 @@ def drill_redis(component) -> bool:
         say(f"publishing failed with Redis down: {error!r}")
         return _redis_line(False, 0, 0, 0, 0)
     read_status, _, _ = (0, {}, b"")
+    say("Redis is back; starting a worker and beat")
     redis = start_redis()
     worker = start(
         [PYTHON, "-m", "celery", "-A", "statuspage", "worker", "-Q", "default,notify", "-c", "2",
@@ -391,7 +403,12 @@ def _redis_line(saved: bool, expected: int, missing: int, duplicates: int, elaps
 
 def main() -> int:
     began = time.monotonic()
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
+    results: list[bool] = []
+    global redis
     try:
+        start_postgres()
+        redis = start_redis()
         _admin, component, secret = setup_site()
         results = [drill_database(component, secret), drill_redis(component)]
         for name in ("worker-killed", "smtp-refusing", "probe-hangs"):
