@@ -125,7 +125,10 @@ def cached_page(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse
         response = HttpResponse(content)
         for name, value in headers.items():
             response[name] = value
-        response["Cache-Control"] = cache_control()
+        # Browsers revalidate every time (a 304 from the ETag costs little), so a reader who
+        # just published never sees the old page; CDNs keep it briefly (RFC 9213).
+        response["Cache-Control"] = "public, no-cache"
+        response["CDN-Cache-Control"] = cache_control()
         return response
 
     wrapper.uncached = view

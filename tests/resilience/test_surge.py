@@ -21,7 +21,8 @@ def cached(settings):
 def test_public_pages_carry_an_etag_and_cdn_cache_control(client, site, cached):
     response = client.get("/")
     assert response["ETag"]
-    control = response["Cache-Control"]
+    assert response["Cache-Control"] == "public, no-cache"  # browsers revalidate: a publish shows at once
+    control = response["CDN-Cache-Control"]
     assert "max-age=15" in control and "stale-while-revalidate=60" in control
     assert client.get("/", headers={"if-none-match": response["ETag"]}).status_code == 304
 
