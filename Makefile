@@ -71,3 +71,8 @@ bench-api: venv
 # Needs REDIS_URL; uses DATABASE_URL's server with a database of its own (SQLite otherwise).
 bench-probes: venv
 	$(PY) scripts/bench_probes.py
+# --- issue 8: the app under load against nginx serving the static snapshot, and fault drills ---
+bench-load: venv compilemessages
+	$(PY) scripts/bench_load.py
+drill: venv compilemessages
+	$(PY) scripts/drill.py

@@ -17,6 +17,8 @@ from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.utils.translation import get_language
 
+from incidents import snapshot_schedule, surge
+
 VERSION_KEY = "public:content-version"
 
 
@@ -37,8 +39,13 @@ def _bump() -> None:
 
 
 def content_changed() -> None:
-    """Drops every cached public page and document once the current transaction commits."""
-    transaction.on_commit(_bump)
+    """Drops every cached public page and document once the current transaction commits.
+
+    It also asks for a new static snapshot (debounced, incidents.snapshot_schedule).
+    """
+    # Robust: a cache server that is down must not turn a saved change into an error.
+    transaction.on_commit(_bump, robust=True)
+    transaction.on_commit(snapshot_schedule.request_snapshot, robust=True)
 
 
 def _bump_at_most_every(seconds: int) -> None:
@@ -67,24 +74,39 @@ def page_key(request: HttpRequest) -> str:
     return f"public:page:{content_version()}:{get_language()}:{path}"
 
 
+def cache_control(*, max_age: int | None = None) -> str:
+    """What browsers and CDNs may do with a public page or document (RFC 5861)."""
+    max_age = settings.PUBLIC_MAX_AGE if max_age is None else max_age
+    return (
+        f"public, max-age={max_age}, "
+        f"stale-while-revalidate={settings.PUBLIC_STALE_WHILE_REVALIDATE}, "
+        f"stale-if-error={settings.PUBLIC_STALE_IF_ERROR}"
+    )
+
+
 def cached_page(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
-    """Serves a GET from the cache for the page's language, rendering it when missing."""
+    """Serves a GET from the cache for the page's language, rendering it when missing.
+
+    One request renders an expired page; the others meanwhile get the previous version
+    (incidents.surge), so a surge never turns into one render per request.
+    """
 
     @wraps(view)
     def wrapper(request: HttpRequest, *args, **kwargs) -> HttpResponse:
         seconds = settings.PUBLIC_PAGE_CACHE_SECONDS
         if request.method not in ("GET", "HEAD") or seconds <= 0:
             return view(request, *args, **kwargs)
-        key = page_key(request)
-        stored = cache.get(key)
-        if stored is not None:
-            content, headers = stored
-            response = HttpResponse(content)
-            for name, value in headers.items():
-                response[name] = value
-            return response
-        response = view(request, *args, **kwargs)
-        if response.status_code == 200 and not response.streaming:
+        try:
+            key = page_key(request)
+        except Exception:  # the cache server is down: the page is rendered live
+            return view(request, *args, **kwargs)
+        rendered: list[HttpResponse] = []
+
+        def render() -> tuple[bytes, dict] | None:
+            response = view(request, *args, **kwargs)
+            rendered.append(response)
+            if response.status_code != 200 or response.streaming:
+                return None
             if hasattr(response, "render"):
                 response.render()
             headers = {
@@ -92,8 +114,28 @@ def cached_page(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse
                 for name in ("Content-Type", "Last-Modified", "Content-Language")
                 if response.has_header(name)
             }
-            cache.set(key, (response.content, headers), seconds)
+            return (response.content, headers)
+
+        stored = surge.fetch(fresh_key=key, latest_key=latest_key(key), timeout=seconds, compute=render)
+        if rendered and stored is None:
+            return rendered[0]
+        if stored is None:  # nothing cached and the winner's page was not cacheable
+            return view(request, *args, **kwargs)
+        content, headers = stored
+        response = HttpResponse(content)
+        for name, value in headers.items():
+            response[name] = value
+        # Browsers revalidate every time (a 304 from the ETag costs little), so a reader who
+        # just published never sees the old page; CDNs keep it briefly (RFC 9213).
+        response["Cache-Control"] = "public, no-cache"
+        response["CDN-Cache-Control"] = cache_control()
         return response
 
     wrapper.uncached = view
     return wrapper
+
+
+def latest_key(key: str) -> str:
+    """The key of the newest copy of a page whatever its content version (the stale fallback)."""
+    _prefix, _kind, _version, rest = key.split(":", 3)
+    return f"public:latest:{rest}"

@@ -74,6 +74,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Answers public pages from the static snapshot while the database is unreachable.
+    "incidents.degraded.DegradedModeMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -405,3 +407,25 @@ if DEMO_FEED:
         "schedule": float(DEMO_FEED_EVERY),
         "options": {"queue": "default", "expires": DEMO_FEED_EVERY},
     }
+# --- issue 8: static snapshot, degraded mode and surge caching ---
+# Cache-Control of public pages and /api/v2/ documents: browsers and CDNs keep them this long,
+# may serve them stale while revalidating, and when the site errors (RFC 5861).
+PUBLIC_MAX_AGE = env_int("PUBLIC_MAX_AGE", 15)
+PUBLIC_STALE_WHILE_REVALIDATE = env_int("PUBLIC_STALE_WHILE_REVALIDATE", 60)
+PUBLIC_STALE_IF_ERROR = env_int("PUBLIC_STALE_IF_ERROR", 86400)
+# Where the static snapshot of the public site is written: builds/<stamp>/ and a `current`
+# symlink swapped atomically to the newest one. Serve `current` with nginx or upload it to a CDN.
+STATUS_SNAPSHOT_DIR = Path(env_str("STATUS_SNAPSHOT_DIR", str(VAR_DIR / "snapshot")))
+# Snapshot builds kept besides the current one.
+STATUS_SNAPSHOT_KEEP = env_int("STATUS_SNAPSHOT_KEEP", 2)
+# A publish schedules a snapshot this many seconds later; publishes meanwhile join it.
+STATUS_SNAPSHOT_DEBOUNCE_SECONDS = env_int("STATUS_SNAPSHOT_DEBOUNCE_SECONDS", 5)
+# The periodic snapshot (beat), so the copy is never older than this even without publishes.
+STATUS_SNAPSHOT_INTERVAL_SECONDS = env_int("STATUS_SNAPSHOT_INTERVAL_SECONDS", 300)
+# While the database is unreachable, each process retries it at most this often.
+DEGRADED_RECHECK_SECONDS = env_int("DEGRADED_RECHECK_SECONDS", 1)
+CELERY_BEAT_SCHEDULE["snapshot-export"] = {
+    "task": "incidents.snapshot.export",
+    "schedule": STATUS_SNAPSHOT_INTERVAL_SECONDS,
+    "options": {"expires": STATUS_SNAPSHOT_INTERVAL_SECONDS},
+}

@@ -10,13 +10,13 @@ import hashlib
 import json
 
 from django.conf import settings
-from django.core.cache import cache
 from django.http import HttpResponse
 from django.utils import translation
 from django.utils.cache import get_conditional_response
 from django.utils.http import http_date
 
-from incidents.page_cache import content_version
+from incidents import surge
+from incidents.page_cache import cache_control, content_version
 from incidents.translation import language_codes
 
 from . import statuspage
@@ -41,19 +41,29 @@ def requested_language(request) -> str:
 
 def representation(endpoint: str, language: str) -> dict:
     """The cached body, ETag and Last-Modified of one endpoint in one language."""
-    key = f"statuspage-v2:{content_version()}:{endpoint}:{language}"
-    cached = cache.get(key)
-    if cached is None:
+    try:
+        version = content_version()
+    except Exception:  # the cache server is down: built live, under a key nobody shares
+        version = "unavailable"
+    key = f"statuspage-v2:{version}:{endpoint}:{language}"
+
+    def build() -> dict:
         with translation.override(language):
             document = statuspage.DOCUMENTS[endpoint](statuspage.Page.load(language))
         body = json.dumps(document, ensure_ascii=False, separators=(",", ":")).encode()
-        cached = {
+        return {
             "body": body,
             "etag": '"' + hashlib.sha256(body).hexdigest()[:32] + '"',
             "last_modified": epoch_seconds(document["page"]["updated_at"]),
         }
-        cache.set(key, cached, timeout=settings.STATUSPAGE_API_CACHE_SECONDS)
-    return cached
+
+    # One request rebuilds an expired document; the others get the previous one meanwhile.
+    return surge.fetch(
+        fresh_key=key,
+        latest_key=f"statuspage-v2:latest:{endpoint}:{language}",
+        timeout=settings.STATUSPAGE_API_CACHE_SECONDS,
+        compute=build,
+    )
 
 
 def epoch_seconds(stamp: str) -> int:
@@ -88,7 +98,7 @@ def endpoint_view(endpoint: str):
 def _with_headers(response: HttpResponse, *, language: str | None) -> HttpResponse:
     for name, value in CORS_HEADERS.items():
         response[name] = value
-    response["Cache-Control"] = f"public, max-age={settings.STATUSPAGE_API_MAX_AGE}"
+    response["Cache-Control"] = cache_control(max_age=settings.STATUSPAGE_API_MAX_AGE)
     response["Vary"] = "Accept-Language"
     if language:
         response["Content-Language"] = language

@@ -9,4 +9,5 @@ from . import (
     maintenance,  # noqa: E402,F401  (issue 5)
     notify,  # noqa: E402, F401  (issue 6)
     probes,  # noqa: E402,F401  (issue 4)
+    snapshot,  # noqa: E402, F401  (issue 8)
 )

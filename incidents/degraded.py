@@ -1,0 +1,171 @@
+"""Degraded mode: while the database is unreachable, answer from the static snapshot.
+
+Public pages and /api/v2/ documents are served from the latest snapshot (incidents.snapshot)
+with `X-Status-Snapshot: <time>` and a visible note; the editor, /api/v1/, admin and every
+write answer 503 with a clear message (JSON under /api/); nothing answers 500 for it.
+
+Checking is cheap: while the database works nothing is checked at all; a view that fails to
+reach it (OperationalError or InterfaceError) marks this process degraded, and while degraded
+a real connection attempt is made at most every DEGRADED_RECHECK_SECONDS, so pages go live
+again by themselves, without a restart, once the database is back.
+"""
+
+import datetime as dt
+import logging
+import mimetypes
+import threading
+import time
+from pathlib import Path
+
+from django.conf import settings
+from django.db import InterfaceError, OperationalError, connections
+from django.http import HttpResponse, JsonResponse
+from django.template.loader import render_to_string
+from django.utils import translation
+from django.utils.translation import gettext as _
+
+from incidents import formatting, snapshot
+
+logger = logging.getLogger(__name__)
+
+DATABASE_ERRORS = (OperationalError, InterfaceError)
+# Never answered from the snapshot: they need the database to mean anything.
+LIVE_ONLY_PREFIXES = ("/editor/", "/api/v1/", "/admin/", "/api/schema/", "/api/docs/")
+SNAPSHOT_CONTENT_TYPES = {**snapshot.CONTENT_TYPES, ".css": "text/css", ".js": "text/javascript"}
+
+
+class DatabaseState:
+    """Whether this process last found the database unreachable, and when it last tried."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.down_since: float | None = None
+        self.checked_at = 0.0
+
+    def mark_down(self) -> None:
+        with self._lock:
+            now = time.monotonic()
+            if self.down_since is None:
+                logger.warning("database unreachable: answering from the snapshot")
+                self.down_since = now
+            self.checked_at = now
+
+    def is_down(self) -> bool:
+        if self.down_since is None:
+            return False
+        with self._lock:
+            if time.monotonic() - self.checked_at < settings.DEGRADED_RECHECK_SECONDS:
+                return True
+            self.checked_at = time.monotonic()
+        if database_reachable():
+            logger.warning("database reachable again: live pages")
+            self.down_since = None
+            return False
+        return True
+
+
+def database_reachable() -> bool:
+    connection = connections["default"]
+    try:
+        connection.close_if_unusable_or_obsolete()
+        connection.ensure_connection()
+        return True
+    except DATABASE_ERRORS:
+        try:
+            connection.close()
+        except DATABASE_ERRORS:
+            pass
+        return False
+
+
+state = DatabaseState()
+
+
+class DegradedModeMiddleware:
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        if state.is_down() and not request.path_info.startswith(settings.STATIC_URL):
+            return degraded_response(request)
+        return self.get_response(request)
+
+    def process_exception(self, request, exception):
+        if isinstance(exception, DATABASE_ERRORS):
+            state.mark_down()
+            return degraded_response(request)
+        return None
+
+
+def degraded_response(request) -> HttpResponse:
+    language = _language(request)
+    with translation.override(language):
+        if request.method in ("GET", "HEAD") and not request.path_info.startswith(LIVE_ONLY_PREFIXES):
+            response = _from_snapshot(request, language)
+            if response is not None:
+                return response
+        return unavailable(request)
+
+
+def unavailable(request) -> HttpResponse:
+    message = _(
+        "The status page cannot reach its database right now, so changes cannot be saved. "
+        "Nothing was changed; please try again in a minute."
+    )
+    if request.path_info.startswith("/api/"):
+        response = JsonResponse({"detail": message, "code": "database_unavailable"}, status=503)
+    else:
+        response = HttpResponse(message, status=503, content_type="text/plain; charset=utf-8")
+    response["Retry-After"] = "30"
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+def _language(request) -> str:
+    from_path = translation.get_language_from_path(request.path_info)
+    if from_path:
+        return from_path
+    if request.path_info.startswith("/api/") and request.GET.get("lang"):
+        asked = request.GET["lang"].split("-")[0].lower()
+        return asked if asked in dict(settings.LANGUAGES) else settings.LANGUAGE_CODE
+    return translation.get_language_from_request(request, check_path=False).split("-")[0]
+
+
+def _from_snapshot(request, language: str) -> HttpResponse | None:
+    folder = snapshot.current_folder()
+    if folder is None:
+        return None
+    path = request.path_info
+    if not translation.get_language_from_path(path) and language != settings.LANGUAGE_CODE:
+        path = f"/{language}{path}"
+    page = request.GET.get("page", "")
+    relative = snapshot.file_for(path, page=int(page) if page.isdigit() else None)
+    status = 200
+    file = _inside(folder, relative)
+    if file is None or not file.is_file():
+        file = _inside(folder, snapshot.file_for(f"{snapshot.prefix(language)}/404.html"))
+        status = 404
+        if file is None or not file.is_file():
+            return None
+    body = file.read_bytes()
+    generated_at = snapshot.read_manifest(folder)["generated_at"]
+    if file.suffix == ".html":
+        body = body.replace(snapshot.NOTE_MARKER.encode(), _degraded_note(generated_at, language).encode(), 1)
+    content_type = SNAPSHOT_CONTENT_TYPES.get(file.suffix) or mimetypes.guess_type(file.name)[0]
+    response = HttpResponse(body, status=status, content_type=content_type or "application/octet-stream")
+    response["X-Status-Snapshot"] = generated_at
+    response["Cache-Control"] = "public, max-age=5"
+    response["Content-Language"] = language
+    return response
+
+
+def _inside(folder: Path, relative: str) -> Path | None:
+    candidate = (folder / relative).resolve()
+    return candidate if candidate.is_relative_to(folder.resolve()) else None
+
+
+def _degraded_note(generated_at: str, language: str) -> str:
+    stamp = dt.datetime.fromisoformat(generated_at)
+    return render_to_string(
+        "public/_degraded_note.html", {"updated": formatting.format_datetime(stamp, language)}
+    )

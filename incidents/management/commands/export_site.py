@@ -1,0 +1,18 @@
+"""manage.py export_site [DIR]: renders the public site into DIR/builds/<stamp>/ and swaps DIR/current."""
+
+from pathlib import Path
+
+from django.core.management.base import BaseCommand
+
+from incidents import snapshot
+
+
+class Command(BaseCommand):
+    help = "Renders every public page, feed and JSON document to static files (see docs/issue-8.md)."
+
+    def add_arguments(self, parser):
+        parser.add_argument("directory", nargs="?", help="Defaults to STATUS_SNAPSHOT_DIR.")
+
+    def handle(self, *args, directory=None, **options):
+        made = snapshot.export(Path(directory) if directory else None)
+        self.stdout.write(f"snapshot: {made.files} files at {made.generated_at.isoformat()} in {made.folder}")

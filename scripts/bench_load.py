@@ -1,0 +1,204 @@
+#!/usr/bin/env python
+"""The app under production settings against nginx serving the static snapshot of the same data.
+
+    make bench-load            (or: .venv/bin/python scripts/bench_load.py)
+
+Runs gunicorn (2 x cores + 1 sync workers, DEBUG off, PostgreSQL and Redis when DATABASE_URL
+and REDIS_URL are set, SQLite and the file cache otherwise) on 127.0.0.1:8810 with the demo
+data, exports the snapshot of the same data and serves it with nginx (deploy/nginx/statuspage.conf)
+on 127.0.0.1:8811, then loads each target with wrk (100 connections, 15 s; BENCH_LOAD_SECONDS
+changes it). Prints:
+    target=<name> app_rps=<a> app_p99_ms=<p> static_rps=<s> ratio=<a/s> errors=<e>
+    target=overview-uncached app_rps=<u>
+    load: worst_ratio=<r> uncached_rps=<u> errors=<e>
+Goal: ratio >= 0.07 and p99 < 100 ms for cached targets, uncached >= 350 rps, no errors.
+Needs nginx and wrk (apt-get install -y nginx wrk); exits non-zero without them.
+"""
+
+import os
+import re
+import secrets
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PYTHON = str(ROOT / ".venv/bin/python")
+GUNICORN = str(ROOT / ".venv/bin/gunicorn")
+APP_PORT = int(os.environ.get("BENCH_LOAD_APP_PORT", "8810"))
+STATIC_PORT = int(os.environ.get("BENCH_LOAD_STATIC_PORT", "8811"))
+SECONDS = int(os.environ.get("BENCH_LOAD_SECONDS", "15"))
+CONNECTIONS = 100
+TARGETS = {"overview": "/", "summary": "/api/v2/summary.json", "atom": "/history.atom"}
+
+
+def main() -> int:
+    missing = [tool for tool in ("nginx", "wrk") if not shutil.which(tool)]
+    if missing:
+        print(
+            f"bench-load needs {' and '.join(missing)}: install with `apt-get install -y nginx wrk`",
+            file=sys.stderr,
+        )
+        return 2
+    var = Path(os.environ.get("STATUSPAGE_VAR_DIR", ROOT / "var")) / "bench-load"
+    var.mkdir(parents=True, exist_ok=True)
+    os.chmod(var, 0o755)
+    env = {
+        **os.environ,
+        "DEBUG": "0",
+        "SECRET_KEY": secrets.token_urlsafe(50),
+        "ALLOWED_HOSTS": "127.0.0.1,localhost",
+        "SECURE_SSL_REDIRECT": "0",
+        "STATUSPAGE_VAR_DIR": str(var),
+        "STATUS_SNAPSHOT_DIR": str(var / "snapshot"),
+        "EMAIL_BACKEND": "console",
+        "LOG_LEVEL": "WARNING",
+    }
+    manage = [PYTHON, str(ROOT / "manage.py")]
+    for command in (
+        ["compile_catalogs"],
+        ["migrate", "--noinput"],
+        ["load_demo"],
+        ["collectstatic", "--noinput"],
+    ):
+        subprocess.run(manage + command, env=env, check=True, cwd=ROOT, stdout=subprocess.DEVNULL)
+    subprocess.run(manage + ["export_site"], env=env, check=True, cwd=ROOT, stdout=sys.stderr)
+    workers = 2 * (os.cpu_count() or 1) + 1
+    results = {}
+    with tempfile.TemporaryDirectory(prefix="bench-load-") as scratch:
+        nginx = start_nginx(Path(scratch), var / "snapshot" / "current")
+        try:
+            app = start_app(env, workers)
+            try:
+                for name, path in TARGETS.items():
+                    warm(APP_PORT, path)
+                    warm(STATIC_PORT, path)
+                    results[name] = (wrk(APP_PORT, path), wrk(STATIC_PORT, path))
+            finally:
+                stop(app)
+            app = start_app({**env, "PUBLIC_PAGE_CACHE_SECONDS": "0"}, workers)
+            try:
+                warm(APP_PORT, "/")
+                uncached = wrk(APP_PORT, "/")
+            finally:
+                stop(app)
+        finally:
+            stop(nginx)
+    errors = uncached["errors"]
+    ratios = []
+    for name, (app_run, static_run) in results.items():
+        ratio = app_run["rps"] / static_run["rps"] if static_run["rps"] else 0.0
+        ratios.append(ratio)
+        target_errors = app_run["errors"] + static_run["errors"]
+        errors += target_errors
+        print(
+            f"target={name} app_rps={app_run['rps']:.0f} app_p99_ms={app_run['p99_ms']:.1f} "
+            f"static_rps={static_run['rps']:.0f} ratio={ratio:.3f} errors={target_errors}"
+        )
+    print(f"target=overview-uncached app_rps={uncached['rps']:.0f}")
+    print(f"load: worst_ratio={min(ratios):.3f} uncached_rps={uncached['rps']:.0f} errors={errors}")
+    return 0
+
+
+def start_app(env: dict, workers: int) -> subprocess.Popen:
+    process = subprocess.Popen(
+        [
+            GUNICORN,
+            "statuspage.wsgi",
+            "-w",
+            str(workers),
+            "-b",
+            f"127.0.0.1:{APP_PORT}",
+            "--log-level",
+            "warning",
+        ],
+        env=env,
+        cwd=ROOT,
+    )
+    wait_for(APP_PORT, process)
+    return process
+
+
+def start_nginx(scratch: Path, snapshot: Path) -> subprocess.Popen:
+    server = (ROOT / "deploy/nginx/statuspage.conf").read_text()
+    server = re.sub(r"listen 80;.*", f"listen 127.0.0.1:{STATIC_PORT};", server)
+    server = re.sub(r"root /srv/statuspage/snapshot/current;.*", f"root {snapshot};", server)
+    (scratch / "statuspage.conf").write_text(server)
+    for folder in ("body", "proxy", "fastcgi", "uwsgi", "scgi"):
+        (scratch / folder).mkdir()
+    (scratch / "nginx.conf").write_text(
+        f"""worker_processes {os.cpu_count() or 1};
+pid {scratch}/nginx.pid;
+error_log {scratch}/error.log warn;
+daemon off;
+events {{ worker_connections 4096; }}
+http {{
+    access_log off;
+    sendfile on;
+    keepalive_requests 100000;
+    client_body_temp_path {scratch}/body;
+    proxy_temp_path {scratch}/proxy;
+    fastcgi_temp_path {scratch}/fastcgi;
+    uwsgi_temp_path {scratch}/uwsgi;
+    scgi_temp_path {scratch}/scgi;
+    include {scratch}/statuspage.conf;
+}}
+"""
+    )
+    os.chmod(scratch, 0o755)
+    process = subprocess.Popen(["nginx", "-p", str(scratch), "-c", str(scratch / "nginx.conf")])
+    wait_for(STATIC_PORT, process)
+    return process
+
+
+def wait_for(port: int, process: subprocess.Popen) -> None:
+    for _ in range(300):
+        if process.poll() is not None:
+            raise SystemExit(f"server on port {port} exited with {process.returncode}")
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=2)
+            return
+        except OSError:
+            time.sleep(0.1)
+    raise SystemExit(f"nothing answered on port {port}")
+
+
+def warm(port: int, path: str) -> None:
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=30) as response:
+        if response.status != 200:
+            raise SystemExit(f"{path} on port {port} answered {response.status}")
+
+
+def stop(process: subprocess.Popen) -> None:
+    process.terminate()
+    try:
+        process.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+
+
+UNITS = {"us": 0.001, "ms": 1.0, "s": 1000.0}
+
+
+def wrk(port: int, path: str) -> dict:
+    output = subprocess.run(
+        ["wrk", "-t2", f"-c{CONNECTIONS}", f"-d{SECONDS}s", "--latency", f"http://127.0.0.1:{port}{path}"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    rps = float(re.search(r"Requests/sec:\s+([\d.]+)", output).group(1))
+    value, unit = re.search(r"99%\s+([\d.]+)(us|ms|s)", output).groups()
+    errors = sum(int(n) for n in re.findall(r"(?:connect|read|write|timeout) (\d+)", output))
+    non_2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", output)
+    errors += int(non_2xx.group(1)) if non_2xx else 0
+    return {"rps": rps, "p99_ms": float(value) * UNITS[unit], "errors": errors}
+
+
+if __name__ == "__main__":
+    sys.exit(main())
