@@ -155,40 +155,31 @@ class IncidentViewSet(mixins.ListModelMixin, ApiViewSet):
     @action(detail=True, methods=["post"])
     def resolve(self, request, *args, **kwargs):
         """Resolves (or completes) and returns its components to their resting status."""
-        serializer = s.ResolveSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        data = serializer.validated_data
-        with transaction.atomic():
-            current = self.locked()
-            check_if_match(request, current)
-            check_version(current, data.get("version"))
-            resolve_incident(
-                current,
-                body={data["language"]: data["body"]},
-                language=data["language"],
-                display_at=data.get("display_at"),
-                actor=request.user,
-                expected_version=current.version,
-            )
-        return self.fresh(current)
+        return self._close_or_reopen(request, s.ResolveSerializer, resolve_incident, with_display_at=True)
 
     @extend_schema(request=s.CloseSerializer, responses={200: s.IncidentSerializer, **ERRORS, **STALE})
     @action(detail=True, methods=["post"])
     def reopen(self, request, *args, **kwargs):
         """Reopens a resolved incident as investigating (maintenance as in progress)."""
-        serializer = s.CloseSerializer(data=request.data)
+        return self._close_or_reopen(request, s.CloseSerializer, reopen_incident)
+
+    def _close_or_reopen(self, request, serializer_class, service, *, with_display_at: bool = False):
+        """Validates the body, checks the version under a row lock, then calls the service."""
+        serializer = serializer_class(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
+        extra = {"display_at": data.get("display_at")} if with_display_at else {}
         with transaction.atomic():
             current = self.locked()
             check_if_match(request, current)
             check_version(current, data.get("version"))
-            reopen_incident(
+            service(
                 current,
                 body={data["language"]: data["body"]},
                 language=data["language"],
                 actor=request.user,
                 expected_version=current.version,
+                **extra,
             )
         return self.fresh(current)
 
