@@ -48,8 +48,14 @@ class ApiViewSet(viewsets.GenericViewSet):
             queryset = self.apply_filters(queryset, params.validated_data)
         return queryset
 
+    # Query parameter -> ORM lookup, applied when the parameter was given (and validated).
+    filter_lookups: dict[str, str] = {}
+
     def apply_filters(self, queryset, params: dict):
-        return queryset
+        lookups = {
+            self.filter_lookups[name]: value for name, value in params.items() if name in self.filter_lookups
+        }
+        return queryset.filter(**lookups)
 
     def retrieve(self, request, *args, **kwargs):
         instance = self.get_object()

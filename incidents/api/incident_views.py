@@ -207,13 +207,7 @@ class PostmortemViewSet(mixins.ListModelMixin, ApiViewSet):
         "partial_update": s.PostmortemWriteSerializer,
     }
     http_method_names = ["get", "post", "patch", "head", "options"]
-
-    def apply_filters(self, queryset, params):
-        if "incident" in params:
-            queryset = queryset.filter(incident__public_id=params["incident"])
-        if "state" in params:
-            queryset = queryset.filter(state=params["state"])
-        return queryset
+    filter_lookups = {"incident": "incident__public_id", "state": "state"}
 
     @extend_schema(
         request=s.PostmortemCreateSerializer,

@@ -101,14 +101,9 @@ class ProbeRunViewSet(mixins.ListModelMixin, ApiViewSet):
     ordering = ["-scheduled_at", "-id"]
     filter_serializer_class = filters.ProbeRunFilters
     http_method_names = ["get", "head", "options"]
-
-    def apply_filters(self, queryset, params):
-        if "probe" in params:
-            queryset = queryset.filter(probe__public_id=params["probe"])
-        if "state" in params:
-            queryset = queryset.filter(state=params["state"])
-        if "after" in params:
-            queryset = queryset.filter(scheduled_at__gte=params["after"])
-        if "before" in params:
-            queryset = queryset.filter(scheduled_at__lt=params["before"])
-        return queryset
+    filter_lookups = {
+        "probe": "probe__public_id",
+        "state": "state",
+        "after": "scheduled_at__gte",
+        "before": "scheduled_at__lt",
+    }

@@ -92,17 +92,7 @@ class SampleViewSet(mixins.ListModelMixin, ApiViewSet):
     ordering_fields = ["at"]
     ordering = ["-at", "-id"]
     filter_serializer_class = filters.SampleFilters
-
-    def apply_filters(self, queryset, params):
-        if "metric" in params:
-            queryset = queryset.filter(metric_id=params["metric"])
-        if "outcome" in params:
-            queryset = queryset.filter(outcome=params["outcome"])
-        if "after" in params:
-            queryset = queryset.filter(at__gte=params["after"])
-        if "before" in params:
-            queryset = queryset.filter(at__lt=params["before"])
-        return queryset
+    filter_lookups = {"metric": "metric_id", "outcome": "outcome", "after": "at__gte", "before": "at__lt"}
 
 
 # --- audit trail and tokens ---
@@ -115,19 +105,13 @@ class AuditEventViewSet(mixins.ListModelMixin, ApiViewSet):
     ordering_fields = ["at"]
     ordering = ["-at", "-id"]
     filter_serializer_class = filters.AuditEventFilters
-
-    def apply_filters(self, queryset, params):
-        if "subject_type" in params:
-            queryset = queryset.filter(subject_type=params["subject_type"])
-        if "action" in params:
-            queryset = queryset.filter(action=params["action"])
-        if "incident" in params:
-            queryset = queryset.filter(incident__public_id=params["incident"])
-        if "after" in params:
-            queryset = queryset.filter(at__gte=params["after"])
-        if "before" in params:
-            queryset = queryset.filter(at__lt=params["before"])
-        return queryset
+    filter_lookups = {
+        "subject_type": "subject_type",
+        "action": "action",
+        "incident": "incident__public_id",
+        "after": "at__gte",
+        "before": "at__lt",
+    }
 
 
 class ApiTokenViewSet(mixins.ListModelMixin, ApiViewSet):

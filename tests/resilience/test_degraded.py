@@ -67,6 +67,12 @@ def test_without_a_snapshot_public_pages_answer_503_not_500(client, site, snapsh
 
 
 def test_pages_are_live_again_once_the_database_returns(client, exported, database_down):
+    from django.db import connection
+
+    if connection.vendor == "sqlite" and not connection.is_in_memory_db():
+        # The probe tests move SQLite to a file, where reconnecting ends the test's transaction.
+        # Covered on PostgreSQL in CI and end to end by `make drill` (database-stopped).
+        pytest.skip("needs an in-memory SQLite or PostgreSQL test database")
     assert client.get("/")["X-Status-Snapshot"]
     database_down()  # the database is back
     response = client.get("/")
