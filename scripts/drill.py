@@ -766,7 +766,8 @@ def drill_probe_hangs() -> bool:
     if not wait_for_workers("probes-3"):
         print("drill=probe-hangs note=worker_did_not_start goal=MISSED", flush=True)
         return False
-    t0 = timezone.now() + dt.timedelta(seconds=1)
+    # First runs after the scheduler's first dispatch (beat runs it PROBE_DISPATCH_EVERY after start).
+    t0 = timezone.now() + dt.timedelta(seconds=3)
     end = t0 + dt.timedelta(seconds=window)
     schedule(fast, first_at=t0, spread=interval)
     schedule(hanging, first_at=t0, spread=0)
