@@ -1,23 +1,46 @@
 #!/usr/bin/env python
 """Fault drills against private PostgreSQL and Redis instances started for the drill.
 
-    make drill                 (or: .venv/bin/python scripts/drill.py)
+    make drill                 (or: .venv/bin/python scripts/drill.py; DRILLS=3,5 picks some)
 
 Starts PostgreSQL (initdb/pg_ctl in a temporary folder, 127.0.0.1:8850), redis-server
-(127.0.0.1:8851), and as each drill needs them gunicorn (8852), an SMTP sink (8853), a Celery
-worker and beat; stops everything it started. Prints one line per drill and exits non-zero
-when a goal is missed:
+(127.0.0.1:8851), and as each drill needs them gunicorn (8852), SMTP sinks (scripts/smtp_sink.py
+on 8853-8855), the bench's probe target server (scripts/bench_probes.py, 8856), Celery workers
+started as production runs them (notify: `-Q default,notify -c 2`; probes: `-Q probes -P solo`)
+and beat; stops everything it started, also when a drill fails. Prints one line per drill and
+exits non-zero when a goal is missed:
   1. database-stopped: the database stops under light load; public reads keep answering 200
      (from the snapshot), API writes answer 503, and after the restart pages are live again
      and no update posted before the stop is lost.
   2. redis-stopped: Redis stops while an update is published; the update saves, its emails go
      out once Redis is back; none missing, none duplicated.
-Drills 3-5 (worker SIGKILL, refusing SMTP, hanging probe) are not implemented on this branch.
+  3. worker-killed: 40 probe runs in flight (targets answering after 2 s) and a mail batch half
+     sent (the sink takes 50 ms a mail, NOTIFY_LEASE_SECONDS=5) when both workers get SIGKILL
+     with their pool children; fresh workers start. Goal: no mail missing, no duplicate, every
+     run of the killed round ended by the watchdog (none left pending/running). A duplicate is
+     possible only if the kill lands between the sink taking a mail and the worker marking it
+     sent (about a millisecond of each 50 ms exchange); the line prints the count either way.
+  4. smtp-refusing: the sink answers every RCPT with 451 for 30 s of wall time, then accepts
+     (NOTIFY_RETRY_BASE_SECONDS=2, NOTIFY_RETRY_MAX_SECONDS=8, sweep every second). Prints the
+     refused attempts and the median[min-max] gap after the n-th attempt of a mail. Goal: every
+     mail arrives exactly once, none failed, the gaps grow (attempt 3's median above attempt 1's)
+     and vary (jitter: a spread of at least 0.5 s at some attempt).
+  5. probe-hangs: 200 probes of targets answering at once and one of a target that accepts the
+     connection and never answers, every 5 s (2 s timeout) for 15 s. Goal: every run of the 200
+     due in the window done, their lateness (start - due) p99 under LATENESS_GOAL_MS, the
+     hanging runs ended as timeouts at their 2 s deadline, no run stuck pending/running.
 """
 
+import contextlib
+import datetime as dt
+import itertools
+import math
 import os
+import random
 import shutil
 import signal
+import socket
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -25,11 +48,15 @@ import threading
 import time
 import urllib.error
 import urllib.request
+from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PYTHON = str(ROOT / ".venv/bin/python")
 PG_PORT, REDIS_PORT, APP_PORT, SMTP_PORT = 8850, 8851, 8852, 8853
+SMTP_KILL_PORT, SMTP_REFUSING_PORT, TARGET_PORT = 8854, 8855, 8856
+# "On schedule" for drill 5: a run starts within this long after its due time (p99).
+LATENESS_GOAL_MS = 500
 SCRATCH = Path(tempfile.mkdtemp(prefix="drill-"))
 os.chmod(SCRATCH, 0o755)
 DOMAIN = "drill.example"
@@ -52,10 +79,15 @@ os.environ.update(
         "NOTIFY_RETRY_BASE_SECONDS": "1",
         "NOTIFY_RETRY_MAX_SECONDS": "5",
         "DEGRADED_RECHECK_SECONDS": "1",
+        # Drills 3 and 5: probes of loopback targets, with intervals and timeouts of seconds.
+        "OUTBOUND_ALLOW_PRIVATE_TARGETS": "1",
+        "PROBE_MIN_INTERVAL": "2",
+        "PROBE_MAX_TIMEOUT": "10",
         "LOG_LEVEL": "ERROR",
     }
 )
 started: list[subprocess.Popen] = []
+sessions: set[int] = set()  # processes started as the leader of their own session
 
 
 def say(text: str) -> None:
@@ -128,9 +160,29 @@ def start_redis() -> subprocess.Popen:
     raise SystemExit("redis did not start")
 
 
-def start(command: list[str], port: int | None = None) -> subprocess.Popen:
-    process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL)
+def start(
+    command: list[str],
+    port: int | None = None,
+    *,
+    env: dict[str, str] | None = None,
+    log: str = "",
+    session: bool = False,
+) -> subprocess.Popen:
+    """Starts a process (in its own session when it is to be killed with its children)."""
+    stderr = open(SCRATCH / f"{log}.log", "ab") if log else None  # noqa: SIM115 - the child owns it
+    process = subprocess.Popen(
+        command,
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=stderr,
+        env={**os.environ, **(env or {})},
+        start_new_session=session,
+    )
+    if stderr:
+        stderr.close()
     started.append(process)
+    if session:
+        sessions.add(process.pid)
     if port:
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
@@ -155,6 +207,10 @@ def stop(process: subprocess.Popen) -> None:
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
+    if process.pid in sessions:
+        # A worker's pool children must not outlive it.
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
 
 
 def request(
@@ -185,10 +241,25 @@ from django.db import connection  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
 from incidents import snapshot  # noqa: E402
-from incidents.models import Component, Delivery, Incident, Subscriber  # noqa: E402
+from incidents.channels.email import message_domain  # noqa: E402
+from incidents.models import (  # noqa: E402
+    ACTIVE_RUN_STATES,
+    Component,
+    Delivery,
+    DeliveryState,
+    Incident,
+    Metric,
+    Probe,
+    ProbeKind,
+    ProbeRun,
+    RunState,
+    Subscriber,
+)
 from incidents.roles import Role, assign_role  # noqa: E402
 from incidents.services.api_tokens import issue_token  # noqa: E402
 from incidents.services.incidents import declare_incident, post_update  # noqa: E402
+from incidents.services.probes import validate_probe  # noqa: E402
+from statuspage.celery import app as celery_app  # noqa: E402
 
 
 class Readers(threading.Thread):
@@ -406,6 +477,345 @@ def _redis_line(saved: bool, expected: int, missing: int, duplicates: int, elaps
     return ok
 
 
+# --- drills 3-5: Celery workers, a refusing mail server, a hanging probe target -------------
+CELERY = [PYTHON, "-m", "celery", "-A", "statuspage"]
+# Production's two kinds of worker (docs/probes.md, docs/subscriptions.md): notifications and
+# the rest in a prefork pool, probes in their own solo process whose event loop is the concurrency.
+NOTIFY_WORKER = ["worker", "-Q", "default,notify", "-c", "2", "--without-gossip", "--without-mingle"]
+PROBES_WORKER = ["worker", "-Q", "probes", "-P", "solo", "--without-gossip", "--without-mingle"]
+
+
+def start_worker(kind: list[str], name: str, env: dict[str, str] | None = None) -> subprocess.Popen:
+    """A worker in its own session, so a SIGKILL of its group takes its pool children too."""
+    node = f"{name}@drill"
+    return start([*CELERY, *kind, "-n", node, "-l", "error"], env=env, log=name, session=True)
+
+
+def start_beat(name: str, env: dict[str, str] | None = None) -> subprocess.Popen:
+    return start([*CELERY, "beat", "-l", "error", "-s", str(SCRATCH / f"{name}-schedule")], env=env, log=name)
+
+
+def wait_for_workers(*names: str, seconds: float = 40) -> bool:
+    deadline = time.monotonic() + seconds
+    waiting = {f"{name}@drill" for name in names}
+    while waiting and time.monotonic() < deadline:
+        for answer in celery_app.control.ping(destination=sorted(waiting), timeout=0.5):
+            waiting -= set(answer)
+    return not waiting
+
+
+def kill_hard(process: subprocess.Popen) -> None:
+    """SIGKILL to the worker and its pool children: no warm shutdown, no acknowledgement."""
+    os.killpg(process.pid, signal.SIGKILL)
+    process.wait()
+
+
+def start_sink(name: str, port: int, *extra: str) -> Path:
+    received = SCRATCH / f"{name}.txt"
+    received.touch()
+    start([PYTHON, "scripts/smtp_sink.py", "--port", str(port), "--out", str(received), *extra], log=name)
+    deadline = time.monotonic() + 15
+    while time.monotonic() < deadline:
+        with socket.socket() as probe:
+            if probe.connect_ex(("127.0.0.1", port)) == 0:
+                return received
+        time.sleep(0.05)
+    raise SystemExit(f"the SMTP sink on {port} did not start")
+
+
+def received_ids(sink_file: Path, expected: set[str]) -> list[str]:
+    return [line for line in sink_file.read_text().split() if line in expected]
+
+
+def expected_message_ids(update) -> set[str]:
+    return {
+        f"<{key}@{message_domain()}>"
+        for key in Delivery.objects.filter(update=update).values_list("idempotency_key", flat=True)
+    }
+
+
+def new_subscribers(prefix: str, count: int) -> None:
+    now = timezone.now()
+    Subscriber.objects.bulk_create(
+        Subscriber(email=f"{prefix}{i:03}@{DOMAIN}", language="en", confirmed_at=now, created_at=now)
+        for i in range(count)
+    )
+
+
+def wait_until(condition, seconds: float, every: float = 0.2) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(every)
+    return condition()
+
+
+def target_url(behaviour: str, n: int) -> str:
+    """A path of the bench's target server (scripts/bench_probes.py): the index's last digit
+    says how it answers: 8 after 2 s, 9 never (the connection stays open), others at once."""
+    last_digit = {"fast": 0, "slow": 8, "hang": 9}[behaviour]
+    return f"http://127.0.0.1:{TARGET_PORT}/t/{n * 10 + last_digit}"
+
+
+def make_probes(slug: str, urls: list[str], *, interval: int, timeout: float) -> list[Probe]:
+    """One probe (and its metric) per URL, on a component in manual mode, not yet scheduled."""
+    component = Component.objects.create(slug=slug, name={"en": slug})
+    metrics = Metric.objects.bulk_create(
+        Metric(component=component, slug=f"m{i}", name={"en": f"m{i}"}, unit="ms", window=3)
+        for i in range(len(urls))
+    )
+    probes = [
+        Probe(
+            name=f"{slug} {i}",
+            kind=ProbeKind.HTTP,
+            metric=metric,
+            url=url,
+            interval=interval,
+            timeout=timeout,
+            connect_timeout=timeout,
+            read_timeout=timeout,
+            next_run_at=None,
+        )
+        for i, (url, metric) in enumerate(zip(urls, metrics, strict=True))
+    ]
+    for probe in probes:
+        validate_probe(probe)
+    return Probe.objects.bulk_create(probes)
+
+
+def schedule(probes: list[Probe], *, first_at: dt.datetime, spread: float) -> None:
+    rng = random.Random(8)
+    for probe in probes:
+        probe.next_run_at = first_at + dt.timedelta(seconds=rng.uniform(0, spread))
+    Probe.objects.bulk_update(probes, ["next_run_at"])
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, math.ceil(q * len(ordered)) - 1)]
+
+
+def drill_worker_killed(component) -> bool:
+    """A notification batch and a probe round in flight when both workers get SIGKILL."""
+    lease = 5
+    env = {"EMAIL_PORT": str(SMTP_KILL_PORT), "NOTIFY_LEASE_SECONDS": str(lease)}
+    # The sink takes 50 ms per mail, as a mail server some network away does (it answers the
+    # final "." at once, RFC 1047): the batch is in flight for seconds.
+    sink_file = start_sink("sink-killed", SMTP_KILL_PORT, "--rcpt-delay", "0.05")
+    new_subscribers("k", 100)
+    # Targets answering after 2 s, so the round is in flight for a while.
+    probes = make_probes("drill-killed", [target_url("slow", n) for n in range(40)], interval=10, timeout=4)
+    say("starting a notify worker, a probes worker and beat")
+    workers = [start_worker(NOTIFY_WORKER, "notify-1", env), start_worker(PROBES_WORKER, "probes-1", env)]
+    beat = start_beat("beat-killed", env)
+    if not wait_for_workers("notify-1", "probes-1"):
+        return _killed_line(ok=False, note="workers_did_not_start")
+    schedule(probes, first_at=timezone.now() + dt.timedelta(seconds=1), spread=2)
+    drill_runs = ProbeRun.objects.filter(probe__in=probes)
+    in_flight = drill_runs.filter(state=RunState.RUNNING)
+    # Publish once the round's requests are under way, then kill when part of the mail is out.
+    wait_until(lambda: in_flight.filter(scheduled_at__lte=timezone.now()).exists(), 15)
+    incident = declare_incident(
+        title="Drill: worker killed",
+        language="en",
+        body="Investigating.",
+        component_statuses={component: "degraded_performance"},
+        actor=None,
+    )
+    update = incident.updates.get()
+    expected = expected_message_ids(update)
+    wait_until(lambda: len(received_ids(sink_file, expected)) >= len(expected) // 4, 20, every=0.02)
+    time.sleep(random.uniform(0, 0.05))  # any moment of a mail's exchange, not just after a "250"
+    runs_in_flight = list(in_flight.values_list("pk", flat=True))
+    requesting = in_flight.filter(scheduled_at__lte=timezone.now()).count()
+    say(f"SIGKILL to both workers ({len(runs_in_flight)} probe runs in flight)")
+    for worker in workers:
+        kill_hard(worker)
+    killed_at = time.monotonic()
+    sent_before = len(set(received_ids(sink_file, expected)))
+    sending = Delivery.objects.filter(update=update, state=DeliveryState.SENDING).count()
+    say("starting fresh workers; the dead ones' leases and runs expire")
+    fresh = [start_worker(NOTIFY_WORKER, "notify-2", env), start_worker(PROBES_WORKER, "probes-2", env)]
+    abandoned_runs = ProbeRun.objects.filter(pk__in=runs_in_flight)
+
+    def recovered() -> bool:
+        return (
+            len(set(received_ids(sink_file, expected))) == len(expected)
+            and not abandoned_runs.filter(state__in=ACTIVE_RUN_STATES).exists()
+        )
+
+    wait_until(recovered, 40, every=0.2)
+    recovery_s = time.monotonic() - killed_at
+    Probe.objects.filter(pk__in=[p.pk for p in probes]).update(enabled=False)
+    time.sleep(2)  # late arrivals count as duplicates
+    arrived = received_ids(sink_file, expected)
+    wait_until(lambda: not drill_runs.filter(state__in=ACTIVE_RUN_STATES).exists(), 15)
+    for process in (beat, *fresh):
+        stop(process)
+    left_active = drill_runs.filter(state__in=ACTIVE_RUN_STATES).count()
+    ends = dict(Counter(abandoned_runs.values_list("state", flat=True)))
+    missing = len(expected) - len(set(arrived))
+    duplicates = len(arrived) - len(set(arrived))
+    ok = bool(runs_in_flight) and 0 < sent_before < len(expected) and missing == 0 and duplicates == 0
+    ok = ok and left_active == 0
+    return _killed_line(
+        ok=ok,
+        note=(
+            f"emails={len(expected)} sent_before_kill={sent_before} sending_at_kill={sending} "
+            f"missing={missing} duplicates={duplicates} runs_in_flight_at_kill={len(runs_in_flight)} runs_due_at_kill={requesting} "
+            f"their_end={','.join(f'{k}:{v}' for k, v in sorted(ends.items()))} "
+            f"runs_left_active={left_active} lease_s={lease} recovered_after_s={recovery_s:.1f}"
+        ),
+    )
+
+
+def _killed_line(*, ok: bool, note: str) -> bool:
+    print(f"drill=worker-killed {note} goal={'met' if ok else 'MISSED'}", flush=True)
+    return ok
+
+
+def drill_smtp_refusing(component) -> bool:
+    """The mail server answers 451 for 30 s, then accepts: backoff with jitter, each mail once."""
+    refuse_seconds = 30
+    env = {
+        "EMAIL_PORT": str(SMTP_REFUSING_PORT),
+        "NOTIFY_SWEEP_SECONDS": "1",
+        "NOTIFY_RETRY_BASE_SECONDS": "2",
+        "NOTIFY_RETRY_MAX_SECONDS": "8",
+        "NOTIFY_MAX_ATTEMPTS": "12",
+    }
+    Subscriber.objects.update(unsubscribed_at=timezone.now())
+    new_subscribers("r", 40)
+    attempts_file = SCRATCH / "attempts.txt"
+    refuse_until = time.time() + refuse_seconds
+    sink_file = start_sink(
+        "sink-refusing",
+        SMTP_REFUSING_PORT,
+        "--refuse-until",
+        f"{refuse_until:.3f}",
+        "--attempts",
+        str(attempts_file),
+    )
+    worker = start_worker(NOTIFY_WORKER, "notify-3", env)
+    beat = start_beat("beat-refusing", env)
+    incident = declare_incident(
+        title="Drill: mail server refusing",
+        language="en",
+        body="Investigating.",
+        component_statuses={component: "partial_outage"},
+        actor=None,
+    )
+    update = incident.updates.get()
+    expected = expected_message_ids(update)
+    wait_until(lambda: len(set(received_ids(sink_file, expected))) == len(expected), refuse_seconds + 30)
+    time.sleep(2)  # late arrivals count as duplicates
+    stop(beat)
+    stop(worker)
+    arrived = received_ids(sink_file, expected)
+    states = Counter(Delivery.objects.filter(update=update).values_list("state", flat=True))
+    addresses = set(Delivery.objects.filter(update=update).values_list("subscriber__email", flat=True))
+    tries: dict[str, list[tuple[float, str]]] = {}
+    for line in attempts_file.read_text().splitlines():
+        at, code, address = line.split()
+        if address in addresses:
+            tries.setdefault(address, []).append((float(at), code))
+    refused = sum(code == "451" for each in tries.values() for _, code in each)
+    gaps_after: dict[int, list[float]] = {}
+    for each in tries.values():
+        for n, ((before, _), (after, _)) in enumerate(itertools.pairwise(sorted(each)), start=1):
+            gaps_after.setdefault(n, []).append(after - before)
+    accepted_at = [at for each in tries.values() for at, code in each if code == "250"]
+    last_accept_s = max(accepted_at, default=refuse_until) - refuse_until
+    gaps = ",".join(
+        f"{n}:{statistics.median(g):.1f}[{min(g):.1f}-{max(g):.1f}]"
+        for n, g in sorted(gaps_after.items())
+        if len(g) >= 3
+    )
+    medians = [statistics.median(g) for n, g in sorted(gaps_after.items()) if len(g) >= 3]
+    backs_off = len(medians) >= 3 and medians[2] > medians[0]
+    jittered = any(max(g) - min(g) >= 0.5 for g in gaps_after.values() if len(g) >= 3)
+    missing = len(expected) - len(set(arrived))
+    duplicates = len(arrived) - len(set(arrived))
+    attempts = [len(each) for each in tries.values()]
+    ok = missing == 0 and duplicates == 0 and states.get(DeliveryState.SENT, 0) == len(expected)
+    ok = ok and refused > 0 and backs_off and jittered
+    print(
+        f"drill=smtp-refusing emails={len(expected)} refused_s={refuse_seconds} retries={refused} "
+        f"attempts_per_mail={min(attempts, default=0)}-{max(attempts, default=0)} "
+        f"gaps_s={gaps} backoff={'yes' if backs_off else 'no'} "
+        f"jitter={'yes' if jittered else 'no'} missing={missing} duplicates={duplicates} "
+        f"failed={states.get(DeliveryState.FAILED, 0)} last_accepted_after_s={last_accept_s:.1f} "
+        f"goal={'met' if ok else 'MISSED'}",
+        flush=True,
+    )
+    return ok
+
+
+def drill_probe_hangs() -> bool:
+    """One target accepts and never answers while 200 probes of fast targets run."""
+    interval, timeout, window = 5, 2.0, 15
+    fast = make_probes(
+        "drill-fleet", [target_url("fast", n) for n in range(200)], interval=interval, timeout=timeout
+    )
+    hanging = make_probes("drill-hanging", [target_url("hang", 0)], interval=interval, timeout=timeout)
+    worker = start_worker(PROBES_WORKER, "probes-3")
+    beat = start_beat("beat-hangs")
+    if not wait_for_workers("probes-3"):
+        print("drill=probe-hangs note=worker_did_not_start goal=MISSED", flush=True)
+        return False
+    # First runs after the scheduler's first dispatch (beat runs it PROBE_DISPATCH_EVERY after start).
+    t0 = timezone.now() + dt.timedelta(seconds=3)
+    end = t0 + dt.timedelta(seconds=window)
+    schedule(fast, first_at=t0, spread=interval)
+    schedule(hanging, first_at=t0, spread=0)
+    # Expected runs: every due time of each fast probe inside the window.
+    expected = 0
+    for probe in fast:
+        due = probe.next_run_at
+        while due < end:
+            expected += 1
+            due += dt.timedelta(seconds=interval)
+    time.sleep(max(0.0, (end - timezone.now()).total_seconds()))
+    stop(beat)
+    in_window = ProbeRun.objects.filter(scheduled_at__gte=t0, scheduled_at__lt=end)
+    wait_until(lambda: not in_window.filter(state__in=ACTIVE_RUN_STATES).exists(), timeout + 10)
+    stop(worker)
+    fast_runs = list(in_window.filter(probe__in=fast))
+    hang_runs = list(in_window.filter(probe__in=hanging))
+    done = sum(r.state == RunState.OK for r in fast_runs)
+    lateness = [(r.started_at - r.scheduled_at).total_seconds() * 1000 for r in fast_runs if r.started_at]
+    cuts = [(r.finished_at - r.started_at).total_seconds() for r in hang_runs if r.state == RunState.TIMEOUT]
+    hang_states = Counter(r.state for r in hang_runs)
+    stuck = in_window.filter(state__in=ACTIVE_RUN_STATES).count()
+    p99 = percentile(lateness, 0.99)
+    ok = done == expected and p99 < LATENESS_GOAL_MS and stuck == 0 and bool(cuts)
+    # The hanging probe's runs end at their deadline; once its breaker opens, later ones are skipped.
+    hang_ended_right = set(hang_states) <= {RunState.TIMEOUT, RunState.SKIPPED}
+    ok = ok and hang_ended_right and max(cuts, default=99) <= timeout + 0.5
+    print(
+        f"drill=probe-hangs probes={len(fast)}+1 interval_s={interval} window_s={window} "
+        f"expected_runs={expected} done_runs={done} lateness_p50_ms={percentile(lateness, 0.5):.0f} "
+        f"lateness_p99_ms={p99:.0f} hanging_runs={','.join(f'{k}:{v}' for k, v in sorted(hang_states.items()))} "
+        f"hanging_cut_max_s={max(cuts, default=float('nan')):.2f} stuck={stuck} "
+        f"goal={'met' if ok else 'MISSED'}",
+        flush=True,
+    )
+    return ok
+
+
+def show_errors_in_logs() -> None:
+    """The end of each process log that mentions an error, for a failed drill."""
+    for log in sorted(SCRATCH.glob("*.log")):
+        text = log.read_text(errors="replace")
+        if "Error" in text or "Traceback" in text:
+            say(f"--- {log.name} (last lines)")
+            for line in text.splitlines()[-12:]:
+                say(line)
+
+
 def main() -> int:
     began = time.monotonic()
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
@@ -415,9 +825,21 @@ def main() -> int:
         start_postgres()
         redis = start_redis()
         _admin, component, secret = setup_site()
-        results = [drill_database(component, secret), drill_redis(component)]
-        for name in ("worker-killed", "smtp-refusing", "probe-hangs"):
-            print(f"drill={name} goal=not-implemented", flush=True)
+        chosen = os.environ.get("DRILLS", "1,2,3,4,5").split(",")
+        drills = {
+            "1": lambda: drill_database(component, secret),
+            "2": lambda: drill_redis(component),
+            "3": lambda: drill_worker_killed(component),
+            "4": lambda: drill_smtp_refusing(component),
+            "5": drill_probe_hangs,
+        }
+        if {"3", "5"} & set(chosen):
+            start([PYTHON, "scripts/bench_probes.py", "--serve-targets", str(TARGET_PORT)], log="targets")
+        for number, drill in drills.items():
+            if number in chosen:
+                drill_began = time.monotonic()
+                results.append(drill())
+                say(f"drill {number} took {time.monotonic() - drill_began:.0f} s")
     finally:
         for process in reversed(started):
             stop(process)
@@ -426,6 +848,8 @@ def main() -> int:
             pg_ctl("stop")
         except Exception as error:  # noqa: BLE001
             say(f"postgres stop: {error!r}")
+        if not (results and all(results)):
+            show_errors_in_logs()
         shutil.rmtree(SCRATCH, ignore_errors=True)
     print(
         f"drill: passed={sum(results)} failed={len(results) - sum(results)} seconds={time.monotonic() - began:.0f}"

@@ -1,6 +1,7 @@
 """Workers on PostgreSQL: concurrent claims never overlap, and a worker process killed with
 SIGKILL in the middle of a batch leaves nobody missing (needs DATABASE_URL=postgres://…)."""
 
+import asyncio
 import os
 import signal
 import subprocess
@@ -11,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from django.db import connection
+from django.utils import timezone
 
 from incidents import outbox
 from incidents.models import Delivery, DeliveryState
@@ -95,3 +97,49 @@ def test_a_worker_process_killed_mid_batch_leaves_nobody_missing(
     assert set(received) == keys, "nobody is missing"
     assert 0 < duplicates <= outbox.MARK_EVERY, "duplicates only from the unmarked part of one batch"
     assert set(Delivery.objects.values_list("state", flat=True)) == {DeliveryState.SENT}
+
+
+def test_a_worker_killed_mid_batch_sends_again_only_the_mail_in_flight(
+    smtp_sink, settings, make_subscriber, declare, tmp_path
+):
+    # A server some network away takes a while per mail: each accepted mail is marked sent
+    # before the next one goes, so the crash leaves only the mail whose "250" never arrived.
+    for n in range(30):
+        make_subscriber(f"f{n:02}@example.com")
+    declare()
+    env = {
+        **os.environ,
+        "DATABASE_URL": database_url(),
+        "EMAIL_BACKEND": "smtp",
+        "EMAIL_HOST": "127.0.0.1",
+        "EMAIL_PORT": str(smtp_sink.port),
+        "NOTIFY_LEASE_SECONDS": "30",
+        "STATUSPAGE_VAR_DIR": str(tmp_path),
+    }
+    code = "import django; django.setup(); from incidents import outbox; outbox.deliver_due(seconds=60)"
+    worker = subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, env=env)
+    kill_at = 8
+    accept_rcpt, accept_data = smtp_sink.handle_RCPT, smtp_sink.handle_DATA
+
+    async def slow_rcpt(server, session, envelope, address, rcpt_options):
+        await asyncio.sleep(0.15)
+        return await accept_rcpt(server, session, envelope, address, rcpt_options)
+
+    async def kill_worker_at(server, session, envelope):
+        answer = await accept_data(server, session, envelope)
+        if len(smtp_sink.messages) == kill_at:
+            os.kill(worker.pid, signal.SIGKILL)  # the server has the mail; the worker never hears "250"
+        return answer
+
+    smtp_sink.handle_RCPT, smtp_sink.handle_DATA = slow_rcpt, kill_worker_at
+    assert worker.wait(timeout=60) == -signal.SIGKILL
+    smtp_sink.handle_RCPT, smtp_sink.handle_DATA = accept_rcpt, accept_data
+    assert Delivery.objects.filter(state=DeliveryState.SENT).count() == kill_at - 1
+
+    Delivery.objects.filter(state=DeliveryState.SENDING).update(lease_until=timezone.now())
+    notify.sweep()
+    outbox.deliver_due(seconds=60)
+
+    received = smtp_sink.message_ids()
+    assert len(set(received)) == 30, "nobody is missing"
+    assert len(received) - len(set(received)) == 1, "only the mail in flight went twice"
