@@ -20,22 +20,41 @@ from django.utils.translation import get_language
 from incidents import snapshot_schedule, surge
 
 VERSION_KEY = "public:content-version"
+# Bumped like the content version except for new samples: what pages show apart from live values.
+STRUCTURE_VERSION_KEY = "public:structure-version"
 
 
-def content_version() -> int:
-    version = cache.get(VERSION_KEY)
+def _version(key: str) -> int:
+    version = cache.get(key)
     if version is None:
         # A fresh start (or an evicted key) begins from the clock, never from an old number.
-        cache.add(VERSION_KEY, time.time_ns(), timeout=None)
-        version = cache.get(VERSION_KEY, 0)
+        cache.add(key, time.time_ns(), timeout=None)
+        version = cache.get(key, 0)
     return version
 
 
-def _bump() -> None:
+def content_version() -> int:
+    return _version(VERSION_KEY)
+
+
+def structure_version() -> int:
+    """Changes with every write a reader could see except new samples (incidents.overview_frame)."""
+    return _version(STRUCTURE_VERSION_KEY)
+
+
+def _bump_key(key: str) -> None:
     try:
-        cache.incr(VERSION_KEY)
+        cache.incr(key)
     except ValueError:
-        cache.add(VERSION_KEY, time.time_ns(), timeout=None)
+        cache.add(key, time.time_ns(), timeout=None)
+
+
+def _bump() -> None:
+    _bump_key(VERSION_KEY)
+
+
+def _bump_structure() -> None:
+    _bump_key(STRUCTURE_VERSION_KEY)
 
 
 def content_changed() -> None:
@@ -44,6 +63,7 @@ def content_changed() -> None:
     It also asks for a new static snapshot (debounced, incidents.snapshot_schedule).
     """
     # Robust: a cache server that is down must not turn a saved change into an error.
+    transaction.on_commit(_bump_structure, robust=True)
     transaction.on_commit(_bump, robust=True)
     transaction.on_commit(snapshot_schedule.request_snapshot, robust=True)
 
@@ -111,7 +131,7 @@ def cached_page(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse
                 response.render()
             headers = {
                 name: response[name]
-                for name in ("Content-Type", "Last-Modified", "Content-Language")
+                for name in ("Content-Type", "Last-Modified", "Content-Language", "ETag")
                 if response.has_header(name)
             }
             return (response.content, headers)

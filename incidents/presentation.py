@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.html import format_html
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -19,6 +21,7 @@ from incidents.translation import Shown, pick
 from incidents.uptime import Span, overall
 
 NO_DATA = "none"
+UPTIME_DAYS = 90  # days of bars on the overview and component pages
 
 
 def shown(texts: dict, obj=None, *, language: str) -> Shown:
@@ -105,6 +108,67 @@ def metric_row(metric: Metric, *, language: str, hourly: list[float | None] | No
             label = _("%(metric)s over the last 24 hours: no data") % {"metric": name.text}
         row.sparkline = charts.sparkline(hourly, label=label)
     return row
+
+
+STATUS_ICONS = {
+    ComponentStatus.OPERATIONAL: "✓",
+    ComponentStatus.DEGRADED_PERFORMANCE: "▲",
+    ComponentStatus.PARTIAL_OUTAGE: "◆",
+    ComponentStatus.MAJOR_OUTAGE: "✕",
+    ComponentStatus.UNDER_MAINTENANCE: "⚙",
+}
+
+
+def _iso_utc(value: dt.datetime) -> str:
+    return value.astimezone(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def metric_now_html(row: MetricRow) -> SafeString:
+    """A metric's live figure: "1.8 s, 40 seconds ago", "no data" or "last check failed",
+    followed by its own status when that is worse than operational."""
+    if row.no_data:
+        html = format_html(
+            '<span class="value no-data"><span class="icon" aria-hidden="true">∅</span> {}</span>',
+            _("no data"),
+        )
+        if row.age:
+            html += format_html(
+                ' <span class="last-report">({})</span>', _("last report %(age)s") % {"age": row.age}
+            )
+    elif row.failed:
+        html = format_html(
+            '<span class="value check-failed status-major_outage"><span class="icon" aria-hidden="true">✕</span> '
+            '{}</span>, <time datetime="{}">{}</time>',
+            _("last check failed"),
+            _iso_utc(row.metric.latest_at),
+            row.age,
+        )
+    else:
+        html = format_html(
+            '<strong class="value">{}</strong>, <time datetime="{}">{}</time>',
+            row.value,
+            _iso_utc(row.metric.latest_at),
+            row.age,
+        )
+    if row.shows_status:
+        html += format_html(
+            ' — <span class="metric-status status-{}"><span class="icon" aria-hidden="true">{}</span> {}</span>',
+            row.status.value,
+            STATUS_ICONS[row.status],
+            str(row.status.label).lower(),
+        )
+    return mark_safe(html)  # noqa: S308 - built from format_html pieces
+
+
+def late_note_html(late: MetricRow | None) -> SafeString:
+    """ "▲ up, but 23 minutes late (webhook delivery delay)" for an operational component whose
+    latency metric is past its degraded threshold; nothing otherwise."""
+    if late is None:
+        return mark_safe("")
+    return format_html(
+        '<span class="late status-degraded_performance"><span class="icon" aria-hidden="true">▲</span> {}</span>',
+        _("up, but %(late)s late (%(metric)s)") % {"late": late.late, "metric": late.name},
+    )
 
 
 class BarTexts:
