@@ -24,8 +24,8 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.safestring import SafeString, mark_safe
 
-from incidents import page_cache, presentation, selectors
-from incidents.models import ComponentStatus, OverviewFrame
+from incidents import page_cache, presentation, readings, selectors
+from incidents.models import ComponentStatus, Metric, OverviewFrame
 
 # An HTML comment cannot come from content: every text on the page is escaped ("<" as "&lt;").
 SLOT_START, SLOT_END = "<!--live:", "-->"
@@ -42,13 +42,33 @@ def late_slot(component_id: int) -> SafeString:
     return mark_safe(f"{SLOT_START}late:{int(component_id)}{SLOT_END}")  # noqa: S308 - digits only
 
 
+# Frames this process has read, by language, with the metrics they show (for thresholds, units
+# and names; their live columns are read on every request). One is used only while the
+# structure version it was drawn at is current and it has not expired.
+_held: dict[str, tuple[OverviewFrame, dict[int, Metric]]] = {}
+LIVE_COLUMNS = ("pk", "latest_value", "latest_at", "health__status")
+
+
 def overview_html(request: HttpRequest, language: str) -> tuple[bytes, str]:
     """The overview page in `language` and its ETag, from its frame when the stored one is current."""
     version = _structure_version() if settings.OVERVIEW_FRAME_SECONDS > 0 else None
-    frame = _stored_frame(language, version) if version else None
-    if frame is None:
-        frame = draw(request, language, version)
-    return fill(frame, language)
+    held = _held.get(language) if version else None
+    if held and held[0].version == version and held[0].expires_at > timezone.now():
+        frame, metrics = held
+    else:
+        frame = _stored_frame(language, version) if version else None
+        if frame is None:
+            frame = draw(request, language, version)
+        metric_ids = [pk for ids in frame.layout["metrics"].values() for pk in ids]
+        metrics = {m.pk: m for m in selectors.live_metrics().filter(pk__in=metric_ids)}
+        if version:
+            _held[language] = (frame, metrics)
+    return fill(frame, metrics, language)
+
+
+def forget_held_frames() -> None:
+    """Drops this process's copies (tests: a rolled-back frame must not reach the next test)."""
+    _held.clear()
 
 
 def _structure_version() -> str | None:
@@ -68,12 +88,12 @@ def draw(request: HttpRequest, language: str, version: str | None) -> OverviewFr
     """Draws the overview with slots for the live figures, and stores it when it can."""
     now = timezone.now()
     context = overview_context(language)
-    html = render_to_string("public/overview.html", context, request=_without_query(request))
+    html = render_to_string("public/overview.html", context, request=_without_query(request)).encode()
     frame = OverviewFrame(
         language=language,
         version=version or "",
-        html=html.encode(),
-        layout=_layout(context["groups"]),
+        html=html,
+        layout={**_layout(context["groups"]), "slots": _slots(html)},
         drawn_at=now,
         expires_at=now + dt.timedelta(seconds=settings.OVERVIEW_FRAME_SECONDS),
     )
@@ -122,6 +142,19 @@ def _layout(groups) -> dict:
     }
 
 
+def _slots(html: bytes) -> list[tuple[int, int, str, int]]:
+    """Where each slot is in the frame: (start, end, kind, id), so a fill copies the page once."""
+    slots, start = [], html.find(SLOT_START_BYTES)
+    while start != -1:
+        end = html.index(SLOT_END_BYTES, start) + len(SLOT_END_BYTES)
+        kind, _colon, pk = (
+            html[start + len(SLOT_START_BYTES) : end - len(SLOT_END_BYTES)].decode().partition(":")
+        )
+        slots.append((start, end, kind, int(pk)))
+        start = html.find(SLOT_START_BYTES, end)
+    return slots
+
+
 def _store(frame: OverviewFrame) -> None:
     try:
         with transaction.atomic():
@@ -135,12 +168,16 @@ def _store(frame: OverviewFrame) -> None:
         pass
 
 
-def fill(frame: OverviewFrame, language: str) -> tuple[bytes, str]:
+def fill(frame: OverviewFrame, metrics: dict[int, Metric], language: str) -> tuple[bytes, str]:
     """The page with its live figures, and an ETag for it (hashing the whole page would cost
     more than filling it: the frame's identity plus the live texts name it as well)."""
-    metric_ids = [pk for ids in frame.layout["metrics"].values() for pk in ids]
-    metrics = selectors.live_metrics().filter(pk__in=metric_ids)
-    rows = {metric.pk: presentation.metric_row(metric, language=language) for metric in metrics}
+    now = timezone.now()
+    rows = {}
+    for pk, value, at, health_status in Metric.objects.filter(pk__in=list(metrics)).values_list(
+        *LIVE_COLUMNS
+    ):
+        reading = readings.reading_of(metrics[pk], value=value, at=at, health_status=health_status, now=now)
+        rows[pk] = presentation.metric_row(metrics[pk], language=language, reading=reading)
     late = {}
     for component_id in frame.layout["operational"]:
         component_rows = [rows[pk] for pk in frame.layout["metrics"][str(component_id)] if pk in rows]
@@ -151,13 +188,13 @@ def fill(frame: OverviewFrame, language: str) -> tuple[bytes, str]:
             return presentation.metric_now_html(rows[pk]) if pk in rows else ""
         return presentation.late_note_html(late.get(pk))
 
-    # str.split on the marker is several times faster than a regular expression over the page.
-    first, *rest = bytes(frame.html).split(SLOT_START_BYTES)
-    parts, live_parts = [first], []
-    for part in rest:
-        slot, _end, after = part.partition(SLOT_END_BYTES)
-        kind, _colon, pk = slot.decode().partition(":")
-        live_parts.append(live(kind, int(pk)).encode())
-        parts += (live_parts[-1], after)
+    # Slices of a memoryview copy nothing: the page is copied once, by the join.
+    page = memoryview(bytes(frame.html))
+    parts, live_parts, position = [], [], 0
+    for start, end, kind, pk in frame.layout["slots"]:
+        live_parts.append(live(kind, pk).encode())
+        parts += (page[position:start], live_parts[-1])
+        position = end
+    parts.append(page[position:])
     digest = hashlib.md5(b"\x00".join(live_parts), usedforsecurity=False).hexdigest()
     return b"".join(parts), f'"{frame.language}-{frame.drawn_at.timestamp():.6f}-{digest}"'

@@ -34,6 +34,7 @@ class MetricRow:
     name: Shown
     value: str  # "1.8 s", or "" when there is no current value (no data, or the last check failed)
     age: str  # "40 seconds ago": how old the newest sample is
+    at: dt.datetime | None = None  # when the newest sample was taken
     sparkline: str = ""
     # From incidents.readings: no sample for 3 intervals (or never) is "no data", never the old value.
     no_data: bool = True
@@ -80,17 +81,25 @@ def latency_text(metric: Metric, value: float, language: str) -> str:
     return metric_value(metric, value, language)
 
 
-def metric_row(metric: Metric, *, language: str, hourly: list[float | None] | None = None) -> MetricRow:
-    """One metric as readers see it. Load metrics with select_related("probe", "health")."""
+def metric_row(
+    metric: Metric,
+    *,
+    language: str,
+    hourly: list[float | None] | None = None,
+    reading: readings.MetricReading | None = None,
+) -> MetricRow:
+    """One metric as readers see it. Load metrics with select_related("probe", "health"),
+    or pass the `reading` made from their live columns."""
     name = shown(metric.name, metric, language=language)
     now = timezone.now()
-    reading = readings.metric_reading(metric, now=now)
+    reading = reading or readings.metric_reading(metric, now=now)
     excess = readings.lateness(reading)
     row = MetricRow(
         metric=metric,
         name=name,
         value=metric_value(metric, reading.value, language),
-        age=formatting.format_age(now - metric.latest_at, language) if metric.latest_at else "",
+        age=formatting.format_age(now - reading.at, language) if reading.at else "",
+        at=reading.at,
         no_data=reading.no_data,
         failed=reading.failed,
         status=reading.status,
@@ -140,14 +149,14 @@ def metric_now_html(row: MetricRow) -> SafeString:
             '<span class="value check-failed status-major_outage"><span class="icon" aria-hidden="true">✕</span> '
             '{}</span>, <time datetime="{}">{}</time>',
             _("last check failed"),
-            _iso_utc(row.metric.latest_at),
+            _iso_utc(row.at),
             row.age,
         )
     else:
         html = format_html(
             '<strong class="value">{}</strong>, <time datetime="{}">{}</time>',
             row.value,
-            _iso_utc(row.metric.latest_at),
+            _iso_utc(row.at),
             row.age,
         )
     if row.shows_status:

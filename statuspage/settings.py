@@ -123,7 +123,7 @@ REDIS_URL = env_str("REDIS_URL", "")
 if REDIS_URL:
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "statuspage.cache.ReusingRedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": "statuspage",
             "TIMEOUT": 300,

@@ -107,10 +107,10 @@ def test_tracking_parameters_do_not_reach_the_drawn_links(client, delay):
     assert "utm_source" not in client.get("/").content.decode()
 
 
-def test_a_filled_page_runs_two_queries(client, delay, django_assert_max_num_queries):
+def test_a_filled_page_runs_one_query(client, delay, django_assert_max_num_queries):
     measure(delay, 1.8)
     client.get("/")
-    with django_assert_max_num_queries(2):
+    with django_assert_max_num_queries(1):
         assert client.get("/").status_code == 200
 
 
