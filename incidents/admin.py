@@ -140,7 +140,15 @@ class AuditEventAdmin(admin.ModelAdmin):
 # --- issue 6: subscriptions ---
 @admin.register(models.Subscriber)
 class SubscriberAdmin(admin.ModelAdmin):
-    list_display = ("__str__", "language", "all_components", "incident", "confirmed_at", "unsubscribed_at")
+    list_display = (
+        "__str__",
+        "language",
+        "all_components",
+        "incident",
+        "confirmed_at",
+        "unsubscribed_at",
+        "follow_ended_at",
+    )
     list_filter = ("channel", "language", "all_components")
     search_fields = ("email", "endpoint_url", "public_id")
     readonly_fields = ("public_id", "webhook_secret", "token_key", "created_at")
@@ -153,7 +161,7 @@ class DeliveryAdmin(admin.ModelAdmin):
     list_display = ("idempotency_key", "channel", "state", "attempts", "next_attempt_at", "sent_at")
     list_filter = ("state", "channel")
     search_fields = ("idempotency_key", "subscriber__email")
-    raw_id_fields = ("update", "subscriber")
+    raw_id_fields = ("update", "status_change", "subscriber")
     readonly_fields = ("idempotency_key", "created_at", "sent_at", "lease_until")
 
 

@@ -102,15 +102,16 @@ def deliver_batch(ids: list[int]) -> BatchReport:
     report = BatchReport()
     deliveries = list(
         Delivery.objects.filter(pk__in=ids, state=DeliveryState.SENDING)
-        .select_related("update__incident", "subscriber")
+        .select_related("update__incident", "status_change__component__group", "subscriber")
         .order_by("id")
     )
-    gone = [d.pk for d in deliveries if not d.subscriber.is_active]
+    # Unsubscribed after the update was posted: nothing goes out to them. (A follow that came
+    # to rest with the resolving update still gets that update: only unsubscribing counts.)
+    gone = [d.pk for d in deliveries if d.subscriber.unsubscribed_at is not None]
     if gone:
-        # Unsubscribed after the update was posted: nothing goes out to them.
         Delivery.objects.filter(pk__in=gone).delete()
         report.dropped = len(gone)
-    deliveries = [d for d in deliveries if d.subscriber.is_active]
+    deliveries = [d for d in deliveries if d.subscriber.unsubscribed_at is None]
     if not deliveries:
         return report
     sent: list[int] = []

@@ -29,7 +29,15 @@ class SubscriberSerializer(serializers.ModelSerializer):
         help_text=_("The components followed; empty when `all_components`."),
     )
     incident = serializers.SlugRelatedField(slug_field="public_id", read_only=True, allow_null=True)
-    is_active = serializers.BooleanField(read_only=True, help_text=_("Confirmed and not unsubscribed."))
+    is_active = serializers.BooleanField(
+        read_only=True,
+        help_text=_("Confirmed, not unsubscribed, and not a follow of a resolved incident."),
+    )
+    follow_ended_at = serializers.DateTimeField(
+        read_only=True,
+        allow_null=True,
+        help_text=_("When the followed incident resolved; cleared if it reopens."),
+    )
 
     class Meta:
         model = Subscriber
@@ -45,6 +53,7 @@ class SubscriberSerializer(serializers.ModelSerializer):
             "created_at",
             "confirmed_at",
             "unsubscribed_at",
+            "follow_ended_at",
             "is_active",
         ]
         read_only_fields = fields

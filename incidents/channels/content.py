@@ -125,3 +125,8 @@ def content_key(update: IncidentUpdate, language: str, kind: str) -> tuple:
         update.incident.version,
         language,
     )
+
+
+def status_change_key(change, language: str) -> tuple:
+    # A status change never changes once written, so its id and the language are enough.
+    return ("component_update", change.public_id, language)

@@ -1,8 +1,10 @@
 """Outgoing webhooks in Statuspage's format, signed so receivers can verify them and drop replays.
 
-Body: `{"meta": …, "page": {id, status_indicator, status_description}, "incident": {…}}` as
-Statuspage sends it (receivers built for Statuspage work unchanged); we add `meta.event_id`
-and `meta.generated_at`, which lenient clients ignore.
+Body: `{"meta": …, "page": {id, status_indicator, status_description}, "incident": {…}}` for an
+incident update, or `{"meta": …, "page": …, "component_update": {id, component_id, old_status,
+new_status, created_at}, "component": {…}}` for a component's status change, as Statuspage
+sends them (receivers built for Statuspage work unchanged); we add `meta.event_id` and
+`meta.generated_at`, which lenient clients ignore.
 
 Headers: `X-Status-Event-Id` (the idempotency key: the same for every retry of one
 notification), `X-Status-Timestamp` (Unix seconds) and `X-Status-Signature: v1=<hex>`, the
@@ -25,12 +27,12 @@ from django.utils import timezone
 
 from incidents.address_guard import check_url
 from incidents.indicator import page_indicator
-from incidents.models import Component, Delivery, Incident, IncidentUpdate
+from incidents.models import Component, ComponentStatusChange, Delivery, Incident, IncidentUpdate
 from incidents.services.subscriptions import manage_token, subscription_url
 from incidents.translation import pick
 
 from .base import Result
-from .content import ContentCache, content_key, incident_url
+from .content import ContentCache, content_key, incident_url, status_change_key
 
 SIGNATURE_HEADER = "X-Status-Signature"
 TIMESTAMP_HEADER = "X-Status-Timestamp"
@@ -133,25 +135,50 @@ def incident_json(incident: Incident, language: str) -> dict:
     return data
 
 
+def page_json() -> dict:
+    indicator = page_indicator(Component.objects.values_list("status", flat=True))
+    return {"id": page_id(), "status_indicator": indicator.value, "status_description": indicator.description}
+
+
 def base_payload(update: IncidentUpdate, language: str) -> dict:
     """Everything but the per-subscriber `meta`, built once per (update, language)."""
-    indicator = page_indicator(Component.objects.values_list("status", flat=True))
+    return {"page": page_json(), "incident": incident_json(update.incident, language)}
+
+
+def component_update_payload(change: ComponentStatusChange, language: str) -> dict:
+    """Everything but `meta` for a status change, built once per (change, language).
+
+    `component.status` is the change's new status, not the current one, so a retry an hour
+    later still describes the event it is about."""
+    component = change.component
     return {
-        "page": {
-            "id": page_id(),
-            "status_indicator": indicator.value,
-            "status_description": indicator.description,
+        "page": page_json(),
+        "component_update": {
+            "id": change.public_id,
+            "component_id": component.public_id,
+            "old_status": change.old_status,
+            "new_status": change.new_status,
+            "created_at": iso(change.created_at),
         },
-        "incident": incident_json(update.incident, language),
+        "component": {**component_json(component, language), "status": change.new_status},
     }
 
 
 _cache = ContentCache()
 
 
+def _base_for(delivery: Delivery, language: str) -> dict:
+    if delivery.is_component_update:
+        change = delivery.status_change
+        return _cache.get(
+            status_change_key(change, language), lambda: component_update_payload(change, language)
+        )
+    update = delivery.update
+    return _cache.get(content_key(update, language, "webhook"), lambda: base_payload(update, language))
+
+
 def payload_for(delivery: Delivery) -> dict:
-    update, language = delivery.update, delivery.subscriber.language
-    base = _cache.get(content_key(update, language, "webhook"), lambda: base_payload(update, language))
+    base = _base_for(delivery, delivery.subscriber.language)
     token = manage_token(delivery.subscriber)
     meta = {
         "unsubscribe": subscription_url("unsubscribe", delivery.subscriber, token),

@@ -1,5 +1,12 @@
 from .audit import CONFIGURATION_SUBJECTS, AuditEvent, Subject
-from .components import Component, ComponentGroup, ComponentStatus, StatusMode, StatusPeriod
+from .components import (
+    Component,
+    ComponentGroup,
+    ComponentStatus,
+    ComponentStatusChange,
+    StatusMode,
+    StatusPeriod,
+)
 from .incidents import (
     ComponentChange,
     Impact,
@@ -29,6 +36,7 @@ __all__ = [
     "ComponentChange",
     "ComponentGroup",
     "ComponentStatus",
+    "ComponentStatusChange",
     "DuePrecision",
     "Impact",
     "Incident",

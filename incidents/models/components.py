@@ -1,4 +1,5 @@
-"""Component groups, components and the intervals each component spent in each status."""
+"""Component groups, components, the intervals each component spent in each status, and the
+changes between them."""
 
 from django.db import models
 from django.utils import timezone
@@ -118,3 +119,29 @@ class StatusPeriod(models.Model):
 
     def __str__(self) -> str:
         return f"{self.component} {self.status} {self.started_at:%Y-%m-%d %H:%M}"
+
+
+class ComponentStatusChange(models.Model):
+    """One move of a component from one status to another: what a `component_update` webhook reports.
+
+    Written by the service that changes a component's status, in the same transaction as the
+    webhook deliveries about it; its public id is half of each delivery's idempotency key.
+    """
+
+    public_id = models.CharField(max_length=12, unique=True, default=new_public_id, editable=False)
+    component = models.ForeignKey(Component, on_delete=models.CASCADE, related_name="status_changes")
+    old_status = models.CharField(max_length=32, choices=ComponentStatus.choices)
+    new_status = models.CharField(max_length=32, choices=ComponentStatus.choices)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["component", "created_at"])]
+        constraints = [
+            models.CheckConstraint(
+                condition=~models.Q(old_status=models.F("new_status")), name="status_change_changes_status"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.component}: {self.old_status} → {self.new_status}"

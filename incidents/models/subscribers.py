@@ -1,8 +1,9 @@
 """Subscribers (email or webhook) and the outbox of deliveries made to them.
 
 A Subscriber is confirmed by double opt-in before anything is sent to it. A Delivery is one
-notification for one (update, subscriber): the row is written in the transaction that posts the
-update, and workers move it pending → sending (under a lease) → sent or failed.
+notification for one (update, subscriber), or for one (component status change, subscriber):
+the row is written in the transaction that posts the update or changes the status, and workers
+move it pending → sending (under a lease) → sent or failed.
 """
 
 import secrets
@@ -11,7 +12,7 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from .components import Component
+from .components import Component, ComponentStatusChange
 from .ids import new_public_id
 from .incidents import Incident, IncidentUpdate
 
@@ -31,8 +32,10 @@ def new_token_key() -> str:
 
 class SubscriberQuerySet(models.QuerySet):
     def active(self):
-        """Confirmed and not unsubscribed: the only subscribers anything is sent to."""
-        return self.filter(confirmed_at__isnull=False, unsubscribed_at__isnull=True)
+        """Confirmed, not unsubscribed, not a follow at rest: the only subscribers anything is sent to."""
+        return self.filter(
+            confirmed_at__isnull=False, unsubscribed_at__isnull=True, follow_ended_at__isnull=True
+        )
 
 
 class Subscriber(models.Model):
@@ -46,7 +49,7 @@ class Subscriber(models.Model):
     language = models.CharField(max_length=8, default="en")
     all_components = models.BooleanField(default=True)
     components = models.ManyToManyField(Component, blank=True, related_name="subscribers")
-    # A subscription to one incident only; it ends when the incident resolves.
+    # A subscription to one incident only; it rests while the incident is resolved.
     incident = models.ForeignKey(
         Incident, null=True, blank=True, on_delete=models.CASCADE, related_name="followers"
     )
@@ -54,7 +57,11 @@ class Subscriber(models.Model):
     token_key = models.CharField(max_length=32, default=new_token_key, editable=False)
     created_at = models.DateTimeField(default=timezone.now)
     confirmed_at = models.DateTimeField(null=True, blank=True)
+    # Only ever set by the subscriber (or staff on their behalf): final, nothing wakes it up.
     unsubscribed_at = models.DateTimeField(null=True, blank=True)
+    # A follow comes to rest when its incident resolves (after the resolving update) and wakes
+    # up if the incident reopens; kept apart from `unsubscribed_at`, which a reopen never undoes.
+    follow_ended_at = models.DateTimeField(null=True, blank=True)
 
     objects = SubscriberQuerySet.as_manager()
 
@@ -81,7 +88,16 @@ class Subscriber(models.Model):
 
     @property
     def is_active(self) -> bool:
-        return self.confirmed_at is not None and self.unsubscribed_at is None
+        return self.confirmed_at is not None and self.unsubscribed_at is None and self.follow_ended_at is None
+
+    @property
+    def is_resting(self) -> bool:
+        """A confirmed follow whose incident is resolved: it hears again if the incident reopens."""
+        return (
+            self.confirmed_at is not None
+            and self.unsubscribed_at is None
+            and self.follow_ended_at is not None
+        )
 
 
 class DeliveryState(models.TextChoices):
@@ -92,10 +108,18 @@ class DeliveryState(models.TextChoices):
 
 
 class Delivery(models.Model):
-    update = models.ForeignKey(IncidentUpdate, on_delete=models.CASCADE, related_name="deliveries")
+    # What the notification is about: an incident update (email and webhook) or a component's
+    # status change (webhook `component_update`); exactly one of the two.
+    update = models.ForeignKey(
+        IncidentUpdate, null=True, blank=True, on_delete=models.CASCADE, related_name="deliveries"
+    )
+    status_change = models.ForeignKey(
+        ComponentStatusChange, null=True, blank=True, on_delete=models.CASCADE, related_name="deliveries"
+    )
     subscriber = models.ForeignKey(Subscriber, on_delete=models.CASCADE, related_name="deliveries")
     channel = models.CharField(max_length=16, choices=Channel.choices)
-    # Derived from (update, subscriber): the email's Message-ID and the webhook's event id, so a
+    # Derived from (update or status change, subscriber): the email's Message-ID and the webhook's
+    # event id, so a
     # receiver can drop the duplicate a crash inside one lease window may cause.
     idempotency_key = models.CharField(max_length=64, unique=True)
     state = models.CharField(max_length=16, choices=DeliveryState.choices, default=DeliveryState.PENDING)
@@ -111,7 +135,15 @@ class Delivery(models.Model):
         constraints = [
             models.UniqueConstraint(
                 fields=["update", "subscriber"], name="one_delivery_per_update_subscriber"
-            )
+            ),
+            models.UniqueConstraint(
+                fields=["status_change", "subscriber"], name="one_delivery_per_status_change_subscriber"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(update__isnull=False, status_change__isnull=True)
+                | models.Q(update__isnull=True, status_change__isnull=False),
+                name="delivery_about_an_update_or_a_status_change",
+            ),
         ]
         indexes = [
             # Serves the claim: pending rows of one channel that are due, oldest first.
@@ -123,11 +155,15 @@ class Delivery(models.Model):
     def __str__(self) -> str:
         return f"{self.idempotency_key} ({self.state})"
 
+    @property
+    def is_component_update(self) -> bool:
+        return self.status_change_id is not None
 
-def idempotency_key_prefix(update: IncidentUpdate) -> str:
-    return f"{update.public_id}."
+
+def idempotency_key_prefix(subject: IncidentUpdate | ComponentStatusChange) -> str:
+    return f"{subject.public_id}."
 
 
-def idempotency_key_for(update: IncidentUpdate, subscriber: Subscriber) -> str:
-    """Stable for a (update, subscriber) pair; the outbox insert builds the same in SQL."""
-    return idempotency_key_prefix(update) + subscriber.public_id
+def idempotency_key_for(subject: IncidentUpdate | ComponentStatusChange, subscriber: Subscriber) -> str:
+    """Stable for a (update or status change, subscriber) pair; the outbox insert builds the same in SQL."""
+    return idempotency_key_prefix(subject) + subscriber.public_id

@@ -6,9 +6,17 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 
-from incidents.models import Component, ComponentGroup, ComponentStatus, StatusPeriod, Subject
+from incidents.models import (
+    Component,
+    ComponentGroup,
+    ComponentStatus,
+    ComponentStatusChange,
+    StatusPeriod,
+    Subject,
+)
 
 from .audit import changed_fields, record_event
+from .notifications import enqueue_component_update
 
 
 def set_component_status(
@@ -20,8 +28,14 @@ def set_component_status(
     reason: str = "",
     incident=None,
     automation: str = "system",
+    notify: bool = True,
 ) -> bool:
-    """Moves a component to `status`, closing its current status period. False if unchanged."""
+    """Moves a component to `status`, closing its current status period. False if unchanged.
+
+    Every status change, whatever made it (probes, the API, an incident update, maintenance),
+    passes here, so this is where webhook subscribers get their `component_update`; `notify`
+    is False only for an incident update posted with notifications turned off.
+    """
     status = ComponentStatus(status)
     at = at or timezone.now()
     with transaction.atomic():
@@ -34,6 +48,11 @@ def set_component_status(
         Component.objects.filter(pk=locked.pk).update(
             status=status, status_changed_at=at, updated_at=timezone.now()
         )
+        change = ComponentStatusChange.objects.create(
+            component=locked, old_status=old_status, new_status=status, created_at=at
+        )
+        if notify:
+            enqueue_component_update(change)
         record_event(
             actor=actor,
             action="component.status_changed",

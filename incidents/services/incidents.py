@@ -71,7 +71,14 @@ def _apply_component_statuses(
         ComponentChange.objects.create(
             update=update, component=component, old_status=old_status, new_status=new_status
         )
-        set_component_status(component, status=new_status, actor=actor, at=at, incident=update.incident)
+        set_component_status(
+            component,
+            status=new_status,
+            actor=actor,
+            at=at,
+            incident=update.incident,
+            notify=update.deliver_notifications,
+        )
 
 
 def _check_status(incident: Incident, status: IncidentStatus | str) -> IncidentStatus:

@@ -1,9 +1,14 @@
-"""Writing the outbox: who hears about an update, and the "look now" message to the workers.
+"""Writing the outbox: who hears about an update or a component's status change, and the
+"look now" message to the workers.
 
-`enqueue_notifications` runs inside the transaction that posts the update, so an update and
+`enqueue_notifications` runs inside the transaction that posts the update, and
+`enqueue_component_update` inside the one that changes a component's status, so the change and
 its delivery rows are saved together or not at all. The Celery message is sent only after the
 commit and only says "look now": when the broker is down the rows wait for the periodic sweep,
 and the outcome is recorded so the editor can tell the person who published.
+
+Component status changes go to webhook subscribers only (Statuspage's `component_update`
+event); email subscribers hear about the incident updates that explain them.
 """
 
 import logging
@@ -20,6 +25,8 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from incidents.models import (
+    Channel,
+    ComponentStatusChange,
     Delivery,
     DeliveryState,
     IncidentStatus,
@@ -75,8 +82,8 @@ def watch_notifications() -> Iterator[KickLog]:
         _watchers.reset(token)
 
 
-def _record(update: IncidentUpdate, outcome: KickOutcome) -> None:
-    update.notification_outcome = outcome
+def _record(subject: IncidentUpdate | ComponentStatusChange, outcome: KickOutcome) -> None:
+    subject.notification_outcome = outcome
     for log in _watchers.get():
         log.outcomes.append(outcome)
 
@@ -93,15 +100,15 @@ def recipients_of(update: IncidentUpdate):
 def enqueue_notifications(update: IncidentUpdate) -> int:
     """Writes one pending delivery per recipient of `update`; call it inside the posting transaction."""
     incident = update.incident
+    closed = IncidentStatus(incident.status).is_closed
+    if not closed:
+        _wake_follows(incident)
     if not update.deliver_notifications or incident.published_at is None:
-        _record(update, KickOutcome.NOTHING_TO_SEND)
-        return 0
-    written = _insert_deliveries(update, recipients_of(update))
-    if IncidentStatus(update.status).is_closed:
-        # A follow ends with the incident: the resolving update is the last one it receives.
-        Subscriber.objects.filter(incident=incident, unsubscribed_at__isnull=True).update(
-            unsubscribed_at=timezone.now()
-        )
+        written = 0
+    else:
+        written = _insert_deliveries(recipients_of(update), subject_field="update", subject=update)
+    if closed:
+        _rest_follows(incident)
     if written:
         transaction.on_commit(lambda: kick(update))
     else:
@@ -109,30 +116,70 @@ def enqueue_notifications(update: IncidentUpdate) -> int:
     return written
 
 
-def _insert_deliveries(update: IncidentUpdate, recipients) -> int:
+def _rest_follows(incident) -> None:
+    """A follow rests while its incident is resolved: the resolving update is the last it gets,
+    unless the incident reopens."""
+    Subscriber.objects.filter(
+        incident=incident, unsubscribed_at__isnull=True, follow_ended_at__isnull=True
+    ).update(follow_ended_at=timezone.now())
+
+
+def _wake_follows(incident) -> None:
+    """Followers hear about a reopened incident. An explicit unsubscribe (`unsubscribed_at`)
+    is final and is never undone here."""
+    Subscriber.objects.filter(
+        incident=incident, unsubscribed_at__isnull=True, follow_ended_at__isnull=False
+    ).update(follow_ended_at=None)
+
+
+def component_update_recipients(change: ComponentStatusChange):
+    """Active page-wide webhook subscribers whose components include the one that changed."""
+    return (
+        Subscriber.objects.active()
+        .filter(channel=Channel.WEBHOOK, incident__isnull=True)
+        .filter(Q(all_components=True) | Q(components=change.component_id))
+        .distinct()
+    )
+
+
+def enqueue_component_update(change: ComponentStatusChange) -> int:
+    """Writes one pending `component_update` webhook per recipient of `change`; call it inside
+    the transaction that changes the status."""
+    written = _insert_deliveries(
+        component_update_recipients(change), subject_field="status_change", subject=change
+    )
+    if written:
+        # Only the kick is reported: "nobody to tell" about a status change is not news to the
+        # editor, who hears about the update that carries it.
+        transaction.on_commit(lambda: kick(change))
+    return written
+
+
+def _insert_deliveries(recipients, *, subject_field: str, subject) -> int:
     """One INSERT … SELECT for all recipients: 20,000 rows in well under a second, where
     building 20,000 model instances for bulk_create holds the posting transaction for seconds.
-    The key is `idempotency_key_for(update, subscriber)`, computed in SQL."""
+    `subject_field` names what the deliveries are about (`update` or `status_change`); the key
+    is `idempotency_key_for(subject, subscriber)`, computed in SQL."""
     now = connection.ops.adapt_datetimefield_value(timezone.now())
     recipients_sql, recipients_params = recipients.order_by().values("pk").query.sql_with_params()
     table, subscribers = Delivery._meta.db_table, Subscriber._meta.db_table
     column = {f.name: f.column for f in Delivery._meta.concrete_fields}
     sql = (
-        f"INSERT INTO {table} ({column['update']}, {column['subscriber']}, {column['channel']}, "
+        f"INSERT INTO {table} ({column[subject_field]}, {column['subscriber']}, {column['channel']}, "
         f"{column['idempotency_key']}, {column['state']}, {column['attempts']}, "
         f"{column['next_attempt_at']}, {column['created_at']}, {column['last_error']}) "
         f"SELECT %s, s.id, s.channel, %s || s.public_id, %s, 0, %s, %s, '' "
         f"FROM {subscribers} s WHERE s.id IN ({recipients_sql}) "
         "ON CONFLICT DO NOTHING"
     )
-    key_prefix = idempotency_key_prefix(update)
-    params = (update.pk, key_prefix, DeliveryState.PENDING, now, now, *recipients_params)
+    key_prefix = idempotency_key_prefix(subject)
+    params = (subject.pk, key_prefix, DeliveryState.PENDING, now, now, *recipients_params)
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         return max(cursor.rowcount, 0)
 
 
-def kick(update: IncidentUpdate | None = None) -> KickOutcome:
+def kick(subject: IncidentUpdate | ComponentStatusChange | None = None) -> KickOutcome:
     """Tells the notify workers to look now. Never raises: the outbox rows are the truth."""
     try:
         # One message per worker slot that should work in parallel (claims never overlap).
@@ -142,6 +189,6 @@ def kick(update: IncidentUpdate | None = None) -> KickOutcome:
     except Exception:  # noqa: BLE001 - any broker failure; the sweep sends the rows later
         logger.warning("Task queue unreachable; notifications wait for the sweep", exc_info=True)
         outcome = KickOutcome.BROKER_UNREACHABLE
-    if update is not None:
-        _record(update, outcome)
+    if subject is not None:
+        _record(subject, outcome)
     return outcome

@@ -139,6 +139,7 @@ def subscribe(
     subscriber.all_components = not components
     subscriber.confirmed_at = None
     subscriber.unsubscribed_at = None
+    subscriber.follow_ended_at = None
     try:
         with transaction.atomic():
             subscriber.save()

@@ -213,7 +213,7 @@ def deliveries(request):
     counts = dict(Delivery.objects.values_list("state").annotate(n=Count("id")).order_by())
     failed = (
         Delivery.objects.filter(state=DeliveryState.FAILED)
-        .select_related("subscriber", "update__incident")
+        .select_related("subscriber", "update__incident", "status_change__component")
         .order_by("-created_at", "-id")[:200]
     )
     context = {

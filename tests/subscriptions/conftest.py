@@ -102,7 +102,7 @@ def webhook_receiver(settings):
     class Handler(BaseHTTPRequestHandler):
         def do_POST(self):
             body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
-            receiver.requests.append({"headers": dict(self.headers), "body": body})
+            receiver.requests.append({"path": self.path, "headers": dict(self.headers), "body": body})
             self.send_response(receiver.next_status())
             self.end_headers()
 

@@ -266,7 +266,8 @@ def test_following_an_incident_ends_when_it_resolves(client, declare, responder)
     received = Delivery.objects.filter(subscriber=follower).values_list("update__body", flat=True)
     assert sorted(b["en"] for b in received) == ["Fixed.", "Found it."]
     follower.refresh_from_db()
-    assert follower.unsubscribed_at is not None
+    assert follower.follow_ended_at is not None
+    assert follower.unsubscribed_at is None  # a resolution is not an unsubscribe: a reopen wakes it
 
 
 def test_a_resolved_incident_cannot_be_followed(client, declare, responder):
