@@ -18,6 +18,7 @@ from django.http import HttpRequest, HttpResponse
 from django.utils.translation import get_language
 
 from incidents import snapshot_schedule, surge
+from statuspage.response_cache import SHAREABLE_VERSION
 
 VERSION_KEY = "public:content-version"
 # Bumped like the content version except for new samples: what pages show apart from live values.
@@ -88,10 +89,16 @@ def metrics_changed() -> None:
 KEY_PARAMETERS = ("component", "page")
 
 
-def page_key(request: HttpRequest) -> str:
+def page_key(request: HttpRequest, version: int | None = None) -> str:
     query = "&".join(f"{name}={request.GET.get(name, '')}" for name in KEY_PARAMETERS if name in request.GET)
     path = hashlib.sha256(f"{request.path}?{query}".encode()).hexdigest()[:32]
-    return f"public:page:{content_version()}:{get_language()}:{path}"
+    version = content_version() if version is None else version
+    return f"public:page:{version}:{get_language()}:{path}"
+
+
+def mark_shareable(request: HttpRequest, version) -> None:
+    """Lets statuspage.response_cache keep this response until the content version changes."""
+    request.META[SHAREABLE_VERSION] = version
 
 
 def cache_control(*, max_age: int | None = None) -> str:
@@ -117,7 +124,8 @@ def cached_page(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse
         if request.method not in ("GET", "HEAD") or seconds <= 0:
             return view(request, *args, **kwargs)
         try:
-            key = page_key(request)
+            version = content_version()
+            key = page_key(request, version)
         except Exception:  # the cache server is down: the page is rendered live
             return view(request, *args, **kwargs)
         rendered: list[HttpResponse] = []
@@ -142,6 +150,7 @@ def cached_page(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse
         if stored is None:  # nothing cached and the winner's page was not cacheable
             return view(request, *args, **kwargs)
         content, headers = stored
+        mark_shareable(request, version)
         response = HttpResponse(content)
         for name, value in headers.items():
             response[name] = value

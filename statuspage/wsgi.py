@@ -3,4 +3,9 @@ import os
 from django.core.wsgi import get_wsgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "statuspage.settings")
-application = get_wsgi_application()
+django_application = get_wsgi_application()
+
+from incidents.page_cache import content_version  # noqa: E402 - needs the settings above
+from statuspage.response_cache import ResponseCache  # noqa: E402
+
+application = ResponseCache(django_application, current_version=content_version)
