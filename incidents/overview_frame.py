@@ -173,8 +173,8 @@ def fill(frame: OverviewFrame, metrics: dict[int, Metric], language: str) -> tup
     more than filling it: the frame's identity plus the live texts name it as well)."""
     now = timezone.now()
     rows = {}
-    for pk, value, at, health_status in Metric.objects.filter(pk__in=list(metrics)).values_list(
-        *LIVE_COLUMNS
+    for pk, value, at, health_status in (
+        Metric.objects.filter(pk__in=list(metrics)).order_by().values_list(*LIVE_COLUMNS)
     ):
         reading = readings.reading_of(metrics[pk], value=value, at=at, health_status=health_status, now=now)
         rows[pk] = presentation.metric_row(metrics[pk], language=language, reading=reading)
