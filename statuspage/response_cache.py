@@ -18,6 +18,7 @@ and during an outage everyone refreshes the overview at once.
 """
 
 import logging
+import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
 
@@ -28,9 +29,14 @@ MAX_ENTRIES = 512
 
 
 class ResponseCache:
-    def __init__(self, application: Callable, *, current_version: Callable[[], object]):
+    def __init__(
+        self, application: Callable, *, current_version: Callable[[], object], max_age: Callable[[], float]
+    ):
+        """`max_age` bounds how long an entry lives even if the version never changes (a write
+        that forgot to bump it is then stale no longer than the page cache would keep it)."""
         self.application = application
         self.current_version = current_version
+        self.max_age = max_age
         self._vary: dict[tuple[str, str], tuple[str, ...]] = {}
         self._entries: OrderedDict[tuple, tuple] = OrderedDict()
 
@@ -41,8 +47,8 @@ class ResponseCache:
         key = self._key(place, environ)
         entry = self._entries.get(key) if key else None
         if entry is not None:
-            version, status, headers, body, etag = entry
-            if self._version() == version:
+            version, kept_until, status, headers, body, etag = entry
+            if time.monotonic() < kept_until and self._version() == version:
                 if etag and environ.get("HTTP_IF_NONE_MATCH") == etag:
                     start_response("304 Not Modified", [h for h in headers if h[0] != "Content-Length"])
                     return [b""]
@@ -95,7 +101,8 @@ class ResponseCache:
             return
         self._vary[place] = vary
         key = (*place, *(environ.get(header, "") for header in vary))
-        self._entries[key] = (version, status, headers, body, values.get("etag"))
+        kept_until = time.monotonic() + self.max_age()
+        self._entries[key] = (version, kept_until, status, headers, body, values.get("etag"))
         self._entries.move_to_end(key)
         while len(self._entries) > MAX_ENTRIES:
             self._entries.popitem(last=False)

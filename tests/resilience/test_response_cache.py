@@ -33,7 +33,7 @@ def django_app():
 
 @pytest.fixture
 def app(django_app):
-    return ResponseCache(django_app, current_version=lambda: django_app.version)
+    return ResponseCache(django_app, current_version=lambda: django_app.version, max_age=lambda: 60)
 
 
 def get(app, path="/", method="GET", **headers):
@@ -58,6 +58,14 @@ def test_a_new_version_goes_through_django_again(app, django_app):
     get(app)
     django_app.version = 2  # a publish
     assert get(app)["body"] == "page 2 in en at 2"
+    assert django_app.calls == 2
+
+
+def test_an_entry_past_its_lifetime_goes_through_django_even_if_the_version_holds(django_app):
+    """A write that forgot to bump the version is stale no longer than the page cache keeps pages."""
+    app = ResponseCache(django_app, current_version=lambda: django_app.version, max_age=lambda: -1)
+    get(app)
+    get(app)
     assert django_app.calls == 2
 
 
@@ -101,7 +109,7 @@ def test_with_the_cache_server_down_every_request_reaches_django(django_app):
     def unreachable():
         raise ConnectionError("cache server down")
 
-    app = ResponseCache(django_app, current_version=unreachable)
+    app = ResponseCache(django_app, current_version=unreachable, max_age=lambda: 60)
     get(app)
     get(app)
     assert django_app.calls == 2
