@@ -30,18 +30,26 @@ MAX_ENTRIES = 512
 
 class ResponseCache:
     def __init__(
-        self, application: Callable, *, current_version: Callable[[], object], max_age: Callable[[], float]
+        self,
+        application: Callable,
+        *,
+        current_version: Callable[[], object],
+        max_age: Callable[[], float],
+        bypass: Callable[[], bool] = lambda: False,
     ):
         """`max_age` bounds how long an entry lives even if the version never changes (a write
-        that forgot to bump it is then stale no longer than the page cache would keep it)."""
+        that forgot to bump it is then stale no longer than the page cache would keep it);
+        while `bypass()` is true every request goes to Django (degraded mode answers from the
+        snapshot, with its header and note)."""
         self.application = application
         self.current_version = current_version
         self.max_age = max_age
+        self.bypass = bypass
         self._vary: dict[tuple[str, str], tuple[str, ...]] = {}
         self._entries: OrderedDict[tuple, tuple] = OrderedDict()
 
     def __call__(self, environ: dict, start_response: Callable) -> Iterable[bytes]:
-        if environ.get("REQUEST_METHOD") != "GET":
+        if environ.get("REQUEST_METHOD") != "GET" or self.bypass():
             return self.application(environ, start_response)
         place = (environ.get("PATH_INFO", ""), environ.get("QUERY_STRING", ""))
         key = self._key(place, environ)

@@ -99,6 +99,17 @@ def test_only_shareable_200_responses_without_cookies_are_kept(app, django_app, 
     assert django_app.calls == 2
 
 
+def test_while_degraded_every_request_reaches_django(django_app):
+    degraded = [False]
+    app = ResponseCache(
+        django_app, current_version=lambda: django_app.version, max_age=lambda: 60, bypass=lambda: degraded[0]
+    )
+    get(app)
+    degraded[0] = True  # the database is down: Django answers from the snapshot
+    get(app)
+    assert django_app.calls == 2
+
+
 def test_other_methods_always_reach_django(app, django_app):
     get(app, method="POST")
     get(app, method="POST")
