@@ -1,6 +1,7 @@
 """The Django admin: a fallback console for every model.
 
-Edits made here go through the services where one exists, so they leave an audit trail.
+Edits made here go through the services where one exists; the others are recorded in the
+audit trail as admin edits. Either way they leave a trail and drop the cached public pages.
 """
 
 from django import forms
@@ -9,6 +10,7 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
 from incidents import models
+from incidents.services.audit import record_event
 from incidents.services.components import save_component, save_group
 from incidents.services.metrics import save_metric
 from incidents.services.probes import issue_push_token, save_probe, validate_probe
@@ -19,6 +21,38 @@ class AuditedAdmin(admin.ModelAdmin):
 
     def save_model(self, request, obj, form, change):
         type(self).save_service(obj, actor=request.user)
+
+
+class AdminEditedAdmin(admin.ModelAdmin):
+    """Models without a service for every field: edits here are saved as they are, then
+    recorded in the audit trail as made in the admin (which also drops the cached pages)."""
+
+    audit_subject: models.Subject
+
+    def _record(self, request, obj, action: str) -> None:
+        incident = obj if isinstance(obj, models.Incident) else getattr(obj, "incident", None)
+        record_event(
+            actor=request.user,
+            action=action,
+            subject_type=self.audit_subject,
+            subject_id=obj.pk,
+            subject_label=str(obj),
+            # A deleted incident takes its events with it; the deletion's event stays unattached.
+            incident=None if action == "admin_deleted" else incident,
+        )
+
+    def save_related(self, request, form, formsets, change):
+        super().save_related(request, form, formsets, change)
+        self._record(request, form.instance, "admin_changed" if change else "admin_created")
+
+    def delete_model(self, request, obj):
+        self._record(request, obj, "admin_deleted")
+        super().delete_model(request, obj)
+
+    def delete_queryset(self, request, queryset):
+        for obj in queryset:
+            self._record(request, obj, "admin_deleted")
+        super().delete_queryset(request, queryset)
 
 
 class MetricInline(admin.TabularInline):
@@ -91,7 +125,8 @@ class UpdateInline(admin.StackedInline):
 
 
 @admin.register(models.Incident)
-class IncidentAdmin(admin.ModelAdmin):
+class IncidentAdmin(AdminEditedAdmin):
+    audit_subject = models.Subject.INCIDENT
     list_display = ("slug", "kind", "status", "impact", "started_at", "resolved_at", "published_at")
     list_filter = ("kind", "status", "impact")
     search_fields = ("slug",)
@@ -99,7 +134,8 @@ class IncidentAdmin(admin.ModelAdmin):
 
 
 @admin.register(models.IncidentUpdate)
-class IncidentUpdateAdmin(admin.ModelAdmin):
+class IncidentUpdateAdmin(AdminEditedAdmin):
+    audit_subject = models.Subject.UPDATE
     list_display = ("incident", "status", "display_at", "created_at", "author")
 
 
@@ -114,13 +150,15 @@ class ActionItemInline(admin.TabularInline):
 
 
 @admin.register(models.Postmortem)
-class PostmortemAdmin(admin.ModelAdmin):
+class PostmortemAdmin(AdminEditedAdmin):
+    audit_subject = models.Subject.POSTMORTEM
     list_display = ("incident", "state", "original_language", "published_at")
     inlines = [ActionItemInline]
 
 
 @admin.register(models.ActionItem)
-class ActionItemAdmin(admin.ModelAdmin):
+class ActionItemAdmin(AdminEditedAdmin):
+    audit_subject = models.Subject.ACTION_ITEM
     list_display = ("__str__", "owner_name", "owner", "state", "due_date", "due_precision", "is_public")
     list_filter = ("state", "due_precision", "is_public")
 

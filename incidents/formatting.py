@@ -5,6 +5,7 @@ in the status page's time zone (settings.STATUS_TIME_ZONE).
 """
 
 import datetime as dt
+from functools import lru_cache
 from zoneinfo import ZoneInfo
 
 from babel import Locale
@@ -64,7 +65,9 @@ def format_duration(value: dt.timedelta, language: str) -> str:
     return format_list(texts, style="standard", locale=locale)
 
 
+@lru_cache(maxsize=4096)
 def format_number(value: float, language: str, *, precision: int = 0) -> str:
+    # Cached: pages show the same latest values on every request until new samples arrive.
     pattern = "#,##0" + ("." + "0" * precision if precision else "")
     return format_decimal(value, format=pattern, locale=_locale(language))
 
@@ -86,7 +89,12 @@ def format_due(due: dt.date, precision: str, language: str) -> str:
 
 def format_age(age: dt.timedelta, language: str) -> str:
     """ "40 seconds ago", "3 minutes ago": how old a value is, as people say it."""
-    seconds = max(age.total_seconds(), 1)  # not "in 0 seconds" for a value of this very moment
+    # Not "in 0 seconds" for a value of this very moment; whole seconds, so texts repeat and cache.
+    return _age_text(max(round(age.total_seconds()), 1), language)
+
+
+@lru_cache(maxsize=4096)
+def _age_text(seconds: int, language: str) -> str:
     return format_timedelta(
         dt.timedelta(seconds=-seconds),
         add_direction=True,

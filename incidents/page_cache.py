@@ -18,24 +18,44 @@ from django.http import HttpRequest, HttpResponse
 from django.utils.translation import get_language
 
 from incidents import snapshot_schedule, surge
+from statuspage.response_cache import SHAREABLE_VERSION
 
 VERSION_KEY = "public:content-version"
+# Bumped like the content version except for new samples: what pages show apart from live values.
+STRUCTURE_VERSION_KEY = "public:structure-version"
 
 
-def content_version() -> int:
-    version = cache.get(VERSION_KEY)
+def _version(key: str) -> int:
+    version = cache.get(key)
     if version is None:
         # A fresh start (or an evicted key) begins from the clock, never from an old number.
-        cache.add(VERSION_KEY, time.time_ns(), timeout=None)
-        version = cache.get(VERSION_KEY, 0)
+        cache.add(key, time.time_ns(), timeout=None)
+        version = cache.get(key, 0)
     return version
 
 
-def _bump() -> None:
+def content_version() -> int:
+    return _version(VERSION_KEY)
+
+
+def structure_version() -> int:
+    """Changes with every write a reader could see except new samples (incidents.overview_frame)."""
+    return _version(STRUCTURE_VERSION_KEY)
+
+
+def _bump_key(key: str) -> None:
     try:
-        cache.incr(VERSION_KEY)
+        cache.incr(key)
     except ValueError:
-        cache.add(VERSION_KEY, time.time_ns(), timeout=None)
+        cache.add(key, time.time_ns(), timeout=None)
+
+
+def _bump() -> None:
+    _bump_key(VERSION_KEY)
+
+
+def _bump_structure() -> None:
+    _bump_key(STRUCTURE_VERSION_KEY)
 
 
 def content_changed() -> None:
@@ -44,6 +64,7 @@ def content_changed() -> None:
     It also asks for a new static snapshot (debounced, incidents.snapshot_schedule).
     """
     # Robust: a cache server that is down must not turn a saved change into an error.
+    transaction.on_commit(_bump_structure, robust=True)
     transaction.on_commit(_bump, robust=True)
     transaction.on_commit(snapshot_schedule.request_snapshot, robust=True)
 
@@ -68,10 +89,16 @@ def metrics_changed() -> None:
 KEY_PARAMETERS = ("component", "page")
 
 
-def page_key(request: HttpRequest) -> str:
+def page_key(request: HttpRequest, version: int | None = None) -> str:
     query = "&".join(f"{name}={request.GET.get(name, '')}" for name in KEY_PARAMETERS if name in request.GET)
     path = hashlib.sha256(f"{request.path}?{query}".encode()).hexdigest()[:32]
-    return f"public:page:{content_version()}:{get_language()}:{path}"
+    version = content_version() if version is None else version
+    return f"public:page:{version}:{get_language()}:{path}"
+
+
+def mark_shareable(request: HttpRequest, version) -> None:
+    """Lets statuspage.response_cache keep this response until the content version changes."""
+    request.META[SHAREABLE_VERSION] = version
 
 
 def cache_control(*, max_age: int | None = None) -> str:
@@ -97,7 +124,8 @@ def cached_page(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse
         if request.method not in ("GET", "HEAD") or seconds <= 0:
             return view(request, *args, **kwargs)
         try:
-            key = page_key(request)
+            version = content_version()
+            key = page_key(request, version)
         except Exception:  # the cache server is down: the page is rendered live
             return view(request, *args, **kwargs)
         rendered: list[HttpResponse] = []
@@ -111,7 +139,7 @@ def cached_page(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse
                 response.render()
             headers = {
                 name: response[name]
-                for name in ("Content-Type", "Last-Modified", "Content-Language")
+                for name in ("Content-Type", "Last-Modified", "Content-Language", "ETag")
                 if response.has_header(name)
             }
             return (response.content, headers)
@@ -122,6 +150,7 @@ def cached_page(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse
         if stored is None:  # nothing cached and the winner's page was not cacheable
             return view(request, *args, **kwargs)
         content, headers = stored
+        mark_shareable(request, version)
         response = HttpResponse(content)
         for name, value in headers.items():
             response[name] = value

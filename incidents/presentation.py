@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.html import format_html
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -19,6 +21,7 @@ from incidents.translation import Shown, pick
 from incidents.uptime import Span, overall
 
 NO_DATA = "none"
+UPTIME_DAYS = 90  # days of bars on the overview and component pages
 
 
 def shown(texts: dict, obj=None, *, language: str) -> Shown:
@@ -31,6 +34,7 @@ class MetricRow:
     name: Shown
     value: str  # "1.8 s", or "" when there is no current value (no data, or the last check failed)
     age: str  # "40 seconds ago": how old the newest sample is
+    at: dt.datetime | None = None  # when the newest sample was taken
     sparkline: str = ""
     # From incidents.readings: no sample for 3 intervals (or never) is "no data", never the old value.
     no_data: bool = True
@@ -77,17 +81,25 @@ def latency_text(metric: Metric, value: float, language: str) -> str:
     return metric_value(metric, value, language)
 
 
-def metric_row(metric: Metric, *, language: str, hourly: list[float | None] | None = None) -> MetricRow:
-    """One metric as readers see it. Load metrics with select_related("probe", "health")."""
+def metric_row(
+    metric: Metric,
+    *,
+    language: str,
+    hourly: list[float | None] | None = None,
+    reading: readings.MetricReading | None = None,
+) -> MetricRow:
+    """One metric as readers see it. Load metrics with select_related("probe", "health"),
+    or pass the `reading` made from their live columns."""
     name = shown(metric.name, metric, language=language)
     now = timezone.now()
-    reading = readings.metric_reading(metric, now=now)
+    reading = reading or readings.metric_reading(metric, now=now)
     excess = readings.lateness(reading)
     row = MetricRow(
         metric=metric,
         name=name,
         value=metric_value(metric, reading.value, language),
-        age=formatting.format_age(now - metric.latest_at, language) if metric.latest_at else "",
+        age=formatting.format_age(now - reading.at, language) if reading.at else "",
+        at=reading.at,
         no_data=reading.no_data,
         failed=reading.failed,
         status=reading.status,
@@ -105,6 +117,67 @@ def metric_row(metric: Metric, *, language: str, hourly: list[float | None] | No
             label = _("%(metric)s over the last 24 hours: no data") % {"metric": name.text}
         row.sparkline = charts.sparkline(hourly, label=label)
     return row
+
+
+STATUS_ICONS = {
+    ComponentStatus.OPERATIONAL: "✓",
+    ComponentStatus.DEGRADED_PERFORMANCE: "▲",
+    ComponentStatus.PARTIAL_OUTAGE: "◆",
+    ComponentStatus.MAJOR_OUTAGE: "✕",
+    ComponentStatus.UNDER_MAINTENANCE: "⚙",
+}
+
+
+def _iso_utc(value: dt.datetime) -> str:
+    return value.astimezone(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def metric_now_html(row: MetricRow) -> SafeString:
+    """A metric's live figure: "1.8 s, 40 seconds ago", "no data" or "last check failed",
+    followed by its own status when that is worse than operational."""
+    if row.no_data:
+        html = format_html(
+            '<span class="value no-data"><span class="icon" aria-hidden="true">∅</span> {}</span>',
+            _("no data"),
+        )
+        if row.age:
+            html += format_html(
+                ' <span class="last-report">({})</span>', _("last report %(age)s") % {"age": row.age}
+            )
+    elif row.failed:
+        html = format_html(
+            '<span class="value check-failed status-major_outage"><span class="icon" aria-hidden="true">✕</span> '
+            '{}</span>, <time datetime="{}">{}</time>',
+            _("last check failed"),
+            _iso_utc(row.at),
+            row.age,
+        )
+    else:
+        html = format_html(
+            '<strong class="value">{}</strong>, <time datetime="{}">{}</time>',
+            row.value,
+            _iso_utc(row.at),
+            row.age,
+        )
+    if row.shows_status:
+        html += format_html(
+            ' — <span class="metric-status status-{}"><span class="icon" aria-hidden="true">{}</span> {}</span>',
+            row.status.value,
+            STATUS_ICONS[row.status],
+            str(row.status.label).lower(),
+        )
+    return mark_safe(html)  # noqa: S308 - built from format_html pieces
+
+
+def late_note_html(late: MetricRow | None) -> SafeString:
+    """ "▲ up, but 23 minutes late (webhook delivery delay)" for an operational component whose
+    latency metric is past its degraded threshold; nothing otherwise."""
+    if late is None:
+        return mark_safe("")
+    return format_html(
+        '<span class="late status-degraded_performance"><span class="icon" aria-hidden="true">▲</span> {}</span>',
+        _("up, but %(late)s late (%(metric)s)") % {"late": late.late, "metric": late.name},
+    )
 
 
 class BarTexts:

@@ -34,27 +34,48 @@ def expected_interval(metric: Metric) -> int:
 
 
 def is_no_data(metric: Metric, *, now: dt.datetime | None = None) -> bool:
-    now = now or timezone.now()
-    if metric.latest_at is None:
+    return _is_stale(metric, metric.latest_at, now or timezone.now())
+
+
+def _is_stale(metric: Metric, at: dt.datetime | None, now: dt.datetime) -> bool:
+    if at is None:
         return True
-    return now - metric.latest_at > dt.timedelta(seconds=NO_DATA_INTERVALS * expected_interval(metric))
+    return now - at > dt.timedelta(seconds=NO_DATA_INTERVALS * expected_interval(metric))
 
 
 def metric_reading(metric: Metric, *, now: dt.datetime | None = None) -> MetricReading:
-    """What the page shows for one metric. Load metrics with select_related("probe", "health").
+    """What the page shows for one metric. Load metrics with select_related("probe", "health")."""
+    try:
+        health_status = metric.health.status
+    except MetricHealth.DoesNotExist:
+        health_status = None
+    return reading_of(
+        metric, value=metric.latest_value, at=metric.latest_at, health_status=health_status, now=now
+    )
+
+
+def reading_of(
+    metric: Metric,
+    *,
+    value: float | None,
+    at: dt.datetime | None,
+    health_status: str | None,
+    now: dt.datetime | None = None,
+) -> MetricReading:
+    """A reading from the live columns alone; `metric` supplies thresholds and intervals.
 
     The status is the evaluated one (MetricHealth); a metric whose samples were recorded
     without an evaluation yet takes the status its latest value stands for.
     """
-    try:
-        status = ComponentStatus(metric.health.status)
-    except MetricHealth.DoesNotExist:
-        status = None if metric.latest_value is None else metric.status_for(metric.latest_value)
-    no_data = is_no_data(metric, now=now)
+    if health_status is not None:
+        status = ComponentStatus(health_status)
+    else:
+        status = None if value is None else metric.status_for(value)
+    no_data = _is_stale(metric, at, now or timezone.now())
     return MetricReading(
         metric=metric,
-        value=None if no_data else metric.latest_value,
-        at=metric.latest_at,
+        value=None if no_data else value,
+        at=at,
         status=None if no_data else status,
         no_data=no_data,
     )

@@ -16,7 +16,7 @@ from django.utils.cache import get_conditional_response
 from django.utils.http import http_date
 
 from incidents import surge
-from incidents.page_cache import cache_control, content_version
+from incidents.page_cache import cache_control, content_version, mark_shareable
 from incidents.translation import language_codes
 
 from . import statuspage
@@ -39,12 +39,18 @@ def requested_language(request) -> str:
     return translation.get_language_from_request(request).split("-")[0]
 
 
-def representation(endpoint: str, language: str) -> dict:
-    """The cached body, ETag and Last-Modified of one endpoint in one language."""
+def current_version() -> int | None:
     try:
-        version = content_version()
-    except Exception:  # the cache server is down: built live, under a key nobody shares
-        version = "unavailable"
+        return content_version()
+    except Exception:  # noqa: BLE001 - the cache server is down: documents are built live
+        return None
+
+
+def representation(endpoint: str, language: str, version: int | None = None) -> dict:
+    """The cached body, ETag and Last-Modified of one endpoint in one language."""
+    version = current_version() if version is None else version
+    if version is None:
+        version = "unavailable"  # built live, under a key nobody shares
     key = f"statuspage-v2:{version}:{endpoint}:{language}"
 
     def build() -> dict:
@@ -80,7 +86,10 @@ def endpoint_view(endpoint: str):
             response["Allow"] = "GET, HEAD, OPTIONS"
             return _with_headers(response, language=None)
         language = requested_language(request)
-        cached = representation(endpoint, language)
+        version = current_version()
+        cached = representation(endpoint, language, version)
+        if version is not None:
+            mark_shareable(request, version)
         response = HttpResponse(cached["body"], content_type="application/json; charset=utf-8")
         response["ETag"] = cached["etag"]
         if cached["last_modified"]:

@@ -107,3 +107,8 @@ __all__ += [
     "ProbeRun",
     "RunState",
 ]
+
+# --- issue 3/8: the overview frame ---
+from .pages import OverviewFrame  # noqa: E402
+
+__all__ += ["OverviewFrame"]

@@ -7,7 +7,7 @@ with 304 (ETag from the content), and none needs JavaScript.
 import datetime as dt
 
 from django.conf import settings
-from django.http import Http404, HttpResponseRedirect
+from django.http import Http404, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils import timezone
@@ -15,12 +15,12 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import get_language
 from django.views.decorators.http import conditional_page, require_safe
 
-from incidents import formatting, presentation, selectors
+from incidents import formatting, overview_frame, presentation, selectors
 from incidents.models import Component, ComponentStatus, Resolution
 from incidents.page_cache import cached_page
 from incidents.translation import language_codes
 
-UPTIME_DAYS = 90
+UPTIME_DAYS = presentation.UPTIME_DAYS
 
 
 def _language() -> str:
@@ -34,33 +34,10 @@ def public_page(view):
 
 @public_page
 def overview(request):
-    language = _language()
-    summary = selectors.page_summary()
-    components = summary.components
-    shown_components = [c for g in summary.groups for c in g.components]
-    metrics = [m for c in shown_components for m in c.metrics.all()]
-    hourly = selectors.hourly_values(metrics)
-    days = selectors.uptime_days([c for c in shown_components if c.showcase], days=UPTIME_DAYS)
-    texts = presentation.BarTexts(language)
-    groups = [
-        (
-            group,
-            presentation.component_rows(
-                group.components, language=language, hourly=hourly, days=days, texts=texts
-            ),
-        )
-        for group in summary.groups
-    ]
-    return render(
-        request,
-        "public/overview.html",
-        {
-            "summary": summary,
-            "groups": groups,
-            "has_components": bool(components),
-            "uptime_days": UPTIME_DAYS,
-        },
-    )
+    html, etag = overview_frame.overview_html(request, _language())
+    response = HttpResponse(html)
+    response["ETag"] = etag
+    return response
 
 
 @public_page
@@ -111,6 +88,7 @@ def component(request, slug: str):
             "description": presentation.shown(found.description, found, language=language),
             "metrics": charts,
             "late": late,
+            "late_html": presentation.late_note_html(late),
             "bars": bars,
             "uptime": uptime,
             "uptime_days": UPTIME_DAYS,
