@@ -16,8 +16,13 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def delay(admin):
+    return email_delay(admin, StatusMode.AUTOMATIC)
+
+
+def email_delay(admin, status_mode: StatusMode) -> Metric:
+    """An email component with a delivery delay metric (degraded at 5 minutes, down at 1 hour)."""
     component = save_component(
-        Component(slug="email-delivery", name={"en": "Email delivery"}, status_mode=StatusMode.AUTOMATIC),
+        Component(slug="email-delivery", name={"en": "Email delivery"}, status_mode=status_mode),
         actor=admin,
     )
     return Metric.objects.create(

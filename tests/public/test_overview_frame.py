@@ -6,12 +6,12 @@ import pytest
 import time_machine
 from django.utils import timezone
 
-from incidents.models import Component, Metric, OverviewFrame, StatusMode
+from incidents.models import Component, OverviewFrame, StatusMode
 from incidents.services.components import save_component
 from incidents.services.incidents import declare_incident
 from incidents.services.metrics import record_sample
 
-from .test_live_values import component_line, measure, metric_text, squeeze
+from .test_live_values import component_line, email_delay, measure, metric_text, squeeze
 
 pytestmark = pytest.mark.django_db
 
@@ -23,22 +23,8 @@ def _frames_on(settings):
 
 @pytest.fixture
 def delay(admin):
-    component = save_component(
-        Component(slug="email-delivery", name={"en": "Email delivery"}, status_mode=StatusMode.MANUAL),
-        actor=admin,
-    )
-    return Metric.objects.create(
-        component=component,
-        slug="delay",
-        name={"en": "Delivery delay"},
-        unit="s",
-        precision=1,
-        window=1,
-        expected_interval=60,
-        degraded_threshold=300,
-        partial_outage_threshold=1800,
-        major_outage_threshold=3600,
-    )
+    """Manual status mode: the component stays operational whatever its latency."""
+    return email_delay(admin, StatusMode.MANUAL)
 
 
 def drawn_at(language="en") -> dt.datetime:
