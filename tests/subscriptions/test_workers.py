@@ -54,24 +54,32 @@ def database_url() -> str:
     return f"postgres://{s['USER']}{password}@{s['HOST'] or '127.0.0.1'}:{s['PORT'] or 5432}/{s['NAME']}"
 
 
-def test_a_worker_process_killed_mid_batch_leaves_nobody_missing(
-    smtp_sink, settings, make_subscriber, declare, tmp_path
-):
-    for n in range(300):
-        make_subscriber(f"r{n:03}@example.com")
-    declare()
+def start_delivery_worker(smtp_sink, tmp_path, *, seconds: int, **settings) -> subprocess.Popen:
+    """A separate process delivering due rows to the sink for `seconds`, as a notify worker does."""
     env = {
         **os.environ,
         "DATABASE_URL": database_url(),
         "EMAIL_BACKEND": "smtp",
         "EMAIL_HOST": "127.0.0.1",
         "EMAIL_PORT": str(smtp_sink.port),
-        "NOTIFY_BATCH_SIZE": "100",
-        "NOTIFY_LEASE_SECONDS": "3",
         "STATUSPAGE_VAR_DIR": str(tmp_path),
+        **settings,
     }
-    code = "import django; django.setup(); from incidents import outbox; outbox.deliver_due(seconds=120)"
-    worker = subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, env=env)
+    code = (
+        f"import django; django.setup(); from incidents import outbox; outbox.deliver_due(seconds={seconds})"
+    )
+    return subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, env=env)
+
+
+def test_a_worker_process_killed_mid_batch_leaves_nobody_missing(
+    smtp_sink, settings, make_subscriber, declare, tmp_path
+):
+    for n in range(300):
+        make_subscriber(f"r{n:03}@example.com")
+    declare()
+    worker = start_delivery_worker(
+        smtp_sink, tmp_path, seconds=120, NOTIFY_BATCH_SIZE="100", NOTIFY_LEASE_SECONDS="3"
+    )
     kill_at = 130  # in the second batch, between two "sent" marks
     original = smtp_sink.handle_DATA
 
@@ -107,17 +115,7 @@ def test_a_worker_killed_mid_batch_sends_again_only_the_mail_in_flight(
     for n in range(30):
         make_subscriber(f"f{n:02}@example.com")
     declare()
-    env = {
-        **os.environ,
-        "DATABASE_URL": database_url(),
-        "EMAIL_BACKEND": "smtp",
-        "EMAIL_HOST": "127.0.0.1",
-        "EMAIL_PORT": str(smtp_sink.port),
-        "NOTIFY_LEASE_SECONDS": "30",
-        "STATUSPAGE_VAR_DIR": str(tmp_path),
-    }
-    code = "import django; django.setup(); from incidents import outbox; outbox.deliver_due(seconds=60)"
-    worker = subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, env=env)
+    worker = start_delivery_worker(smtp_sink, tmp_path, seconds=60, NOTIFY_LEASE_SECONDS="30")
     kill_at = 8
     accept_rcpt, accept_data = smtp_sink.handle_RCPT, smtp_sink.handle_DATA
 
