@@ -89,9 +89,15 @@ def component_readings(component, *, now: dt.datetime | None = None) -> list[Met
 def lateness(reading: MetricReading) -> float | None:
     """How far a fresh latency value is past its degraded threshold (None when it is not)."""
     metric = reading.metric
-    if reading.no_data or reading.value is None or metric.kind != MetricKind.LATENCY:
+    if reading.no_data or reading.value is None or not can_be_late(metric):
         return None
-    limit = metric.degraded_threshold
-    if limit is None or not metric.higher_is_worse or reading.value < limit:
+    if reading.value < metric.degraded_threshold:
         return None
-    return reading.value - limit
+    return reading.value - metric.degraded_threshold
+
+
+def can_be_late(metric: Metric) -> bool:
+    """A latency metric with a degraded threshold: its component can be "up, but late"."""
+    return (
+        metric.kind == MetricKind.LATENCY and metric.degraded_threshold is not None and metric.higher_is_worse
+    )

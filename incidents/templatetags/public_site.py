@@ -10,7 +10,7 @@ from django.utils.http import urlencode
 from django.utils.translation import get_language, get_language_from_path, override
 from django.utils.translation import gettext as _
 
-from incidents import formatting, overview_frame, presentation
+from incidents import formatting, overview_frame, presentation, readings
 from incidents.models import ComponentStatus
 from incidents.translation import Shown, language_codes
 
@@ -147,5 +147,7 @@ def metric_now(context, row) -> str:
 def late_note(context, row) -> str:
     """ "Up, but 23 minutes late" for a component row, or its slot in the overview frame."""
     if context.get("live_slots"):
+        if not any(readings.can_be_late(m.metric) for m in row.metrics):
+            return ""
         return overview_frame.late_slot(row.component.pk)
     return presentation.late_note_html(row.late)
