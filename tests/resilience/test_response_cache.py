@@ -144,3 +144,30 @@ def test_with_the_page_cache_off_nothing_is_marked(client, settings):
 def test_the_editor_is_never_marked(client, responder):
     client.force_login(responder)
     assert SHAREABLE_VERSION not in client.get("/editor/").wsgi_request.META
+
+
+@pytest.mark.django_db
+def test_the_deployed_application_answers_a_repeat_of_the_overview_from_memory(settings, monkeypatch):
+    from django.core.signals import request_finished, request_started
+    from django.db import close_old_connections
+
+    import statuspage.wsgi
+
+    settings.PUBLIC_PAGE_CACHE_SECONDS = 60
+    # Django closes the database connection around each request; the test's transaction needs it.
+    request_started.disconnect(close_old_connections)
+    request_finished.disconnect(close_old_connections)
+    try:
+        calls = []
+        inner = statuspage.wsgi.application.application
+        monkeypatch.setattr(
+            statuspage.wsgi.application, "application", lambda e, s: calls.append(1) or inner(e, s)
+        )
+        first = get(statuspage.wsgi.application, "/", accept_language="en")
+        again = get(statuspage.wsgi.application, "/", accept_language="en")
+    finally:
+        request_started.connect(close_old_connections)
+        request_finished.connect(close_old_connections)
+    assert first["status"].startswith("200") and "Current status" in first["body"]
+    assert again == first
+    assert len(calls) == 1
