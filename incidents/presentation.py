@@ -6,15 +6,26 @@ are drawn by incidents.charts with their text alternatives.
 """
 
 import datetime as dt
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.html import format_html
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from incidents import charts, formatting, readings
-from incidents.models import Component, ComponentStatus, Metric, Resolution
+from incidents.models import (
+    Component,
+    ComponentStatus,
+    Impact,
+    IncidentKind,
+    IncidentStatus,
+    Metric,
+    Resolution,
+)
 from incidents.translation import Shown, pick
 from incidents.uptime import Span, overall
 
@@ -310,6 +321,103 @@ def metric_charts(
     return MetricCharts(row=row, charts=drawn)
 
 
+def time_element(value: dt.datetime | None, human: Callable[[dt.datetime], str]) -> SafeString:
+    """A time for people (`human`: formatting.DateTimeFormatter in the page's language), with UTC
+    for machines."""
+    if value is None:
+        return mark_safe("")
+    machine = value.astimezone(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return format_html('<time datetime="{}">{}</time>', machine, human(value))
+
+
+def lang_attribute(text: Shown) -> SafeString:
+    """' lang="ru"' for a text shown in another language than the page's, else nothing."""
+    return format_html(' lang="{}"', text.language) if text.is_fallback else mark_safe("")
+
+
+@dataclass
+class EventRow:
+    """One incident or maintenance window in a list (history, maintenance), its texts made once."""
+
+    started_at: dt.datetime
+    url: str
+    title: Shown
+    title_lang: SafeString
+    meta: SafeString  # "Minor · Resolved · <time>…</time> – <time>…</time>" (history)
+    status: str
+    window: SafeString  # "<time>…</time> – <time>…</time>" (maintenance), or ""
+    affected: str  # component names, comma separated
+
+
+class EventTexts:
+    """Labels, links and component names of a list of events in one language, each made once."""
+
+    def __init__(self, language: str):
+        self.language = language
+        self.maintenance = _("Maintenance")
+        self.impacts = {impact.value: str(impact.label) for impact in Impact}
+        self.statuses = {status.value: str(status.label) for status in IncidentStatus}
+        self._incident_url = reverse("public:incident", args=["-slug-"])
+        self._names: dict[int, str] = {}
+
+    def url(self, slug: str) -> str:
+        return self._incident_url.replace("-slug-", slug)
+
+    def component_name(self, component_id: int, name: dict) -> str:
+        if component_id not in self._names:
+            self._names[component_id] = pick(
+                name, language=self.language, original=Component.original_language
+            ).text
+        return self._names[component_id]
+
+
+def event_rows(
+    events: list[dict], affected: dict[int, list[tuple[int, dict]]], language: str, *, window: bool = False
+) -> list[EventRow]:
+    """Rows for selectors.EVENT_FIELDS rows and their components; `window` shows maintenance windows."""
+    texts = EventTexts(language)
+    human = formatting.DateTimeFormatter(language)
+    rows = []
+    for event in events:
+        title = pick(event["title"], language=language, original=event["original_language"])
+        status = texts.statuses[event["status"]]
+        if event["scheduled_for"]:
+            scheduled = (time_element(event[f], human) for f in ("scheduled_for", "scheduled_until"))
+            window_text = format_html("{} – {}", *scheduled)
+        else:
+            window_text = mark_safe("")
+        if window:
+            meta = mark_safe("")
+        else:
+            kind = (
+                texts.maintenance
+                if event["kind"] == IncidentKind.MAINTENANCE
+                else texts.impacts[event["impact"]]
+            )
+            started = time_element(event["started_at"], human)
+            if event["resolved_at"]:
+                meta = format_html(
+                    "{} · {} · {} – {}", kind, status, started, time_element(event["resolved_at"], human)
+                )
+            else:
+                meta = format_html("{} · {} · {}", kind, status, started)
+        rows.append(
+            EventRow(
+                started_at=event["started_at"],
+                url=texts.url(event["slug"]),
+                title=title,
+                title_lang=lang_attribute(title),
+                meta=meta,
+                status=status,
+                window=window_text,
+                affected=", ".join(
+                    texts.component_name(pk, name) for pk, name in affected.get(event["pk"], [])
+                ),
+            )
+        )
+    return rows
+
+
 @dataclass
 class Month:
     start: dt.datetime
@@ -317,15 +425,15 @@ class Month:
     items: list = field(default_factory=list)
 
 
-def by_month(incidents, language: str) -> list[Month]:
-    """Incidents grouped under the month they started in (in the status page's zone)."""
+def by_month(rows: list[EventRow], language: str) -> list[Month]:
+    """Rows grouped under the month their event started in (in the status page's zone)."""
     zone = formatting.status_zone()
     months: list[Month] = []
-    for incident in incidents:
-        local = incident.started_at.astimezone(zone)
+    for row in rows:
+        local = row.started_at.astimezone(zone)
         if not months or (months[-1].start.year, months[-1].start.month) != (local.year, local.month):
             months.append(Month(local, formatting.format_month(local.date(), language)))
-        months[-1].items.append(incident)
+        months[-1].items.append(row)
     return months
 
 

@@ -136,7 +136,9 @@ def page_summary() -> PageSummary:
 def status_periods(component_ids: Iterable[int], *, since: dt.datetime) -> dict[int, list[Period]]:
     """Status periods of the components that overlap [since, now), by component (one query)."""
     rows = (
-        StatusPeriod.objects.filter(component_id__in=list(component_ids), started_at__lt=timezone.now())
+        # No bound on started_at: with one, SQLite walks every period since the component began
+        # instead of the (component, ended_at) index. Spans ignore whatever starts after now.
+        StatusPeriod.objects.filter(component_id__in=list(component_ids))
         .filter(Q(ended_at__isnull=True) | Q(ended_at__gt=since))
         .order_by("started_at")
         .values_list("component_id", "status", "started_at", "ended_at")
@@ -316,26 +318,63 @@ def component_incidents(component: Component, *, limit: int = 20) -> list[Incide
     return list(Incident.objects.published().filter(components=component).order_by("-started_at")[:limit])
 
 
-def history(*, component: Component | None = None, page: int = 1, page_size: int = 25) -> Page:
-    """One page of published incidents and maintenance, newest first, optionally of one component."""
+def component_choices():
+    """Every component's id, slug and name in page order (rows with .pk, .slug, .name), for filters."""
+    return list(
+        Component.objects.order_by("group__position", "position", "slug").values_list(
+            "pk", "slug", "name", named=True
+        )
+    )
+
+
+# What lists of incidents and maintenance show (history, maintenance): plain rows, as a page
+# lists dozens and building a model with its related managers costs more than showing it.
+EVENT_FIELDS = (
+    "pk",
+    "slug",
+    "kind",
+    "title",
+    "original_language",
+    "impact",
+    "status",
+    "started_at",
+    "resolved_at",
+    "scheduled_for",
+    "scheduled_until",
+)
+
+
+def affected_components(incident_ids: Iterable[int]) -> dict[int, list[tuple[int, dict]]]:
+    """(component id, name) of each incident's components, in page order (one query)."""
+    rows = (
+        Incident.components.through.objects.filter(incident_id__in=list(incident_ids))
+        .order_by("component__position", "component__slug")
+        .values_list("incident_id", "component_id", "component__name")
+    )
+    found: dict[int, list[tuple[int, dict]]] = defaultdict(list)
+    for incident_id, component_id, name in rows:
+        found[incident_id].append((component_id, name))
+    return found
+
+
+def history(*, component: Component | int | None = None, page: int = 1, page_size: int = 25) -> Page:
+    """One page of published incidents and maintenance (EVENT_FIELDS rows), newest first,
+    optionally of one component."""
     queryset = Incident.objects.published().order_by("-started_at", "-id")
     if component is not None:
         queryset = queryset.filter(components=component)
-    queryset = queryset.prefetch_related(
-        Prefetch("components", queryset=Component.objects.order_by("position", "slug"))
-    )
-    return Paginator(queryset, page_size).get_page(page)
+    return Paginator(queryset.values(*EVENT_FIELDS), page_size).get_page(page)
 
 
-def maintenance_windows(*, past_limit: int = 20) -> tuple[list[Incident], list[Incident]]:
-    """Upcoming and in-progress maintenance (soonest first), and past windows (newest first)."""
+def maintenance_windows(*, past_limit: int = 20) -> tuple[list[dict], list[dict]]:
+    """Upcoming and in-progress maintenance (soonest first), and past windows (newest first),
+    as EVENT_FIELDS rows."""
     queryset = Incident.objects.published().maintenances()
-    prefetch = Prefetch("components", queryset=Component.objects.order_by("position", "slug"))
-    coming = list(queryset.open().prefetch_related(prefetch).order_by("scheduled_for", "started_at"))
+    coming = list(queryset.open().order_by("scheduled_for", "started_at").values(*EVENT_FIELDS))
     past = list(
-        queryset.exclude(pk__in=[i.pk for i in coming])
-        .prefetch_related(prefetch)
-        .order_by("-scheduled_for", "-started_at")[:past_limit]
+        queryset.exclude(pk__in=[i["pk"] for i in coming])
+        .order_by("-scheduled_for", "-started_at")
+        .values(*EVENT_FIELDS)[:past_limit]
     )
     return coming, past
 

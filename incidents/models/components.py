@@ -107,7 +107,11 @@ class StatusPeriod(models.Model):
 
     class Meta:
         ordering = ["component", "started_at"]
-        indexes = [models.Index(fields=["component", "started_at"])]
+        indexes = [
+            models.Index(fields=["component", "started_at"]),
+            # Periods still running after a window's start (uptime, day bars): ended_at > since.
+            models.Index(fields=["component", "ended_at"]),
+        ]
         constraints = [
             models.UniqueConstraint(
                 fields=["component"],

@@ -100,6 +100,10 @@ class Incident(models.Model):
         indexes = [
             models.Index(fields=["kind", "status"]),
             models.Index(fields=["-started_at"]),
+            # The history's page count: an index-only count of published incidents.
+            models.Index(fields=["published_at"]),
+            # Past maintenance, latest window first, read without sorting every window.
+            models.Index(fields=["kind", "-scheduled_for", "-started_at"]),
         ]
 
     def __str__(self) -> str:

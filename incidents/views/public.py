@@ -18,7 +18,7 @@ from django.views.decorators.http import conditional_page, require_safe
 from incidents import formatting, presentation, selectors
 from incidents.models import Component, ComponentStatus, Resolution
 from incidents.page_cache import cached_page
-from incidents.translation import language_codes
+from incidents.translation import language_codes, pick
 
 UPTIME_DAYS = 90
 
@@ -122,19 +122,28 @@ def component(request, slug: str):
 @public_page
 def history(request):
     language = _language()
-    components = list(Component.objects.order_by("group__position", "position", "slug"))
+    components = selectors.component_choices()
     wanted = request.GET.get("component", "")
     chosen = next((c for c in components if c.slug == wanted), None)
     page = selectors.history(
-        component=chosen, page=request.GET.get("page", 1), page_size=settings.PUBLIC_HISTORY_PAGE_SIZE
+        component=chosen.pk if chosen else None,
+        page=request.GET.get("page", 1),
+        page_size=settings.PUBLIC_HISTORY_PAGE_SIZE,
     )
     return render(
         request,
         "public/history.html",
         {
             "page": page,
-            "months": presentation.by_month(page.object_list, language),
-            "components": [(c, presentation.shown(c.name, c, language=language)) for c in components],
+            "months": presentation.by_month(_event_rows(page.object_list, language), language),
+            "components": [
+                (
+                    c.slug,
+                    pick(c.name, language=language, original=Component.original_language).text,
+                    c is chosen,
+                )
+                for c in components
+            ],
             "chosen": chosen,
             "unknown_component": bool(wanted) and chosen is None,
         },
@@ -168,8 +177,23 @@ def uptime(request):
 
 @public_page
 def maintenance(request):
+    language = _language()
     coming, past = selectors.maintenance_windows()
-    return render(request, "public/maintenance.html", {"coming": coming, "past": past})
+    affected = selectors.affected_components(event["pk"] for event in [*coming, *past])
+    return render(
+        request,
+        "public/maintenance.html",
+        {
+            "coming": presentation.event_rows(coming, affected, language, window=True),
+            "past": presentation.event_rows(past, affected, language, window=True),
+        },
+    )
+
+
+def _event_rows(events, language: str) -> list[presentation.EventRow]:
+    events = list(events)
+    affected = selectors.affected_components(event["pk"] for event in events)
+    return presentation.event_rows(events, affected, language)
 
 
 def choose_language(request, code: str):
