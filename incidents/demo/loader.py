@@ -29,6 +29,7 @@ from incidents.models import (
     Sample,
     StatusPeriod,
 )
+from incidents.rendering import rendered_texts
 from incidents.services.incidents import declare_incident, post_update
 from incidents.services.metrics import bucket_start
 from incidents.services.postmortems import publish_postmortem, save_action_item, write_postmortem
@@ -178,7 +179,9 @@ def _incident(spec, components, *, now, created) -> Incident:
             display_at=min(at, now),
             actor=None,
         )
-        type(update).objects.filter(pk=update.pk).update(body=update_spec["body"], created_at=min(at, now))
+        type(update).objects.filter(pk=update.pk).update(
+            body=update_spec["body"], body_html=rendered_texts(update_spec["body"]), created_at=min(at, now)
+        )
     incident.refresh_from_db()
     if spec.get("postmortem"):
         _postmortem(incident, spec["postmortem"], language=language, started_at=started_at)
@@ -253,7 +256,9 @@ def _maintenance(spec, components, *, now, created) -> None:
     Incident.objects.filter(pk=incident.pk).update(
         slug=_slug(key, start), title=spec["title"], created_at=announced
     )
-    incident.updates.update(body=spec["body"], display_at=announced, created_at=announced)
+    incident.updates.update(
+        body=spec["body"], body_html=rendered_texts(spec["body"]), display_at=announced, created_at=announced
+    )
     if end < now:
         for status, component_status, at in (
             ("in_progress", ComponentStatus.UNDER_MAINTENANCE, start),

@@ -5,23 +5,24 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('incidents', '0005_merge_0002_issue4_probes_0004_merge_20261129_2008'),
+        ("incidents", "0005_merge_0002_issue4_probes_0004_merge_20261129_2008"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AddIndex(
-            model_name='incident',
-            index=models.Index(fields=['published_at'], name='incidents_i_publish_3c4287_idx'),
+            model_name="incident",
+            index=models.Index(fields=["published_at"], name="incidents_i_publish_3c4287_idx"),
         ),
         migrations.AddIndex(
-            model_name='incident',
-            index=models.Index(fields=['kind', '-scheduled_for', '-started_at'], name='incidents_i_kind_082ded_idx'),
+            model_name="incident",
+            index=models.Index(
+                fields=["kind", "-scheduled_for", "-started_at"], name="incidents_i_kind_082ded_idx"
+            ),
         ),
         migrations.AddIndex(
-            model_name='statusperiod',
-            index=models.Index(fields=['component', 'ended_at'], name='incidents_s_compone_16db76_idx'),
+            model_name="statusperiod",
+            index=models.Index(fields=["component", "ended_at"], name="incidents_s_compone_16db76_idx"),
         ),
     ]

@@ -136,6 +136,8 @@ class IncidentUpdate(models.Model):
     incident = models.ForeignKey(Incident, on_delete=models.CASCADE, related_name="updates")
     status = models.CharField(max_length=16, choices=IncidentStatus.choices)
     body = TranslatedField()
+    # The sanitised HTML of each text of body, written with it (incidents.rendering.rendered_texts).
+    body_html = models.JSONField(default=dict, blank=True, editable=False)
     original_language = models.CharField(max_length=8, default="en")
     # The time readers see. Timelines written after the fact carry earlier times than created_at.
     display_at = models.DateTimeField(default=timezone.now)

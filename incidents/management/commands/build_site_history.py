@@ -32,6 +32,7 @@ from incidents.models import (
     Rollup,
     StatusPeriod,
 )
+from incidents.rendering import rendered_texts
 
 INCIDENT_STEPS = (
     IncidentStatus.INVESTIGATING,
@@ -208,13 +209,16 @@ def build_history(
         steps = MAINTENANCE_STEPS if incident.kind == IncidentKind.MAINTENANCE else INCIDENT_STEPS
         count = 1 if incident.resolved_at is None else updates_per_incident
         end = incident.resolved_at or incident.started_at
+        body = {"en": BODY.format(name=f"component {i}"), "ru": "Мы **разбираемся**."}
+        body_html = rendered_texts(body)  # as the services store it
         for n in range(count):
             at = min(incident.started_at + (end - incident.started_at) * n / max(count - 1, 1), now)
             update_rows.append(
                 IncidentUpdate(
                     incident=incident,
                     status=steps[min(n, len(steps) - 1)] if n < count - 1 or count == 1 else steps[-1],
-                    body={"en": BODY.format(name=f"component {i}"), "ru": "Мы **разбираемся**."},
+                    body=body,
+                    body_html=body_html,
                     display_at=at,
                     created_at=at,
                     updated_at=at,
