@@ -23,7 +23,13 @@ BABEL_LOCALES = {"en": "en", "ru": "ru", "es": "es", "nb": "nb"}
 
 
 def _locale(language: str) -> Locale:
-    return _parsed_locale(BABEL_LOCALES.get((language or "en").split("-")[0].lower(), "en"))
+    return _parsed_locale(_code(language))
+
+
+@cache
+def _code(language: str) -> str:
+    """The Babel locale of a page language ("en" for languages without one)."""
+    return BABEL_LOCALES.get((language or "en").split("-")[0].lower(), "en")
 
 
 # Pages format hundreds of dates, numbers and durations: what depends only on the locale (the
@@ -49,8 +55,8 @@ def _offset_pattern() -> DateTimePattern:
 
 
 def _skeleton(skeleton: str, value: dt.date | dt.datetime, language: str) -> str:
-    locale = _locale(language)
-    return _skeleton_pattern(skeleton, str(locale)).apply(value, locale)
+    code = _code(language)
+    return _skeleton_pattern(skeleton, code).apply(value, _parsed_locale(code))
 
 
 def status_zone() -> ZoneInfo:
@@ -59,10 +65,11 @@ def status_zone() -> ZoneInfo:
 
 def format_datetime(value: dt.datetime, language: str, *, zone: ZoneInfo | None = None) -> str:
     """ "Mar 4, 2025, 11:17 GMT+1" in the page's language and the status page's zone."""
-    locale = _locale(language)
+    code = _code(language)
+    locale = _parsed_locale(code)
     local = value.astimezone(zone or status_zone())
-    date = _skeleton_pattern("yMMMd", str(locale)).apply(local, locale)
-    time = _skeleton_pattern("Hm", str(locale)).apply(local, locale)
+    date = _skeleton_pattern("yMMMd", code).apply(local, locale)
+    time = _skeleton_pattern("Hm", code).apply(local, locale)
     offset = _offset_pattern().apply(local, locale)
     return locale.datetime_formats["medium"].format(f"{time} {offset}", date)
 
@@ -71,9 +78,9 @@ class DateTimeFormatter:
     """format_datetime for the many times of one page: each day's and each offset's text made once."""
 
     def __init__(self, language: str, *, zone: ZoneInfo | None = None):
-        self.locale = _locale(language)
+        code = _code(language)
+        self.locale = _parsed_locale(code)
         self.zone = zone or status_zone()
-        code = str(self.locale)
         self._date, self._time = _skeleton_pattern("yMMMd", code), _skeleton_pattern("Hm", code)
         self._layout = self.locale.datetime_formats["medium"]
         self._dates: dict[dt.date, str] = {}
@@ -86,7 +93,10 @@ class DateTimeFormatter:
             self._dates[day] = self._date.apply(local, self.locale)
         if offset not in self._offsets:
             self._offsets[offset] = _offset_pattern().apply(local, self.locale)
-        time = self._time.apply(local, self.locale)
+        if self._time.pattern == "HH:mm":  # en, ru, nb: what the pattern gives, without walking it
+            time = f"{local.hour:02d}:{local.minute:02d}"
+        else:
+            time = self._time.apply(local, self.locale)
         return self._layout.format(f"{time} {self._offsets[offset]}", self._dates[day])
 
 
@@ -101,17 +111,16 @@ def format_date(value: dt.date, language: str) -> str:
 
 def format_duration(value: dt.timedelta, language: str) -> str:
     """ "23 minutes", "1 hour and 30 minutes", "3 days": at most two units, as people say it."""
-    locale = _locale(language)
     minutes = round(value.total_seconds() / 60)
     if minutes < 1:
-        return format_timedelta(value, threshold=1.0, format="long", locale=locale)
+        return format_timedelta(value, threshold=1.0, format="long", locale=_locale(language))
     days, rest = divmod(minutes, 24 * 60)
     hours, minutes = divmod(rest, 60)
     parts = [(days, "day"), (hours, "hour"), (minutes, "minute")]
     shown = tuple((amount, unit) for amount, unit in parts if amount)[:2]
     if days and len(shown) > 1 and shown[1][1] == "minute":
         shown = shown[:1]
-    return _duration_text(shown, str(locale))
+    return _duration_text(shown, _code(language))
 
 
 @cache
@@ -160,11 +169,16 @@ def format_percent(value: float, language: str, *, precision: int = 3) -> str:
     Rounded as Babel rounds (the decimal of the float's shortest repr, half to even), and
     written with the locale's symbols; the uptime table shows hundreds of these.
     """
-    decimal_symbol, group_symbol, suffix = _percent_symbols(str(_locale(language)))
+    decimal_symbol, group_symbol, suffix = _percent_symbols(_code(language))
     exact = decimal.Decimal(repr(value / 100)).scaleb(2)
-    rounded = exact.quantize(decimal.Decimal(1).scaleb(-precision), rounding=decimal.ROUND_HALF_EVEN)
+    rounded = exact.quantize(_QUANTUMS[precision], rounding=decimal.ROUND_HALF_EVEN)
+    if -1000 < rounded < 1000:  # no group separator: the usual percentage
+        return f"{rounded:f}".replace(".", decimal_symbol) + suffix
     text = f"{rounded:,.{precision}f}"
     return text.replace(",", "\0").replace(".", decimal_symbol).replace("\0", group_symbol) + suffix
+
+
+_QUANTUMS = {precision: decimal.Decimal(1).scaleb(-precision) for precision in range(7)}
 
 
 @cache

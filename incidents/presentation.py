@@ -6,6 +6,7 @@ are drawn by incidents.charts with their text alternatives.
 """
 
 import datetime as dt
+import html
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -327,7 +328,7 @@ def time_element(value: dt.datetime | None, human: Callable[[dt.datetime], str])
     if value is None:
         return mark_safe("")
     machine = value.astimezone(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-    return format_html('<time datetime="{}">{}</time>', machine, human(value))
+    return mark_safe(f'<time datetime="{machine}">{html.escape(human(value))}</time>')  # noqa: S308 - escaped
 
 
 def lang_attribute(text: Shown) -> SafeString:
@@ -354,8 +355,8 @@ class EventTexts:
 
     def __init__(self, language: str):
         self.language = language
-        self.maintenance = _("Maintenance")
-        self.impacts = {impact.value: str(impact.label) for impact in Impact}
+        self.maintenance = html.escape(_("Maintenance"))
+        self.impacts = {impact.value: html.escape(str(impact.label)) for impact in Impact}
         self.statuses = {status.value: str(status.label) for status in IncidentStatus}
         self._incident_url = reverse("public:incident", args=["-slug-"])
         self._names: dict[int, str] = {}
@@ -381,26 +382,18 @@ def event_rows(
     for event in events:
         title = pick(event["title"], language=language, original=event["original_language"])
         status = texts.statuses[event["status"]]
-        if event["scheduled_for"]:
-            scheduled = (time_element(event[f], human) for f in ("scheduled_for", "scheduled_until"))
-            window_text = format_html("{} – {}", *scheduled)
-        else:
-            window_text = mark_safe("")
-        if window:
-            meta = mark_safe("")
-        else:
-            kind = (
-                texts.maintenance
-                if event["kind"] == IncidentKind.MAINTENANCE
-                else texts.impacts[event["impact"]]
+        meta = window_text = mark_safe("")
+        if window and event["scheduled_for"]:
+            window_text = mark_safe(  # noqa: S308 - time elements are escaped
+                f"{time_element(event['scheduled_for'], human)} – {time_element(event['scheduled_until'], human)}"
             )
-            started = time_element(event["started_at"], human)
-            if event["resolved_at"]:
-                meta = format_html(
-                    "{} · {} · {} – {}", kind, status, started, time_element(event["resolved_at"], human)
-                )
-            else:
-                meta = format_html("{} · {} · {}", kind, status, started)
+        elif not window:
+            maintenance = event["kind"] == IncidentKind.MAINTENANCE
+            kind = texts.maintenance if maintenance else texts.impacts[event["impact"]]
+            ended = f" – {time_element(event['resolved_at'], human)}" if event["resolved_at"] else ""
+            meta = mark_safe(  # noqa: S308 - labels escaped in EventTexts, time elements escaped
+                f"{kind} · {html.escape(status)} · {time_element(event['started_at'], human)}{ended}"
+            )
         rows.append(
             EventRow(
                 started_at=event["started_at"],
@@ -437,27 +430,42 @@ def by_month(rows: list[EventRow], language: str) -> list[Month]:
     return months
 
 
-@dataclass
-class UptimeCell:
-    uptime: str  # "99.982 %", or "" when nothing was observed
-    down: str  # "down 3 hours"
-    degraded: str  # "outside latency target 20 minutes"
+def uptime_table_rows(components, by_month: dict[int, list[Span]], language: str) -> SafeString:
+    """The rows of the uptime table, one per component (rows with .pk, .slug, .name): its
+    uptime, time down and time outside the latency target per month.
 
-
-def uptime_cells(month_spans: list[Span], language: str, texts: BarTexts | None = None) -> list[UptimeCell]:
-    """One cell per month; texts are made here, not in the template, as a table has hundreds."""
-    texts = texts or BarTexts(language)
+    Written here, not in the template: the table has hundreds of cells, and a template
+    spends more on each than the rest of the page costs.
+    """
+    texts = BarTexts(language)
     down, degraded = _("down %(duration)s"), _("outside latency target %(duration)s")
-    cells = []
-    for span in month_spans:
-        if span.uptime is None:
-            cells.append(UptimeCell("", "", ""))
-            continue
-        cells.append(
-            UptimeCell(
-                uptime=formatting.format_percent(span.uptime, language),
-                down=down % {"duration": texts.duration(span.down_seconds)},
-                degraded=degraded % {"duration": texts.duration(span.degraded_seconds)},
+    no_data = format_html("<td>{}</td>", _("no data"))
+    # Escaped texts by minutes: most cells repeat a duration another cell already said.
+    down_texts: dict[int, str] = {}
+    degraded_texts: dict[int, str] = {}
+    url = reverse("public:component", args=["-slug-"])
+    rows = []
+    for component in components:
+        cells = []
+        for span in by_month[component.pk]:
+            if not span.observed:
+                cells.append(no_data)
+                continue
+            down_minutes, degraded_minutes = round(span.down_seconds / 60), round(span.degraded_seconds / 60)
+            if down_minutes not in down_texts:
+                down_texts[down_minutes] = html.escape(down % {"duration": texts.duration(span.down_seconds)})
+            if degraded_minutes not in degraded_texts:
+                degraded_texts[degraded_minutes] = html.escape(
+                    degraded % {"duration": texts.duration(span.degraded_seconds)}
+                )
+            percent = html.escape(formatting.format_percent(span.uptime, language))
+            cells.append(
+                f"<td><strong>{percent}</strong><br><small>{down_texts[down_minutes]}"
+                f"<br>{degraded_texts[degraded_minutes]}</small></td>"
             )
+        name = pick(component.name, language=language, original=Component.original_language)
+        rows.append(
+            f'<tr><th scope="row"><a href="{html.escape(url.replace("-slug-", component.slug))}"'
+            f"{lang_attribute(name)}>{html.escape(name.text)}</a></th>{''.join(cells)}</tr>"
         )
-    return cells
+    return mark_safe("\n".join(rows))  # noqa: S308 - every text above is escaped

@@ -31,9 +31,10 @@ from incidents.models import (
     Rollup,
     Sample,
     StatusPeriod,
+    UptimeMonth,
 )
 from incidents.translation import Shown
-from incidents.uptime import Period, Span, day_starts, month_starts, spans
+from incidents.uptime import Period, Span, day_starts, month_spans, month_starts, spans
 
 
 @dataclass
@@ -210,15 +211,50 @@ def uptime(component: Component, *, days: int = 90) -> list[Span]:
     return uptime_days([component], days=days)[component.pk]
 
 
+UPTIME_COLUMNS = [(status.value, UptimeMonth.column(status.value)) for status in ComponentStatus]
+
+
 def uptime_by_month(components: Sequence[Component], *, months: int = 3) -> tuple[list[dt.datetime], dict]:
-    """Month starts and, per component, one span per month (one query)."""
+    """Month starts and, per component, one span per month (two queries).
+
+    Closed periods come counted per month (UptimeMonth), the running period is added here.
+    A component whose months were counted from another start date than its own (changed
+    around the services) is replayed from its periods instead (one more query).
+    """
     now = timezone.now()
     boundaries = month_starts(months=months, now=now, zone=status_zone())
-    periods = status_periods([c.pk for c in components], since=boundaries[0])
-    return boundaries[:-1], {
-        c.pk: spans(periods.get(c.pk, []), boundaries, now=now, observed_from=_observed_from(c))
-        for c in components
+    # The page asks for every component: rows of the others are read and skipped, which is
+    # cheaper than a list of ids in the query.
+    counted: dict[int, dict[dt.date, dict[str, float]]] = defaultdict(dict)
+    counted_from: dict[int, set] = defaultdict(set)
+    rows = UptimeMonth.objects.filter(
+        month__gte=boundaries[0].date(), month__lt=boundaries[-1].date()
+    ).values_list("component_id", "month", "counted_from", *(column for _status, column in UPTIME_COLUMNS))
+    for component_id, month, start_date, *values in rows:
+        counted[component_id][month] = {
+            status: value for (status, _column), value in zip(UPTIME_COLUMNS, values, strict=True) if value
+        }
+        counted_from[component_id].add(start_date)
+    running = {
+        component_id: Period(status, started_at, None)
+        for component_id, status, started_at in StatusPeriod.objects.filter(
+            ended_at__isnull=True
+        ).values_list("component_id", "status", "started_at")
     }
+    stale = {c.pk for c in components if counted_from[c.pk] - {c.start_date}}
+    replayed = status_periods(stale, since=boundaries[0]) if stale else {}
+    result = {}
+    for component in components:
+        start = _observed_from(component)
+        if component.pk in stale:
+            result[component.pk] = spans(
+                replayed.get(component.pk, []), boundaries, now=now, observed_from=start
+            )
+        else:
+            result[component.pk] = month_spans(
+                boundaries, counted[component.pk], running.get(component.pk), now=now, observed_from=start
+            )
+    return boundaries[:-1], result
 
 
 def rollup_value(metric: Metric, row: dict) -> float | None:
@@ -319,11 +355,12 @@ def component_incidents(component: Component, *, limit: int = 20) -> list[Incide
 
 
 def component_choices():
-    """Every component's id, slug and name in page order (rows with .pk, .slug, .name), for filters."""
+    """Every component in page order (groups in order, then those in none) as light rows with
+    .pk, .slug, .name and .start_date, for filters and tables."""
     return list(
-        Component.objects.order_by("group__position", "position", "slug").values_list(
-            "pk", "slug", "name", named=True
-        )
+        Component.objects.order_by(
+            F("group__position").asc(nulls_last=True), "group__slug", "position", "slug"
+        ).values_list("pk", "slug", "name", "start_date", named=True)
     )
 
 

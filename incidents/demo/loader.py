@@ -33,6 +33,7 @@ from incidents.rendering import rendered_texts
 from incidents.services.incidents import declare_incident, post_update
 from incidents.services.metrics import bucket_start
 from incidents.services.postmortems import publish_postmortem, save_action_item, write_postmortem
+from incidents.services.uptime_months import recount_uptime_months
 
 from . import content
 from .feed import demo_specs
@@ -55,6 +56,7 @@ def load_demo(*, now: dt.datetime | None = None, seed: int = 7) -> dict[str, int
             _maintenance(spec, components, now=now, created=created)
         for component in components.values():
             _rebuild_status_periods(component, now)
+        recount_uptime_months(components.values())
         for metric in Metric.objects.select_related("component"):
             if not metric.rollups.exists():
                 _metric_history(metric, windows, now=now, rng=rng)

@@ -1,5 +1,5 @@
 from .audit import CONFIGURATION_SUBJECTS, AuditEvent, Subject
-from .components import Component, ComponentGroup, ComponentStatus, StatusMode, StatusPeriod
+from .components import Component, ComponentGroup, ComponentStatus, StatusMode, StatusPeriod, UptimeMonth
 from .incidents import (
     ComponentChange,
     Impact,
@@ -45,6 +45,7 @@ __all__ = [
     "Sample",
     "StatusMode",
     "StatusPeriod",
+    "UptimeMonth",
     "Subject",
     "Unit",
 ]

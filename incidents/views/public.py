@@ -153,24 +153,14 @@ def history(request):
 @public_page
 def uptime(request):
     language = _language()
-    groups = selectors.grouped_components()
-    components = [c for g in groups for c in g.components]
+    components = selectors.component_choices()
     months, by_component = selectors.uptime_by_month(components)
-    texts = presentation.BarTexts(language)
-    rows = [
-        (
-            c,
-            presentation.shown(c.name, c, language=language),
-            presentation.uptime_cells(by_component[c.pk], language, texts),
-        )
-        for c in components
-    ]
     return render(
         request,
         "public/uptime.html",
         {
             "months": [formatting.format_month(m.date(), language) for m in months],
-            "rows": rows,
+            "rows": presentation.uptime_table_rows(components, by_component, language),
         },
     )
 

@@ -33,6 +33,7 @@ from incidents.models import (
     StatusPeriod,
 )
 from incidents.rendering import rendered_texts
+from incidents.services.uptime_months import recount_uptime_months
 
 INCIDENT_STEPS = (
     IncidentStatus.INVESTIGATING,
@@ -265,6 +266,7 @@ def build_history(
         if status != ComponentStatus.OPERATIONAL:
             Component.objects.filter(pk=component.pk).update(status=status, status_changed_at=cursor)
     _bulk(StatusPeriod, period_rows, batch=5000)
+    month_rows = recount_uptime_months(component_rows)
 
     postmortems = _bulk(
         Postmortem,
@@ -304,6 +306,7 @@ def build_history(
         "incidents": len(incident_rows),
         "updates": len(update_rows),
         "status_periods": len(period_rows),
+        "uptime_months": month_rows,
         "postmortems": len(postmortems),
     }
 
