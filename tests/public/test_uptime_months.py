@@ -50,7 +50,9 @@ def replayed(component: Component) -> list:
 
 
 def seconds(month_spans) -> list[dict[str, float]]:
-    return [{status: round(value, 3) for status, value in span.seconds.items() if value} for span in month_spans]
+    return [
+        {status: round(value, 3) for status, value in span.seconds.items() if value} for span in month_spans
+    ]
 
 
 def test_counted_months_give_what_replaying_the_periods_gives(api):
@@ -95,5 +97,7 @@ def test_a_start_date_changed_around_the_services_is_replayed_from_the_periods(a
     boundaries = month_starts(months=3, now=NOW, zone=status_zone())
     periods = selectors.status_periods([api.pk], since=boundaries[0])[api.pk]
     observed = dt.datetime(2026, 2, 11, tzinfo=status_zone())
-    assert seconds(by_component[api.pk]) == seconds(spans(periods, boundaries, now=NOW, observed_from=observed))
+    assert seconds(by_component[api.pk]) == seconds(
+        spans(periods, boundaries, now=NOW, observed_from=observed)
+    )
     assert by_component[api.pk][1].down_seconds == 0  # the outage of 10 February is before the start
