@@ -411,6 +411,22 @@ def event_rows(
     return rows
 
 
+def component_options(components, chosen, language: str) -> SafeString:
+    """The <option> of each component (rows with .slug and .name) for a filter, `chosen` selected.
+
+    Written here, not in the template: a page of sixty components would spend more on them
+    than on the rest of the list.
+    """
+    options = []
+    for component in components:
+        name = pick(component.name, language=language, original=Component.original_language).text
+        selected = " selected" if component is chosen else ""
+        options.append(
+            f'<option value="{html.escape(component.slug)}"{selected}>{html.escape(name)}</option>'
+        )
+    return mark_safe("".join(options))  # noqa: S308 - every text above is escaped
+
+
 @dataclass
 class Month:
     start: dt.datetime

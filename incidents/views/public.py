@@ -16,9 +16,9 @@ from django.utils.translation import get_language
 from django.views.decorators.http import conditional_page, require_safe
 
 from incidents import formatting, presentation, selectors
-from incidents.models import Component, ComponentStatus, Resolution
+from incidents.models import ComponentStatus, Resolution
 from incidents.page_cache import cached_page
-from incidents.translation import language_codes, pick
+from incidents.translation import language_codes
 
 UPTIME_DAYS = 90
 
@@ -136,14 +136,7 @@ def history(request):
         {
             "page": page,
             "months": presentation.by_month(_event_rows(page.object_list, language), language),
-            "components": [
-                (
-                    c.slug,
-                    pick(c.name, language=language, original=Component.original_language).text,
-                    c is chosen,
-                )
-                for c in components
-            ],
+            "options": presentation.component_options(components, chosen, language),
             "chosen": chosen,
             "unknown_component": bool(wanted) and chosen is None,
         },
