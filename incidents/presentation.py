@@ -349,6 +349,33 @@ class EventRow:
     window: SafeString  # "<time>…</time> – <time>…</time>" (maintenance), or ""
     affected: str  # component names, comma separated
 
+    # Lists are written here rather than in templates: a page of dozens of rows spends more on
+    # a template's variables than on the rest of the page. Every text is escaped.
+
+    def _link(self) -> str:
+        return f'<a href="{html.escape(self.url)}"{self.title_lang}>{html.escape(self.title.text)}</a>'
+
+    def history_item(self) -> str:
+        affected = f'<span class="affected">{html.escape(self.affected)}</span>' if self.affected else ""
+        return f'<li>{self._link()} <span class="meta">{self.meta}</span>{affected}</li>'
+
+    def maintenance_article(self, affected_label: str) -> str:
+        window = f" · {self.window}" if self.window else ""
+        affected = (
+            f'<p class="affected">{html.escape(affected_label)} {html.escape(self.affected)}</p>'
+            if self.affected
+            else ""
+        )
+        return (
+            f'<article class="maintenance"><h3>{self._link()}</h3>'
+            f'<p class="meta">{html.escape(self.status)}{window}</p>{affected}</article>'
+        )
+
+
+def maintenance_articles(rows: list[EventRow]) -> SafeString:
+    label = _("Affected:")
+    return mark_safe("\n".join(row.maintenance_article(label) for row in rows))  # noqa: S308 - escaped
+
 
 class EventTexts:
     """Labels, links and component names of a list of events in one language, each made once."""
@@ -432,6 +459,11 @@ class Month:
     start: dt.datetime
     label: str
     items: list = field(default_factory=list)
+
+    @property
+    def html(self) -> SafeString:
+        """The month's <li>, one per event row."""
+        return mark_safe("\n".join(row.history_item() for row in self.items))  # noqa: S308 - escaped
 
 
 def by_month(rows: list[EventRow], language: str) -> list[Month]:

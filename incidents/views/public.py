@@ -167,8 +167,12 @@ def maintenance(request):
         request,
         "public/maintenance.html",
         {
-            "coming": presentation.event_rows(coming, affected, language, window=True),
-            "past": presentation.event_rows(past, affected, language, window=True),
+            "coming": presentation.maintenance_articles(
+                presentation.event_rows(coming, affected, language, window=True)
+            ),
+            "past": presentation.maintenance_articles(
+                presentation.event_rows(past, affected, language, window=True)
+            ),
         },
     )
 
