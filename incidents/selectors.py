@@ -228,9 +228,12 @@ def uptime_by_month(components: Sequence[Component], *, months: int = 3) -> tupl
     # cheaper than a list of ids in the query.
     counted: dict[int, dict[dt.date, dict[str, float]]] = defaultdict(dict)
     counted_from: dict[int, set] = defaultdict(set)
-    rows = UptimeMonth.objects.filter(
-        month__gte=boundaries[0].date(), month__lt=boundaries[-1].date()
-    ).values_list("component_id", "month", "counted_from", *(column for _status, column in UPTIME_COLUMNS))
+    # Unordered: the models' orderings would join the components and their groups.
+    rows = (
+        UptimeMonth.objects.filter(month__gte=boundaries[0].date(), month__lt=boundaries[-1].date())
+        .order_by()
+        .values_list("component_id", "month", "counted_from", *(column for _status, column in UPTIME_COLUMNS))
+    )
     for component_id, month, start_date, *values in rows:
         counted[component_id][month] = {
             status: value for (status, _column), value in zip(UPTIME_COLUMNS, values, strict=True) if value
@@ -238,9 +241,9 @@ def uptime_by_month(components: Sequence[Component], *, months: int = 3) -> tupl
         counted_from[component_id].add(start_date)
     running = {
         component_id: Period(status, started_at, None)
-        for component_id, status, started_at in StatusPeriod.objects.filter(
-            ended_at__isnull=True
-        ).values_list("component_id", "status", "started_at")
+        for component_id, status, started_at in StatusPeriod.objects.filter(ended_at__isnull=True)
+        .order_by()
+        .values_list("component_id", "status", "started_at")
     }
     stale = {c.pk for c in components if counted_from[c.pk] - {c.start_date}}
     replayed = status_periods(stale, since=boundaries[0]) if stale else {}
