@@ -35,29 +35,44 @@ def count_existing_periods(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('incidents', '0007_update_body_html'),
+        ("incidents", "0007_update_body_html"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='UptimeMonth',
+            name="UptimeMonth",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('month', models.DateField(help_text='The first day of the month.')),
-                ('counted_from', models.DateField(blank=True, null=True)),
-                ('operational_seconds', models.FloatField(default=0)),
-                ('degraded_performance_seconds', models.FloatField(default=0)),
-                ('partial_outage_seconds', models.FloatField(default=0)),
-                ('major_outage_seconds', models.FloatField(default=0)),
-                ('under_maintenance_seconds', models.FloatField(default=0)),
-                ('component', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='incidents.component')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("month", models.DateField()),
+                ("counted_from", models.DateField(blank=True, null=True)),
+                ("operational_seconds", models.FloatField(default=0)),
+                ("degraded_performance_seconds", models.FloatField(default=0)),
+                ("partial_outage_seconds", models.FloatField(default=0)),
+                ("major_outage_seconds", models.FloatField(default=0)),
+                ("under_maintenance_seconds", models.FloatField(default=0)),
+                (
+                    "component",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to="incidents.component",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['component', 'month'],
-                'constraints': [models.UniqueConstraint(fields=('component', 'month'), name='one_uptime_month_per_component')],
+                "ordering": ["component", "month"],
+                "constraints": [
+                    models.UniqueConstraint(
+                        fields=("component", "month"), name="one_uptime_month_per_component"
+                    )
+                ],
             },
         ),
         migrations.RunPython(count_existing_periods, migrations.RunPython.noop),
-]
+    ]

@@ -134,7 +134,7 @@ class UptimeMonth(models.Model):
     """
 
     component = models.ForeignKey(Component, on_delete=models.CASCADE, related_name="+")
-    month = models.DateField(help_text=_("The first day of the month."))
+    month = models.DateField()  # its first day
     counted_from = models.DateField(null=True, blank=True)
     operational_seconds = models.FloatField(default=0)
     degraded_performance_seconds = models.FloatField(default=0)
