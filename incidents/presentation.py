@@ -491,7 +491,7 @@ def uptime_table_rows(components, by_month: dict[int, list[Span]], language: str
     # Escaped texts by minutes: most cells repeat a duration another cell already said.
     down_texts: dict[int, str] = {}
     degraded_texts: dict[int, str] = {}
-    url = reverse("public:component", args=["-slug-"])
+    url = reverse("public:component", args=["-slug-"])  # slugs need no escaping
     rows = []
     for component in components:
         cells = []
@@ -506,14 +506,14 @@ def uptime_table_rows(components, by_month: dict[int, list[Span]], language: str
                 degraded_texts[degraded_minutes] = html.escape(
                     degraded % {"duration": texts.duration(span.degraded_seconds)}
                 )
-            percent = html.escape(formatting.format_percent(span.uptime, language))
+            percent = formatting.format_percent(span.uptime, language)  # digits and the locale's symbols
             cells.append(
                 f"<td><strong>{percent}</strong><br><small>{down_texts[down_minutes]}"
                 f"<br>{degraded_texts[degraded_minutes]}</small></td>"
             )
         name = pick(component.name, language=language, original=Component.original_language)
         rows.append(
-            f'<tr><th scope="row"><a href="{html.escape(url.replace("-slug-", component.slug))}"'
+            f'<tr><th scope="row"><a href="{url.replace("-slug-", component.slug)}"'
             f"{lang_attribute(name)}>{html.escape(name.text)}</a></th>{''.join(cells)}</tr>"
         )
     return mark_safe("\n".join(rows))  # noqa: S308 - every text above is escaped
