@@ -7,7 +7,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from django.core.paginator import Page, Paginator
-from django.db.models import F, Max, Prefetch, Q, Window
+from django.db.models import Exists, F, Max, OuterRef, Prefetch, Q, Window
 from django.db.models.functions import RowNumber
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
@@ -412,12 +412,12 @@ def maintenance_windows(*, past_limit: int = 20) -> tuple[list[dict], list[dict]
     as EVENT_FIELDS rows."""
     queryset = Incident.objects.published().maintenances()
     # The open statuses named rather than the closed ones excluded: the (kind, status) index
-    # then finds the few open windows instead of reading every past one.
+    # then finds the few open windows instead of reading every past one. They are sorted here,
+    # as an ORDER BY would make SQLite walk every window in the (kind, scheduled_for) index.
     open_statuses = [s for s in STATUSES_BY_KIND[IncidentKind.MAINTENANCE] if not s.is_closed]
-    coming = list(
-        queryset.filter(status__in=open_statuses)
-        .order_by("scheduled_for", "started_at")
-        .values(*EVENT_FIELDS)
+    coming = sorted(
+        queryset.filter(status__in=open_statuses).order_by().values(*EVENT_FIELDS),
+        key=lambda w: (w["scheduled_for"] is None, w["scheduled_for"] or w["started_at"], w["started_at"]),
     )
     past = list(
         queryset.exclude(pk__in=[i["pk"] for i in coming])
@@ -444,12 +444,18 @@ FEED_FIELDS = (
 
 def feed_updates(*, component: Component | None = None, limit: int = 50) -> list[dict]:
     """The newest updates of published incidents and maintenance (FEED_FIELDS rows), for the feeds."""
-    newest = IncidentUpdate.objects.filter(incident__published_at__isnull=False)
-    if component is not None:
-        newest = newest.filter(incident__components=component)
     order = ("-display_at", "-created_at", "-id")
-    # Ids first, rows after: sorting a component's updates with their texts (kilobytes each)
-    # costs more than the page; sorting their ids costs nothing.
+    if component is None:
+        # EXISTS rather than a join: with a join and a small limit SQLite sorts every update
+        # instead of walking the display_at index (40 ms against 0.05 for 11 entries).
+        published = Incident.objects.filter(pk=OuterRef("incident_id"), published_at__isnull=False)
+        newest = IncidentUpdate.objects.filter(Exists(published))
+    else:
+        newest = IncidentUpdate.objects.filter(
+            incident__published_at__isnull=False, incident__components=component
+        )
+    # Ids first, rows after: a component's updates are sorted, and sorting them with their texts
+    # (kilobytes each) costs more than the page.
     newest_ids = newest.order_by(*order).values("pk")[:limit]
     return list(IncidentUpdate.objects.filter(pk__in=newest_ids).order_by(*order).values(*FEED_FIELDS))
 
