@@ -5,14 +5,14 @@ in the status page's time zone (settings.STATUS_TIME_ZONE).
 """
 
 import datetime as dt
-from functools import lru_cache
+import decimal
+from functools import cache, lru_cache
 from zoneinfo import ZoneInfo
 
 from babel import Locale
-from babel.dates import format_skeleton, format_timedelta
-from babel.dates import format_time as babel_format_time
+from babel.dates import DateTimePattern, format_skeleton, format_timedelta, match_skeleton, parse_pattern
 from babel.lists import format_list
-from babel.numbers import format_decimal
+from babel.numbers import format_decimal, get_decimal_symbol, get_group_symbol
 from babel.numbers import format_percent as babel_format_percent
 from babel.units import format_unit
 from django.conf import settings
@@ -23,7 +23,40 @@ BABEL_LOCALES = {"en": "en", "ru": "ru", "es": "es", "nb": "nb"}
 
 
 def _locale(language: str) -> Locale:
-    return Locale.parse(BABEL_LOCALES.get((language or "en").split("-")[0].lower(), "en"))
+    return _parsed_locale(_code(language))
+
+
+@cache
+def _code(language: str) -> str:
+    """The Babel locale of a page language ("en" for languages without one)."""
+    return BABEL_LOCALES.get((language or "en").split("-")[0].lower(), "en")
+
+
+# Pages format hundreds of dates, numbers and durations: what depends only on the locale (the
+# locale itself, the pattern a skeleton resolves to, the symbols) is looked up once per process.
+# The results are Babel's own; tests/public/test_formatting.py compares them.
+
+
+@cache
+def _parsed_locale(code: str) -> Locale:
+    return Locale.parse(code)
+
+
+@cache
+def _skeleton_pattern(skeleton: str, code: str) -> DateTimePattern:
+    """What format_skeleton(skeleton, …) applies in this locale."""
+    locale = _parsed_locale(code)
+    return parse_pattern(locale.datetime_skeletons[match_skeleton(skeleton, locale.datetime_skeletons)])
+
+
+@cache
+def _offset_pattern() -> DateTimePattern:
+    return parse_pattern("ZZZZ")
+
+
+def _skeleton(skeleton: str, value: dt.date | dt.datetime, language: str) -> str:
+    code = _code(language)
+    return _skeleton_pattern(skeleton, code).apply(value, _parsed_locale(code))
 
 
 def status_zone() -> ZoneInfo:
@@ -32,35 +65,68 @@ def status_zone() -> ZoneInfo:
 
 def format_datetime(value: dt.datetime, language: str, *, zone: ZoneInfo | None = None) -> str:
     """ "Mar 4, 2025, 11:17 GMT+1" in the page's language and the status page's zone."""
-    locale = _locale(language)
-    zone = zone or status_zone()
-    date = format_skeleton("yMMMd", value, tzinfo=zone, locale=locale)
-    time = format_skeleton("Hm", value, tzinfo=zone, locale=locale)
-    offset = babel_format_time(value, "ZZZZ", tzinfo=zone, locale=locale)
+    code = _code(language)
+    locale = _parsed_locale(code)
+    local = value.astimezone(zone or status_zone())
+    date = _skeleton_pattern("yMMMd", code).apply(local, locale)
+    time = _skeleton_pattern("Hm", code).apply(local, locale)
+    offset = _offset_pattern().apply(local, locale)
     return locale.datetime_formats["medium"].format(f"{time} {offset}", date)
+
+
+class DateTimeFormatter:
+    """format_datetime for the many times of one page: each day's and each offset's text made once."""
+
+    def __init__(self, language: str, *, zone: ZoneInfo | None = None):
+        code = _code(language)
+        self.locale = _parsed_locale(code)
+        self.zone = zone or status_zone()
+        self._date, self._time = _skeleton_pattern("yMMMd", code), _skeleton_pattern("Hm", code)
+        self._layout = self.locale.datetime_formats["medium"]
+        self._dates: dict[dt.date, str] = {}
+        self._offsets: dict[dt.timedelta | None, str] = {}
+
+    def __call__(self, value: dt.datetime) -> str:
+        local = value.astimezone(self.zone)
+        day, offset = local.date(), local.utcoffset()
+        if day not in self._dates:
+            self._dates[day] = self._date.apply(local, self.locale)
+        if offset not in self._offsets:
+            self._offsets[offset] = _offset_pattern().apply(local, self.locale)
+        if self._time.pattern == "HH:mm":  # en, ru, nb: what the pattern gives, without walking it
+            time = f"{local.hour:02d}:{local.minute:02d}"
+        else:
+            time = self._time.apply(local, self.locale)
+        return self._layout.format(f"{time} {self._offsets[offset]}", self._dates[day])
 
 
 def format_time(value: dt.datetime, language: str, *, zone: ZoneInfo | None = None) -> str:
     """ "11:17" in the status page's zone."""
-    return format_skeleton("Hm", value, tzinfo=zone or status_zone(), locale=_locale(language))
+    return _skeleton("Hm", value.astimezone(zone or status_zone()), language)
 
 
 def format_date(value: dt.date, language: str) -> str:
-    return format_skeleton("yMMMd", value, locale=_locale(language))
+    return _skeleton("yMMMd", value, language)
 
 
 def format_duration(value: dt.timedelta, language: str) -> str:
     """ "23 minutes", "1 hour and 30 minutes", "3 days": at most two units, as people say it."""
-    locale = _locale(language)
     minutes = round(value.total_seconds() / 60)
     if minutes < 1:
-        return format_timedelta(value, threshold=1.0, format="long", locale=locale)
+        return format_timedelta(value, threshold=1.0, format="long", locale=_locale(language))
     days, rest = divmod(minutes, 24 * 60)
     hours, minutes = divmod(rest, 60)
     parts = [(days, "day"), (hours, "hour"), (minutes, "minute")]
-    shown = [(amount, unit) for amount, unit in parts if amount][:2]
+    shown = tuple((amount, unit) for amount, unit in parts if amount)[:2]
     if days and len(shown) > 1 and shown[1][1] == "minute":
         shown = shown[:1]
+    return _duration_text(shown, _code(language))
+
+
+@cache
+def _duration_text(shown: tuple[tuple[int, str], ...], code: str) -> str:
+    # At most 31 days, 23 hours and 59 minutes a part: a small table, filled as pages ask.
+    locale = _parsed_locale(code)
     texts = [format_unit(amount, f"duration-{unit}", length="long", locale=locale) for amount, unit in shown]
     return format_list(texts, style="standard", locale=locale)
 
@@ -105,18 +171,38 @@ def _age_text(seconds: int, language: str) -> str:
 
 
 def format_percent(value: float, language: str, *, precision: int = 3) -> str:
-    """ "99.982 %" with the page's decimal separator and percent sign."""
-    pattern = "#,##0" + ("." + "0" * precision if precision else "") + " %"
-    return babel_format_percent(value / 100, format=pattern, locale=_locale(language))
+    """ "99.982 %" with the page's decimal separator and percent sign.
+
+    Rounded as Babel rounds (the decimal of the float's shortest repr, half to even), and
+    written with the locale's symbols; the uptime table shows hundreds of these.
+    """
+    decimal_symbol, group_symbol, suffix = _percent_symbols(_code(language))
+    exact = decimal.Decimal(repr(value / 100)).scaleb(2)
+    rounded = exact.quantize(_QUANTUMS[precision], rounding=decimal.ROUND_HALF_EVEN)
+    if -1000 < rounded < 1000:  # no group separator: the usual percentage
+        return f"{rounded:f}".replace(".", decimal_symbol) + suffix
+    text = f"{rounded:,.{precision}f}"
+    return text.replace(",", "\0").replace(".", decimal_symbol).replace("\0", group_symbol) + suffix
+
+
+_QUANTUMS = {precision: decimal.Decimal(1).scaleb(-precision) for precision in range(7)}
+
+
+@cache
+def _percent_symbols(code: str) -> tuple[str, str, str]:
+    """The decimal and group symbols, and what follows the number ("\u00a0%" in Norwegian)."""
+    locale = _parsed_locale(code)
+    probe = babel_format_percent(0.5, format="#,##0 %", locale=locale)
+    return get_decimal_symbol(locale), get_group_symbol(locale), probe.removeprefix("50")
 
 
 def format_month(value: dt.date, language: str) -> str:
     """ "March 2026" as a heading."""
-    return format_skeleton("yMMMM", value, locale=_locale(language))
+    return _skeleton("yMMMM", value, language)
 
 
 def format_day(value: dt.date, language: str) -> str:
-    return format_skeleton("yMMMd", value, locale=_locale(language))
+    return _skeleton("yMMMd", value, language)
 
 
 def language_name(code: str, language: str) -> str:

@@ -5,6 +5,7 @@ allowlist is removed by nh3 (the ammonia sanitizer). Raw HTML in the source pass
 rendering; the allowlist is the only gate.
 """
 
+import hashlib
 import threading
 
 import markdown
@@ -69,3 +70,28 @@ def render_markdown(text: str) -> SafeString:
         link_rel="nofollow noopener noreferrer",
     )
     return mark_safe(clean)  # noqa: S308 - sanitised by nh3 just above
+
+
+# --- issue 3: HTML rendered when an update is written ---
+#
+# Feeds show the HTML of dozens of updates per request; rendering Markdown costs more than the
+# rest of the request. Services store the HTML of each text when they write it, keyed by a
+# digest of the text and of the rules below, so a text changed around the services (the admin)
+# or a change of the rules simply misses and is rendered on the spot.
+
+RULES_VERSION = "1"  # bump when the Markdown extensions or the allowlist change
+
+
+def markdown_digest(text: str) -> str:
+    return hashlib.blake2b(f"{RULES_VERSION}\n{text}".encode(), digest_size=12).hexdigest()
+
+
+def rendered_texts(texts: dict[str, str]) -> dict[str, str]:
+    """The sanitised HTML of each text of a translated field, keyed by markdown_digest."""
+    return {markdown_digest(text): str(render_markdown(text)) for text in texts.values()}
+
+
+def stored_or_rendered(text: str, rendered: dict[str, str]) -> SafeString:
+    """The HTML stored for `text` by rendered_texts, or rendered now when there is none."""
+    html = rendered.get(markdown_digest(text))
+    return mark_safe(html) if html is not None else render_markdown(text)  # noqa: S308 - stored sanitised

@@ -135,6 +135,64 @@ def spans(
     return result
 
 
+def month_spans(
+    boundaries: Sequence[dt.datetime],
+    counted: dict[dt.date, dict[str, float]],
+    running: Period | None,
+    *,
+    now: dt.datetime,
+    observed_from: dt.datetime | None = None,
+) -> list[Span]:
+    """Month spans (boundaries from month_starts) from the time counted for closed periods
+    (seconds_by_month) and the running period, which counts until now."""
+    # In UTC: subtracting two times of the same zone ignores a change of summer time between them.
+    utc = [b.astimezone(dt.UTC) for b in boundaries]
+    start = end = None
+    if running is not None:
+        start = max(running.started_at.astimezone(dt.UTC), utc[0])
+        if observed_from:
+            start = max(start, observed_from.astimezone(dt.UTC))
+        end = min(now.astimezone(dt.UTC), utc[-1])
+    result = []
+    for index, (month_start, month_end) in enumerate(zip(boundaries, boundaries[1:], strict=False)):
+        seconds = counted.get(month_start.date(), {})
+        if start is not None and end is not None:
+            low, high = max(start, utc[index]), min(end, utc[index + 1])
+            if low < high:
+                seconds = dict(seconds)
+                seconds[running.status] = seconds.get(running.status, 0.0) + (high - low).total_seconds()
+        result.append(Span(month_start, month_end, seconds))
+    return result
+
+
+def observed_from(start_date: dt.date | None, zone: ZoneInfo) -> dt.datetime | None:
+    """When a component with this start date began to count (local midnight), or None."""
+    return _midnight(start_date, zone) if start_date else None
+
+
+def seconds_by_month(
+    periods: Iterable[Period], *, zone: ZoneInfo, observed_from: dt.datetime | None = None
+) -> dict[dt.date, dict[str, float]]:
+    """Seconds in each status per local month (keyed by its first day) of closed periods.
+
+    The same split as spans() over month_starts(), for incidents.models.UptimeMonth.
+    """
+    totals: dict[dt.date, dict[str, float]] = defaultdict(lambda: defaultdict(float))
+    for period in periods:
+        if period.ended_at is None:
+            continue
+        start, end = period.started_at.astimezone(dt.UTC), period.ended_at.astimezone(dt.UTC)
+        if observed_from:
+            start = max(start, observed_from.astimezone(dt.UTC))
+        while start < end:
+            first = start.astimezone(zone).date().replace(day=1)
+            following = (first + dt.timedelta(days=32)).replace(day=1)
+            chunk_end = min(end, _midnight(following, zone).astimezone(dt.UTC))
+            totals[first][period.status] += (chunk_end - start).total_seconds()
+            start = chunk_end
+    return {month: dict(seconds) for month, seconds in totals.items()}
+
+
 def overall(all_spans: Sequence[Span]) -> Span | None:
     """The spans added together (for "99.98 % over 90 days")."""
     if not all_spans:

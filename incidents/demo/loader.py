@@ -29,9 +29,11 @@ from incidents.models import (
     Sample,
     StatusPeriod,
 )
+from incidents.rendering import rendered_texts
 from incidents.services.incidents import declare_incident, post_update
 from incidents.services.metrics import bucket_start
 from incidents.services.postmortems import publish_postmortem, save_action_item, write_postmortem
+from incidents.services.uptime_months import recount_uptime_months
 
 from . import content
 from .feed import demo_specs
@@ -54,6 +56,7 @@ def load_demo(*, now: dt.datetime | None = None, seed: int = 7) -> dict[str, int
             _maintenance(spec, components, now=now, created=created)
         for component in components.values():
             _rebuild_status_periods(component, now)
+        recount_uptime_months(components.values())
         for metric in Metric.objects.select_related("component"):
             if not metric.rollups.exists():
                 _metric_history(metric, windows, now=now, rng=rng)
@@ -178,7 +181,9 @@ def _incident(spec, components, *, now, created) -> Incident:
             display_at=min(at, now),
             actor=None,
         )
-        type(update).objects.filter(pk=update.pk).update(body=update_spec["body"], created_at=min(at, now))
+        type(update).objects.filter(pk=update.pk).update(
+            body=update_spec["body"], body_html=rendered_texts(update_spec["body"]), created_at=min(at, now)
+        )
     incident.refresh_from_db()
     if spec.get("postmortem"):
         _postmortem(incident, spec["postmortem"], language=language, started_at=started_at)
@@ -253,7 +258,9 @@ def _maintenance(spec, components, *, now, created) -> None:
     Incident.objects.filter(pk=incident.pk).update(
         slug=_slug(key, start), title=spec["title"], created_at=announced
     )
-    incident.updates.update(body=spec["body"], display_at=announced, created_at=announced)
+    incident.updates.update(
+        body=spec["body"], body_html=rendered_texts(spec["body"]), display_at=announced, created_at=announced
+    )
     if end < now:
         for status, component_status, at in (
             ("in_progress", ComponentStatus.UNDER_MAINTENANCE, start),

@@ -6,6 +6,7 @@ from .components import (
     ComponentStatusChange,
     StatusMode,
     StatusPeriod,
+    UptimeMonth,
 )
 from .incidents import (
     ComponentChange,
@@ -53,6 +54,7 @@ __all__ = [
     "Sample",
     "StatusMode",
     "StatusPeriod",
+    "UptimeMonth",
     "Subject",
     "Unit",
 ]

@@ -108,7 +108,11 @@ class StatusPeriod(models.Model):
 
     class Meta:
         ordering = ["component", "started_at"]
-        indexes = [models.Index(fields=["component", "started_at"])]
+        indexes = [
+            models.Index(fields=["component", "started_at"]),
+            # Periods still running after a window's start (uptime, day bars): ended_at > since.
+            models.Index(fields=["component", "ended_at"]),
+        ]
         constraints = [
             models.UniqueConstraint(
                 fields=["component"],
@@ -145,3 +149,35 @@ class ComponentStatusChange(models.Model):
 
     def __str__(self) -> str:
         return f"{self.component}: {self.old_status} → {self.new_status}"
+
+
+class UptimeMonth(models.Model):
+    """Seconds one component spent in each status during one month (in the status page's zone).
+
+    Counts its closed status periods from its start date on (`counted_from` says which start
+    date); the open period is added when read. Written with the periods by
+    incidents.services.uptime_months, so the uptime page reads a few rows per component
+    instead of replaying every status change of the months it shows.
+    """
+
+    component = models.ForeignKey(Component, on_delete=models.CASCADE, related_name="+")
+    month = models.DateField()  # its first day
+    counted_from = models.DateField(null=True, blank=True)
+    operational_seconds = models.FloatField(default=0)
+    degraded_performance_seconds = models.FloatField(default=0)
+    partial_outage_seconds = models.FloatField(default=0)
+    major_outage_seconds = models.FloatField(default=0)
+    under_maintenance_seconds = models.FloatField(default=0)
+
+    class Meta:
+        ordering = ["component", "month"]
+        constraints = [
+            models.UniqueConstraint(fields=["component", "month"], name="one_uptime_month_per_component")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.component} {self.month:%Y-%m}"
+
+    @staticmethod
+    def column(status: str) -> str:
+        return f"{status}_seconds"

@@ -100,6 +100,10 @@ class Incident(models.Model):
         indexes = [
             models.Index(fields=["kind", "status"]),
             models.Index(fields=["-started_at"]),
+            # The history's page count: an index-only count of published incidents.
+            models.Index(fields=["published_at"]),
+            # Past maintenance, latest window first, read without sorting every window.
+            models.Index(fields=["kind", "-scheduled_for", "-started_at"]),
         ]
 
     def __str__(self) -> str:
@@ -132,6 +136,8 @@ class IncidentUpdate(models.Model):
     incident = models.ForeignKey(Incident, on_delete=models.CASCADE, related_name="updates")
     status = models.CharField(max_length=16, choices=IncidentStatus.choices)
     body = TranslatedField()
+    # The sanitised HTML of each text of body, written with it (incidents.rendering.rendered_texts).
+    body_html = models.JSONField(default=dict, blank=True, editable=False)
     original_language = models.CharField(max_length=8, default="en")
     # The time readers see. Timelines written after the fact carry earlier times than created_at.
     display_at = models.DateTimeField(default=timezone.now)

@@ -17,6 +17,7 @@ from incidents.models import (
 
 from .audit import changed_fields, record_event
 from .notifications import enqueue_component_update
+from .uptime_months import count_closed_period, recount_uptime_months
 
 
 def set_component_status(
@@ -43,7 +44,11 @@ def set_component_status(
         if locked.status == status:
             return False
         old_status = locked.status
-        StatusPeriod.objects.filter(component=locked, ended_at__isnull=True).update(ended_at=at)
+        closing = StatusPeriod.objects.filter(component=locked, ended_at__isnull=True).first()
+        if closing is not None:
+            closing.ended_at = at
+            closing.save(update_fields=["ended_at"])
+            count_closed_period(locked, closing)
         StatusPeriod.objects.create(component=locked, status=status, started_at=at)
         Component.objects.filter(pk=locked.pk).update(
             status=status, status_changed_at=at, updated_at=timezone.now()
@@ -90,13 +95,16 @@ def save_component(component: Component, *, actor: AbstractBaseUser | None) -> C
     component.full_clean()
     with transaction.atomic():
         creating = component.pk is None
-        before = {} if creating else _snapshot(Component.objects.get(pk=component.pk))
+        previous = None if creating else Component.objects.get(pk=component.pk)
+        before = {} if previous is None else _snapshot(previous)
         component.updated_at = timezone.now()
         component.save()
         if creating:
             StatusPeriod.objects.create(
                 component=component, status=component.status, started_at=component.status_changed_at
             )
+        elif previous.start_date != component.start_date:
+            recount_uptime_months([component])
         old, new = changed_fields(before, _snapshot(component))
         if old or new:
             record_event(

@@ -22,6 +22,7 @@ from incidents.models import (
     StatusMode,
     Subject,
 )
+from incidents.rendering import rendered_texts
 from incidents.translation import validate_language, validate_translations
 
 from .audit import record_event
@@ -201,6 +202,7 @@ def post_update(
         incident=locked,
         status=status,
         body=body,
+        body_html=rendered_texts(body),
         original_language=language,
         display_at=display_at,
         created_at=now,

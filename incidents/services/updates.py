@@ -7,6 +7,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from incidents.models import IncidentUpdate, Subject
+from incidents.rendering import rendered_texts
 from incidents.translation import validate_language, validate_translations
 
 from .audit import record_event
@@ -37,9 +38,10 @@ def edit_update(
     validate_translations(body)
     before = {"body": locked.body}
     locked.body = body
+    locked.body_html = rendered_texts(body)
     locked.version += 1
     locked.updated_at = timezone.now()
-    locked.save(update_fields=["body", "version", "updated_at"])
+    locked.save(update_fields=["body", "body_html", "version", "updated_at"])
     record_event(
         actor=actor,
         action="update.edited",

@@ -16,7 +16,7 @@ from django.utils.translation import get_language
 from django.views.decorators.http import conditional_page, require_safe
 
 from incidents import formatting, overview_frame, presentation, selectors
-from incidents.models import Component, ComponentStatus, Resolution
+from incidents.models import ComponentStatus, Resolution
 from incidents.page_cache import cached_page
 from incidents.translation import language_codes
 
@@ -100,19 +100,21 @@ def component(request, slug: str):
 @public_page
 def history(request):
     language = _language()
-    components = list(Component.objects.order_by("group__position", "position", "slug"))
+    components = selectors.component_choices()
     wanted = request.GET.get("component", "")
     chosen = next((c for c in components if c.slug == wanted), None)
     page = selectors.history(
-        component=chosen, page=request.GET.get("page", 1), page_size=settings.PUBLIC_HISTORY_PAGE_SIZE
+        component=chosen.pk if chosen else None,
+        page=request.GET.get("page", 1),
+        page_size=settings.PUBLIC_HISTORY_PAGE_SIZE,
     )
     return render(
         request,
         "public/history.html",
         {
             "page": page,
-            "months": presentation.by_month(page.object_list, language),
-            "components": [(c, presentation.shown(c.name, c, language=language)) for c in components],
+            "months": presentation.by_month(_event_rows(page.object_list, language), language),
+            "options": presentation.component_options(components, chosen, language),
             "chosen": chosen,
             "unknown_component": bool(wanted) and chosen is None,
         },
@@ -122,32 +124,41 @@ def history(request):
 @public_page
 def uptime(request):
     language = _language()
-    groups = selectors.grouped_components()
-    components = [c for g in groups for c in g.components]
+    components = selectors.component_choices()
     months, by_component = selectors.uptime_by_month(components)
-    texts = presentation.BarTexts(language)
-    rows = [
-        (
-            c,
-            presentation.shown(c.name, c, language=language),
-            presentation.uptime_cells(by_component[c.pk], language, texts),
-        )
-        for c in components
-    ]
     return render(
         request,
         "public/uptime.html",
         {
             "months": [formatting.format_month(m.date(), language) for m in months],
-            "rows": rows,
+            "rows": presentation.uptime_table_rows(components, by_component, language),
         },
     )
 
 
 @public_page
 def maintenance(request):
+    language = _language()
     coming, past = selectors.maintenance_windows()
-    return render(request, "public/maintenance.html", {"coming": coming, "past": past})
+    affected = selectors.affected_components(event["pk"] for event in [*coming, *past])
+    return render(
+        request,
+        "public/maintenance.html",
+        {
+            "coming": presentation.maintenance_articles(
+                presentation.event_rows(coming, affected, language, window=True)
+            ),
+            "past": presentation.maintenance_articles(
+                presentation.event_rows(past, affected, language, window=True)
+            ),
+        },
+    )
+
+
+def _event_rows(events, language: str) -> list[presentation.EventRow]:
+    events = list(events)
+    affected = selectors.affected_components(event["pk"] for event in events)
+    return presentation.event_rows(events, affected, language)
 
 
 def choose_language(request, code: str):

@@ -7,7 +7,9 @@ import feedparser
 import pytest
 from django.utils import timezone
 
+from incidents.models import IncidentUpdate
 from incidents.services.incidents import post_update
+from incidents.services.updates import edit_update
 
 pytestmark = pytest.mark.django_db
 
@@ -113,3 +115,26 @@ def test_updated_date_follows_the_update(client, site):
     _r, parsed = parse(client, "/history.atom")
     newest = max(parsed.entries, key=lambda e: e.updated_parsed)
     assert dt.datetime(*newest.updated_parsed[:6], tzinfo=dt.UTC) <= timezone.now()
+
+
+def test_feeds_show_the_html_stored_with_an_update_and_its_edits(client, site, admin):
+    update = post_update(
+        site["current"], status="identified", body={"en": "Found **the** cause."}, language="en", actor=admin
+    )
+    assert list(update.body_html.values()) == ["<p>Found <strong>the</strong> cause.</p>"]
+    update = edit_update(update, language="en", text="Found *a* cause.", expected_version=1, actor=admin)
+    update.refresh_from_db()
+    assert list(update.body_html.values()) == ["<p>Found <em>a</em> cause.</p>"]
+    _r, parsed = parse(client, "/history.atom")
+    assert any("<em>a</em>" in e.summary for e in parsed.entries)
+
+
+def test_a_text_changed_around_the_services_is_rendered_afresh(client, site, admin):
+    update = post_update(
+        site["current"], status="identified", body={"en": "Old."}, language="en", actor=admin
+    )
+    IncidentUpdate.objects.filter(pk=update.pk).update(body={"en": "New **text**."})  # as the admin would
+    _r, parsed = parse(client, "/history.rss")
+    summaries = [e.summary for e in parsed.entries]
+    assert any("New <strong>text</strong>." in s for s in summaries)
+    assert not any("Old." in s for s in summaries)

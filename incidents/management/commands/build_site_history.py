@@ -32,6 +32,8 @@ from incidents.models import (
     Rollup,
     StatusPeriod,
 )
+from incidents.rendering import rendered_texts
+from incidents.services.uptime_months import recount_uptime_months
 
 INCIDENT_STEPS = (
     IncidentStatus.INVESTIGATING,
@@ -208,13 +210,16 @@ def build_history(
         steps = MAINTENANCE_STEPS if incident.kind == IncidentKind.MAINTENANCE else INCIDENT_STEPS
         count = 1 if incident.resolved_at is None else updates_per_incident
         end = incident.resolved_at or incident.started_at
+        body = {"en": BODY.format(name=f"component {i}"), "ru": "Мы **разбираемся**."}
+        body_html = rendered_texts(body)  # as the services store it
         for n in range(count):
             at = min(incident.started_at + (end - incident.started_at) * n / max(count - 1, 1), now)
             update_rows.append(
                 IncidentUpdate(
                     incident=incident,
                     status=steps[min(n, len(steps) - 1)] if n < count - 1 or count == 1 else steps[-1],
-                    body={"en": BODY.format(name=f"component {i}"), "ru": "Мы **разбираемся**."},
+                    body=body,
+                    body_html=body_html,
                     display_at=at,
                     created_at=at,
                     updated_at=at,
@@ -261,6 +266,7 @@ def build_history(
         if status != ComponentStatus.OPERATIONAL:
             Component.objects.filter(pk=component.pk).update(status=status, status_changed_at=cursor)
     _bulk(StatusPeriod, period_rows, batch=5000)
+    month_rows = recount_uptime_months(component_rows)
 
     postmortems = _bulk(
         Postmortem,
@@ -300,6 +306,7 @@ def build_history(
         "incidents": len(incident_rows),
         "updates": len(update_rows),
         "status_periods": len(period_rows),
+        "uptime_months": month_rows,
         "postmortems": len(postmortems),
     }
 
