@@ -7,7 +7,7 @@ Runs gunicorn (2 x cores + 1 sync workers, DEBUG off, PostgreSQL and Redis when 
 and REDIS_URL are set, SQLite and the file cache otherwise) on 127.0.0.1:8810 with the demo
 data, exports the snapshot of the same data and serves it with nginx (deploy/nginx/statuspage.conf)
 on 127.0.0.1:8811, then loads each target with wrk (100 connections, 15 s; BENCH_LOAD_SECONDS
-changes it). Prints:
+changes it) after an untimed 2 s warm-up run of each target. Prints:
     target=<name> app_rps=<a> app_p99_ms=<p> static_rps=<s> ratio=<a/s> errors=<e>
     target=overview-uncached app_rps=<u>
     load: worst_ratio=<r> uncached_rps=<u> errors=<e>
@@ -33,6 +33,7 @@ APP_PORT = int(os.environ.get("BENCH_LOAD_APP_PORT", "8810"))
 STATIC_PORT = int(os.environ.get("BENCH_LOAD_STATIC_PORT", "8811"))
 SECONDS = int(os.environ.get("BENCH_LOAD_SECONDS", "15"))
 CONNECTIONS = 100
+WARM_SECONDS = 2
 TARGETS = {"overview": "/", "summary": "/api/v2/summary.json", "atom": "/history.atom"}
 
 
@@ -168,9 +169,16 @@ def wait_for(port: int, process: subprocess.Popen) -> None:
 
 
 def warm(port: int, path: str) -> None:
+    """One request to check the answer, then a short untimed run so that every worker has
+    loaded its code, templates and catalogs before the measured run starts."""
     with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=30) as response:
         if response.status != 200:
             raise SystemExit(f"{path} on port {port} answered {response.status}")
+    subprocess.run(
+        ["wrk", "-t2", f"-c{CONNECTIONS}", f"-d{WARM_SECONDS}s", f"http://127.0.0.1:{port}{path}"],
+        capture_output=True,
+        check=True,
+    )
 
 
 def stop(process: subprocess.Popen) -> None:
