@@ -5,8 +5,9 @@ everything on the overview changes only on writes, which all call
 `page_cache.content_changed()` and so bump the structure version, or with the passing of
 time (today's bar, the 24-hour sparklines). The overview is therefore drawn into a frame per
 language, stored in the database with the structure version it was drawn at, and drawn again
-when that version changes or after OVERVIEW_FRAME_SECONDS (0: drawn on every request). A request reads the frame and the
-metrics' latest values in two queries and fills the slots.
+when that version changes or after OVERVIEW_FRAME_SECONDS (0: drawn on every request). Each
+process reads a frame once per version; a request then reads the metrics' live columns in one
+query and fills the slots.
 
 New samples arrive every few seconds: they bump the page cache (incidents.page_cache) but not
 the structure version, so a cache miss under load costs a fill, not a full drawing of every
@@ -29,7 +30,7 @@ from incidents.models import ComponentStatus, Metric, OverviewFrame
 
 # An HTML comment cannot come from content: every text on the page is escaped ("<" as "&lt;").
 SLOT_START, SLOT_END = "<!--live:", "-->"
-# Frames are kept and filled as UTF-8 bytes: a page of 60 components is over half a megabyte,
+# Frames are kept and filled as UTF-8 bytes: a page of 60 components is over 300 KB,
 # and decoding it into a str and encoding it back would cost more than filling it.
 SLOT_START_BYTES, SLOT_END_BYTES = SLOT_START.encode(), SLOT_END.encode()
 
