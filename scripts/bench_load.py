@@ -3,7 +3,7 @@
 
     make bench-load            (or: .venv/bin/python scripts/bench_load.py)
 
-Runs gunicorn (2 x cores + 1 sync workers, DEBUG off, PostgreSQL and Redis when DATABASE_URL
+Runs gunicorn as the README does (cores + 1 gthread workers x 4 threads, DEBUG off, PostgreSQL and Redis when DATABASE_URL
 and REDIS_URL are set, SQLite and the file cache otherwise) on 127.0.0.1:8810 with the demo
 data, exports the snapshot of the same data and serves it with nginx (deploy/nginx/statuspage.conf)
 on 127.0.0.1:8811, then loads each target with wrk (100 connections, 15 s; BENCH_LOAD_SECONDS
@@ -33,6 +33,9 @@ APP_PORT = int(os.environ.get("BENCH_LOAD_APP_PORT", "8810"))
 STATIC_PORT = int(os.environ.get("BENCH_LOAD_STATIC_PORT", "8811"))
 SECONDS = int(os.environ.get("BENCH_LOAD_SECONDS", "15"))
 CONNECTIONS = 100
+# As the README runs it in production; BENCH_LOAD_WORKER_OPTIONS="" tries plain sync workers.
+GUNICORN_WORKERS = (os.cpu_count() or 1) + 1
+GUNICORN_WORKER_OPTIONS = os.environ.get("BENCH_LOAD_WORKER_OPTIONS", "-k gthread --threads 4").split()
 WARM_SECONDS = 2
 TARGETS = {"overview": "/", "summary": "/api/v2/summary.json", "atom": "/history.atom"}
 
@@ -68,7 +71,7 @@ def main() -> int:
     ):
         subprocess.run(manage + command, env=env, check=True, cwd=ROOT, stdout=subprocess.DEVNULL)
     subprocess.run(manage + ["export_site"], env=env, check=True, cwd=ROOT, stdout=sys.stderr)
-    workers = 2 * (os.cpu_count() or 1) + 1
+    workers = int(os.environ.get("BENCH_LOAD_WORKERS", GUNICORN_WORKERS))
     results = {}
     with tempfile.TemporaryDirectory(prefix="bench-load-") as scratch:
         nginx = start_nginx(Path(scratch), var / "snapshot" / "current")
@@ -112,6 +115,7 @@ def start_app(env: dict, workers: int) -> subprocess.Popen:
             "statuspage.wsgi",
             "-w",
             str(workers),
+            *GUNICORN_WORKER_OPTIONS,
             "-b",
             f"127.0.0.1:{APP_PORT}",
             "--log-level",
