@@ -22,7 +22,6 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
 
-
 SHAREABLE_VERSION = "statuspage.shareable_version"
 MAX_ENTRIES = 512
 
