@@ -1,5 +1,7 @@
 """What every resource of /api/v1/ shares: roles, body limit, filters, ETags, service writes."""
 
+from contextlib import contextmanager
+
 from django.conf import settings
 from django.db import transaction
 from drf_spectacular.utils import OpenApiResponse
@@ -7,7 +9,7 @@ from rest_framework import mixins, status, viewsets
 from rest_framework.filters import OrderingFilter
 from rest_framework.response import Response
 
-from .concurrency import check_if_match, etag_for
+from .concurrency import check_if_match, check_version, etag_for
 from .errors import PayloadTooLarge
 from .permissions import StaffRole
 
@@ -76,6 +78,24 @@ class ApiViewSet(viewsets.GenericViewSet):
         """The object of this request, locked until the transaction ends (call inside atomic)."""
         instance = self.get_object()
         return type(instance).objects.select_for_update().get(pk=instance.pk)
+
+    @contextmanager
+    def locked_for_write(self, request, version: int | None):
+        """In one transaction: this request's object under a row lock, once If-Match and the
+        body's `version` (409 when stale) agree with it."""
+        with transaction.atomic():
+            current = self.locked()
+            check_if_match(request, current)
+            check_version(current, version)
+            yield current
+
+
+class ByPublicId:
+    """Resources addressed by their public id as `{id}` in the URL."""
+
+    lookup_field = "public_id"
+    lookup_url_kwarg = "id"
+    lookup_value_regex = PUBLIC_ID  # a malformed id is a 404 from the router, before any query
 
 
 class ServiceCrudViewSet(mixins.ListModelMixin, ApiViewSet):

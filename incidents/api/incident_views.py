@@ -27,8 +27,7 @@ from incidents.services.postmortems import publish_postmortem, unpublish_postmor
 
 from . import filters
 from . import serializers as s
-from .base import ERRORS, PUBLIC_ID, STALE, ApiViewSet, ServiceCrudViewSet
-from .concurrency import check_if_match, check_version
+from .base import ERRORS, STALE, ApiViewSet, ByPublicId, ServiceCrudViewSet
 
 # --- incidents ---
 
@@ -45,12 +44,9 @@ def incidents_with_timelines():
     list=extend_schema(parameters=[filters.IncidentFilters]),
     retrieve=extend_schema(responses={200: s.IncidentSerializer}),
 )
-class IncidentViewSet(mixins.ListModelMixin, ApiViewSet):
+class IncidentViewSet(ByPublicId, mixins.ListModelMixin, ApiViewSet):
     queryset = incidents_with_timelines()
     serializer_class = s.IncidentSerializer
-    lookup_field = "public_id"
-    lookup_url_kwarg = "id"
-    lookup_value_regex = PUBLIC_ID  # a malformed id is a 404 from the router, before any query
     ordering_fields = ["started_at", "created_at", "updated_at", "resolved_at", "scheduled_for"]
     ordering = ["-started_at", "-id"]
     filter_serializer_class = filters.IncidentFilters
@@ -102,10 +98,7 @@ class IncidentViewSet(mixins.ListModelMixin, ApiViewSet):
         serializer = s.IncidentEditSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
-        with transaction.atomic():
-            current = self.locked()
-            check_if_match(request, current)
-            check_version(current, data.get("version"))
+        with self.locked_for_write(request, data.get("version")) as current:
             incident = edit_incident(
                 current,
                 actor=request.user,
@@ -134,10 +127,7 @@ class IncidentViewSet(mixins.ListModelMixin, ApiViewSet):
         serializer = s.UpdateCreateSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
-        with transaction.atomic():
-            current = self.locked()
-            check_if_match(request, current)
-            check_version(current, data.get("version"))
+        with self.locked_for_write(request, data.get("version")) as current:
             update = post_update(
                 current,
                 status=data["status"],
@@ -169,10 +159,7 @@ class IncidentViewSet(mixins.ListModelMixin, ApiViewSet):
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
         extra = {"display_at": data.get("display_at")} if with_display_at else {}
-        with transaction.atomic():
-            current = self.locked()
-            check_if_match(request, current)
-            check_version(current, data.get("version"))
+        with self.locked_for_write(request, data.get("version")) as current:
             service(
                 current,
                 body={data["language"]: data["body"]},
@@ -235,10 +222,7 @@ class PostmortemViewSet(mixins.ListModelMixin, ApiViewSet):
         serializer = s.PostmortemWriteSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
-        with transaction.atomic():
-            current = self.locked()
-            check_if_match(request, current)
-            check_version(current, data.get("version"))
+        with self.locked_for_write(request, data.get("version")) as current:
             postmortem = write_postmortem(
                 current.incident,
                 language=data["language"],

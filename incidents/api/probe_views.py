@@ -14,7 +14,7 @@ from incidents.services.probes import delete_probe, issue_push_token, rotate_web
 
 from . import filters
 from . import probe_serializers as s
-from .base import ERRORS, PUBLIC_ID, STALE, ApiViewSet, ServiceCrudViewSet
+from .base import ERRORS, STALE, ApiViewSet, ByPublicId, ServiceCrudViewSet
 from .concurrency import check_if_match
 
 NOT_FOUND = {404: OpenApiResponse(description="No such probe")}
@@ -25,15 +25,12 @@ NOT_FOUND = {404: OpenApiResponse(description="No such probe")}
     create=extend_schema(responses={201: s.ProbeSerializer, **ERRORS}),
     partial_update=extend_schema(responses={200: s.ProbeSerializer, **ERRORS, **STALE, **NOT_FOUND}),
 )
-class ProbeViewSet(ServiceCrudViewSet):
+class ProbeViewSet(ByPublicId, ServiceCrudViewSet):
     """Probes that measure a metric. Secrets are never returned: a push token or a webhook
     signing secret is shown once, by the action that issues it."""
 
     queryset = Probe.objects.select_related("metric")
     serializer_class = s.ProbeSerializer
-    lookup_field = "public_id"
-    lookup_url_kwarg = "id"
-    lookup_value_regex = PUBLIC_ID  # a malformed id is a 404 from the router, before any query
     ordering_fields = ["name", "kind", "interval", "created_at", "updated_at", "next_run_at"]
     ordering = ["name", "id"]
     filter_serializer_class = filters.ProbeFilters

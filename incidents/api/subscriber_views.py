@@ -12,14 +12,14 @@ from incidents.services.subscriber_admin import add_subscriber, change_subscribe
 
 from . import filters
 from . import subscriber_serializers as s
-from .base import ERRORS, PUBLIC_ID, STALE, ApiViewSet
+from .base import ERRORS, STALE, ApiViewSet, ByPublicId
 from .concurrency import check_if_match
 
 NOT_FOUND = {404: OpenApiResponse(description="No such subscriber")}
 
 
 @extend_schema_view(list=extend_schema(parameters=[filters.SubscriberFilters]))
-class SubscriberViewSet(mixins.ListModelMixin, ApiViewSet):
+class SubscriberViewSet(ByPublicId, mixins.ListModelMixin, ApiViewSet):
     """Email and webhook subscribers. Created through the same subscription service as the public
     form, so double opt-in holds unless an admin creates one with `confirmed: true`."""
 
@@ -31,9 +31,6 @@ class SubscriberViewSet(mixins.ListModelMixin, ApiViewSet):
         "create": s.SubscriberCreateSerializer,
         "partial_update": s.SubscriberEditSerializer,
     }
-    lookup_field = "public_id"
-    lookup_url_kwarg = "id"
-    lookup_value_regex = PUBLIC_ID  # a malformed id is a 404 from the router, before any query
     ordering_fields = ["created_at", "confirmed_at", "email"]
     ordering = ["-created_at", "-id"]
     filter_serializer_class = filters.SubscriberFilters

@@ -22,27 +22,21 @@ from incidents.services.components import set_component_status
 
 from . import filters
 from . import serializers as s
-from .base import ERRORS, PUBLIC_ID, ApiViewSet, ServiceCrudViewSet
+from .base import ERRORS, ApiViewSet, ByPublicId, ServiceCrudViewSet
 
 # --- components ---
 
 
-class ComponentGroupViewSet(ServiceCrudViewSet):
+class ComponentGroupViewSet(ByPublicId, ServiceCrudViewSet):
     queryset = ComponentGroup.objects.all()
     serializer_class = s.ComponentGroupSerializer
-    lookup_field = "public_id"
-    lookup_url_kwarg = "id"
-    lookup_value_regex = PUBLIC_ID  # a malformed id is a 404 from the router, before any query
     ordering_fields = ["position", "slug", "created_at", "updated_at"]
 
 
 @extend_schema_view(list=extend_schema(parameters=[filters.ComponentFilters]))
-class ComponentViewSet(ServiceCrudViewSet):
+class ComponentViewSet(ByPublicId, ServiceCrudViewSet):
     queryset = Component.objects.select_related("group")
     serializer_class = s.ComponentSerializer
-    lookup_field = "public_id"
-    lookup_url_kwarg = "id"
-    lookup_value_regex = PUBLIC_ID  # a malformed id is a 404 from the router, before any query
     ordering_fields = ["position", "slug", "status", "created_at", "updated_at"]
     filter_serializer_class = filters.ComponentFilters
     action_write_permissions = {"set_status": can_respond}
