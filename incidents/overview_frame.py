@@ -52,18 +52,18 @@ LIVE_COLUMNS = ("pk", "latest_value", "latest_at", "health__status")
 
 def overview_html(request: HttpRequest, language: str) -> tuple[bytes, str]:
     """The overview page in `language` and its ETag, from its frame when the stored one is current."""
-    version = _structure_version() if settings.OVERVIEW_FRAME_SECONDS > 0 else None
+    version = _structure_version() if settings.OVERVIEW_FRAME_SECONDS > 0 else None  # None: draw afresh
     held = _held.get(language) if version else None
     if held and held[0].version == version and held[0].expires_at > timezone.now():
-        frame, metrics = held
+        return fill(*held, language)
+    frame = _stored_frame(language, version) if version else None
+    if frame is None:
+        frame, metrics = draw(request, language, version)
     else:
-        frame = _stored_frame(language, version) if version else None
-        if frame is None:
-            frame = draw(request, language, version)
         metric_ids = [pk for ids in frame.layout["metrics"].values() for pk in ids]
         metrics = {m.pk: m for m in selectors.live_metrics().filter(pk__in=metric_ids)}
-        if version:
-            _held[language] = (frame, metrics)
+    if version:
+        _held[language] = (frame, metrics)
     return fill(frame, metrics, language)
 
 
@@ -73,10 +73,8 @@ def forget_held_frames() -> None:
 
 
 def _structure_version() -> str | None:
-    try:
-        return str(page_cache.structure_version())
-    except Exception:  # noqa: BLE001 - the cache server is down: draw afresh, never fail the page
-        return None
+    version = page_cache.structure_version_or_none()
+    return None if version is None else str(version)
 
 
 def _stored_frame(language: str, version: str) -> OverviewFrame | None:
@@ -85,8 +83,9 @@ def _stored_frame(language: str, version: str) -> OverviewFrame | None:
     ).first()
 
 
-def draw(request: HttpRequest, language: str, version: str | None) -> OverviewFrame:
-    """Draws the overview with slots for the live figures, and stores it when it can."""
+def draw(request: HttpRequest, language: str, version: str | None) -> tuple[OverviewFrame, dict[int, Metric]]:
+    """Draws the overview with slots for the live figures, and stores it when it can; returns
+    it with the metrics it shows (as the drawing loaded them)."""
     now = timezone.now()
     context = overview_context(language)
     html = render_to_string("public/overview.html", context, request=_without_query(request)).encode()
@@ -100,7 +99,8 @@ def draw(request: HttpRequest, language: str, version: str | None) -> OverviewFr
     )
     if version:
         _store(frame)
-    return frame
+    rows = [row for _group, group_rows in context["groups"] for row in group_rows]
+    return frame, {m.metric.pk: m.metric for row in rows for m in row.metrics}
 
 
 def overview_context(language: str) -> dict:

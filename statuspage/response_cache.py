@@ -13,8 +13,9 @@ WSGI environ (`SHAREABLE_VERSION`; request.META is the environ). Nothing else is
 other method, no other status, nothing that sets a cookie. When the cache server is down the
 version cannot be checked and every request goes to Django.
 
-Why: a cached page through Django's whole stack costs about 0.9 ms here, this about 0.15 ms,
-and during an outage everyone refreshes the overview at once.
+Why: during an outage everyone refreshes the overview at once. One sync gunicorn worker served
+the cached overview at 1,116 requests/s through Django's whole stack and at 2,281 through this
+layer (0.90 against 0.44 ms a request, gunicorn included).
 """
 
 import threading
@@ -31,11 +32,12 @@ class ResponseCache:
         self,
         application: Callable,
         *,
-        current_version: Callable[[], object],
+        current_version: Callable[[], object | None],
         max_age: Callable[[], float],
         bypass: Callable[[], bool] = lambda: False,
     ):
-        """`max_age` bounds how long an entry lives even if the version never changes (a write
+        """`current_version()` is None while it cannot be known (the cache server is down): every
+        request then goes to Django. `max_age` bounds how long an entry lives even if the version never changes (a write
         that forgot to bump it is then stale no longer than the page cache would keep it);
         while `bypass()` is true every request goes to Django (degraded mode answers from the
         snapshot, with its header and note)."""
@@ -56,7 +58,7 @@ class ResponseCache:
         entry = self._entries.get(key) if key else None
         if entry is not None:
             version, kept_until, status, headers, body, etag = entry
-            if time.monotonic() < kept_until and self._version() == version:
+            if time.monotonic() < kept_until and self.current_version() == version:
                 if etag and environ.get("HTTP_IF_NONE_MATCH") == etag:
                     start_response("304 Not Modified", [h for h in headers if h[0] != "Content-Length"])
                     return [b""]
@@ -64,17 +66,9 @@ class ResponseCache:
                 return [body]
         return self._through_django(place, environ, start_response)
 
-    def _version(self) -> object | None:
-        try:
-            return self.current_version()
-        except Exception:  # noqa: BLE001 - the cache server is down: Django answers
-            return None
-
     def _key(self, place: tuple[str, str], environ: dict) -> tuple | None:
         vary = self._vary.get(place)
-        if vary is None:
-            return None
-        return (*place, *(environ.get(header, "") for header in vary))
+        return None if vary is None else _key(place, vary, environ)
 
     def _through_django(self, place, environ: dict, start_response: Callable) -> Iterable[bytes]:
         captured: dict = {}
@@ -107,7 +101,7 @@ class ResponseCache:
         )
         if "*" in values.get("vary", ""):
             return
-        key = (*place, *(environ.get(header, "") for header in vary))
+        key = _key(place, vary, environ)
         kept_until = time.monotonic() + self.max_age()
         with self._lock:
             self._vary[place] = vary
@@ -117,3 +111,8 @@ class ResponseCache:
                 self._entries.popitem(last=False)
             if len(self._vary) > MAX_ENTRIES:
                 self._vary.clear()
+
+
+def _key(place: tuple[str, str], vary: tuple[str, ...], environ: dict) -> tuple:
+    """Path, query and the values of the request headers the response varies on."""
+    return (*place, *(environ.get(header, "") for header in vary))

@@ -16,7 +16,7 @@ from django.utils.cache import get_conditional_response
 from django.utils.http import http_date
 
 from incidents import surge
-from incidents.page_cache import cache_control, content_version, mark_shareable
+from incidents.page_cache import cache_control, content_version_or_none, mark_shareable
 from incidents.translation import language_codes
 
 from . import statuspage
@@ -39,16 +39,9 @@ def requested_language(request) -> str:
     return translation.get_language_from_request(request).split("-")[0]
 
 
-def current_version() -> int | None:
-    try:
-        return content_version()
-    except Exception:  # noqa: BLE001 - the cache server is down: documents are built live
-        return None
-
-
 def representation(endpoint: str, language: str, version: int | None = None) -> dict:
     """The cached body, ETag and Last-Modified of one endpoint in one language."""
-    version = current_version() if version is None else version
+    version = content_version_or_none() if version is None else version
     if version is None:
         version = "unavailable"  # built live, under a key nobody shares
     key = f"statuspage-v2:{version}:{endpoint}:{language}"
@@ -86,7 +79,7 @@ def endpoint_view(endpoint: str):
             response["Allow"] = "GET, HEAD, OPTIONS"
             return _with_headers(response, language=None)
         language = requested_language(request)
-        version = current_version()
+        version = content_version_or_none()
         cached = representation(endpoint, language, version)
         if version is not None:
             mark_shareable(request, version)

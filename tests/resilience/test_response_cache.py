@@ -117,10 +117,7 @@ def test_other_methods_always_reach_django(app, django_app):
 
 
 def test_with_the_cache_server_down_every_request_reaches_django(django_app):
-    def unreachable():
-        raise ConnectionError("cache server down")
-
-    app = ResponseCache(django_app, current_version=unreachable, max_age=lambda: 60)
+    app = ResponseCache(django_app, current_version=lambda: None, max_age=lambda: 60)
     get(app)
     get(app)
     assert django_app.calls == 2
