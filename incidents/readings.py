@@ -33,10 +33,6 @@ def expected_interval(metric: Metric) -> int:
     return max(metric.expected_interval, probe.interval if probe else 0)
 
 
-def is_no_data(metric: Metric, *, now: dt.datetime | None = None) -> bool:
-    return _is_stale(metric, metric.latest_at, now or timezone.now())
-
-
 def _is_stale(metric: Metric, at: dt.datetime | None, now: dt.datetime) -> bool:
     if at is None:
         return True
