@@ -113,6 +113,9 @@ def format_duration(value: dt.timedelta, language: str) -> str:
     """ "23 minutes", "1 hour and 30 minutes", "3 days": at most two units, as people say it."""
     minutes = round(value.total_seconds() / 60)
     if minutes < 1:
+        seconds = abs(value.total_seconds())
+        if seconds < 30:
+            return _seconds_text(max(1, round(seconds)) if seconds else 0, _code(language))
         return format_timedelta(value, threshold=1.0, format="long", locale=_locale(language))
     days, rest = divmod(minutes, 24 * 60)
     hours, minutes = divmod(rest, 60)
@@ -121,6 +124,13 @@ def format_duration(value: dt.timedelta, language: str) -> str:
     if days and len(shown) > 1 and shown[1][1] == "minute":
         shown = shown[:1]
     return _duration_text(shown, _code(language))
+
+
+@cache
+def _seconds_text(seconds: int, code: str) -> str:
+    """ "0 seconds" to "29 seconds": under half a minute, as Babel says it."""
+    delta = dt.timedelta(seconds=seconds)
+    return format_timedelta(delta, threshold=1.0, format="long", locale=_parsed_locale(code))
 
 
 @cache

@@ -9,9 +9,10 @@ import datetime as dt
 import html
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cache, lru_cache
 
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
@@ -557,35 +558,43 @@ def uptime_table_rows(components, by_month: dict[int, list[Span]], language: str
     Written here, not in the template: the table has hundreds of cells, and a template
     spends more on each than the rest of the page costs.
     """
-    texts = BarTexts(language)
-    down, degraded = _("down %(duration)s"), _("outside latency target %(duration)s")
     no_data = format_html("<td>{}</td>", _("no data"))
-    # Escaped texts by minutes: most cells repeat a duration another cell already said.
-    down_texts: dict[int, str] = {}
-    degraded_texts: dict[int, str] = {}
     url = reverse("public:component", args=["-slug-"])  # slugs need no escaping
     rows = []
     for component in components:
-        cells = []
-        for span in by_month[component.pk]:
-            if not span.observed:
-                cells.append(no_data)
-                continue
-            down_minutes, degraded_minutes = round(span.down_seconds / 60), round(span.degraded_seconds / 60)
-            if down_minutes not in down_texts:
-                down_texts[down_minutes] = html.escape(down % {"duration": texts.duration(span.down_seconds)})
-            if degraded_minutes not in degraded_texts:
-                degraded_texts[degraded_minutes] = html.escape(
-                    degraded % {"duration": texts.duration(span.degraded_seconds)}
-                )
-            percent = formatting.format_percent(span.uptime, language)  # digits and the locale's symbols
-            cells.append(
-                f"<td><strong>{percent}</strong><br><small>{down_texts[down_minutes]}"
-                f"<br>{degraded_texts[degraded_minutes]}</small></td>"
+        cells = [
+            _uptime_cell(
+                span.uptime, round(span.down_seconds / 60), round(span.degraded_seconds / 60), language
             )
+            if span.observed
+            else no_data
+            for span in by_month[component.pk]
+        ]
         name = pick(component.name, language=language, original=Component.original_language)
         rows.append(
             f'<tr><th scope="row"><a href="{url.replace("-slug-", component.slug)}"'
             f"{lang_attribute(name)}>{html.escape(name.text)}</a></th>{''.join(cells)}</tr>"
         )
     return mark_safe("\n".join(rows))  # noqa: S308 - every text above is escaped
+
+
+@lru_cache(maxsize=4096)
+def _uptime_cell(uptime: float, down_minutes: int, degraded_minutes: int, language: str) -> str:
+    """One component's month in the uptime table. Kept by what it says: the closed months'
+    cells are the same on every render of the page."""
+    down, degraded = _uptime_cell_labels(language)
+    percent = formatting.format_percent(uptime, language)  # digits and the locale's symbols
+    return (
+        f"<td><strong>{percent}</strong><br><small>{html.escape(down % _minutes(down_minutes, language))}"
+        f"<br>{html.escape(degraded % _minutes(degraded_minutes, language))}</small></td>"
+    )
+
+
+@cache
+def _uptime_cell_labels(language: str) -> tuple[str, str]:
+    with translation.override(language):
+        return _("down %(duration)s"), _("outside latency target %(duration)s")
+
+
+def _minutes(minutes: int, language: str) -> dict[str, str]:
+    return {"duration": formatting.format_duration(dt.timedelta(minutes=minutes), language)}

@@ -35,7 +35,7 @@ from incidents.models import (
 )
 from incidents.models.incidents import STATUSES_BY_KIND
 from incidents.translation import Shown
-from incidents.uptime import Period, Span, day_starts, month_spans, month_starts, spans
+from incidents.uptime import MonthGrid, Period, Span, day_starts, month_spans, month_starts, spans
 
 
 @dataclass
@@ -247,6 +247,7 @@ def uptime_by_month(components: Sequence[Component], *, months: int = 3) -> tupl
     }
     stale = {c.pk for c in components if counted_from[c.pk] - {c.start_date}}
     replayed = status_periods(stale, since=boundaries[0]) if stale else {}
+    grid = MonthGrid(boundaries)
     result = {}
     for component in components:
         start = _observed_from(component)
@@ -256,7 +257,7 @@ def uptime_by_month(components: Sequence[Component], *, months: int = 3) -> tupl
             )
         else:
             result[component.pk] = month_spans(
-                boundaries, counted[component.pk], running.get(component.pk), now=now, observed_from=start
+                grid, counted[component.pk], running.get(component.pk), now=now, observed_from=start
             )
     return boundaries[:-1], result
 

@@ -27,11 +27,15 @@ class Period(NamedTuple):
     ended_at: dt.datetime | None
 
 
+_UNKNOWN = object()
+
+
 class Span:
     """One day or month of one component: seconds per status and the incidents in it.
 
     The derived figures are computed once when the seconds are set: the overview asks them
-    of thousands of spans.
+    of thousands of spans. The worst status is found when first asked (the uptime table
+    never asks).
     """
 
     __slots__ = (
@@ -42,7 +46,7 @@ class Span:
         "observed",
         "down_seconds",
         "degraded_seconds",
-        "worst",
+        "_worst",
     )
 
     def __init__(self, start: dt.datetime, end: dt.datetime, seconds: dict[str, float] | None = None):
@@ -52,18 +56,26 @@ class Span:
 
     def set_seconds(self, seconds: dict[str, float]) -> None:
         self.seconds = seconds
+        self._worst = _UNKNOWN
         if len(seconds) <= 1:  # the usual day: one status all day, or nothing observed
             ((status, observed),) = seconds.items() or ((None, 0.0),)
             self.observed = observed
             self.down_seconds = observed if status in DOWN else 0.0
             self.degraded_seconds = observed if status == DEGRADED else 0.0
-            self.worst = ComponentStatus(status) if status and observed > 0 else None
             return
         self.observed = sum(seconds.values())
         self.down_seconds = sum(s for status, s in seconds.items() if status in DOWN)
         self.degraded_seconds = seconds.get(DEGRADED, 0.0)
-        present = [status for status, s in seconds.items() if s > 0]
-        self.worst = ComponentStatus(max(present, key=SEVERITY_BY_VALUE.__getitem__)) if present else None
+
+    @property
+    def worst(self) -> ComponentStatus | None:
+        """The most severe status the span spent time in, or None when nothing was observed."""
+        if self._worst is _UNKNOWN:
+            present = [status for status, s in self.seconds.items() if s > 0]
+            self._worst = (
+                ComponentStatus(max(present, key=SEVERITY_BY_VALUE.__getitem__)) if present else None
+            )
+        return self._worst
 
     def __repr__(self) -> str:
         return f"Span({self.start:%Y-%m-%d}, {self.seconds})"
@@ -135,32 +147,42 @@ def spans(
     return result
 
 
+class MonthGrid:
+    """Month boundaries (from month_starts) with what every component's spans need of them,
+    computed once for a page of components."""
+
+    def __init__(self, boundaries: Sequence[dt.datetime]):
+        self.months = [
+            (start, end, start.date()) for start, end in zip(boundaries, boundaries[1:], strict=False)
+        ]
+        # In UTC: subtracting two times of the same zone ignores a change of summer time between them.
+        self.utc = [b.astimezone(dt.UTC) for b in boundaries]
+
+
 def month_spans(
-    boundaries: Sequence[dt.datetime],
+    grid: MonthGrid,
     counted: dict[dt.date, dict[str, float]],
     running: Period | None,
     *,
     now: dt.datetime,
     observed_from: dt.datetime | None = None,
 ) -> list[Span]:
-    """Month spans (boundaries from month_starts) from the time counted for closed periods
-    (seconds_by_month) and the running period, which counts until now."""
-    # In UTC: subtracting two times of the same zone ignores a change of summer time between them.
-    utc = [b.astimezone(dt.UTC) for b in boundaries]
-    start = end = None
-    if running is not None:
-        start = max(running.started_at.astimezone(dt.UTC), utc[0])
-        if observed_from:
-            start = max(start, observed_from.astimezone(dt.UTC))
-        end = min(now.astimezone(dt.UTC), utc[-1])
+    """Month spans from the time counted for closed periods (seconds_by_month) and the running
+    period, which counts until now."""
+    if running is None:
+        return [Span(start, end, counted.get(first, {})) for start, end, first in grid.months]
+    utc = grid.utc
+    start = max(running.started_at.astimezone(dt.UTC), utc[0])
+    if observed_from:
+        start = max(start, observed_from.astimezone(dt.UTC))
+    end = min(now.astimezone(dt.UTC), utc[-1])
     result = []
-    for index, (month_start, month_end) in enumerate(zip(boundaries, boundaries[1:], strict=False)):
-        seconds = counted.get(month_start.date(), {})
-        if start is not None and end is not None:
-            low, high = max(start, utc[index]), min(end, utc[index + 1])
-            if low < high:
-                seconds = dict(seconds)
-                seconds[running.status] = seconds.get(running.status, 0.0) + (high - low).total_seconds()
+    for index, (month_start, month_end, first) in enumerate(grid.months):
+        seconds = counted.get(first, {})
+        low, high = max(start, utc[index]), min(end, utc[index + 1])
+        if low < high:
+            seconds = dict(seconds)
+            seconds[running.status] = seconds.get(running.status, 0.0) + (high - low).total_seconds()
         result.append(Span(month_start, month_end, seconds))
     return result
 
