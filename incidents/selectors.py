@@ -221,8 +221,11 @@ def uptime_by_month(components: Sequence[Component], *, months: int = 3) -> tupl
     Closed periods come counted per month (UptimeMonth), the running period is added here.
     A component whose months were counted from another start date than its own (changed
     around the services) is replayed from its periods instead (one more query).
+
+    Time is counted to the start of the current minute: the table says its durations in
+    minutes, and renders within one minute show the same figures (and the same ETag).
     """
-    now = timezone.now()
+    now = timezone.now().replace(second=0, microsecond=0)
     boundaries = month_starts(months=months, now=now, zone=status_zone())
     # The page asks for every component: rows of the others are read and skipped, which is
     # cheaper than a list of ids in the query.

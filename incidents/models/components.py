@@ -171,6 +171,9 @@ class UptimeMonth(models.Model):
 
     class Meta:
         ordering = ["component", "month"]
+        # The uptime page reads the last months of every component: without this index it
+        # reads every month ever counted.
+        indexes = [models.Index(fields=["month"])]
         constraints = [
             models.UniqueConstraint(fields=["component", "month"], name="one_uptime_month_per_component")
         ]
