@@ -48,6 +48,22 @@ def test_durations(language, twenty_three, ninety):
 
 
 @pytest.mark.parametrize(
+    ("seconds", "language", "expected"),
+    [
+        (0, "en", "0 seconds"),
+        (0.3, "en", "1 second"),
+        (12.4, "ru", "12 секунд"),
+        (21, "ru", "21 секунда"),
+        (2, "es", "2 segundos"),
+        (1, "nb", "1 sekund"),
+        (29.6, "en", "30 seconds"),
+    ],
+)
+def test_durations_under_half_a_minute_in_seconds(seconds, language, expected):
+    assert format_duration(dt.timedelta(seconds=seconds), language) == expected
+
+
+@pytest.mark.parametrize(
     ("language", "month", "quarter"),
     [
         ("en", "November 2026", "Q1 2025"),

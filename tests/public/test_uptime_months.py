@@ -101,3 +101,18 @@ def test_a_start_date_changed_around_the_services_is_replayed_from_the_periods(a
         spans(periods, boundaries, now=NOW, observed_from=observed)
     )
     assert by_component[api.pk][1].down_seconds == 0  # the outage of 10 February is before the start
+
+
+def test_renders_within_one_minute_show_the_same_figures_and_answer_304(client, settings, api):
+    settings.PUBLIC_PAGE_CACHE_SECONDS = 0  # rendered afresh on every request
+    with time_machine.travel(NOW + dt.timedelta(seconds=5), tick=False):
+        first = client.get("/uptime/")
+    with time_machine.travel(NOW + dt.timedelta(seconds=55), tick=False):
+        again = client.get("/uptime/", HTTP_IF_NONE_MATCH=first["ETag"])
+    with time_machine.travel(NOW + dt.timedelta(minutes=1, seconds=5), tick=False):
+        next_minute = client.get("/uptime/")
+
+    assert again.status_code == 304
+    # The partial outage still running counts one minute more.
+    assert next_minute.content != first.content
+    assert next_minute["ETag"] != first["ETag"]
