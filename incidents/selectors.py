@@ -35,7 +35,16 @@ from incidents.models import (
 )
 from incidents.models.incidents import STATUSES_BY_KIND
 from incidents.translation import Shown
-from incidents.uptime import MonthGrid, Period, Span, day_starts, month_spans, month_starts, spans
+from incidents.uptime import (
+    MonthGrid,
+    Period,
+    Span,
+    day_starts,
+    month_spans,
+    month_starts,
+    observed_from,
+    spans,
+)
 
 
 @dataclass
@@ -177,23 +186,20 @@ def incidents_by_component(component_ids: Iterable[int], *, since: dt.datetime) 
     return found
 
 
-def _observed_from(component: Component) -> dt.datetime | None:
-    if component.start_date:
-        return dt.datetime.combine(component.start_date, dt.time(), tzinfo=status_zone())
-    return None
-
-
 def uptime_days(components: Sequence[Component], *, days: int = 90) -> dict[int, list[Span]]:
     """For each component, one span per day of the last `days` days with the incidents in it."""
-    now = timezone.now()
-    boundaries = day_starts(days=days, now=now, zone=status_zone())
+    now, zone = timezone.now(), status_zone()
+    boundaries = day_starts(days=days, now=now, zone=zone)
     ids = [c.pk for c in components]
     periods = status_periods(ids, since=boundaries[0])
     incidents = incidents_by_component(ids, since=boundaries[0])
     result = {}
     for component in components:
         component_spans = spans(
-            periods.get(component.pk, []), boundaries, now=now, observed_from=_observed_from(component)
+            periods.get(component.pk, []),
+            boundaries,
+            now=now,
+            observed_from=observed_from(component.start_date, zone),
         )
         for row in incidents.get(component.pk, []):
             start, end = row["incident__started_at"], row["incident__resolved_at"] or now
@@ -225,8 +231,8 @@ def uptime_by_month(components: Sequence[Component], *, months: int = 3) -> tupl
     Time is counted to the start of the current minute: the table says its durations in
     minutes, and renders within one minute show the same figures (and the same ETag).
     """
-    now = timezone.now().replace(second=0, microsecond=0)
-    boundaries = month_starts(months=months, now=now, zone=status_zone())
+    now, zone = timezone.now().replace(second=0, microsecond=0), status_zone()
+    boundaries = month_starts(months=months, now=now, zone=zone)
     # The page asks for every component: rows of the others are read and skipped, which is
     # cheaper than a list of ids in the query.
     counted: dict[int, dict[dt.date, dict[str, float]]] = defaultdict(dict)
@@ -253,7 +259,7 @@ def uptime_by_month(components: Sequence[Component], *, months: int = 3) -> tupl
     grid = MonthGrid(boundaries)
     result = {}
     for component in components:
-        start = _observed_from(component)
+        start = observed_from(component.start_date, zone)
         if component.pk in stale:
             result[component.pk] = spans(
                 replayed.get(component.pk, []), boundaries, now=now, observed_from=start
