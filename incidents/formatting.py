@@ -111,10 +111,10 @@ def format_date(value: dt.date, language: str) -> str:
 
 def format_duration(value: dt.timedelta, language: str) -> str:
     """ "23 minutes", "1 hour and 30 minutes", "3 days": at most two units, as people say it."""
-    minutes = round(value.total_seconds() / 60)
+    seconds = value.total_seconds()
+    minutes = round(seconds / 60)
     if minutes < 1:
-        seconds = abs(value.total_seconds())
-        if seconds < 30:
+        if seconds >= 0:  # under half a minute
             return _seconds_text(max(1, round(seconds)) if seconds else 0, _code(language))
         return format_timedelta(value, threshold=1.0, format="long", locale=_locale(language))
     days, rest = divmod(minutes, 24 * 60)
@@ -128,7 +128,7 @@ def format_duration(value: dt.timedelta, language: str) -> str:
 
 @cache
 def _seconds_text(seconds: int, code: str) -> str:
-    """ "0 seconds" to "29 seconds": under half a minute, as Babel says it."""
+    """ "0 seconds" to "29 seconds", as Babel says them."""
     delta = dt.timedelta(seconds=seconds)
     return format_timedelta(delta, threshold=1.0, format="long", locale=_parsed_locale(code))
 

@@ -584,17 +584,16 @@ def _uptime_cell(uptime: float, down_minutes: int, degraded_minutes: int, langua
     cells are the same on every render of the page."""
     down, degraded = _uptime_cell_labels(language)
     percent = formatting.format_percent(uptime, language)  # digits and the locale's symbols
+    down_for = formatting.format_duration(dt.timedelta(minutes=down_minutes), language)
+    degraded_for = formatting.format_duration(dt.timedelta(minutes=degraded_minutes), language)
     return (
-        f"<td><strong>{percent}</strong><br><small>{html.escape(down % _minutes(down_minutes, language))}"
-        f"<br>{html.escape(degraded % _minutes(degraded_minutes, language))}</small></td>"
+        f"<td><strong>{percent}</strong><br><small>{html.escape(down % {'duration': down_for})}"
+        f"<br>{html.escape(degraded % {'duration': degraded_for})}</small></td>"
     )
 
 
 @cache
 def _uptime_cell_labels(language: str) -> tuple[str, str]:
+    # Cells are cached across requests, so their labels cannot rely on the active language.
     with translation.override(language):
         return _("down %(duration)s"), _("outside latency target %(duration)s")
-
-
-def _minutes(minutes: int, language: str) -> dict[str, str]:
-    return {"duration": formatting.format_duration(dt.timedelta(minutes=minutes), language)}
