@@ -150,9 +150,10 @@ def main() -> None:
     var_dir = Path(os.environ.get("STATUSPAGE_VAR_DIR", ROOT / "var"))
     var_dir.mkdir(parents=True, exist_ok=True)
     runs = int(os.environ.get("BENCH_SITE_RUNS", "60"))
-    # Both datasets are served at once and their requests alternate, one at a time: the
-    # machine's speed drifts by a third from minute to minute here, and paired requests see
-    # the same drift, where runs of one dataset after the other did not.
+    # Both datasets are served at once and their requests alternate, one at a time: on the
+    # 2-core machine one page of one dataset measured 7.2 to 11.7 ms p50 from one run to the
+    # next, and paired requests share whatever slowed a run, where runs of one dataset after
+    # the other did not.
     sites = {}
     for dataset in ("small", "large"):  # built one after the other: both builds are heavy
         sites[dataset] = Site(dataset, var_dir)
