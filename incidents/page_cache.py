@@ -38,17 +38,14 @@ def content_version() -> int:
     return _version(VERSION_KEY)
 
 
-def structure_version() -> int:
-    """Changes with every write a reader could see except new samples (incidents.overview_frame)."""
-    return _version(STRUCTURE_VERSION_KEY)
-
-
 def content_version_or_none() -> int | None:
     """The content version, or None while the cache server is unreachable (render live then)."""
     return _version_or_none(VERSION_KEY)
 
 
 def structure_version_or_none() -> int | None:
+    """Changes with every write a reader could see except new samples (incidents.overview_frame);
+    None while the cache server is unreachable."""
     return _version_or_none(STRUCTURE_VERSION_KEY)
 
 
