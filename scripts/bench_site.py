@@ -16,6 +16,7 @@ Prints one line per page, then the worst ratio and the most queries any page ran
     site: worst_ratio=<r> max_queries=<q>
 """
 
+import contextlib
 import json
 import os
 import statistics
@@ -47,14 +48,16 @@ def child(dataset: str) -> None:
     request_started.disconnect(close_old_connections)
     request_finished.disconnect(close_old_connections)
 
-    call_command("migrate", verbosity=0, interactive=False)
-    if not Component.objects.exists():
-        if dataset == "large":
-            build_history()
-        elif "load_demo" in get_commands():
-            call_command("load_demo", verbosity=0)
-        else:  # the demo command is not on every branch: a small synthetic page instead
-            build_history(**SMALL)
+    # Stdout carries the answers to the parent, so whatever the setup prints goes to stderr.
+    with contextlib.redirect_stdout(sys.stderr):
+        call_command("migrate", verbosity=0, interactive=False)
+        if not Component.objects.exists():
+            if dataset == "large":
+                build_history()
+            elif "load_demo" in get_commands():
+                call_command("load_demo", verbosity=0)
+            else:  # the demo command is not on every branch: a small synthetic page instead
+                build_history(**SMALL)
 
     incident = (
         Incident.objects.published()
