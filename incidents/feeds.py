@@ -11,9 +11,11 @@ syndication framework spends more on each entry than the rest of the request cos
 """
 
 import datetime as dt
+import json
 import re
 from dataclasses import dataclass
 from email.utils import format_datetime as rfc822
+from functools import lru_cache
 from urllib.parse import urlsplit
 from xml.sax.saxutils import escape as xml_escape
 from xml.sax.saxutils import quoteattr
@@ -22,6 +24,7 @@ from django.conf import settings
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
+from django.utils import translation
 from django.utils.http import http_date
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
@@ -47,14 +50,31 @@ def _language() -> str:
     return (get_language() or settings.LANGUAGE_CODE).split("-")[0]
 
 
-@dataclass
+@dataclass(frozen=True)
+class FeedContext:
+    """What every entry of one feed shares: its language, the absolute incident link with
+    "-slug-" where the slug goes, and the host its tag URIs name."""
+
+    language: str
+    incident_url: str
+    host: str
+
+    @classmethod
+    def current(cls, language: str) -> "FeedContext":
+        return cls(
+            language,
+            settings.SITE_URL + reverse("public:incident", args=["-slug-"]),
+            urlsplit(settings.SITE_URL).hostname or "localhost",
+        )
+
+
+@dataclass(frozen=True)
 class Entry:
-    title: str
-    link: str
-    guid: str
-    html: str
-    published: dt.datetime
+    """One update as an RSS <item> and as an Atom <entry>."""
+
     updated: dt.datetime
+    rss: str
+    atom: str
 
 
 @dataclass
@@ -73,34 +93,74 @@ class Channel:
 
 def entries(rows: list[dict], language: str) -> list[Entry]:
     """Feed entries for selectors.feed_updates rows, in `language`."""
-    link = settings.SITE_URL + reverse("public:incident", args=["-slug-"])
-    host = urlsplit(settings.SITE_URL).hostname or "localhost"
-    statuses = {status.value: str(status.label) for status in IncidentStatus}
-    found = []
-    for row in rows:
-        title = pick(row["incident__title"], language=language, original=row["incident__original_language"])
-        body = pick(row["body"], language=language, original=row["original_language"])
-        public_id = row["public_id"]
-        found.append(
-            Entry(
-                title=f"{title.text}: {statuses[row['status']]}",
-                link=f"{link.replace('-slug-', row['incident__slug'])}#update-{public_id}",
-                guid=f"tag:{host},{row['created_at']:%Y-%m-%d}:{language}/update/{public_id}",
-                html=stored_or_rendered(body.text, row["body_html"]),
-                published=row["display_at"],
-                updated=max(row["updated_at"], row["display_at"]),
-            )
+    context = FeedContext.current(language)
+    return [
+        entry(
+            context,
+            public_id=row["public_id"],
+            status=row["status"],
+            body=row["body_json"],
+            body_html=row["body_html_json"],
+            original_language=row["original_language"],
+            display_at=row["display_at"],
+            created_at=row["created_at"],
+            updated_at=row["updated_at"],
+            slug=row["incident__slug"],
+            title=row["incident_title_json"],
+            title_language=row["incident__original_language"],
         )
-    return found
+        for row in rows
+    ]
+
+
+# A feed holds 50 entries and writing one (picking its texts, escaping its HTML) costs more
+# than reading it. Entries are kept per process by everything they are written from (texts as
+# their stored JSON text), so a changed update makes a new entry and a kept one is never stale.
+ENTRIES_KEPT = 8192
+
+
+@lru_cache(maxsize=ENTRIES_KEPT)
+def entry(
+    context: FeedContext,
+    *,
+    public_id: str,
+    status: str,
+    body: str,
+    body_html: str,
+    original_language: str,
+    display_at: dt.datetime,
+    created_at: dt.datetime,
+    updated_at: dt.datetime,
+    slug: str,
+    title: str,
+    title_language: str,
+) -> Entry:
+    language = context.language
+    title_text = pick(json.loads(title), language=language, original=title_language).text
+    with translation.override(language):
+        title_text = f"{title_text}: {IncidentStatus(status).label}"
+    body_text = pick(json.loads(body), language=language, original=original_language).text
+    html = escape(stored_or_rendered(body_text, json.loads(body_html)))
+    link = f"{context.incident_url.replace('-slug-', slug)}#update-{public_id}"
+    guid = escape(f"tag:{context.host},{created_at:%Y-%m-%d}:{language}/update/{public_id}")
+    updated = max(updated_at, display_at)
+    title_text = escape(title_text)
+    return Entry(
+        updated=updated,
+        rss=(
+            f"<item><title>{title_text}</title><link>{escape(link)}</link><description>{html}</description>"
+            f'<pubDate>{rfc822(display_at)}</pubDate><guid isPermaLink="false">{guid}</guid></item>'
+        ),
+        atom=(
+            f'<entry><title>{title_text}</title><link href={quoteattr(link)} rel="alternate"/>'
+            f"<published>{display_at.isoformat()}</published><updated>{updated.isoformat()}</updated>"
+            f'<id>{guid}</id><summary type="html">{html}</summary></entry>'
+        ),
+    )
 
 
 def rss(channel: Channel) -> str:
-    items = "".join(
-        f"<item><title>{escape(e.title)}</title><link>{escape(e.link)}</link>"
-        f"<description>{escape(e.html)}</description><pubDate>{rfc822(e.published)}</pubDate>"
-        f'<guid isPermaLink="false">{escape(e.guid)}</guid></item>'
-        for e in channel.entries
-    )
+    items = "".join(entry.rss for entry in channel.entries)
     built = f"<lastBuildDate>{rfc822(channel.updated)}</lastBuildDate>" if channel.updated else ""
     return (
         '<?xml version="1.0" encoding="utf-8"?>\n'
@@ -113,12 +173,7 @@ def rss(channel: Channel) -> str:
 
 
 def atom(channel: Channel) -> str:
-    items = "".join(
-        f'<entry><title>{escape(e.title)}</title><link href={quoteattr(e.link)} rel="alternate"/>'
-        f"<published>{e.published.isoformat()}</published><updated>{e.updated.isoformat()}</updated>"
-        f'<id>{escape(e.guid)}</id><summary type="html">{escape(e.html)}</summary></entry>'
-        for e in channel.entries
-    )
+    items = "".join(entry.atom for entry in channel.entries)
     updated = (channel.updated or dt.datetime.now(dt.UTC)).isoformat()
     return (
         '<?xml version="1.0" encoding="utf-8"?>\n'

@@ -7,6 +7,7 @@ are drawn by incidents.charts with their text alternatives.
 
 import datetime as dt
 import html
+import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
@@ -22,9 +23,6 @@ from incidents import charts, formatting, readings
 from incidents.models import (
     Component,
     ComponentStatus,
-    Impact,
-    IncidentKind,
-    IncidentStatus,
     Metric,
     Resolution,
 )
@@ -409,173 +407,68 @@ def lang_attribute(text: Shown) -> SafeString:
     return format_html(' lang="{}"', text.language) if text.is_fallback else mark_safe("")
 
 
-@dataclass
-class EventRow:
-    """One incident or maintenance window in a list (history, maintenance), its texts made once."""
-
-    started_at: dt.datetime
-    url: str
-    title: Shown
-    title_lang: SafeString
-    meta: SafeString  # "Minor · Resolved · <time>…</time> – <time>…</time>" (history)
-    status: str
-    window: SafeString  # "<time>…</time> – <time>…</time>" (maintenance), or ""
-    affected: str  # component names, comma separated
-
-    # Lists are written here rather than in templates: a page of dozens of rows spends more on
-    # a template's variables than on the rest of the page. Every text is escaped.
-
-    def _link(self) -> str:
-        return f'<a href="{html.escape(self.url)}"{self.title_lang}>{html.escape(self.title.text)}</a>'
-
-    def history_item(self) -> str:
-        affected = f'<span class="affected">{html.escape(self.affected)}</span>' if self.affected else ""
-        return f'<li>{self._link()} <span class="meta">{self.meta}</span>{affected}</li>'
-
-    def maintenance_article(self, affected_label: str) -> str:
-        window = f" · {self.window}" if self.window else ""
-        affected = (
-            f'<p class="affected">{html.escape(affected_label)} {html.escape(self.affected)}</p>'
-            if self.affected
-            else ""
-        )
-        return (
-            f'<article class="maintenance"><h3>{self._link()}</h3>'
-            f'<p class="meta">{html.escape(self.status)}{window}</p>{affected}</article>'
-        )
-
-
-def maintenance_articles(rows: list[EventRow]) -> SafeString:
-    label = _("Affected:")
-    return mark_safe("\n".join(row.maintenance_article(label) for row in rows))  # noqa: S308 - escaped
-
-
-class EventTexts:
-    """Labels, links and component names of a list of events in one language, each made once."""
-
-    def __init__(self, language: str):
-        self.language = language
-        self.maintenance = html.escape(_("Maintenance"))
-        self.impacts = {impact.value: html.escape(str(impact.label)) for impact in Impact}
-        self.statuses = {status.value: str(status.label) for status in IncidentStatus}
-        self._incident_url = reverse("public:incident", args=["-slug-"])
-        self._names: dict[int, str] = {}
-
-    def url(self, slug: str) -> str:
-        return self._incident_url.replace("-slug-", slug)
-
-    def component_name(self, component_id: int, name: dict) -> str:
-        if component_id not in self._names:
-            self._names[component_id] = pick(
-                name, language=self.language, original=Component.original_language
-            ).text
-        return self._names[component_id]
-
-
-def event_rows(
-    events: list[dict], affected: dict[int, list[tuple[int, dict]]], language: str, *, window: bool = False
-) -> list[EventRow]:
-    """Rows for selectors.EVENT_FIELDS rows and their components; `window` shows maintenance windows."""
-    texts = EventTexts(language)
-    human = formatting.DateTimeFormatter(language)
-    rows = []
-    for event in events:
-        title = pick(event["title"], language=language, original=event["original_language"])
-        status = texts.statuses[event["status"]]
-        meta = window_text = mark_safe("")
-        if window and event["scheduled_for"]:
-            window_text = mark_safe(  # noqa: S308 - time elements are escaped
-                f"{time_element(event['scheduled_for'], human)} – {time_element(event['scheduled_until'], human)}"
-            )
-        elif not window:
-            maintenance = event["kind"] == IncidentKind.MAINTENANCE
-            kind = texts.maintenance if maintenance else texts.impacts[event["impact"]]
-            ended = f" – {time_element(event['resolved_at'], human)}" if event["resolved_at"] else ""
-            meta = mark_safe(  # noqa: S308 - labels escaped in EventTexts, time elements escaped
-                f"{kind} · {html.escape(status)} · {time_element(event['started_at'], human)}{ended}"
-            )
-        rows.append(
-            EventRow(
-                started_at=event["started_at"],
-                url=texts.url(event["slug"]),
-                title=title,
-                title_lang=lang_attribute(title),
-                meta=meta,
-                status=status,
-                window=window_text,
-                affected=", ".join(
-                    texts.component_name(pk, name) for pk, name in affected.get(event["pk"], [])
-                ),
-            )
-        )
-    return rows
-
-
 def component_options(components, chosen, language: str) -> SafeString:
-    """The <option> of each component (rows with .slug and .name) for a filter, `chosen` selected.
+    """The <option> of each component (selectors.component_choices rows) for a filter, `chosen`
+    selected."""
+    return _options(
+        language, chosen.slug if chosen else None, tuple((c.slug, c.name_json) for c in components)
+    )
 
-    Written here, not in the template: a page of sixty components would spend more on them
-    than on the rest of the list.
-    """
+
+@lru_cache(maxsize=64)
+def _options(language: str, chosen: str | None, components: tuple[tuple[str, str], ...]) -> SafeString:
+    # Kept by what the list shows: sixty options cost more than the rest of a history page.
     options = []
-    for component in components:
-        name = pick(component.name, language=language, original=Component.original_language).text
-        selected = " selected" if component is chosen else ""
-        options.append(
-            f'<option value="{html.escape(component.slug)}"{selected}>{html.escape(name)}</option>'
-        )
+    for slug, name_json in components:
+        name = _component_name(name_json, language).text
+        selected = " selected" if slug == chosen else ""
+        options.append(f'<option value="{html.escape(slug)}"{selected}>{html.escape(name)}</option>')
     return mark_safe("".join(options))  # noqa: S308 - every text above is escaped
 
 
-@dataclass
-class Month:
-    start: dt.datetime
-    label: str
-    items: list = field(default_factory=list)
-
-    @property
-    def html(self) -> SafeString:
-        """The month's <li>, one per event row."""
-        return mark_safe("\n".join(row.history_item() for row in self.items))  # noqa: S308 - escaped
-
-
-def by_month(rows: list[EventRow], language: str) -> list[Month]:
-    """Rows grouped under the month their event started in (in the status page's zone)."""
-    zone = formatting.status_zone()
-    months: list[Month] = []
-    for row in rows:
-        local = row.started_at.astimezone(zone)
-        if not months or (months[-1].start.year, months[-1].start.month) != (local.year, local.month):
-            months.append(Month(local, formatting.format_month(local.date(), language)))
-        months[-1].items.append(row)
-    return months
+def _component_name(name_json: str, language: str) -> Shown:
+    return pick(json.loads(name_json), language=language, original=Component.original_language)
 
 
 def uptime_table_rows(components, by_month: dict[int, list[Span]], language: str) -> SafeString:
-    """The rows of the uptime table, one per component (rows with .pk, .slug, .name): its
-    uptime, time down and time outside the latency target per month.
-
-    Written here, not in the template: the table has hundreds of cells, and a template
-    spends more on each than the rest of the page costs.
-    """
-    no_data = format_html("<td>{}</td>", _("no data"))
-    url = reverse("public:component", args=["-slug-"])  # slugs need no escaping
-    rows = []
-    for component in components:
-        cells = [
-            _uptime_cell(
-                span.uptime, round(span.down_seconds / 60), round(span.degraded_seconds / 60), language
-            )
-            if span.observed
-            else no_data
-            for span in by_month[component.pk]
-        ]
-        name = pick(component.name, language=language, original=Component.original_language)
-        rows.append(
-            f'<tr><th scope="row"><a href="{url.replace("-slug-", component.slug)}"'
-            f"{lang_attribute(name)}>{html.escape(name.text)}</a></th>{''.join(cells)}</tr>"
+    """The rows of the uptime table, one per component (selectors.component_choices rows): its
+    uptime, time down and time outside the latency target per month."""
+    url = reverse("public:component", args=["-slug-"])
+    rows = (
+        _uptime_row(
+            language,
+            url.replace("-slug-", component.slug),
+            component.name_json,
+            tuple(
+                (span.uptime, round(span.down_seconds / 60), round(span.degraded_seconds / 60))
+                if span.observed
+                else None
+                for span in by_month[component.pk]
+            ),
         )
-    return mark_safe("\n".join(rows))  # noqa: S308 - every text above is escaped
+        for component in components
+    )
+    return mark_safe("\n".join(rows))  # noqa: S308 - every text in a row is escaped
+
+
+@lru_cache(maxsize=4096)
+def _uptime_row(
+    language: str, url: str, name_json: str, months: tuple[tuple[float, int, int] | None, ...]
+) -> str:
+    """One component's row, kept by what it says: (uptime, minutes down, minutes degraded) per
+    month, or None for a month with nothing observed."""
+    name = _component_name(name_json, language)
+    cells = "".join(_uptime_cell(*month, language) if month else _no_data_cell(language) for month in months)
+    return (
+        f'<tr><th scope="row"><a href="{html.escape(url)}"{lang_attribute(name)}>{html.escape(name.text)}</a></th>'
+        f"{cells}</tr>"
+    )
+
+
+@cache
+def _no_data_cell(language: str) -> str:
+    with translation.override(language):
+        return f"<td>{html.escape(_('no data'))}</td>"
 
 
 @lru_cache(maxsize=4096)

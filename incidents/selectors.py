@@ -7,8 +7,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from django.core.paginator import Page, Paginator
-from django.db.models import Exists, F, Max, OuterRef, Prefetch, Q, Window
-from django.db.models.functions import RowNumber
+from django.db.models import Exists, F, Max, OuterRef, Prefetch, Q, TextField, Window
+from django.db.models.functions import Cast, RowNumber
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 
@@ -370,21 +370,23 @@ def component_incidents(component: Component, *, limit: int = 20) -> list[Incide
 
 def component_choices():
     """Every component in page order (groups in order, then those in none) as light rows with
-    .pk, .slug, .name and .start_date, for filters and tables."""
+    .pk, .slug, .name_json (the name's stored JSON text) and .start_date, for filters and
+    tables, which keep what they draw by those texts."""
     return list(
-        Component.objects.order_by(
-            F("group__position").asc(nulls_last=True), "group__slug", "position", "slug"
-        ).values_list("pk", "slug", "name", "start_date", named=True)
+        Component.objects.annotate(name_json=Cast("name", TextField()))
+        .order_by(F("group__position").asc(nulls_last=True), "group__slug", "position", "slug")
+        .values_list("pk", "slug", "name_json", "start_date", named=True)
     )
 
 
 # What lists of incidents and maintenance show (history, maintenance): plain rows, as a page
 # lists dozens and building a model with its related managers costs more than showing it.
+# The title comes as its stored JSON text (`title_json`): rows are kept by what they show
+# (incidents.event_lists), and text is cheaper to compare than to decode.
 EVENT_FIELDS = (
     "pk",
     "slug",
     "kind",
-    "title",
     "original_language",
     "impact",
     "status",
@@ -395,17 +397,21 @@ EVENT_FIELDS = (
 )
 
 
-def affected_components(incident_ids: Iterable[int]) -> dict[int, list[tuple[int, dict]]]:
-    """(component id, name) of each incident's components, in page order (one query)."""
+def _event_rows(queryset):
+    return queryset.values(*EVENT_FIELDS, title_json=Cast("title", TextField()))
+
+
+def affected_components(incident_ids: Iterable[int]) -> dict[int, tuple[str, ...]]:
+    """The names (stored JSON text) of each incident's components, in page order (one query)."""
     rows = (
         Incident.components.through.objects.filter(incident_id__in=list(incident_ids))
         .order_by("component__position", "component__slug")
-        .values_list("incident_id", "component_id", "component__name")
+        .values_list("incident_id", Cast("component__name", TextField()))
     )
-    found: dict[int, list[tuple[int, dict]]] = defaultdict(list)
-    for incident_id, component_id, name in rows:
-        found[incident_id].append((component_id, name))
-    return found
+    found: dict[int, list[str]] = defaultdict(list)
+    for incident_id, name in rows:
+        found[incident_id].append(name)
+    return {incident_id: tuple(names) for incident_id, names in found.items()}
 
 
 def history(*, component: Component | int | None = None, page: int = 1, page_size: int = 25) -> Page:
@@ -414,7 +420,7 @@ def history(*, component: Component | int | None = None, page: int = 1, page_siz
     queryset = Incident.objects.published().order_by("-started_at", "-id")
     if component is not None:
         queryset = queryset.filter(components=component)
-    return Paginator(queryset.values(*EVENT_FIELDS), page_size).get_page(page)
+    return Paginator(_event_rows(queryset), page_size).get_page(page)
 
 
 def maintenance_windows(*, past_limit: int = 20) -> tuple[list[dict], list[dict]]:
@@ -426,30 +432,34 @@ def maintenance_windows(*, past_limit: int = 20) -> tuple[list[dict], list[dict]
     # as an ORDER BY would make SQLite walk every window in the (kind, scheduled_for) index.
     open_statuses = [s for s in STATUSES_BY_KIND[IncidentKind.MAINTENANCE] if not s.is_closed]
     coming = sorted(
-        queryset.filter(status__in=open_statuses).order_by().values(*EVENT_FIELDS),
+        _event_rows(queryset.filter(status__in=open_statuses).order_by()),
         key=lambda w: (w["scheduled_for"] is None, w["scheduled_for"] or w["started_at"], w["started_at"]),
     )
     past = list(
-        queryset.exclude(pk__in=[i["pk"] for i in coming])
-        .order_by("-scheduled_for", "-started_at")
-        .values(*EVENT_FIELDS)[:past_limit]
+        _event_rows(
+            queryset.exclude(pk__in=[i["pk"] for i in coming]).order_by("-scheduled_for", "-started_at")
+        )[:past_limit]
     )
     return coming, past
 
 
+# Texts come as their stored JSON text (`body_json`, `body_html_json`, `incident_title_json`):
+# feed entries are kept by what they are written from (incidents.feeds).
 FEED_FIELDS = (
     "public_id",
     "status",
-    "body",
-    "body_html",
     "original_language",
     "display_at",
     "created_at",
     "updated_at",
     "incident__slug",
-    "incident__title",
     "incident__original_language",
 )
+FEED_TEXTS = {
+    "body_json": Cast("body", TextField()),
+    "body_html_json": Cast("body_html", TextField()),
+    "incident_title_json": Cast("incident__title", TextField()),
+}
 
 
 def feed_updates(*, component: Component | None = None, limit: int = 50) -> list[dict]:
@@ -467,7 +477,9 @@ def feed_updates(*, component: Component | None = None, limit: int = 50) -> list
     # Ids first, rows after: a component's updates are sorted, and sorting them with their texts
     # (kilobytes each) costs more than the page.
     newest_ids = newest.order_by(*order).values("pk")[:limit]
-    return list(IncidentUpdate.objects.filter(pk__in=newest_ids).order_by(*order).values(*FEED_FIELDS))
+    return list(
+        IncidentUpdate.objects.filter(pk__in=newest_ids).order_by(*order).values(*FEED_FIELDS, **FEED_TEXTS)
+    )
 
 
 # --- issue 7: reads for the Statuspage-compatible API ---

@@ -15,7 +15,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import get_language
 from django.views.decorators.http import conditional_page, require_safe
 
-from incidents import formatting, overview_frame, presentation, selectors
+from incidents import event_lists, formatting, overview_frame, presentation, selectors
 from incidents.models import ComponentStatus, Resolution
 from incidents.page_cache import cached_page
 from incidents.translation import language_codes
@@ -113,7 +113,7 @@ def history(request):
         "public/history.html",
         {
             "page": page,
-            "months": presentation.by_month(_event_rows(page.object_list, language), language),
+            "months": _history_months(page.object_list, language),
             "options": presentation.component_options(components, chosen, language),
             "chosen": chosen,
             "unknown_component": bool(wanted) and chosen is None,
@@ -145,20 +145,16 @@ def maintenance(request):
         request,
         "public/maintenance.html",
         {
-            "coming": presentation.maintenance_articles(
-                presentation.event_rows(coming, affected, language, window=True)
-            ),
-            "past": presentation.maintenance_articles(
-                presentation.event_rows(past, affected, language, window=True)
-            ),
+            "coming": event_lists.maintenance_articles(coming, affected, language),
+            "past": event_lists.maintenance_articles(past, affected, language),
         },
     )
 
 
-def _event_rows(events, language: str) -> list[presentation.EventRow]:
+def _history_months(events, language: str) -> list[event_lists.Month]:
     events = list(events)
     affected = selectors.affected_components(event["pk"] for event in events)
-    return presentation.event_rows(events, affected, language)
+    return event_lists.history_months(events, affected, language)
 
 
 def choose_language(request, code: str):

@@ -1,0 +1,178 @@
+"""The rows of incident and maintenance lists (the history and maintenance pages).
+
+A list shows dozens of rows, and writing one (its title picked by language, its times
+formatted, its links, the escaping) costs several times what reading it does. So each row is
+written by a function of exactly what it shows, and kept per process by those inputs: the
+title and component names as their stored JSON text, the times, the statuses, the language,
+the zone and the link. Rows are still read from the database on every request, and any change
+to a row's content makes a different key, so a kept row is never out of date; the oldest are
+dropped first once ROWS_KEPT are held.
+"""
+
+import datetime as dt
+import html
+import json
+from dataclasses import dataclass, field
+from functools import lru_cache
+from zoneinfo import ZoneInfo
+
+from django.conf import settings
+from django.urls import reverse
+from django.utils import translation
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext as _
+
+from incidents import formatting
+from incidents.models import Component, Impact, IncidentKind, IncidentStatus
+from incidents.presentation import lang_attribute, time_element
+from incidents.translation import pick
+
+ROWS_KEPT = 8192  # a few hundred bytes each
+
+
+@dataclass(frozen=True)
+class ListContext:
+    """What every row of one page shares: its language, the zone its times are shown in, and
+    the incident link with "-slug-" where the slug goes."""
+
+    language: str
+    zone: str
+    incident_url: str
+
+    @classmethod
+    def current(cls, language: str) -> "ListContext":
+        return cls(language, settings.STATUS_TIME_ZONE, reverse("public:incident", args=["-slug-"]))
+
+
+@dataclass
+class Month:
+    label: str
+    items: list[str] = field(default_factory=list)
+
+    @property
+    def html(self) -> SafeString:
+        """The month's <li>, one per row."""
+        return mark_safe("\n".join(self.items))  # noqa: S308 - rows escape every text
+
+
+def history_months(events: list[dict], affected: dict[int, tuple[str, ...]], language: str) -> list[Month]:
+    """History rows (selectors.EVENT_FIELDS rows and their components' names) grouped under
+    the month their event started in, in the status page's zone."""
+    context = ListContext.current(language)
+    zone = ZoneInfo(context.zone)
+    months: list[Month] = []
+    current = None
+    for event in events:
+        local = event["started_at"].astimezone(zone)
+        if (local.year, local.month) != current:
+            current = (local.year, local.month)
+            months.append(Month(formatting.format_month(local.date(), language)))
+        months[-1].items.append(
+            history_item(
+                context,
+                slug=event["slug"],
+                title=event["title_json"],
+                original_language=event["original_language"],
+                kind=event["kind"],
+                impact=event["impact"],
+                status=event["status"],
+                started_at=event["started_at"],
+                resolved_at=event["resolved_at"],
+                affected=affected.get(event["pk"], ()),
+            )
+        )
+    return months
+
+
+def maintenance_articles(
+    events: list[dict], affected: dict[int, tuple[str, ...]], language: str
+) -> SafeString:
+    """One <article> per maintenance window (selectors.EVENT_FIELDS rows)."""
+    context = ListContext.current(language)
+    return mark_safe(  # noqa: S308 - articles escape every text
+        "\n".join(
+            maintenance_article(
+                context,
+                slug=event["slug"],
+                title=event["title_json"],
+                original_language=event["original_language"],
+                status=event["status"],
+                scheduled_for=event["scheduled_for"],
+                scheduled_until=event["scheduled_until"],
+                affected=affected.get(event["pk"], ()),
+            )
+            for event in events
+        )
+    )
+
+
+@lru_cache(maxsize=ROWS_KEPT)
+def history_item(
+    context: ListContext,
+    *,
+    slug: str,
+    title: str,
+    original_language: str,
+    kind: str,
+    impact: str,
+    status: str,
+    started_at: dt.datetime,
+    resolved_at: dt.datetime | None,
+    affected: tuple[str, ...],
+) -> str:
+    """ "<li>Title · Minor · Resolved · <time>…</time> – <time>…</time> · API, Dashboard</li>"."""
+    human = formatting.DateTimeFormatter(context.language, zone=ZoneInfo(context.zone))
+    with translation.override(context.language):
+        what = _("Maintenance") if kind == IncidentKind.MAINTENANCE else Impact(impact).label
+        meta = f"{html.escape(str(what))} · {html.escape(str(IncidentStatus(status).label))}"
+    ended = f" – {time_element(resolved_at, human)}" if resolved_at else ""
+    names = _names(affected, context.language)
+    return (
+        f"<li>{_link(context, slug, title, original_language)} "
+        f'<span class="meta">{meta} · {time_element(started_at, human)}{ended}</span>'
+        f"{f'<span class="affected">{html.escape(names)}</span>' if names else ''}</li>"
+    )
+
+
+@lru_cache(maxsize=ROWS_KEPT)
+def maintenance_article(
+    context: ListContext,
+    *,
+    slug: str,
+    title: str,
+    original_language: str,
+    status: str,
+    scheduled_for: dt.datetime | None,
+    scheduled_until: dt.datetime | None,
+    affected: tuple[str, ...],
+) -> str:
+    """ "<article>Title · Scheduled · <time>…</time> – <time>…</time>, Affected: API</article>"."""
+    human = formatting.DateTimeFormatter(context.language, zone=ZoneInfo(context.zone))
+    with translation.override(context.language):
+        status_text = html.escape(str(IncidentStatus(status).label))
+        affected_label = html.escape(_("Affected:"))
+    window = (
+        f" · {time_element(scheduled_for, human)} – {time_element(scheduled_until, human)}"
+        if scheduled_for
+        else ""
+    )
+    names = _names(affected, context.language)
+    affected_html = f'<p class="affected">{affected_label} {html.escape(names)}</p>' if names else ""
+    return (
+        f'<article class="maintenance"><h3>{_link(context, slug, title, original_language)}</h3>'
+        f'<p class="meta">{status_text}{window}</p>{affected_html}</article>'
+    )
+
+
+def _link(context: ListContext, slug: str, title_json: str, original_language: str) -> str:
+    title = pick(json.loads(title_json), language=context.language, original=original_language)
+    url = html.escape(context.incident_url.replace("-slug-", slug))
+    return f'<a href="{url}"{lang_attribute(title)}>{html.escape(title.text)}</a>'
+
+
+def _names(affected: tuple[str, ...], language: str) -> str:
+    """Component names (their stored JSON text) in `language`, comma separated."""
+    return ", ".join(
+        pick(json.loads(name), language=language, original=Component.original_language).text
+        for name in affected
+    )
