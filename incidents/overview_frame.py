@@ -17,6 +17,7 @@ component's bars and sparklines.
 import copy
 import datetime as dt
 import hashlib
+from dataclasses import dataclass, field
 
 from django.conf import settings
 from django.db import DatabaseError, transaction
@@ -25,7 +26,7 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.safestring import SafeString, mark_safe
 
-from incidents import page_cache, presentation, readings, selectors
+from incidents import formatting, page_cache, presentation, readings, selectors
 from incidents.models import ComponentStatus, Metric, OverviewFrame
 
 # An HTML comment cannot come from content: every text on the page is escaped ("<" as "&lt;").
@@ -43,28 +44,48 @@ def late_slot(component_id: int) -> SafeString:
     return mark_safe(f"{SLOT_START}late:{int(component_id)}{SLOT_END}")  # noqa: S308 - digits only
 
 
-# Frames this process has read, by language, with the metrics they show (for thresholds, units
-# and names; their live columns are read on every request). One is used only while the
-# structure version it was drawn at is current and it has not expired.
-_held: dict[str, tuple[OverviewFrame, dict[int, Metric]]] = {}
+@dataclass
+class HeldFrame:
+    """A frame as this process holds it: the metrics it shows (thresholds, units and names;
+    their live columns are read on every request), how old each one's sample may be before it
+    is "no data", and the live figures written for them so far, by what they say (most metrics
+    show the same value and age from one request to the next second)."""
+
+    frame: OverviewFrame
+    metrics: dict[int, Metric]
+    stale_after: dict[int, dt.timedelta] = field(init=False)
+    figures: dict[tuple, tuple[presentation.MetricRow, bytes]] = field(default_factory=dict)
+    # The page last filled, by the digest of its live texts: a page of 60 components is over
+    # 400 KB, and the same figures (within one second) give the same bytes.
+    filled: tuple[str, bytes] | None = None
+
+    def __post_init__(self):
+        self.stale_after = {pk: readings.stale_after(metric) for pk, metric in self.metrics.items()}
+
+
+# Frames this process has read, by language. One is used only while the structure version it
+# was drawn at is current and it has not expired.
+_held: dict[str, HeldFrame] = {}
 LIVE_COLUMNS = ("pk", "latest_value", "latest_at", "health__status")
+FIGURES_KEPT = 4096
 
 
 def overview_html(request: HttpRequest, language: str) -> tuple[bytes, str]:
     """The overview page in `language` and its ETag, from its frame when the stored one is current."""
     version = _structure_version() if settings.OVERVIEW_FRAME_SECONDS > 0 else None  # None: draw afresh
     held = _held.get(language) if version else None
-    if held and held[0].version == version and held[0].expires_at > timezone.now():
-        return fill(*held, language)
+    if held and held.frame.version == version and held.frame.expires_at > timezone.now():
+        return fill(held, language=language)
     frame = _stored_frame(language, version) if version else None
     if frame is None:
         frame, metrics = draw(request, language, version)
     else:
         metric_ids = [pk for ids in frame.layout["metrics"].values() for pk in ids]
         metrics = {m.pk: m for m in selectors.live_metrics().filter(pk__in=metric_ids)}
+    held = HeldFrame(frame, metrics)
     if version:
-        _held[language] = (frame, metrics)
-    return fill(frame, metrics, language)
+        _held[language] = held
+    return fill(held, language=language)
 
 
 def forget_held_frames() -> None:
@@ -169,33 +190,54 @@ def _store(frame: OverviewFrame) -> None:
         pass
 
 
-def fill(frame: OverviewFrame, metrics: dict[int, Metric], language: str) -> tuple[bytes, str]:
+def fill(held: HeldFrame, *, language: str) -> tuple[bytes, str]:
     """The page with its live figures, and an ETag for it (hashing the whole page would cost
     more than filling it: the frame's identity plus the live texts name it as well)."""
+    frame, metrics, figures = held.frame, held.metrics, held.figures
     now = timezone.now()
     rows = {}
     for pk, value, at, health_status in (
         Metric.objects.filter(pk__in=list(metrics)).order_by().values_list(*LIVE_COLUMNS)
     ):
-        reading = readings.reading_of(metrics[pk], value=value, at=at, health_status=health_status, now=now)
-        rows[pk] = presentation.metric_row(metrics[pk], language=language, reading=reading)
-    late = {}
+        no_data = at is None or now - at > held.stale_after[pk]
+        age = formatting.format_age(now - at, language) if at else ""
+        key = (pk, value, at, health_status, no_data, age)
+        if key not in figures:
+            if len(figures) >= FIGURES_KEPT:
+                figures.clear()
+            reading = readings.reading_of(
+                metrics[pk], value=value, at=at, health_status=health_status, now=now
+            )
+            row = presentation.metric_row(metrics[pk], language=language, reading=reading, now=now)
+            figures[key] = (row, presentation.metric_now_html(row).encode())
+        rows[pk] = figures[key]
+    late = {}  # the operational components that are late, with their late metric
     for component_id in frame.layout["operational"]:
-        component_rows = [rows[pk] for pk in frame.layout["metrics"][str(component_id)] if pk in rows]
-        late[component_id] = next((row for row in component_rows if row.late), None)
+        for pk in frame.layout["metrics"][str(component_id)]:
+            if pk in rows and rows[pk][0].late:
+                late[component_id] = rows[pk][0]
+                break
 
-    def live(kind: str, pk: int) -> str:
+    def live(kind: str, pk: int) -> bytes:
         if kind == "metric":
-            return presentation.metric_now_html(rows[pk]) if pk in rows else ""
-        return presentation.late_note_html(late.get(pk))
+            return rows[pk][1] if pk in rows else b""
+        return presentation.late_note_html(late[pk]).encode() if pk in late else b""
 
+    live_parts = [live(kind, pk) for _start, _end, kind, pk in frame.layout["slots"]]
+    digest = hashlib.md5(b"\x00".join(live_parts), usedforsecurity=False).hexdigest()
+    etag = f'"{frame.language}-{frame.drawn_at.timestamp():.6f}-{digest}"'
+    filled = held.filled
+    if filled is None or filled[0] != digest:
+        filled = held.filled = (digest, _joined(frame, live_parts))
+    return filled[1], etag
+
+
+def _joined(frame: OverviewFrame, live_parts: list[bytes]) -> bytes:
     # Slices of a memoryview copy nothing: the page is copied once, by the join.
     page = memoryview(bytes(frame.html))
-    parts, live_parts, position = [], [], 0
-    for start, end, kind, pk in frame.layout["slots"]:
-        live_parts.append(live(kind, pk).encode())
-        parts += (page[position:start], live_parts[-1])
+    parts, position = [], 0
+    for (start, end, _kind, _pk), live_part in zip(frame.layout["slots"], live_parts, strict=True):
+        parts += (page[position:start], live_part)
         position = end
     parts.append(page[position:])
-    digest = hashlib.md5(b"\x00".join(live_parts), usedforsecurity=False).hexdigest()
-    return b"".join(parts), f'"{frame.language}-{frame.drawn_at.timestamp():.6f}-{digest}"'
+    return b"".join(parts)

@@ -96,11 +96,12 @@ def metric_row(
     language: str,
     hourly: list[float | None] | None = None,
     reading: readings.MetricReading | None = None,
+    now: dt.datetime | None = None,
 ) -> MetricRow:
     """One metric as readers see it. Load metrics with select_related("probe", "health"),
-    or pass the `reading` made from their live columns."""
+    or pass the `reading` made from their live columns (and the `now` it was read at)."""
     name = shown(metric.name, metric, language=language)
-    now = timezone.now()
+    now = now or timezone.now()
     reading = reading or readings.metric_reading(metric, now=now)
     excess = readings.lateness(reading)
     row = MetricRow(

@@ -33,10 +33,13 @@ def expected_interval(metric: Metric) -> int:
     return max(metric.expected_interval, probe.interval if probe else 0)
 
 
+def stale_after(metric: Metric) -> dt.timedelta:
+    """How old the newest sample may be before the metric is "no data"."""
+    return dt.timedelta(seconds=NO_DATA_INTERVALS * expected_interval(metric))
+
+
 def _is_stale(metric: Metric, at: dt.datetime | None, now: dt.datetime) -> bool:
-    if at is None:
-        return True
-    return now - at > dt.timedelta(seconds=NO_DATA_INTERVALS * expected_interval(metric))
+    return at is None or now - at > stale_after(metric)
 
 
 def metric_reading(metric: Metric, *, now: dt.datetime | None = None) -> MetricReading:
