@@ -5,6 +5,8 @@ from bisect import bisect_right
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
+from zoneinfo import ZoneInfo
 
 from django.core.paginator import Page, Paginator
 from django.db.models import Exists, F, Max, OuterRef, Prefetch, Q, TextField, Window
@@ -232,43 +234,78 @@ def uptime_by_month(components: Sequence[Component], *, months: int = 3) -> tupl
     minutes, and renders within one minute show the same figures (and the same ETag).
     """
     now, zone = timezone.now().replace(second=0, microsecond=0), status_zone()
-    boundaries = month_starts(months=months, now=now, zone=zone)
+    grid = _month_grid(now, zone, months)
+    boundaries = grid.boundaries
     # The page asks for every component: rows of the others are read and skipped, which is
-    # cheaper than a list of ids in the query.
-    counted: dict[int, dict[dt.date, dict[str, float]]] = defaultdict(dict)
-    counted_from: dict[int, set] = defaultdict(set)
-    # Unordered: the models' orderings would join the components and their groups.
-    rows = (
+    # cheaper than a list of ids in the query. Unordered: the models' orderings would join the
+    # components and their groups. Dates come as ISO text: rows are compared, not computed with.
+    counted: dict[int, list[tuple]] = defaultdict(list)
+    for component_id, *row in (
         UptimeMonth.objects.filter(month__gte=boundaries[0].date(), month__lt=boundaries[-1].date())
         .order_by()
-        .values_list("component_id", "month", "counted_from", *(column for _status, column in UPTIME_COLUMNS))
-    )
-    for component_id, month, start_date, *values in rows:
-        counted[component_id][month] = {
-            status: value for (status, _column), value in zip(UPTIME_COLUMNS, values, strict=True) if value
-        }
-        counted_from[component_id].add(start_date)
+        .values_list(
+            "component_id",
+            Cast("month", TextField()),
+            Cast("counted_from", TextField()),
+            *(column for _status, column in UPTIME_COLUMNS),
+        )
+    ):
+        counted[component_id].append(tuple(row))
     running = {
         component_id: Period(status, started_at, None)
         for component_id, status, started_at in StatusPeriod.objects.filter(ended_at__isnull=True)
         .order_by()
         .values_list("component_id", "status", "started_at")
     }
-    stale = {c.pk for c in components if counted_from[c.pk] - {c.start_date}}
-    replayed = status_periods(stale, since=boundaries[0]) if stale else {}
-    grid = MonthGrid(boundaries)
-    result = {}
+    result, stale = {}, []
     for component in components:
-        start = observed_from(component.start_date, zone)
-        if component.pk in stale:
+        rows = tuple(sorted(counted[component.pk]))
+        start_date = component.start_date.isoformat() if component.start_date else None
+        if any(counted_from != start_date for _month, counted_from, *_seconds in rows):
+            stale.append(component)
+        else:
+            result[component.pk] = counted_month_spans(
+                grid, rows, running.get(component.pk), now=now, start_date=component.start_date
+            )
+    if stale:
+        replayed = status_periods([c.pk for c in stale], since=boundaries[0])
+        for component in stale:
+            start = observed_from(component.start_date, zone)
             result[component.pk] = spans(
                 replayed.get(component.pk, []), boundaries, now=now, observed_from=start
             )
-        else:
-            result[component.pk] = month_spans(
-                grid, counted[component.pk], running.get(component.pk), now=now, observed_from=start
-            )
-    return boundaries[:-1], result
+    return list(boundaries[:-1]), result
+
+
+@lru_cache(maxsize=4)
+def _month_grid(now: dt.datetime, zone: ZoneInfo, months: int) -> MonthGrid:
+    """The month grid of this minute: one object for every render within it, which also
+    makes it a cheap part of counted_month_spans' keys."""
+    return MonthGrid(month_starts(months=months, now=now, zone=zone))
+
+
+@lru_cache(maxsize=4096)
+def counted_month_spans(
+    grid: MonthGrid,
+    rows: tuple[tuple, ...],
+    running: Period | None,
+    *,
+    now: dt.datetime,
+    start_date: dt.date | None,
+) -> tuple[Span, ...]:
+    """One component's month spans from its UptimeMonth rows ((month, counted from, seconds per
+    status…), dates as ISO text) and its running period, counted until `now`.
+
+    Kept by those inputs: within a minute every render of the uptime page asks the same.
+    The spans are shared between callers, who must not change them."""
+    counted = {
+        dt.date.fromisoformat(month): {
+            status: value for (status, _column), value in zip(UPTIME_COLUMNS, seconds, strict=True) if value
+        }
+        for month, _counted_from, *seconds in rows
+    }
+    start = observed_from(start_date, grid.boundaries[0].tzinfo)
+    return tuple(month_spans(grid, counted, running, now=now, observed_from=start))
 
 
 def rollup_value(metric: Metric, row: dict) -> float | None:

@@ -152,6 +152,7 @@ class MonthGrid:
     computed once for a page of components."""
 
     def __init__(self, boundaries: Sequence[dt.datetime]):
+        self.boundaries = tuple(boundaries)
         self.months = [
             (start, end, start.date()) for start, end in zip(boundaries, boundaries[1:], strict=False)
         ]
