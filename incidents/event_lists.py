@@ -12,7 +12,7 @@ dropped first once ROWS_KEPT are held.
 import datetime as dt
 import html
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 from zoneinfo import ZoneInfo
 
@@ -44,30 +44,19 @@ class ListContext:
         return cls(language, settings.STATUS_TIME_ZONE, reverse("public:incident", args=["-slug-"]))
 
 
-@dataclass
-class Month:
-    label: str
-    items: list[str] = field(default_factory=list)
-
-    @property
-    def html(self) -> SafeString:
-        """The month's <li>, one per row."""
-        return mark_safe("\n".join(self.items))  # noqa: S308 - rows escape every text
-
-
-def history_months(events: list[dict], affected: dict[int, tuple[str, ...]], language: str) -> list[Month]:
-    """History rows (selectors.EVENT_FIELDS rows and their components' names) grouped under
-    the month their event started in, in the status page's zone."""
+def history_sections(events: list[dict], affected: dict[int, tuple[str, ...]], language: str) -> SafeString:
+    """History rows (selectors.EVENT_FIELDS rows and their components' names) in one <section>
+    per month their event started in (in the status page's zone), or nothing."""
     context = ListContext.current(language)
     zone = ZoneInfo(context.zone)
-    months: list[Month] = []
+    months: list[tuple[str, list[str]]] = []
     current = None
     for event in events:
         local = event["started_at"].astimezone(zone)
         if (local.year, local.month) != current:
             current = (local.year, local.month)
-            months.append(Month(formatting.format_month(local.date(), language)))
-        months[-1].items.append(
+            months.append((formatting.format_month(local.date(), language), []))
+        months[-1][1].append(
             history_item(
                 context,
                 slug=event["slug"],
@@ -81,7 +70,19 @@ def history_months(events: list[dict], affected: dict[int, tuple[str, ...]], lan
                 affected=affected.get(event["pk"], ()),
             )
         )
-    return months
+    return mark_safe(  # noqa: S308 - labels and rows are escaped
+        "\n".join(
+            _month_section(number, label, items) for number, (label, items) in enumerate(months, start=1)
+        )
+    )
+
+
+def _month_section(number: int, label: str, items: list[str]) -> str:
+    rows = "\n".join(items)
+    return (
+        f'<section aria-labelledby="month-{number}"><h2 id="month-{number}">{html.escape(label)}</h2>\n'
+        f'<ul class="history">\n{rows}\n</ul></section>'
+    )
 
 
 def maintenance_articles(

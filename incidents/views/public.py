@@ -12,6 +12,7 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.safestring import SafeString
 from django.utils.translation import get_language
 from django.views.decorators.http import conditional_page, require_safe
 
@@ -113,7 +114,7 @@ def history(request):
         "public/history.html",
         {
             "page": page,
-            "months": _history_months(page.object_list, language),
+            "sections": _history_sections(page.object_list, language),
             "options": presentation.component_options(components, chosen, language),
             "chosen": chosen,
             "unknown_component": bool(wanted) and chosen is None,
@@ -151,10 +152,9 @@ def maintenance(request):
     )
 
 
-def _history_months(events, language: str) -> list[event_lists.Month]:
-    events = list(events)
+def _history_sections(events: list[dict], language: str) -> SafeString:
     affected = selectors.affected_components(event["pk"] for event in events)
-    return event_lists.history_months(events, affected, language)
+    return event_lists.history_sections(events, affected, language)
 
 
 def choose_language(request, code: str):
