@@ -10,6 +10,7 @@ from .components import (
 )
 from .incidents import (
     ComponentChange,
+    ComponentUpdate,
     Impact,
     Incident,
     IncidentKind,
@@ -35,6 +36,7 @@ __all__ = [
     "AuditEvent",
     "Component",
     "ComponentChange",
+    "ComponentUpdate",
     "ComponentGroup",
     "ComponentStatus",
     "ComponentStatusChange",

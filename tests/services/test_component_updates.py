@@ -1,0 +1,99 @@
+"""A component's feed lists every update of the incidents affecting it, newest first, whatever
+the order in which updates were posted and components were added (ComponentUpdate)."""
+
+import datetime as dt
+
+import feedparser
+import pytest
+from django.contrib import admin as django_admin
+
+from incidents.models import ComponentStatus, ComponentUpdate, IncidentUpdate
+from incidents.services.component_updates import index_component_updates
+from incidents.services.incidents import declare_incident, post_update
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _uncached(settings):
+    settings.PUBLIC_PAGE_CACHE_SECONDS = 0  # what is read, not when the cache lets it show
+
+
+def feed_texts(client, slug: str) -> list[str]:
+    parsed = feedparser.parse(client.get(f"/components/{slug}/history.atom").content)
+    return [entry.summary for entry in parsed.entries]
+
+
+@pytest.fixture
+def api(make_component):
+    return make_component("public-api", name={"en": "Public API"})
+
+
+@pytest.fixture
+def dashboard(make_component):
+    return make_component("dashboard", name={"en": "Dashboard"})
+
+
+def test_a_component_added_later_lists_the_incidents_earlier_updates(client, responder, api, dashboard, at):
+    incident = declare_incident(
+        title="Errors",
+        language="en",
+        body="First look.",
+        component_statuses={api: ComponentStatus.PARTIAL_OUTAGE},
+        started_at=at - dt.timedelta(hours=2),
+        actor=responder,
+    )
+    assert feed_texts(client, "dashboard") == []
+    post_update(
+        incident,
+        status="identified",
+        body={"en": "The dashboard too."},
+        language="en",
+        component_statuses={dashboard: ComponentStatus.DEGRADED_PERFORMANCE},
+        actor=responder,
+    )
+    texts = feed_texts(client, "dashboard")
+    assert len(texts) == 2
+    assert "The dashboard too." in texts[0] and "First look." in texts[1]
+
+
+def test_an_update_backdated_in_the_admin_moves_down_the_component_feed(
+    client, rf, admin_user, responder, api, at
+):
+    incident = declare_incident(
+        title="Errors",
+        language="en",
+        body="First look.",
+        component_statuses={api: ComponentStatus.PARTIAL_OUTAGE},
+        started_at=at - dt.timedelta(hours=3),
+        actor=responder,
+    )
+    later = post_update(
+        incident, status="identified", body={"en": "Found it."}, language="en", actor=responder
+    )
+    assert "Found it." in feed_texts(client, "public-api")[0]
+
+    later.display_at = at - dt.timedelta(hours=4)  # before the first update
+    later.save()
+    model_admin = django_admin.site._registry[IncidentUpdate]
+    request = rf.post("/admin/")
+    request.user = admin_user
+    form = model_admin.get_form(request, later)(instance=later)
+    form.save_m2m = lambda: None
+    model_admin.save_related(request, form, formsets=[], change=True)
+
+    assert "First look." in feed_texts(client, "public-api")[0]
+
+
+def test_indexing_again_changes_nothing(responder, api, dashboard):
+    incident = declare_incident(
+        title="Errors",
+        language="en",
+        body="First look.",
+        component_statuses={api: ComponentStatus.PARTIAL_OUTAGE, dashboard: ComponentStatus.PARTIAL_OUTAGE},
+        actor=responder,
+    )
+    rows = set(ComponentUpdate.objects.values_list("component_id", "update_id", "display_at"))
+    index_component_updates([incident.pk])
+    assert set(ComponentUpdate.objects.values_list("component_id", "update_id", "display_at")) == rows
+    assert len(rows) == 2
