@@ -117,6 +117,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "transaction_mode": "IMMEDIATE",
     }
     DATABASES["default"]["CONN_MAX_AGE"] = 0
+# SQLite's query planner has statistics only once ANALYZE runs (incidents.planner_statistics);
+# PostgreSQL keeps its own. 0 turns the hourly refresh off.
+PLANNER_STATISTICS_SECONDS = env_int("PLANNER_STATISTICS_SECONDS", 3600)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env_str("REDIS_URL", "")
@@ -427,6 +430,12 @@ STATUS_SNAPSHOT_DEBOUNCE_SECONDS = env_int("STATUS_SNAPSHOT_DEBOUNCE_SECONDS", 5
 STATUS_SNAPSHOT_INTERVAL_SECONDS = env_int("STATUS_SNAPSHOT_INTERVAL_SECONDS", 300)
 # While the database is unreachable, each process retries it at most this often.
 DEGRADED_RECHECK_SECONDS = env_int("DEGRADED_RECHECK_SECONDS", 1)
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3" and PLANNER_STATISTICS_SECONDS > 0:
+    CELERY_BEAT_SCHEDULE["database-statistics"] = {
+        "task": "incidents.database.refresh_statistics",
+        "schedule": float(PLANNER_STATISTICS_SECONDS),
+        "options": {"expires": PLANNER_STATISTICS_SECONDS},
+    }
 CELERY_BEAT_SCHEDULE["snapshot-export"] = {
     "task": "incidents.snapshot.export",
     "schedule": STATUS_SNAPSHOT_INTERVAL_SECONDS,

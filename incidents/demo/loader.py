@@ -29,6 +29,7 @@ from incidents.models import (
     Sample,
     StatusPeriod,
 )
+from incidents.planner_statistics import refresh_statistics
 from incidents.rendering import rendered_texts
 from incidents.services.component_updates import index_component_updates
 from incidents.services.incidents import declare_incident, post_update
@@ -64,6 +65,7 @@ def load_demo(*, now: dt.datetime | None = None, seed: int = 7) -> dict[str, int
             if not metric.rollups.exists():
                 _metric_history(metric, windows, now=now, rng=rng)
         created["probes"] = _push_probes()
+    refresh_statistics()
     return created
 
 

@@ -5,6 +5,7 @@ Each module is imported here so Celery's autodiscovery registers its tasks.
 """
 
 from . import (
+    database,  # noqa: E402,F401  (issue 3: planner statistics)
     demo,  # noqa: E402,F401  (follow-up 9: live demo figures)
     maintenance,  # noqa: E402,F401  (issue 5)
     notify,  # noqa: E402, F401  (issue 6)

@@ -32,6 +32,7 @@ from incidents.models import (
     Rollup,
     StatusPeriod,
 )
+from incidents.planner_statistics import refresh_statistics
 from incidents.rendering import rendered_texts
 from incidents.services.component_updates import index_component_updates
 from incidents.services.uptime_months import recount_uptime_months
@@ -301,6 +302,7 @@ def build_history(
             for n in range(3)
         ],
     )
+    refresh_statistics()  # after a bulk load, as a DBA would
     return {
         "groups": len(group_rows),
         "components": len(component_rows),

@@ -1,0 +1,22 @@
+"""Statistics for the database's query planner.
+
+PostgreSQL gathers them itself (autovacuum). SQLite has none until ANALYZE runs, and without
+them it guesses: to find one component's incidents of the last 90 days it walked every
+incident through the index on kind (1.6 ms on the benchmark's 5,000 incidents, against
+0.04 ms through the component's links once it had statistics). Bulk loads refresh them, and
+on SQLite the scheduler does every hour (settings.PLANNER_STATISTICS_SECONDS).
+"""
+
+from django.db import connection
+
+# Rows SQLite samples per index: enough to tell a selective index from a poor one, and it
+# keeps ANALYZE of a large history to tens of milliseconds.
+SQLITE_ANALYSIS_LIMIT = 1000
+
+
+def refresh_statistics() -> None:
+    """Runs ANALYZE (sampled on SQLite)."""
+    with connection.cursor() as cursor:
+        if connection.vendor == "sqlite":
+            cursor.execute(f"PRAGMA analysis_limit={SQLITE_ANALYSIS_LIMIT}")
+        cursor.execute("ANALYZE")

@@ -1,0 +1,11 @@
+"""Periodic care of the database itself."""
+
+from celery import shared_task
+
+from incidents.planner_statistics import refresh_statistics
+
+
+@shared_task(name="incidents.database.refresh_statistics")
+def refresh_planner_statistics() -> None:
+    """Keeps SQLite's query planner statistics current as the history grows."""
+    refresh_statistics()
