@@ -13,7 +13,6 @@ import datetime as dt
 import html
 import json
 from dataclasses import dataclass
-from functools import lru_cache
 from zoneinfo import ZoneInfo
 
 from django.conf import settings
@@ -23,6 +22,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
 from incidents import formatting
+from incidents.kept import kept
 from incidents.models import Component, Impact, IncidentKind, IncidentStatus
 from incidents.presentation import lang_attribute, time_element
 from incidents.translation import pick
@@ -107,7 +107,7 @@ def maintenance_articles(
     )
 
 
-@lru_cache(maxsize=ROWS_KEPT)
+@kept(ROWS_KEPT)
 def history_item(
     context: ListContext,
     *,
@@ -135,7 +135,7 @@ def history_item(
     )
 
 
-@lru_cache(maxsize=ROWS_KEPT)
+@kept(ROWS_KEPT)
 def maintenance_article(
     context: ListContext,
     *,

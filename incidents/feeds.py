@@ -15,7 +15,6 @@ import json
 import re
 from dataclasses import dataclass
 from email.utils import format_datetime as rfc822
-from functools import lru_cache
 from urllib.parse import urlsplit
 from xml.sax.saxutils import escape as xml_escape
 from xml.sax.saxutils import quoteattr
@@ -30,6 +29,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from incidents import selectors
+from incidents.kept import kept
 from incidents.models import Component, IncidentStatus
 from incidents.rendering import stored_or_rendered
 from incidents.translation import pick
@@ -119,7 +119,7 @@ def entries(rows: list[dict], language: str) -> list[Entry]:
 ENTRIES_KEPT = 8192
 
 
-@lru_cache(maxsize=ENTRIES_KEPT)
+@kept(ENTRIES_KEPT)
 def entry(
     context: FeedContext,
     *,

@@ -10,7 +10,7 @@ import html
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import cache, lru_cache
+from functools import cache
 
 from django.urls import reverse
 from django.utils import timezone, translation
@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from incidents import charts, formatting, readings
+from incidents.kept import kept
 from incidents.models import (
     Component,
     ComponentStatus,
@@ -416,7 +417,7 @@ def component_options(components, chosen, language: str) -> SafeString:
     )
 
 
-@lru_cache(maxsize=64)
+@kept(64)
 def _options(language: str, chosen: str | None, components: tuple[tuple[str, str], ...]) -> SafeString:
     # Kept by what the list shows: sixty options cost more than the rest of a history page.
     options = []
@@ -452,7 +453,7 @@ def uptime_table_rows(components, by_month: dict[int, list[Span]], language: str
     return mark_safe("\n".join(rows))  # noqa: S308 - every text in a row is escaped
 
 
-@lru_cache(maxsize=4096)
+@kept(4096)
 def _uptime_row(
     language: str, url: str, name_json: str, months: tuple[tuple[float, int, int] | None, ...]
 ) -> str:
@@ -472,7 +473,7 @@ def _no_data_cell(language: str) -> str:
         return f"<td>{html.escape(_('no data'))}</td>"
 
 
-@lru_cache(maxsize=4096)
+@kept(4096)
 def _uptime_cell(uptime: float, down_minutes: int, degraded_minutes: int, language: str) -> str:
     """One component's month in the uptime table. Kept by what it says: the closed months'
     cells are the same on every render of the page."""

@@ -16,6 +16,7 @@ from django.utils import timezone
 
 from incidents.formatting import status_zone
 from incidents.indicator import Indicator, page_indicator
+from incidents.kept import kept
 from incidents.models import (
     ActionItem,
     Aggregation,
@@ -285,7 +286,7 @@ def _month_grid(now: dt.datetime, zone: ZoneInfo, months: int) -> MonthGrid:
     return MonthGrid(month_starts(months=months, now=now, zone=zone))
 
 
-@lru_cache(maxsize=4096)
+@kept(4096)
 def counted_month_spans(
     grid: MonthGrid,
     rows: tuple[tuple, ...],

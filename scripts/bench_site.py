@@ -11,6 +11,11 @@ is served by its own process, and the two take turns request by request; BENCH_S
 sets how many timed renders each page gets on each (default 60), BENCH_SITE_PAGES a
 comma-separated list of the pages to measure (default all).
 
+Pages are rendered without the page cache. Rows, cells and feed entries are kept per process
+by what they show (incidents.kept), so a render rewrites only what changed; BENCH_SITE_COLD=1
+empties them (and drops the held overview frame) before every timed request, which measures a
+render in a process that has just started.
+
 Prints one line per page, then the worst ratio and the most queries any page ran:
     page=<name> queries_small=<n> queries_large=<n> p50_ms_small=<x> p50_ms_large=<y> ratio=<y/x>
     site: worst_ratio=<r> max_queries=<q>
@@ -41,6 +46,7 @@ def child(dataset: str) -> None:
     from django.test import Client
     from django.test.utils import CaptureQueriesContext
 
+    from incidents import kept, overview_frame
     from incidents.management.commands.build_site_history import build_history
     from incidents.models import Component, Incident, IncidentUpdate, PostmortemState, Rollup
 
@@ -88,6 +94,7 @@ def child(dataset: str) -> None:
         "rollups": Rollup.objects.count(),
     }
     client = Client()
+    cold = os.environ.get("BENCH_SITE_COLD") == "1"
     reply({"pages": pages, "shape": shape})
     # Then one command a line from the parent: "count <path>" runs a request and answers its
     # queries; "time <path>" answers how long one request took, in ms.
@@ -101,6 +108,9 @@ def child(dataset: str) -> None:
                 raise SystemExit(f"{path} answered {status}")
             reply(len(queries))
         else:
+            if cold:  # as in a process that just started: no rows kept, no overview frame held
+                kept.forget_all()
+                overview_frame.forget_held_frames()
             started = time.perf_counter()
             client.get(path)
             reply((time.perf_counter() - started) * 1000)
