@@ -9,6 +9,7 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
+
     initial = True
 
     dependencies = [
@@ -17,715 +18,285 @@ class Migration(migrations.Migration):
 
     operations = [
         migrations.CreateModel(
-            name="ComponentGroup",
+            name='ComponentGroup',
             fields=[
-                (
-                    "id",
-                    models.BigAutoField(
-                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
-                    ),
-                ),
-                (
-                    "public_id",
-                    models.CharField(
-                        default=incidents.models.ids.new_public_id, editable=False, max_length=12, unique=True
-                    ),
-                ),
-                ("slug", models.SlugField(unique=True)),
-                ("name", incidents.translation.TranslatedField()),
-                ("description", incidents.translation.TranslatedField()),
-                ("position", models.PositiveIntegerField(default=0)),
-                ("created_at", models.DateTimeField(default=django.utils.timezone.now)),
-                ("updated_at", models.DateTimeField(default=django.utils.timezone.now)),
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('public_id', models.CharField(default=incidents.models.ids.new_public_id, editable=False, max_length=12, unique=True)),
+                ('slug', models.SlugField(unique=True)),
+                ('name', incidents.translation.TranslatedField()),
+                ('description', incidents.translation.TranslatedField()),
+                ('position', models.PositiveIntegerField(default=0)),
+                ('created_at', models.DateTimeField(default=django.utils.timezone.now)),
+                ('updated_at', models.DateTimeField(default=django.utils.timezone.now)),
             ],
             options={
-                "ordering": ["position", "slug"],
+                'ordering': ['position', 'slug'],
             },
         ),
         migrations.CreateModel(
-            name="Component",
+            name='Component',
             fields=[
-                (
-                    "id",
-                    models.BigAutoField(
-                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
-                    ),
-                ),
-                (
-                    "public_id",
-                    models.CharField(
-                        default=incidents.models.ids.new_public_id, editable=False, max_length=12, unique=True
-                    ),
-                ),
-                ("slug", models.SlugField(unique=True)),
-                ("name", incidents.translation.TranslatedField()),
-                ("description", incidents.translation.TranslatedField()),
-                ("position", models.PositiveIntegerField(default=0)),
-                (
-                    "status",
-                    models.CharField(
-                        choices=[
-                            ("operational", "Operational"),
-                            ("degraded_performance", "Degraded performance"),
-                            ("partial_outage", "Partial outage"),
-                            ("major_outage", "Major outage"),
-                            ("under_maintenance", "Under maintenance"),
-                        ],
-                        default="operational",
-                        max_length=32,
-                    ),
-                ),
-                (
-                    "status_mode",
-                    models.CharField(
-                        choices=[("manual", "Set by hand"), ("automatic", "Derived from metrics")],
-                        default="manual",
-                        max_length=16,
-                    ),
-                ),
-                ("status_changed_at", models.DateTimeField(default=django.utils.timezone.now)),
-                ("showcase", models.BooleanField(default=True, help_text="Show 90-day uptime bars.")),
-                ("only_show_if_degraded", models.BooleanField(default=False)),
-                ("start_date", models.DateField(blank=True, help_text="Uptime is counted from.", null=True)),
-                ("created_at", models.DateTimeField(default=django.utils.timezone.now)),
-                ("updated_at", models.DateTimeField(default=django.utils.timezone.now)),
-                (
-                    "group",
-                    models.ForeignKey(
-                        blank=True,
-                        null=True,
-                        on_delete=django.db.models.deletion.SET_NULL,
-                        related_name="components",
-                        to="incidents.componentgroup",
-                    ),
-                ),
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('public_id', models.CharField(default=incidents.models.ids.new_public_id, editable=False, max_length=12, unique=True)),
+                ('slug', models.SlugField(unique=True)),
+                ('name', incidents.translation.TranslatedField()),
+                ('description', incidents.translation.TranslatedField()),
+                ('position', models.PositiveIntegerField(default=0)),
+                ('status', models.CharField(choices=[('operational', 'Operational'), ('degraded_performance', 'Degraded performance'), ('partial_outage', 'Partial outage'), ('major_outage', 'Major outage'), ('under_maintenance', 'Under maintenance')], default='operational', max_length=32)),
+                ('status_mode', models.CharField(choices=[('manual', 'Set by hand'), ('automatic', 'Derived from metrics')], default='manual', max_length=16)),
+                ('status_changed_at', models.DateTimeField(default=django.utils.timezone.now)),
+                ('showcase', models.BooleanField(default=True, help_text='Show 90-day uptime bars.')),
+                ('only_show_if_degraded', models.BooleanField(default=False)),
+                ('start_date', models.DateField(blank=True, help_text='Uptime is counted from.', null=True)),
+                ('created_at', models.DateTimeField(default=django.utils.timezone.now)),
+                ('updated_at', models.DateTimeField(default=django.utils.timezone.now)),
+                ('group', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='components', to='incidents.componentgroup')),
             ],
             options={
-                "ordering": ["group__position", "position", "slug"],
+                'ordering': ['group__position', 'position', 'slug'],
             },
         ),
         migrations.CreateModel(
-            name="Incident",
+            name='Incident',
             fields=[
-                (
-                    "id",
-                    models.BigAutoField(
-                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
-                    ),
-                ),
-                (
-                    "public_id",
-                    models.CharField(
-                        default=incidents.models.ids.new_public_id, editable=False, max_length=12, unique=True
-                    ),
-                ),
-                ("slug", models.SlugField(max_length=80, unique=True)),
-                (
-                    "kind",
-                    models.CharField(
-                        choices=[("incident", "Incident"), ("maintenance", "Scheduled maintenance")],
-                        default="incident",
-                        max_length=16,
-                    ),
-                ),
-                ("title", incidents.translation.TranslatedField()),
-                ("original_language", models.CharField(default="en", max_length=8)),
-                (
-                    "impact",
-                    models.CharField(
-                        choices=[
-                            ("none", "None"),
-                            ("minor", "Minor"),
-                            ("major", "Major"),
-                            ("critical", "Critical"),
-                        ],
-                        default="minor",
-                        max_length=16,
-                    ),
-                ),
-                (
-                    "status",
-                    models.CharField(
-                        choices=[
-                            ("investigating", "Investigating"),
-                            ("identified", "Identified"),
-                            ("monitoring", "Monitoring"),
-                            ("resolved", "Resolved"),
-                            ("scheduled", "Scheduled"),
-                            ("in_progress", "In progress"),
-                            ("verifying", "Verifying"),
-                            ("completed", "Completed"),
-                        ],
-                        default="investigating",
-                        max_length=16,
-                    ),
-                ),
-                ("started_at", models.DateTimeField(default=django.utils.timezone.now)),
-                ("monitoring_at", models.DateTimeField(blank=True, null=True)),
-                ("resolved_at", models.DateTimeField(blank=True, null=True)),
-                ("scheduled_for", models.DateTimeField(blank=True, null=True)),
-                ("scheduled_until", models.DateTimeField(blank=True, null=True)),
-                ("published_at", models.DateTimeField(blank=True, null=True)),
-                ("version", models.PositiveIntegerField(default=1)),
-                ("created_at", models.DateTimeField(default=django.utils.timezone.now)),
-                ("updated_at", models.DateTimeField(default=django.utils.timezone.now)),
-                (
-                    "components",
-                    models.ManyToManyField(blank=True, related_name="incidents", to="incidents.component"),
-                ),
-                (
-                    "created_by",
-                    models.ForeignKey(
-                        blank=True,
-                        null=True,
-                        on_delete=django.db.models.deletion.SET_NULL,
-                        related_name="+",
-                        to=settings.AUTH_USER_MODEL,
-                    ),
-                ),
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('public_id', models.CharField(default=incidents.models.ids.new_public_id, editable=False, max_length=12, unique=True)),
+                ('slug', models.SlugField(max_length=80, unique=True)),
+                ('kind', models.CharField(choices=[('incident', 'Incident'), ('maintenance', 'Scheduled maintenance')], default='incident', max_length=16)),
+                ('title', incidents.translation.TranslatedField()),
+                ('original_language', models.CharField(default='en', max_length=8)),
+                ('impact', models.CharField(choices=[('none', 'None'), ('minor', 'Minor'), ('major', 'Major'), ('critical', 'Critical')], default='minor', max_length=16)),
+                ('status', models.CharField(choices=[('investigating', 'Investigating'), ('identified', 'Identified'), ('monitoring', 'Monitoring'), ('resolved', 'Resolved'), ('scheduled', 'Scheduled'), ('in_progress', 'In progress'), ('verifying', 'Verifying'), ('completed', 'Completed')], default='investigating', max_length=16)),
+                ('started_at', models.DateTimeField(default=django.utils.timezone.now)),
+                ('monitoring_at', models.DateTimeField(blank=True, null=True)),
+                ('resolved_at', models.DateTimeField(blank=True, null=True)),
+                ('scheduled_for', models.DateTimeField(blank=True, null=True)),
+                ('scheduled_until', models.DateTimeField(blank=True, null=True)),
+                ('published_at', models.DateTimeField(blank=True, null=True)),
+                ('version', models.PositiveIntegerField(default=1)),
+                ('created_at', models.DateTimeField(default=django.utils.timezone.now)),
+                ('updated_at', models.DateTimeField(default=django.utils.timezone.now)),
+                ('components', models.ManyToManyField(blank=True, related_name='incidents', to='incidents.component')),
+                ('created_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
             ],
             options={
-                "ordering": ["-started_at"],
+                'ordering': ['-started_at'],
             },
         ),
         migrations.CreateModel(
-            name="AuditEvent",
+            name='AuditEvent',
             fields=[
-                (
-                    "id",
-                    models.BigAutoField(
-                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
-                    ),
-                ),
-                ("at", models.DateTimeField(db_index=True, default=django.utils.timezone.now)),
-                (
-                    "actor_label",
-                    models.CharField(help_text="User name, or the automation that acted.", max_length=150),
-                ),
-                ("action", models.CharField(max_length=64)),
-                (
-                    "subject_type",
-                    models.CharField(
-                        choices=[
-                            ("component_group", "Component group"),
-                            ("component", "Component"),
-                            ("metric", "Metric"),
-                            ("threshold", "Threshold"),
-                            ("probe", "Probe"),
-                            ("incident", "Incident"),
-                            ("update", "Incident update"),
-                            ("postmortem", "Postmortem"),
-                            ("action_item", "Action item"),
-                            ("subscriber", "Subscriber"),
-                            ("user", "User"),
-                        ],
-                        max_length=32,
-                    ),
-                ),
-                ("subject_id", models.CharField(max_length=64)),
-                ("subject_label", models.CharField(max_length=300)),
-                ("before", models.JSONField(blank=True, default=dict)),
-                ("after", models.JSONField(blank=True, default=dict)),
-                (
-                    "actor",
-                    models.ForeignKey(
-                        blank=True,
-                        null=True,
-                        on_delete=django.db.models.deletion.SET_NULL,
-                        related_name="+",
-                        to=settings.AUTH_USER_MODEL,
-                    ),
-                ),
-                (
-                    "incident",
-                    models.ForeignKey(
-                        blank=True,
-                        null=True,
-                        on_delete=django.db.models.deletion.SET_NULL,
-                        related_name="audit_events",
-                        to="incidents.incident",
-                    ),
-                ),
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('at', models.DateTimeField(db_index=True, default=django.utils.timezone.now)),
+                ('actor_label', models.CharField(help_text='User name, or the automation that acted.', max_length=150)),
+                ('action', models.CharField(max_length=64)),
+                ('subject_type', models.CharField(choices=[('component_group', 'Component group'), ('component', 'Component'), ('metric', 'Metric'), ('threshold', 'Threshold'), ('probe', 'Probe'), ('incident', 'Incident'), ('update', 'Incident update'), ('postmortem', 'Postmortem'), ('action_item', 'Action item'), ('subscriber', 'Subscriber'), ('user', 'User')], max_length=32)),
+                ('subject_id', models.CharField(max_length=64)),
+                ('subject_label', models.CharField(max_length=300)),
+                ('before', models.JSONField(blank=True, default=dict)),
+                ('after', models.JSONField(blank=True, default=dict)),
+                ('actor', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
+                ('incident', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='audit_events', to='incidents.incident')),
             ],
             options={
-                "ordering": ["-at", "-id"],
+                'ordering': ['-at', '-id'],
             },
         ),
         migrations.CreateModel(
-            name="IncidentUpdate",
+            name='IncidentUpdate',
             fields=[
-                (
-                    "id",
-                    models.BigAutoField(
-                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
-                    ),
-                ),
-                (
-                    "public_id",
-                    models.CharField(
-                        default=incidents.models.ids.new_public_id, editable=False, max_length=12, unique=True
-                    ),
-                ),
-                (
-                    "status",
-                    models.CharField(
-                        choices=[
-                            ("investigating", "Investigating"),
-                            ("identified", "Identified"),
-                            ("monitoring", "Monitoring"),
-                            ("resolved", "Resolved"),
-                            ("scheduled", "Scheduled"),
-                            ("in_progress", "In progress"),
-                            ("verifying", "Verifying"),
-                            ("completed", "Completed"),
-                        ],
-                        max_length=16,
-                    ),
-                ),
-                ("body", incidents.translation.TranslatedField()),
-                ("original_language", models.CharField(default="en", max_length=8)),
-                ("display_at", models.DateTimeField(default=django.utils.timezone.now)),
-                ("created_at", models.DateTimeField(default=django.utils.timezone.now)),
-                ("updated_at", models.DateTimeField(default=django.utils.timezone.now)),
-                ("deliver_notifications", models.BooleanField(default=True)),
-                ("version", models.PositiveIntegerField(default=1)),
-                (
-                    "author",
-                    models.ForeignKey(
-                        blank=True,
-                        null=True,
-                        on_delete=django.db.models.deletion.SET_NULL,
-                        related_name="+",
-                        to=settings.AUTH_USER_MODEL,
-                    ),
-                ),
-                (
-                    "incident",
-                    models.ForeignKey(
-                        on_delete=django.db.models.deletion.CASCADE,
-                        related_name="updates",
-                        to="incidents.incident",
-                    ),
-                ),
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('public_id', models.CharField(default=incidents.models.ids.new_public_id, editable=False, max_length=12, unique=True)),
+                ('status', models.CharField(choices=[('investigating', 'Investigating'), ('identified', 'Identified'), ('monitoring', 'Monitoring'), ('resolved', 'Resolved'), ('scheduled', 'Scheduled'), ('in_progress', 'In progress'), ('verifying', 'Verifying'), ('completed', 'Completed')], max_length=16)),
+                ('body', incidents.translation.TranslatedField()),
+                ('original_language', models.CharField(default='en', max_length=8)),
+                ('display_at', models.DateTimeField(default=django.utils.timezone.now)),
+                ('created_at', models.DateTimeField(default=django.utils.timezone.now)),
+                ('updated_at', models.DateTimeField(default=django.utils.timezone.now)),
+                ('deliver_notifications', models.BooleanField(default=True)),
+                ('version', models.PositiveIntegerField(default=1)),
+                ('author', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
+                ('incident', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='updates', to='incidents.incident')),
             ],
             options={
-                "ordering": ["-display_at", "-created_at", "-id"],
+                'ordering': ['-display_at', '-created_at', '-id'],
             },
         ),
         migrations.CreateModel(
-            name="ComponentChange",
+            name='ComponentChange',
             fields=[
-                (
-                    "id",
-                    models.BigAutoField(
-                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
-                    ),
-                ),
-                (
-                    "old_status",
-                    models.CharField(
-                        choices=[
-                            ("operational", "Operational"),
-                            ("degraded_performance", "Degraded performance"),
-                            ("partial_outage", "Partial outage"),
-                            ("major_outage", "Major outage"),
-                            ("under_maintenance", "Under maintenance"),
-                        ],
-                        max_length=32,
-                    ),
-                ),
-                (
-                    "new_status",
-                    models.CharField(
-                        choices=[
-                            ("operational", "Operational"),
-                            ("degraded_performance", "Degraded performance"),
-                            ("partial_outage", "Partial outage"),
-                            ("major_outage", "Major outage"),
-                            ("under_maintenance", "Under maintenance"),
-                        ],
-                        max_length=32,
-                    ),
-                ),
-                (
-                    "component",
-                    models.ForeignKey(
-                        on_delete=django.db.models.deletion.CASCADE,
-                        related_name="+",
-                        to="incidents.component",
-                    ),
-                ),
-                (
-                    "update",
-                    models.ForeignKey(
-                        on_delete=django.db.models.deletion.CASCADE,
-                        related_name="component_changes",
-                        to="incidents.incidentupdate",
-                    ),
-                ),
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('old_status', models.CharField(choices=[('operational', 'Operational'), ('degraded_performance', 'Degraded performance'), ('partial_outage', 'Partial outage'), ('major_outage', 'Major outage'), ('under_maintenance', 'Under maintenance')], max_length=32)),
+                ('new_status', models.CharField(choices=[('operational', 'Operational'), ('degraded_performance', 'Degraded performance'), ('partial_outage', 'Partial outage'), ('major_outage', 'Major outage'), ('under_maintenance', 'Under maintenance')], max_length=32)),
+                ('component', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='incidents.component')),
+                ('update', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='component_changes', to='incidents.incidentupdate')),
             ],
             options={
-                "ordering": ["update", "component__position"],
+                'ordering': ['update', 'component__position'],
             },
         ),
         migrations.CreateModel(
-            name="Metric",
+            name='Metric',
             fields=[
-                (
-                    "id",
-                    models.BigAutoField(
-                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
-                    ),
-                ),
-                ("slug", models.SlugField()),
-                ("name", incidents.translation.TranslatedField()),
-                (
-                    "kind",
-                    models.CharField(
-                        choices=[
-                            ("latency", "Latency or delay"),
-                            ("ratio", "Ratio (0 to 100 %)"),
-                            ("gauge", "Gauge"),
-                        ],
-                        default="latency",
-                        max_length=16,
-                    ),
-                ),
-                (
-                    "unit",
-                    models.CharField(
-                        choices=[
-                            ("ms", "milliseconds"),
-                            ("s", "seconds"),
-                            ("%", "percent"),
-                            ("count", "count"),
-                        ],
-                        default="ms",
-                        max_length=8,
-                    ),
-                ),
-                ("precision", models.PositiveSmallIntegerField(default=0, help_text="Decimals shown.")),
-                (
-                    "aggregation",
-                    models.CharField(
-                        choices=[
-                            ("p95", "95th percentile"),
-                            ("mean", "mean"),
-                            ("max", "maximum"),
-                            ("latest", "latest value"),
-                        ],
-                        default="p95",
-                        max_length=8,
-                    ),
-                ),
-                (
-                    "window",
-                    models.PositiveSmallIntegerField(
-                        default=5, help_text="How many recent samples a status evaluation looks at."
-                    ),
-                ),
-                (
-                    "expected_interval",
-                    models.PositiveIntegerField(
-                        default=60, help_text="Seconds between samples; no sample for 3 intervals is no data."
-                    ),
-                ),
-                ("higher_is_worse", models.BooleanField(default=True)),
-                ("degraded_threshold", models.FloatField(blank=True, null=True)),
-                ("partial_outage_threshold", models.FloatField(blank=True, null=True)),
-                ("major_outage_threshold", models.FloatField(blank=True, null=True)),
-                ("position", models.PositiveIntegerField(default=0)),
-                ("latest_value", models.FloatField(blank=True, null=True)),
-                ("latest_at", models.DateTimeField(blank=True, null=True)),
-                ("created_at", models.DateTimeField(default=django.utils.timezone.now)),
-                ("updated_at", models.DateTimeField(default=django.utils.timezone.now)),
-                (
-                    "component",
-                    models.ForeignKey(
-                        on_delete=django.db.models.deletion.CASCADE,
-                        related_name="metrics",
-                        to="incidents.component",
-                    ),
-                ),
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('slug', models.SlugField()),
+                ('name', incidents.translation.TranslatedField()),
+                ('kind', models.CharField(choices=[('latency', 'Latency or delay'), ('ratio', 'Ratio (0 to 100 %)'), ('gauge', 'Gauge')], default='latency', max_length=16)),
+                ('unit', models.CharField(choices=[('ms', 'milliseconds'), ('s', 'seconds'), ('%', 'percent'), ('count', 'count')], default='ms', max_length=8)),
+                ('precision', models.PositiveSmallIntegerField(default=0, help_text='Decimals shown.')),
+                ('aggregation', models.CharField(choices=[('p95', '95th percentile'), ('mean', 'mean'), ('max', 'maximum'), ('latest', 'latest value')], default='p95', max_length=8)),
+                ('window', models.PositiveSmallIntegerField(default=5, help_text='How many recent samples a status evaluation looks at.')),
+                ('expected_interval', models.PositiveIntegerField(default=60, help_text='Seconds between samples; no sample for 3 intervals is no data.')),
+                ('higher_is_worse', models.BooleanField(default=True)),
+                ('degraded_threshold', models.FloatField(blank=True, null=True)),
+                ('partial_outage_threshold', models.FloatField(blank=True, null=True)),
+                ('major_outage_threshold', models.FloatField(blank=True, null=True)),
+                ('position', models.PositiveIntegerField(default=0)),
+                ('latest_value', models.FloatField(blank=True, null=True)),
+                ('latest_at', models.DateTimeField(blank=True, null=True)),
+                ('created_at', models.DateTimeField(default=django.utils.timezone.now)),
+                ('updated_at', models.DateTimeField(default=django.utils.timezone.now)),
+                ('component', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='metrics', to='incidents.component')),
             ],
             options={
-                "ordering": ["component", "position", "slug"],
+                'ordering': ['component', 'position', 'slug'],
             },
         ),
         migrations.CreateModel(
-            name="Postmortem",
+            name='Postmortem',
             fields=[
-                (
-                    "id",
-                    models.BigAutoField(
-                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
-                    ),
-                ),
-                (
-                    "state",
-                    models.CharField(
-                        choices=[("draft", "Draft"), ("published", "Published")],
-                        default="draft",
-                        max_length=16,
-                    ),
-                ),
-                ("original_language", models.CharField(default="en", max_length=8)),
-                ("summary", incidents.translation.TranslatedField()),
-                ("customer_impact", incidents.translation.TranslatedField()),
-                ("root_cause", incidents.translation.TranslatedField()),
-                ("detection_and_response", incidents.translation.TranslatedField()),
-                ("what_we_changed", incidents.translation.TranslatedField()),
-                ("what_we_will_change", incidents.translation.TranslatedField()),
-                ("published_at", models.DateTimeField(blank=True, null=True)),
-                ("version", models.PositiveIntegerField(default=1)),
-                ("created_at", models.DateTimeField(default=django.utils.timezone.now)),
-                ("updated_at", models.DateTimeField(default=django.utils.timezone.now)),
-                (
-                    "incident",
-                    models.OneToOneField(
-                        on_delete=django.db.models.deletion.CASCADE,
-                        related_name="postmortem",
-                        to="incidents.incident",
-                    ),
-                ),
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('state', models.CharField(choices=[('draft', 'Draft'), ('published', 'Published')], default='draft', max_length=16)),
+                ('original_language', models.CharField(default='en', max_length=8)),
+                ('summary', incidents.translation.TranslatedField()),
+                ('customer_impact', incidents.translation.TranslatedField()),
+                ('root_cause', incidents.translation.TranslatedField()),
+                ('detection_and_response', incidents.translation.TranslatedField()),
+                ('what_we_changed', incidents.translation.TranslatedField()),
+                ('what_we_will_change', incidents.translation.TranslatedField()),
+                ('published_at', models.DateTimeField(blank=True, null=True)),
+                ('version', models.PositiveIntegerField(default=1)),
+                ('created_at', models.DateTimeField(default=django.utils.timezone.now)),
+                ('updated_at', models.DateTimeField(default=django.utils.timezone.now)),
+                ('incident', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='postmortem', to='incidents.incident')),
             ],
         ),
         migrations.CreateModel(
-            name="ActionItem",
+            name='ActionItem',
             fields=[
-                (
-                    "id",
-                    models.BigAutoField(
-                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
-                    ),
-                ),
-                ("title", incidents.translation.TranslatedField()),
-                (
-                    "owner_name",
-                    models.CharField(
-                        blank=True, help_text="A team or person without an account.", max_length=200
-                    ),
-                ),
-                (
-                    "state",
-                    models.CharField(
-                        choices=[
-                            ("open", "Open"),
-                            ("in_progress", "In progress"),
-                            ("done", "Done"),
-                            ("dropped", "Dropped"),
-                        ],
-                        default="open",
-                        max_length=16,
-                    ),
-                ),
-                ("due_date", models.DateField(blank=True, null=True)),
-                (
-                    "due_precision",
-                    models.CharField(
-                        choices=[
-                            ("day", "Day"),
-                            ("month", "Month"),
-                            ("quarter", "Quarter"),
-                            ("year", "Year"),
-                        ],
-                        default="day",
-                        max_length=8,
-                    ),
-                ),
-                ("completed_at", models.DateTimeField(blank=True, null=True)),
-                ("is_public", models.BooleanField(default=True)),
-                ("position", models.PositiveIntegerField(default=0)),
-                ("created_at", models.DateTimeField(default=django.utils.timezone.now)),
-                ("updated_at", models.DateTimeField(default=django.utils.timezone.now)),
-                (
-                    "owner",
-                    models.ForeignKey(
-                        blank=True,
-                        null=True,
-                        on_delete=django.db.models.deletion.SET_NULL,
-                        related_name="action_items",
-                        to=settings.AUTH_USER_MODEL,
-                    ),
-                ),
-                (
-                    "postmortem",
-                    models.ForeignKey(
-                        on_delete=django.db.models.deletion.CASCADE,
-                        related_name="action_items",
-                        to="incidents.postmortem",
-                    ),
-                ),
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('title', incidents.translation.TranslatedField()),
+                ('owner_name', models.CharField(blank=True, help_text='A team or person without an account.', max_length=200)),
+                ('state', models.CharField(choices=[('open', 'Open'), ('in_progress', 'In progress'), ('done', 'Done'), ('dropped', 'Dropped')], default='open', max_length=16)),
+                ('due_date', models.DateField(blank=True, null=True)),
+                ('due_precision', models.CharField(choices=[('day', 'Day'), ('month', 'Month'), ('quarter', 'Quarter'), ('year', 'Year')], default='day', max_length=8)),
+                ('completed_at', models.DateTimeField(blank=True, null=True)),
+                ('is_public', models.BooleanField(default=True)),
+                ('position', models.PositiveIntegerField(default=0)),
+                ('created_at', models.DateTimeField(default=django.utils.timezone.now)),
+                ('updated_at', models.DateTimeField(default=django.utils.timezone.now)),
+                ('owner', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='action_items', to=settings.AUTH_USER_MODEL)),
+                ('postmortem', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='action_items', to='incidents.postmortem')),
             ],
             options={
-                "ordering": ["postmortem", "position", "id"],
+                'ordering': ['postmortem', 'position', 'id'],
             },
         ),
         migrations.CreateModel(
-            name="Rollup",
+            name='Rollup',
             fields=[
-                (
-                    "id",
-                    models.BigAutoField(
-                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
-                    ),
-                ),
-                (
-                    "resolution",
-                    models.CharField(
-                        choices=[("minute", "minute"), ("hour", "hour"), ("day", "day")], max_length=8
-                    ),
-                ),
-                ("bucket_start", models.DateTimeField()),
-                ("count", models.PositiveIntegerField(default=0)),
-                ("failures", models.PositiveIntegerField(default=0)),
-                ("minimum", models.FloatField(blank=True, null=True)),
-                ("maximum", models.FloatField(blank=True, null=True)),
-                ("total", models.FloatField(default=0.0)),
-                ("p95", models.FloatField(blank=True, null=True)),
-                ("sketch", models.JSONField(blank=True, default=dict)),
-                (
-                    "metric",
-                    models.ForeignKey(
-                        on_delete=django.db.models.deletion.CASCADE,
-                        related_name="rollups",
-                        to="incidents.metric",
-                    ),
-                ),
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('resolution', models.CharField(choices=[('minute', 'minute'), ('hour', 'hour'), ('day', 'day')], max_length=8)),
+                ('bucket_start', models.DateTimeField()),
+                ('count', models.PositiveIntegerField(default=0)),
+                ('failures', models.PositiveIntegerField(default=0)),
+                ('minimum', models.FloatField(blank=True, null=True)),
+                ('maximum', models.FloatField(blank=True, null=True)),
+                ('total', models.FloatField(default=0.0)),
+                ('p95', models.FloatField(blank=True, null=True)),
+                ('sketch', models.JSONField(blank=True, default=dict)),
+                ('metric', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='rollups', to='incidents.metric')),
             ],
             options={
-                "ordering": ["metric", "resolution", "bucket_start"],
+                'ordering': ['metric', 'resolution', 'bucket_start'],
             },
         ),
         migrations.CreateModel(
-            name="Sample",
+            name='Sample',
             fields=[
-                (
-                    "id",
-                    models.BigAutoField(
-                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
-                    ),
-                ),
-                ("at", models.DateTimeField()),
-                ("value", models.FloatField(blank=True, help_text="Empty when the probe failed.", null=True)),
-                (
-                    "outcome",
-                    models.CharField(
-                        choices=[("ok", "OK"), ("failed", "Failed"), ("timeout", "Timed out")],
-                        default="ok",
-                        max_length=16,
-                    ),
-                ),
-                (
-                    "metric",
-                    models.ForeignKey(
-                        on_delete=django.db.models.deletion.CASCADE,
-                        related_name="samples",
-                        to="incidents.metric",
-                    ),
-                ),
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('at', models.DateTimeField()),
+                ('value', models.FloatField(blank=True, help_text='Empty when the probe failed.', null=True)),
+                ('outcome', models.CharField(choices=[('ok', 'OK'), ('failed', 'Failed'), ('timeout', 'Timed out')], default='ok', max_length=16)),
+                ('metric', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='samples', to='incidents.metric')),
             ],
             options={
-                "ordering": ["metric", "-at"],
+                'ordering': ['metric', '-at'],
             },
         ),
         migrations.CreateModel(
-            name="StatusPeriod",
+            name='StatusPeriod',
             fields=[
-                (
-                    "id",
-                    models.BigAutoField(
-                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
-                    ),
-                ),
-                (
-                    "status",
-                    models.CharField(
-                        choices=[
-                            ("operational", "Operational"),
-                            ("degraded_performance", "Degraded performance"),
-                            ("partial_outage", "Partial outage"),
-                            ("major_outage", "Major outage"),
-                            ("under_maintenance", "Under maintenance"),
-                        ],
-                        max_length=32,
-                    ),
-                ),
-                ("started_at", models.DateTimeField()),
-                ("ended_at", models.DateTimeField(blank=True, null=True)),
-                (
-                    "component",
-                    models.ForeignKey(
-                        on_delete=django.db.models.deletion.CASCADE,
-                        related_name="periods",
-                        to="incidents.component",
-                    ),
-                ),
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('status', models.CharField(choices=[('operational', 'Operational'), ('degraded_performance', 'Degraded performance'), ('partial_outage', 'Partial outage'), ('major_outage', 'Major outage'), ('under_maintenance', 'Under maintenance')], max_length=32)),
+                ('started_at', models.DateTimeField()),
+                ('ended_at', models.DateTimeField(blank=True, null=True)),
+                ('component', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='periods', to='incidents.component')),
             ],
             options={
-                "ordering": ["component", "started_at"],
+                'ordering': ['component', 'started_at'],
             },
         ),
         migrations.AddIndex(
-            model_name="incident",
-            index=models.Index(fields=["kind", "status"], name="incidents_i_kind_eb6906_idx"),
+            model_name='incident',
+            index=models.Index(fields=['kind', 'status'], name='incidents_i_kind_eb6906_idx'),
         ),
         migrations.AddIndex(
-            model_name="incident",
-            index=models.Index(fields=["-started_at"], name="incidents_i_started_926e09_idx"),
+            model_name='incident',
+            index=models.Index(fields=['-started_at'], name='incidents_i_started_926e09_idx'),
         ),
         migrations.AddIndex(
-            model_name="auditevent",
-            index=models.Index(
-                fields=["subject_type", "subject_id", "-at"], name="incidents_a_subject_f01545_idx"
-            ),
+            model_name='auditevent',
+            index=models.Index(fields=['subject_type', 'subject_id', '-at'], name='incidents_a_subject_f01545_idx'),
         ),
         migrations.AddIndex(
-            model_name="incidentupdate",
-            index=models.Index(fields=["incident", "-display_at"], name="incidents_i_inciden_a75ffa_idx"),
+            model_name='incidentupdate',
+            index=models.Index(fields=['incident', '-display_at'], name='incidents_i_inciden_a75ffa_idx'),
         ),
         migrations.AddIndex(
-            model_name="incidentupdate",
-            index=models.Index(fields=["-display_at"], name="incidents_i_display_798d54_idx"),
+            model_name='incidentupdate',
+            index=models.Index(fields=['-display_at'], name='incidents_i_display_798d54_idx'),
         ),
         migrations.AddConstraint(
-            model_name="componentchange",
-            constraint=models.UniqueConstraint(
-                fields=("update", "component"), name="one_change_per_component"
-            ),
+            model_name='componentchange',
+            constraint=models.UniqueConstraint(fields=('update', 'component'), name='one_change_per_component'),
         ),
         migrations.AddConstraint(
-            model_name="metric",
-            constraint=models.UniqueConstraint(fields=("component", "slug"), name="unique_metric_slug"),
+            model_name='metric',
+            constraint=models.UniqueConstraint(fields=('component', 'slug'), name='unique_metric_slug'),
         ),
         migrations.AddIndex(
-            model_name="actionitem",
-            index=models.Index(fields=["state", "due_date"], name="incidents_a_state_3cf54c_idx"),
+            model_name='actionitem',
+            index=models.Index(fields=['state', 'due_date'], name='incidents_a_state_3cf54c_idx'),
         ),
         migrations.AddConstraint(
-            model_name="rollup",
-            constraint=models.UniqueConstraint(
-                fields=("metric", "resolution", "bucket_start"), name="unique_rollup_bucket"
-            ),
+            model_name='rollup',
+            constraint=models.UniqueConstraint(fields=('metric', 'resolution', 'bucket_start'), name='unique_rollup_bucket'),
         ),
         migrations.AddIndex(
-            model_name="sample",
-            index=models.Index(fields=["metric", "-at"], name="incidents_s_metric__e787e9_idx"),
+            model_name='sample',
+            index=models.Index(fields=['metric', '-at'], name='incidents_s_metric__e787e9_idx'),
         ),
         migrations.AddIndex(
-            model_name="sample",
-            index=models.Index(fields=["at"], name="incidents_s_at_9c70b2_idx"),
+            model_name='sample',
+            index=models.Index(fields=['at'], name='incidents_s_at_9c70b2_idx'),
         ),
         migrations.AddIndex(
-            model_name="statusperiod",
-            index=models.Index(fields=["component", "started_at"], name="incidents_s_compone_846be9_idx"),
+            model_name='statusperiod',
+            index=models.Index(fields=['component', 'started_at'], name='incidents_s_compone_846be9_idx'),
         ),
         migrations.AddConstraint(
-            model_name="statusperiod",
-            constraint=models.UniqueConstraint(
-                condition=models.Q(("ended_at__isnull", True)),
-                fields=("component",),
-                name="one_open_status_period_per_component",
-            ),
+            model_name='statusperiod',
+            constraint=models.UniqueConstraint(condition=models.Q(('ended_at__isnull', True)), fields=('component',), name='one_open_status_period_per_component'),
         ),
     ]

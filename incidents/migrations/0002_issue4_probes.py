@@ -7,219 +7,104 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
+
     dependencies = [
-        ("incidents", "0001_initial"),
+        ('incidents', '0001_initial'),
     ]
 
     operations = [
         migrations.CreateModel(
-            name="CircuitBreaker",
+            name='CircuitBreaker',
             fields=[
-                (
-                    "id",
-                    models.BigAutoField(
-                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
-                    ),
-                ),
-                ("target", models.CharField(max_length=500, unique=True)),
-                (
-                    "state",
-                    models.CharField(
-                        choices=[
-                            ("closed", "Closed"),
-                            ("open", "Open"),
-                            ("half_open", "Half open (trying again)"),
-                        ],
-                        default="closed",
-                        max_length=16,
-                    ),
-                ),
-                ("consecutive_failures", models.PositiveIntegerField(default=0)),
-                ("opened_at", models.DateTimeField(blank=True, null=True)),
-                ("retry_at", models.DateTimeField(blank=True, null=True)),
-                ("updated_at", models.DateTimeField(default=django.utils.timezone.now)),
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('target', models.CharField(max_length=500, unique=True)),
+                ('state', models.CharField(choices=[('closed', 'Closed'), ('open', 'Open'), ('half_open', 'Half open (trying again)')], default='closed', max_length=16)),
+                ('consecutive_failures', models.PositiveIntegerField(default=0)),
+                ('opened_at', models.DateTimeField(blank=True, null=True)),
+                ('retry_at', models.DateTimeField(blank=True, null=True)),
+                ('updated_at', models.DateTimeField(default=django.utils.timezone.now)),
             ],
             options={
-                "ordering": ["target"],
+                'ordering': ['target'],
             },
         ),
         migrations.CreateModel(
-            name="MetricHealth",
+            name='MetricHealth',
             fields=[
-                (
-                    "id",
-                    models.BigAutoField(
-                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
-                    ),
-                ),
-                (
-                    "status",
-                    models.CharField(
-                        choices=[
-                            ("operational", "Operational"),
-                            ("degraded_performance", "Degraded performance"),
-                            ("partial_outage", "Partial outage"),
-                            ("major_outage", "Major outage"),
-                            ("under_maintenance", "Under maintenance"),
-                        ],
-                        default="operational",
-                        max_length=32,
-                    ),
-                ),
-                ("recent", models.JSONField(blank=True, default=list)),
-                (
-                    "figure",
-                    models.FloatField(blank=True, help_text="The windowed value last evaluated.", null=True),
-                ),
-                ("good_streak", models.PositiveSmallIntegerField(default=0)),
-                ("evaluated_at", models.DateTimeField(blank=True, null=True)),
-                ("stale_after", models.DateTimeField(blank=True, db_index=True, null=True)),
-                ("no_data_since", models.DateTimeField(blank=True, null=True)),
-                (
-                    "metric",
-                    models.OneToOneField(
-                        on_delete=django.db.models.deletion.CASCADE,
-                        related_name="health",
-                        to="incidents.metric",
-                    ),
-                ),
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('status', models.CharField(choices=[('operational', 'Operational'), ('degraded_performance', 'Degraded performance'), ('partial_outage', 'Partial outage'), ('major_outage', 'Major outage'), ('under_maintenance', 'Under maintenance')], default='operational', max_length=32)),
+                ('recent', models.JSONField(blank=True, default=list)),
+                ('figure', models.FloatField(blank=True, help_text='The windowed value last evaluated.', null=True)),
+                ('good_streak', models.PositiveSmallIntegerField(default=0)),
+                ('evaluated_at', models.DateTimeField(blank=True, null=True)),
+                ('stale_after', models.DateTimeField(blank=True, db_index=True, null=True)),
+                ('no_data_since', models.DateTimeField(blank=True, null=True)),
+                ('metric', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='health', to='incidents.metric')),
             ],
             options={
-                "verbose_name_plural": "metric health",
+                'verbose_name_plural': 'metric health',
             },
         ),
         migrations.CreateModel(
-            name="Probe",
+            name='Probe',
             fields=[
-                (
-                    "id",
-                    models.BigAutoField(
-                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
-                    ),
-                ),
-                (
-                    "public_id",
-                    models.CharField(
-                        default=incidents.models.ids.new_public_id, editable=False, max_length=12, unique=True
-                    ),
-                ),
-                ("name", models.CharField(max_length=120)),
-                (
-                    "kind",
-                    models.CharField(
-                        choices=[
-                            ("http", "HTTP check"),
-                            ("webhook", "Webhook round-trip"),
-                            ("scrape", "Metric scrape"),
-                            ("push", "Push"),
-                            ("upstream", "Upstream status page"),
-                        ],
-                        default="http",
-                        max_length=16,
-                    ),
-                ),
-                ("enabled", models.BooleanField(default=True)),
-                (
-                    "url",
-                    models.URLField(
-                        blank=True, help_text="What the probe calls (not for push).", max_length=500
-                    ),
-                ),
-                (
-                    "config",
-                    models.JSONField(blank=True, default=dict, help_text="Settings of this kind of probe."),
-                ),
-                ("interval", models.PositiveIntegerField(default=60, help_text="Seconds between runs.")),
-                (
-                    "connect_timeout",
-                    models.FloatField(default=3.0, help_text="Seconds to establish a connection."),
-                ),
-                (
-                    "read_timeout",
-                    models.FloatField(default=5.0, help_text="Seconds to wait for data once connected."),
-                ),
-                (
-                    "timeout",
-                    models.FloatField(default=5.0, help_text="Seconds a whole run may take (hard deadline)."),
-                ),
-                ("push_token_hash", models.CharField(blank=True, editable=False, max_length=64)),
-                ("webhook_secret", models.CharField(blank=True, editable=False, max_length=64)),
-                ("next_run_at", models.DateTimeField(blank=True, db_index=True, null=True)),
-                ("created_at", models.DateTimeField(default=django.utils.timezone.now)),
-                ("updated_at", models.DateTimeField(default=django.utils.timezone.now)),
-                (
-                    "metric",
-                    models.OneToOneField(
-                        on_delete=django.db.models.deletion.CASCADE,
-                        related_name="probe",
-                        to="incidents.metric",
-                    ),
-                ),
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('public_id', models.CharField(default=incidents.models.ids.new_public_id, editable=False, max_length=12, unique=True)),
+                ('name', models.CharField(max_length=120)),
+                ('kind', models.CharField(choices=[('http', 'HTTP check'), ('webhook', 'Webhook round-trip'), ('scrape', 'Metric scrape'), ('push', 'Push'), ('upstream', 'Upstream status page')], default='http', max_length=16)),
+                ('enabled', models.BooleanField(default=True)),
+                ('url', models.URLField(blank=True, help_text='What the probe calls (not for push).', max_length=500)),
+                ('config', models.JSONField(blank=True, default=dict, help_text='Settings of this kind of probe.')),
+                ('interval', models.PositiveIntegerField(default=60, help_text='Seconds between runs.')),
+                ('connect_timeout', models.FloatField(default=3.0, help_text='Seconds to establish a connection.')),
+                ('read_timeout', models.FloatField(default=5.0, help_text='Seconds to wait for data once connected.')),
+                ('timeout', models.FloatField(default=5.0, help_text='Seconds a whole run may take (hard deadline).')),
+                ('push_token_hash', models.CharField(blank=True, editable=False, max_length=64)),
+                ('webhook_secret', models.CharField(blank=True, editable=False, max_length=64)),
+                ('next_run_at', models.DateTimeField(blank=True, db_index=True, null=True)),
+                ('created_at', models.DateTimeField(default=django.utils.timezone.now)),
+                ('updated_at', models.DateTimeField(default=django.utils.timezone.now)),
+                ('metric', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='probe', to='incidents.metric')),
             ],
             options={
-                "ordering": ["name"],
+                'ordering': ['name'],
             },
         ),
         migrations.CreateModel(
-            name="ProbeRun",
+            name='ProbeRun',
             fields=[
-                (
-                    "id",
-                    models.BigAutoField(
-                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
-                    ),
-                ),
-                (
-                    "state",
-                    models.CharField(
-                        choices=[
-                            ("pending", "Pending"),
-                            ("running", "Running"),
-                            ("ok", "OK"),
-                            ("failed", "Failed"),
-                            ("timeout", "Timed out"),
-                            ("error", "Error"),
-                            ("skipped", "Skipped (circuit open)"),
-                        ],
-                        default="pending",
-                        max_length=16,
-                    ),
-                ),
-                ("scheduled_at", models.DateTimeField()),
-                ("deadline", models.DateTimeField()),
-                ("abandon_after", models.DateTimeField()),
-                ("started_at", models.DateTimeField(blank=True, null=True)),
-                ("finished_at", models.DateTimeField(blank=True, null=True)),
-                ("worker", models.CharField(blank=True, max_length=120)),
-                ("value", models.FloatField(blank=True, null=True)),
-                ("detail", models.CharField(blank=True, max_length=500)),
-                ("nonce", models.CharField(blank=True, max_length=64, null=True, unique=True)),
-                ("triggered_at", models.DateTimeField(blank=True, null=True)),
-                (
-                    "probe",
-                    models.ForeignKey(
-                        on_delete=django.db.models.deletion.CASCADE, related_name="runs", to="incidents.probe"
-                    ),
-                ),
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('state', models.CharField(choices=[('pending', 'Pending'), ('running', 'Running'), ('ok', 'OK'), ('failed', 'Failed'), ('timeout', 'Timed out'), ('error', 'Error'), ('skipped', 'Skipped (circuit open)')], default='pending', max_length=16)),
+                ('scheduled_at', models.DateTimeField()),
+                ('deadline', models.DateTimeField()),
+                ('abandon_after', models.DateTimeField()),
+                ('started_at', models.DateTimeField(blank=True, null=True)),
+                ('finished_at', models.DateTimeField(blank=True, null=True)),
+                ('worker', models.CharField(blank=True, max_length=120)),
+                ('value', models.FloatField(blank=True, null=True)),
+                ('detail', models.CharField(blank=True, max_length=500)),
+                ('nonce', models.CharField(blank=True, max_length=64, null=True, unique=True)),
+                ('triggered_at', models.DateTimeField(blank=True, null=True)),
+                ('probe', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='runs', to='incidents.probe')),
             ],
             options={
-                "ordering": ["-scheduled_at"],
+                'ordering': ['-scheduled_at'],
             },
         ),
         migrations.AddIndex(
-            model_name="probe",
-            index=models.Index(fields=["enabled", "next_run_at"], name="incidents_p_enabled_ad05f3_idx"),
+            model_name='probe',
+            index=models.Index(fields=['enabled', 'next_run_at'], name='incidents_p_enabled_ad05f3_idx'),
         ),
         migrations.AddIndex(
-            model_name="proberun",
-            index=models.Index(fields=["state", "abandon_after"], name="incidents_p_state_10ca4a_idx"),
+            model_name='proberun',
+            index=models.Index(fields=['state', 'abandon_after'], name='incidents_p_state_10ca4a_idx'),
         ),
         migrations.AddIndex(
-            model_name="proberun",
-            index=models.Index(fields=["probe", "-scheduled_at"], name="incidents_p_probe_i_8c5c0e_idx"),
+            model_name='proberun',
+            index=models.Index(fields=['probe', '-scheduled_at'], name='incidents_p_probe_i_8c5c0e_idx'),
         ),
         migrations.AddIndex(
-            model_name="proberun",
-            index=models.Index(fields=["scheduled_at"], name="incidents_p_schedul_b6b0b4_idx"),
+            model_name='proberun',
+            index=models.Index(fields=['scheduled_at'], name='incidents_p_schedul_b6b0b4_idx'),
         ),
     ]

@@ -7,97 +7,45 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
+
     dependencies = [
-        ("incidents", "0001_initial"),
+        ('incidents', '0001_initial'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name="UpdateTemplate",
+            name='UpdateTemplate',
             fields=[
-                (
-                    "id",
-                    models.BigAutoField(
-                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
-                    ),
-                ),
-                ("name", models.CharField(max_length=120)),
-                ("language", models.CharField(max_length=8)),
-                (
-                    "kind",
-                    models.CharField(
-                        choices=[("incident", "Incident"), ("maintenance", "Scheduled maintenance")],
-                        default="incident",
-                        max_length=16,
-                    ),
-                ),
-                (
-                    "status",
-                    models.CharField(
-                        blank=True,
-                        choices=[
-                            ("investigating", "Investigating"),
-                            ("identified", "Identified"),
-                            ("monitoring", "Monitoring"),
-                            ("resolved", "Resolved"),
-                            ("scheduled", "Scheduled"),
-                            ("in_progress", "In progress"),
-                            ("verifying", "Verifying"),
-                            ("completed", "Completed"),
-                        ],
-                        max_length=16,
-                    ),
-                ),
-                ("body", models.TextField()),
-                ("version", models.PositiveIntegerField(default=1)),
-                ("created_at", models.DateTimeField(default=django.utils.timezone.now)),
-                ("updated_at", models.DateTimeField(default=django.utils.timezone.now)),
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('name', models.CharField(max_length=120)),
+                ('language', models.CharField(max_length=8)),
+                ('kind', models.CharField(choices=[('incident', 'Incident'), ('maintenance', 'Scheduled maintenance')], default='incident', max_length=16)),
+                ('status', models.CharField(blank=True, choices=[('investigating', 'Investigating'), ('identified', 'Identified'), ('monitoring', 'Monitoring'), ('resolved', 'Resolved'), ('scheduled', 'Scheduled'), ('in_progress', 'In progress'), ('verifying', 'Verifying'), ('completed', 'Completed')], max_length=16)),
+                ('body', models.TextField()),
+                ('version', models.PositiveIntegerField(default=1)),
+                ('created_at', models.DateTimeField(default=django.utils.timezone.now)),
+                ('updated_at', models.DateTimeField(default=django.utils.timezone.now)),
             ],
             options={
-                "ordering": ["language", "kind", "name"],
-                "constraints": [
-                    models.UniqueConstraint(
-                        fields=("language", "kind", "name"), name="unique_update_template_name"
-                    )
-                ],
+                'ordering': ['language', 'kind', 'name'],
+                'constraints': [models.UniqueConstraint(fields=('language', 'kind', 'name'), name='unique_update_template_name')],
             },
         ),
         migrations.CreateModel(
-            name="OverdueReminder",
+            name='OverdueReminder',
             fields=[
-                (
-                    "id",
-                    models.BigAutoField(
-                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
-                    ),
-                ),
-                ("day", models.DateField()),
-                (
-                    "state",
-                    models.CharField(
-                        choices=[("pending", "Pending"), ("sending", "Sending"), ("sent", "Sent")],
-                        default="pending",
-                        max_length=16,
-                    ),
-                ),
-                ("item_ids", models.JSONField(blank=True, default=list)),
-                ("created_at", models.DateTimeField(default=django.utils.timezone.now)),
-                ("sent_at", models.DateTimeField(blank=True, null=True)),
-                (
-                    "owner",
-                    models.ForeignKey(
-                        on_delete=django.db.models.deletion.CASCADE,
-                        related_name="+",
-                        to=settings.AUTH_USER_MODEL,
-                    ),
-                ),
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('day', models.DateField()),
+                ('state', models.CharField(choices=[('pending', 'Pending'), ('sending', 'Sending'), ('sent', 'Sent')], default='pending', max_length=16)),
+                ('item_ids', models.JSONField(blank=True, default=list)),
+                ('created_at', models.DateTimeField(default=django.utils.timezone.now)),
+                ('sent_at', models.DateTimeField(blank=True, null=True)),
+                ('owner', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to=settings.AUTH_USER_MODEL)),
             ],
             options={
-                "ordering": ["-day", "owner"],
-                "constraints": [
-                    models.UniqueConstraint(fields=("owner", "day"), name="one_overdue_reminder_a_day")
-                ],
+                'ordering': ['-day', 'owner'],
+                'constraints': [models.UniqueConstraint(fields=('owner', 'day'), name='one_overdue_reminder_a_day')],
             },
         ),
     ]

@@ -8,160 +8,76 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
+
     dependencies = [
-        ("incidents", "0001_initial"),
+        ('incidents', '0001_initial'),
     ]
 
     operations = [
         migrations.CreateModel(
-            name="Subscriber",
+            name='Subscriber',
             fields=[
-                (
-                    "id",
-                    models.BigAutoField(
-                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
-                    ),
-                ),
-                (
-                    "public_id",
-                    models.CharField(
-                        default=incidents.models.ids.new_public_id, editable=False, max_length=12, unique=True
-                    ),
-                ),
-                (
-                    "channel",
-                    models.CharField(
-                        choices=[("email", "Email"), ("webhook", "Webhook")], default="email", max_length=16
-                    ),
-                ),
-                ("email", models.EmailField(max_length=254)),
-                ("endpoint_url", models.URLField(blank=True, max_length=2000)),
-                (
-                    "webhook_secret",
-                    models.CharField(
-                        default=incidents.models.subscribers.new_webhook_secret, editable=False, max_length=64
-                    ),
-                ),
-                ("language", models.CharField(default="en", max_length=8)),
-                ("all_components", models.BooleanField(default=True)),
-                (
-                    "token_key",
-                    models.CharField(
-                        default=incidents.models.subscribers.new_token_key, editable=False, max_length=32
-                    ),
-                ),
-                ("created_at", models.DateTimeField(default=django.utils.timezone.now)),
-                ("confirmed_at", models.DateTimeField(blank=True, null=True)),
-                ("unsubscribed_at", models.DateTimeField(blank=True, null=True)),
-                (
-                    "components",
-                    models.ManyToManyField(blank=True, related_name="subscribers", to="incidents.component"),
-                ),
-                (
-                    "incident",
-                    models.ForeignKey(
-                        blank=True,
-                        null=True,
-                        on_delete=django.db.models.deletion.CASCADE,
-                        related_name="followers",
-                        to="incidents.incident",
-                    ),
-                ),
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('public_id', models.CharField(default=incidents.models.ids.new_public_id, editable=False, max_length=12, unique=True)),
+                ('channel', models.CharField(choices=[('email', 'Email'), ('webhook', 'Webhook')], default='email', max_length=16)),
+                ('email', models.EmailField(max_length=254)),
+                ('endpoint_url', models.URLField(blank=True, max_length=2000)),
+                ('webhook_secret', models.CharField(default=incidents.models.subscribers.new_webhook_secret, editable=False, max_length=64)),
+                ('language', models.CharField(default='en', max_length=8)),
+                ('all_components', models.BooleanField(default=True)),
+                ('token_key', models.CharField(default=incidents.models.subscribers.new_token_key, editable=False, max_length=32)),
+                ('created_at', models.DateTimeField(default=django.utils.timezone.now)),
+                ('confirmed_at', models.DateTimeField(blank=True, null=True)),
+                ('unsubscribed_at', models.DateTimeField(blank=True, null=True)),
+                ('components', models.ManyToManyField(blank=True, related_name='subscribers', to='incidents.component')),
+                ('incident', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='followers', to='incidents.incident')),
             ],
             options={
-                "ordering": ["-created_at"],
+                'ordering': ['-created_at'],
             },
         ),
         migrations.CreateModel(
-            name="Delivery",
+            name='Delivery',
             fields=[
-                (
-                    "id",
-                    models.BigAutoField(
-                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
-                    ),
-                ),
-                (
-                    "channel",
-                    models.CharField(choices=[("email", "Email"), ("webhook", "Webhook")], max_length=16),
-                ),
-                ("idempotency_key", models.CharField(max_length=64, unique=True)),
-                (
-                    "state",
-                    models.CharField(
-                        choices=[
-                            ("pending", "Pending"),
-                            ("sending", "Sending"),
-                            ("sent", "Sent"),
-                            ("failed", "Failed"),
-                        ],
-                        default="pending",
-                        max_length=16,
-                    ),
-                ),
-                ("attempts", models.PositiveIntegerField(default=0)),
-                ("next_attempt_at", models.DateTimeField(default=django.utils.timezone.now)),
-                ("lease_until", models.DateTimeField(blank=True, null=True)),
-                ("last_error", models.TextField(blank=True)),
-                ("created_at", models.DateTimeField(default=django.utils.timezone.now)),
-                ("sent_at", models.DateTimeField(blank=True, null=True)),
-                (
-                    "update",
-                    models.ForeignKey(
-                        on_delete=django.db.models.deletion.CASCADE,
-                        related_name="deliveries",
-                        to="incidents.incidentupdate",
-                    ),
-                ),
-                (
-                    "subscriber",
-                    models.ForeignKey(
-                        on_delete=django.db.models.deletion.CASCADE,
-                        related_name="deliveries",
-                        to="incidents.subscriber",
-                    ),
-                ),
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('channel', models.CharField(choices=[('email', 'Email'), ('webhook', 'Webhook')], max_length=16)),
+                ('idempotency_key', models.CharField(max_length=64, unique=True)),
+                ('state', models.CharField(choices=[('pending', 'Pending'), ('sending', 'Sending'), ('sent', 'Sent'), ('failed', 'Failed')], default='pending', max_length=16)),
+                ('attempts', models.PositiveIntegerField(default=0)),
+                ('next_attempt_at', models.DateTimeField(default=django.utils.timezone.now)),
+                ('lease_until', models.DateTimeField(blank=True, null=True)),
+                ('last_error', models.TextField(blank=True)),
+                ('created_at', models.DateTimeField(default=django.utils.timezone.now)),
+                ('sent_at', models.DateTimeField(blank=True, null=True)),
+                ('update', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='deliveries', to='incidents.incidentupdate')),
+                ('subscriber', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='deliveries', to='incidents.subscriber')),
             ],
             options={
-                "ordering": ["-created_at", "-id"],
+                'ordering': ['-created_at', '-id'],
             },
         ),
         migrations.AddIndex(
-            model_name="subscriber",
-            index=models.Index(
-                fields=["confirmed_at", "unsubscribed_at"], name="incidents_s_confirm_25e5b3_idx"
-            ),
+            model_name='subscriber',
+            index=models.Index(fields=['confirmed_at', 'unsubscribed_at'], name='incidents_s_confirm_25e5b3_idx'),
         ),
         migrations.AddConstraint(
-            model_name="subscriber",
-            constraint=models.UniqueConstraint(
-                condition=models.Q(("incident__isnull", True)),
-                fields=("channel", "email", "endpoint_url"),
-                name="one_page_subscription_per_address",
-            ),
+            model_name='subscriber',
+            constraint=models.UniqueConstraint(condition=models.Q(('incident__isnull', True)), fields=('channel', 'email', 'endpoint_url'), name='one_page_subscription_per_address'),
         ),
         migrations.AddConstraint(
-            model_name="subscriber",
-            constraint=models.UniqueConstraint(
-                condition=models.Q(("incident__isnull", False)),
-                fields=("channel", "email", "endpoint_url", "incident"),
-                name="one_follow_per_address_and_incident",
-            ),
+            model_name='subscriber',
+            constraint=models.UniqueConstraint(condition=models.Q(('incident__isnull', False)), fields=('channel', 'email', 'endpoint_url', 'incident'), name='one_follow_per_address_and_incident'),
         ),
         migrations.AddIndex(
-            model_name="delivery",
-            index=models.Index(
-                fields=["state", "channel", "next_attempt_at"], name="incidents_d_state_1f7d46_idx"
-            ),
+            model_name='delivery',
+            index=models.Index(fields=['state', 'channel', 'next_attempt_at'], name='incidents_d_state_1f7d46_idx'),
         ),
         migrations.AddIndex(
-            model_name="delivery",
-            index=models.Index(fields=["state", "lease_until"], name="incidents_d_state_0cfcf5_idx"),
+            model_name='delivery',
+            index=models.Index(fields=['state', 'lease_until'], name='incidents_d_state_0cfcf5_idx'),
         ),
         migrations.AddConstraint(
-            model_name="delivery",
-            constraint=models.UniqueConstraint(
-                fields=("update", "subscriber"), name="one_delivery_per_update_subscriber"
-            ),
+            model_name='delivery',
+            constraint=models.UniqueConstraint(fields=('update', 'subscriber'), name='one_delivery_per_update_subscriber'),
         ),
     ]

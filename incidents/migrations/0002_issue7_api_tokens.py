@@ -7,51 +7,28 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
+
     dependencies = [
-        ("incidents", "0001_initial"),
+        ('incidents', '0001_initial'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name="ApiToken",
+            name='ApiToken',
             fields=[
-                (
-                    "id",
-                    models.BigAutoField(
-                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
-                    ),
-                ),
-                (
-                    "name",
-                    models.CharField(
-                        help_text="What the token is for, to recognise it later.", max_length=100
-                    ),
-                ),
-                ("prefix", models.CharField(max_length=12)),
-                ("digest", models.CharField(max_length=64, unique=True)),
-                (
-                    "scope",
-                    models.CharField(
-                        choices=[("read", "Read"), ("read_write", "Read and write")],
-                        default="read",
-                        max_length=16,
-                    ),
-                ),
-                ("created_at", models.DateTimeField(default=django.utils.timezone.now)),
-                ("last_used_at", models.DateTimeField(blank=True, null=True)),
-                ("revoked_at", models.DateTimeField(blank=True, null=True)),
-                (
-                    "user",
-                    models.ForeignKey(
-                        on_delete=django.db.models.deletion.CASCADE,
-                        related_name="api_tokens",
-                        to=settings.AUTH_USER_MODEL,
-                    ),
-                ),
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('name', models.CharField(help_text='What the token is for, to recognise it later.', max_length=100)),
+                ('prefix', models.CharField(max_length=12)),
+                ('digest', models.CharField(max_length=64, unique=True)),
+                ('scope', models.CharField(choices=[('read', 'Read'), ('read_write', 'Read and write')], default='read', max_length=16)),
+                ('created_at', models.DateTimeField(default=django.utils.timezone.now)),
+                ('last_used_at', models.DateTimeField(blank=True, null=True)),
+                ('revoked_at', models.DateTimeField(blank=True, null=True)),
+                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='api_tokens', to=settings.AUTH_USER_MODEL)),
             ],
             options={
-                "ordering": ["-created_at", "-id"],
+                'ordering': ['-created_at', '-id'],
             },
         ),
     ]

@@ -4,9 +4,11 @@ from django.db import migrations
 
 
 class Migration(migrations.Migration):
+
     dependencies = [
-        ("incidents", "0002_issue5_editor"),
-        ("incidents", "0002_issue6_subscriptions"),
+        ('incidents', '0002_issue5_editor'),
+        ('incidents', '0002_issue6_subscriptions'),
     ]
 
-    operations = []
+    operations = [
+    ]

@@ -4,9 +4,11 @@ from django.db import migrations
 
 
 class Migration(migrations.Migration):
+
     dependencies = [
-        ("incidents", "0002_issue4_probes"),
-        ("incidents", "0004_merge_20261129_2008"),
+        ('incidents', '0002_issue4_probes'),
+        ('incidents', '0004_merge_20261129_2008'),
     ]
 
-    operations = []
+    operations = [
+    ]

@@ -7,119 +7,55 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
+
     dependencies = [
-        ("incidents", "0005_merge_0002_issue4_probes_0004_merge_20261129_2008"),
+        ('incidents', '0005_merge_0002_issue4_probes_0004_merge_20261129_2008'),
     ]
 
     operations = [
         migrations.AddField(
-            model_name="subscriber",
-            name="follow_ended_at",
+            model_name='subscriber',
+            name='follow_ended_at',
             field=models.DateTimeField(blank=True, null=True),
         ),
         migrations.AlterField(
-            model_name="delivery",
-            name="update",
-            field=models.ForeignKey(
-                blank=True,
-                null=True,
-                on_delete=django.db.models.deletion.CASCADE,
-                related_name="deliveries",
-                to="incidents.incidentupdate",
-            ),
+            model_name='delivery',
+            name='update',
+            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='deliveries', to='incidents.incidentupdate'),
         ),
         migrations.CreateModel(
-            name="ComponentStatusChange",
+            name='ComponentStatusChange',
             fields=[
-                (
-                    "id",
-                    models.BigAutoField(
-                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
-                    ),
-                ),
-                (
-                    "public_id",
-                    models.CharField(
-                        default=incidents.models.ids.new_public_id, editable=False, max_length=12, unique=True
-                    ),
-                ),
-                (
-                    "old_status",
-                    models.CharField(
-                        choices=[
-                            ("operational", "Operational"),
-                            ("degraded_performance", "Degraded performance"),
-                            ("partial_outage", "Partial outage"),
-                            ("major_outage", "Major outage"),
-                            ("under_maintenance", "Under maintenance"),
-                        ],
-                        max_length=32,
-                    ),
-                ),
-                (
-                    "new_status",
-                    models.CharField(
-                        choices=[
-                            ("operational", "Operational"),
-                            ("degraded_performance", "Degraded performance"),
-                            ("partial_outage", "Partial outage"),
-                            ("major_outage", "Major outage"),
-                            ("under_maintenance", "Under maintenance"),
-                        ],
-                        max_length=32,
-                    ),
-                ),
-                ("created_at", models.DateTimeField(default=django.utils.timezone.now)),
-                (
-                    "component",
-                    models.ForeignKey(
-                        on_delete=django.db.models.deletion.CASCADE,
-                        related_name="status_changes",
-                        to="incidents.component",
-                    ),
-                ),
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('public_id', models.CharField(default=incidents.models.ids.new_public_id, editable=False, max_length=12, unique=True)),
+                ('old_status', models.CharField(choices=[('operational', 'Operational'), ('degraded_performance', 'Degraded performance'), ('partial_outage', 'Partial outage'), ('major_outage', 'Major outage'), ('under_maintenance', 'Under maintenance')], max_length=32)),
+                ('new_status', models.CharField(choices=[('operational', 'Operational'), ('degraded_performance', 'Degraded performance'), ('partial_outage', 'Partial outage'), ('major_outage', 'Major outage'), ('under_maintenance', 'Under maintenance')], max_length=32)),
+                ('created_at', models.DateTimeField(default=django.utils.timezone.now)),
+                ('component', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='status_changes', to='incidents.component')),
             ],
             options={
-                "ordering": ["-created_at", "-id"],
+                'ordering': ['-created_at', '-id'],
             },
         ),
         migrations.AddField(
-            model_name="delivery",
-            name="status_change",
-            field=models.ForeignKey(
-                blank=True,
-                null=True,
-                on_delete=django.db.models.deletion.CASCADE,
-                related_name="deliveries",
-                to="incidents.componentstatuschange",
-            ),
+            model_name='delivery',
+            name='status_change',
+            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='deliveries', to='incidents.componentstatuschange'),
         ),
         migrations.AddConstraint(
-            model_name="delivery",
-            constraint=models.UniqueConstraint(
-                fields=("status_change", "subscriber"), name="one_delivery_per_status_change_subscriber"
-            ),
+            model_name='delivery',
+            constraint=models.UniqueConstraint(fields=('status_change', 'subscriber'), name='one_delivery_per_status_change_subscriber'),
         ),
         migrations.AddConstraint(
-            model_name="delivery",
-            constraint=models.CheckConstraint(
-                condition=models.Q(
-                    models.Q(("status_change__isnull", True), ("update__isnull", False)),
-                    models.Q(("status_change__isnull", False), ("update__isnull", True)),
-                    _connector="OR",
-                ),
-                name="delivery_about_an_update_or_a_status_change",
-            ),
+            model_name='delivery',
+            constraint=models.CheckConstraint(condition=models.Q(models.Q(('status_change__isnull', True), ('update__isnull', False)), models.Q(('status_change__isnull', False), ('update__isnull', True)), _connector='OR'), name='delivery_about_an_update_or_a_status_change'),
         ),
         migrations.AddIndex(
-            model_name="componentstatuschange",
-            index=models.Index(fields=["component", "created_at"], name="incidents_c_compone_142096_idx"),
+            model_name='componentstatuschange',
+            index=models.Index(fields=['component', 'created_at'], name='incidents_c_compone_142096_idx'),
         ),
         migrations.AddConstraint(
-            model_name="componentstatuschange",
-            constraint=models.CheckConstraint(
-                condition=models.Q(("old_status", models.F("new_status")), _negated=True),
-                name="status_change_changes_status",
-            ),
+            model_name='componentstatuschange',
+            constraint=models.CheckConstraint(condition=models.Q(('old_status', models.F('new_status')), _negated=True), name='status_change_changes_status'),
         ),
     ]

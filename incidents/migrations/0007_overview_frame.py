@@ -4,26 +4,22 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
+
     dependencies = [
-        ("incidents", "0006_component_updates_and_resting_follows"),
+        ('incidents', '0006_component_updates_and_resting_follows'),
     ]
 
     operations = [
         migrations.CreateModel(
-            name="OverviewFrame",
+            name='OverviewFrame',
             fields=[
-                (
-                    "id",
-                    models.BigAutoField(
-                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
-                    ),
-                ),
-                ("language", models.CharField(max_length=8, unique=True)),
-                ("version", models.CharField(max_length=40)),
-                ("html", models.BinaryField()),
-                ("layout", models.JSONField(default=dict)),
-                ("drawn_at", models.DateTimeField()),
-                ("expires_at", models.DateTimeField()),
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('language', models.CharField(max_length=8, unique=True)),
+                ('version', models.CharField(max_length=40)),
+                ('html', models.BinaryField()),
+                ('layout', models.JSONField(default=dict)),
+                ('drawn_at', models.DateTimeField()),
+                ('expires_at', models.DateTimeField()),
             ],
         ),
     ]

@@ -4,9 +4,11 @@ from django.db import migrations
 
 
 class Migration(migrations.Migration):
+
     dependencies = [
-        ("incidents", "0007_overview_frame"),
-        ("incidents", "0008_uptime_months"),
+        ('incidents', '0007_overview_frame'),
+        ('incidents', '0008_uptime_months'),
     ]
 
-    operations = []
+    operations = [
+    ]

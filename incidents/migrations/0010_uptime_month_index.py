@@ -4,13 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
+
     dependencies = [
-        ("incidents", "0009_merge_0007_overview_frame_0008_uptime_months"),
+        ('incidents', '0009_merge_0007_overview_frame_0008_uptime_months'),
     ]
 
     operations = [
         migrations.AddIndex(
-            model_name="uptimemonth",
-            index=models.Index(fields=["month"], name="incidents_u_month_871217_idx"),
+            model_name='uptimemonth',
+            index=models.Index(fields=['month'], name='incidents_u_month_871217_idx'),
         ),
     ]
