@@ -11,7 +11,7 @@ from django.utils.translation import gettext_lazy as _
 
 from incidents import models
 from incidents.services.audit import record_event
-from incidents.services.component_updates import index_component_updates
+from incidents.services.component_timelines import index_component_timelines
 from incidents.services.components import save_component, save_group
 from incidents.services.metrics import save_metric
 from incidents.services.probes import issue_push_token, save_probe, validate_probe
@@ -47,7 +47,7 @@ class AdminEditedAdmin(admin.ModelAdmin):
         incident = form.instance if isinstance(form.instance, models.Incident) else None
         incident = incident or getattr(form.instance, "incident", None)
         if incident is not None and incident.pk:  # its components or its updates' times may have changed
-            index_component_updates([incident.pk])
+            index_component_timelines([incident.pk])
         self._record(request, form.instance, "admin_changed" if change else "admin_created")
 
     def delete_model(self, request, obj):

@@ -24,7 +24,7 @@ from incidents.models import (
     ComponentChange,
     ComponentGroup,
     ComponentStatus,
-    ComponentUpdate,
+    ComponentTimelineEntry,
     Incident,
     IncidentKind,
     IncidentStatus,
@@ -519,7 +519,9 @@ def feed_updates(*, component: Component | None = None, limit: int = 50) -> list
         # A component's updates in the order of its index (component, display_at, created_at,
         # update): the newest are read first, whatever the length of its history.
         newest_ids = (
-            ComponentUpdate.objects.filter(component=component, update__incident__published_at__isnull=False)
+            ComponentTimelineEntry.objects.filter(
+                component=component, update__incident__published_at__isnull=False
+            )
             .order_by("-display_at", "-created_at", "-update_id")
             .values("update_id")[:limit]
         )

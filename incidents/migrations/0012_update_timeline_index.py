@@ -6,7 +6,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("incidents", "0011_component_updates"),
+        ("incidents", "0011_component_timeline_entries"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -10,7 +10,7 @@ from .components import (
 )
 from .incidents import (
     ComponentChange,
-    ComponentUpdate,
+    ComponentTimelineEntry,
     Impact,
     Incident,
     IncidentKind,
@@ -36,7 +36,7 @@ __all__ = [
     "AuditEvent",
     "Component",
     "ComponentChange",
-    "ComponentUpdate",
+    "ComponentTimelineEntry",
     "ComponentGroup",
     "ComponentStatus",
     "ComponentStatusChange",

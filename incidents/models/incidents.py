@@ -171,10 +171,10 @@ class IncidentUpdate(models.Model):
         return (self.created_at - self.display_at).total_seconds() > self.BACKDATE_TOLERANCE_SECONDS
 
 
-class ComponentUpdate(models.Model):
+class ComponentTimelineEntry(models.Model):
     """An update of an incident that affects the component, with the update's times copied, so
     a component's feed walks its newest updates in an index instead of sorting its whole
-    history. Written by incidents.services.component_updates whenever an incident's updates or
+    history. Written by incidents.services.component_timelines whenever an incident's updates or
     components change."""
 
     component = models.ForeignKey(Component, on_delete=models.CASCADE, related_name="+")
@@ -184,7 +184,7 @@ class ComponentUpdate(models.Model):
 
     class Meta:
         constraints = [
-            models.UniqueConstraint(fields=["component", "update"], name="one_row_per_component_update")
+            models.UniqueConstraint(fields=["component", "update"], name="one_timeline_entry_per_update")
         ]
         # The order of IncidentUpdate.objects.timeline(), per component.
         indexes = [

@@ -26,7 +26,7 @@ from incidents.rendering import rendered_texts
 from incidents.translation import validate_language, validate_translations
 
 from .audit import record_event
-from .component_updates import index_component_updates
+from .component_timelines import index_component_timelines
 from .components import set_component_status
 from .notifications import enqueue_notifications
 
@@ -214,7 +214,7 @@ def post_update(
     component_statuses = dict(component_statuses or {})
     if component_statuses:
         locked.components.add(*component_statuses)
-    index_component_updates([locked.pk])
+    index_component_timelines([locked.pk])
     _apply_component_statuses(update, component_statuses, actor=actor, at=now)
     newest = locked.updates.timeline().first()
     before = {"status": locked.status}

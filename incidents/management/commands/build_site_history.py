@@ -34,7 +34,7 @@ from incidents.models import (
 )
 from incidents.planner_statistics import refresh_statistics
 from incidents.rendering import rendered_texts
-from incidents.services.component_updates import index_component_updates
+from incidents.services.component_timelines import index_component_timelines
 from incidents.services.uptime_months import recount_uptime_months
 
 INCIDENT_STEPS = (
@@ -230,7 +230,7 @@ def build_history(
     _bulk(through, links)
     _bulk(IncidentUpdate, update_rows, batch=5000)
     for start in range(0, len(incident_rows), 500):
-        index_component_updates(incident.pk for incident in incident_rows[start : start + 500])
+        index_component_timelines(incident.pk for incident in incident_rows[start : start + 500])
 
     period_rows = []
     for component in component_rows:

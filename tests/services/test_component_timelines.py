@@ -1,5 +1,5 @@
 """A component's feed lists every update of the incidents affecting it, newest first, whatever
-the order in which updates were posted and components were added (ComponentUpdate)."""
+the order in which updates were posted and components were added (ComponentTimelineEntry)."""
 
 import datetime as dt
 
@@ -7,8 +7,8 @@ import feedparser
 import pytest
 from django.contrib import admin as django_admin
 
-from incidents.models import ComponentStatus, ComponentUpdate, IncidentUpdate
-from incidents.services.component_updates import index_component_updates
+from incidents.models import ComponentStatus, ComponentTimelineEntry, IncidentUpdate
+from incidents.services.component_timelines import index_component_timelines
 from incidents.services.incidents import declare_incident, post_update
 
 pytestmark = pytest.mark.django_db
@@ -93,7 +93,7 @@ def test_indexing_again_changes_nothing(responder, api, dashboard):
         component_statuses={api: ComponentStatus.PARTIAL_OUTAGE, dashboard: ComponentStatus.PARTIAL_OUTAGE},
         actor=responder,
     )
-    rows = set(ComponentUpdate.objects.values_list("component_id", "update_id", "display_at"))
-    index_component_updates([incident.pk])
-    assert set(ComponentUpdate.objects.values_list("component_id", "update_id", "display_at")) == rows
+    rows = set(ComponentTimelineEntry.objects.values_list("component_id", "update_id", "display_at"))
+    index_component_timelines([incident.pk])
+    assert set(ComponentTimelineEntry.objects.values_list("component_id", "update_id", "display_at")) == rows
     assert len(rows) == 2

@@ -10,14 +10,14 @@ def index_existing_updates(apps, schema_editor):
     """One row per component and update of every existing incident (as the service writes them)."""
     incident = apps.get_model("incidents", "Incident")
     update = apps.get_model("incidents", "IncidentUpdate")
-    component_update = apps.get_model("incidents", "ComponentUpdate")
+    timeline_entry = apps.get_model("incidents", "ComponentTimelineEntry")
     components = {}
     for incident_id, component_id in incident.components.through.objects.values_list(
         "incident_id", "component_id"
     ):
         components.setdefault(incident_id, []).append(component_id)
     rows = (
-        component_update(
+        timeline_entry(
             component_id=component_id, update_id=pk, display_at=display_at, created_at=created_at
         )
         for pk, incident_id, display_at, created_at in update.objects.values_list(
@@ -26,7 +26,7 @@ def index_existing_updates(apps, schema_editor):
         for component_id in components.get(incident_id, [])
     )
     while batch := list(itertools.islice(rows, 1000)):
-        component_update.objects.bulk_create(batch)
+        timeline_entry.objects.bulk_create(batch)
 
 
 class Migration(migrations.Migration):
@@ -36,7 +36,7 @@ class Migration(migrations.Migration):
 
     operations = [
         migrations.CreateModel(
-            name="ComponentUpdate",
+            name="ComponentTimelineEntry",
             fields=[
                 (
                     "id",
@@ -72,7 +72,7 @@ class Migration(migrations.Migration):
                 ],
                 "constraints": [
                     models.UniqueConstraint(
-                        fields=("component", "update"), name="one_row_per_component_update"
+                        fields=("component", "update"), name="one_timeline_entry_per_update"
                     )
                 ],
             },
