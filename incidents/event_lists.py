@@ -122,15 +122,13 @@ def history_item(
     affected: tuple[str, ...],
 ) -> str:
     """ "<li>Title · Minor · Resolved · <time>…</time> – <time>…</time> · API, Dashboard</li>"."""
-    human = formatting.DateTimeFormatter(context.language, zone=ZoneInfo(context.zone))
-    with translation.override(context.language):
-        what = _("Maintenance") if kind == IncidentKind.MAINTENANCE else Impact(impact).label
-        meta = f"{html.escape(str(what))} · {html.escape(str(IncidentStatus(status).label))}"
+    labels, human = _labels(context.language), _formatter(context.language, context.zone)
+    what = labels.maintenance if kind == IncidentKind.MAINTENANCE else labels.impacts[impact]
     ended = f" – {time_element(resolved_at, human)}" if resolved_at else ""
     names = _names(affected, context.language)
     return (
         f"<li>{_link(context, slug, title, original_language)} "
-        f'<span class="meta">{meta} · {time_element(started_at, human)}{ended}</span>'
+        f'<span class="meta">{what} · {labels.statuses[status]} · {time_element(started_at, human)}{ended}</span>'
         f"{f'<span class="affected">{html.escape(names)}</span>' if names else ''}</li>"
     )
 
@@ -148,20 +146,17 @@ def maintenance_article(
     affected: tuple[str, ...],
 ) -> str:
     """ "<article>Title · Scheduled · <time>…</time> – <time>…</time>, Affected: API</article>"."""
-    human = formatting.DateTimeFormatter(context.language, zone=ZoneInfo(context.zone))
-    with translation.override(context.language):
-        status_text = html.escape(str(IncidentStatus(status).label))
-        affected_label = html.escape(_("Affected:"))
+    labels, human = _labels(context.language), _formatter(context.language, context.zone)
     window = (
         f" · {time_element(scheduled_for, human)} – {time_element(scheduled_until, human)}"
         if scheduled_for
         else ""
     )
     names = _names(affected, context.language)
-    affected_html = f'<p class="affected">{affected_label} {html.escape(names)}</p>' if names else ""
+    affected_html = f'<p class="affected">{labels.affected} {html.escape(names)}</p>' if names else ""
     return (
         f'<article class="maintenance"><h3>{_link(context, slug, title, original_language)}</h3>'
-        f'<p class="meta">{status_text}{window}</p>{affected_html}</article>'
+        f'<p class="meta">{labels.statuses[status]}{window}</p>{affected_html}</article>'
     )
 
 
@@ -173,7 +168,37 @@ def _link(context: ListContext, slug: str, title_json: str, original_language: s
 
 def _names(affected: tuple[str, ...], language: str) -> str:
     """Component names (their stored JSON text) in `language`, comma separated."""
-    return ", ".join(
-        pick(json.loads(name), language=language, original=Component.original_language).text
-        for name in affected
-    )
+    return ", ".join(_component_name(name, language) for name in affected)
+
+
+@kept(1024)
+def _component_name(name_json: str, language: str) -> str:
+    return pick(json.loads(name_json), language=language, original=Component.original_language).text
+
+
+@dataclass(frozen=True)
+class Labels:
+    """The escaped labels of a list in one language."""
+
+    maintenance: str
+    affected: str
+    impacts: dict[str, str]
+    statuses: dict[str, str]
+
+
+@kept(16)
+def _labels(language: str) -> Labels:
+    # Rows are kept across requests, so their labels cannot rely on the active language.
+    with translation.override(language):
+        return Labels(
+            maintenance=html.escape(_("Maintenance")),
+            affected=html.escape(_("Affected:")),
+            impacts={impact.value: html.escape(str(impact.label)) for impact in Impact},
+            statuses={status.value: html.escape(str(status.label)) for status in IncidentStatus},
+        )
+
+
+@kept(16)
+def _formatter(language: str, zone: str) -> formatting.DateTimeFormatter:
+    """One formatter per language and zone: it keeps the text of each day and offset it wrote."""
+    return formatting.DateTimeFormatter(language, zone=ZoneInfo(zone))

@@ -52,16 +52,18 @@ def _language() -> str:
 
 @dataclass(frozen=True)
 class FeedContext:
-    """What every entry of one feed shares: its language, the absolute incident link with
-    "-slug-" where the slug goes, and the host its tag URIs name."""
+    """What every entry of one feed shares: its format and language, the absolute incident
+    link with "-slug-" where the slug goes, and the host its tag URIs name."""
 
+    is_atom: bool
     language: str
     incident_url: str
     host: str
 
     @classmethod
-    def current(cls, language: str) -> "FeedContext":
+    def current(cls, language: str, *, is_atom: bool) -> "FeedContext":
         return cls(
+            is_atom,
             language,
             settings.SITE_URL + reverse("public:incident", args=["-slug-"]),
             urlsplit(settings.SITE_URL).hostname or "localhost",
@@ -70,11 +72,10 @@ class FeedContext:
 
 @dataclass(frozen=True)
 class Entry:
-    """One update as an RSS <item> and as an Atom <entry>."""
+    """One update as an RSS <item> or an Atom <entry>."""
 
     updated: dt.datetime
-    rss: str
-    atom: str
+    xml: str
 
 
 @dataclass
@@ -91,9 +92,9 @@ class Channel:
         return max((entry.updated for entry in self.entries), default=None)
 
 
-def entries(rows: list[dict], language: str) -> list[Entry]:
+def entries(rows: list[dict], language: str, *, is_atom: bool) -> list[Entry]:
     """Feed entries for selectors.feed_updates rows, in `language`."""
-    context = FeedContext.current(language)
+    context = FeedContext.current(language, is_atom=is_atom)
     return [
         entry(
             context,
@@ -137,30 +138,35 @@ def entry(
 ) -> Entry:
     language = context.language
     title_text = pick(json.loads(title), language=language, original=title_language).text
-    with translation.override(language):
-        title_text = f"{title_text}: {IncidentStatus(status).label}"
+    title_text = escape(f"{title_text}: {_status_labels(language)[status]}")
     body_text = pick(json.loads(body), language=language, original=original_language).text
     html = escape(stored_or_rendered(body_text, json.loads(body_html)))
     link = f"{context.incident_url.replace('-slug-', slug)}#update-{public_id}"
     guid = escape(f"tag:{context.host},{created_at:%Y-%m-%d}:{language}/update/{public_id}")
     updated = max(updated_at, display_at)
-    title_text = escape(title_text)
-    return Entry(
-        updated=updated,
-        rss=(
-            f"<item><title>{title_text}</title><link>{escape(link)}</link><description>{html}</description>"
-            f'<pubDate>{rfc822(display_at)}</pubDate><guid isPermaLink="false">{guid}</guid></item>'
-        ),
-        atom=(
+    if context.is_atom:
+        return Entry(
+            updated,
             f'<entry><title>{title_text}</title><link href={quoteattr(link)} rel="alternate"/>'
             f"<published>{display_at.isoformat()}</published><updated>{updated.isoformat()}</updated>"
-            f'<id>{guid}</id><summary type="html">{html}</summary></entry>'
-        ),
+            f'<id>{guid}</id><summary type="html">{html}</summary></entry>',
+        )
+    return Entry(
+        updated,
+        f"<item><title>{title_text}</title><link>{escape(link)}</link><description>{html}</description>"
+        f'<pubDate>{rfc822(display_at)}</pubDate><guid isPermaLink="false">{guid}</guid></item>',
     )
 
 
+@kept(16)
+def _status_labels(language: str) -> dict[str, str]:
+    # Entries are kept across requests, so their labels cannot rely on the active language.
+    with translation.override(language):
+        return {status.value: str(status.label) for status in IncidentStatus}
+
+
 def rss(channel: Channel) -> str:
-    items = "".join(entry.rss for entry in channel.entries)
+    items = "".join(entry.xml for entry in channel.entries)
     built = f"<lastBuildDate>{rfc822(channel.updated)}</lastBuildDate>" if channel.updated else ""
     return (
         '<?xml version="1.0" encoding="utf-8"?>\n'
@@ -173,7 +179,7 @@ def rss(channel: Channel) -> str:
 
 
 def atom(channel: Channel) -> str:
-    items = "".join(entry.atom for entry in channel.entries)
+    items = "".join(entry.xml for entry in channel.entries)
     updated = (channel.updated or dt.datetime.now(dt.UTC)).isoformat()
     return (
         '<?xml version="1.0" encoding="utf-8"?>\n'
@@ -200,7 +206,9 @@ def _history(*, is_atom: bool) -> HttpResponse:
         link=settings.SITE_URL + reverse("public:history"),
         feed_url=settings.SITE_URL + reverse("public:history-atom" if is_atom else "public:history-rss"),
         language=language,
-        entries=entries(selectors.feed_updates(limit=settings.PUBLIC_FEED_ENTRIES), language),
+        entries=entries(
+            selectors.feed_updates(limit=settings.PUBLIC_FEED_ENTRIES), language, is_atom=is_atom
+        ),
     )
     return _response(channel, is_atom=is_atom)
 
@@ -218,7 +226,7 @@ def _component(slug: str, *, is_atom: bool) -> HttpResponse:
         feed_url=settings.SITE_URL
         + reverse("public:component-atom" if is_atom else "public:component-rss", args=[slug]),
         language=language,
-        entries=entries(rows, language),
+        entries=entries(rows, language, is_atom=is_atom),
     )
     return _response(channel, is_atom=is_atom)
 
