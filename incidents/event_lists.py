@@ -1,12 +1,8 @@
 """The rows of incident and maintenance lists (the history and maintenance pages).
 
-A list shows dozens of rows, and writing one (its title picked by language, its times
-formatted, its links, the escaping) costs several times what reading it does. So each row is
-written by a function of exactly what it shows, and kept per process by those inputs: the
-title and component names as their stored JSON text, the times, the statuses, the language,
-the zone and the link. Rows are still read from the database on every request, and any change
-to a row's content makes a different key, so a kept row is never out of date; the oldest are
-dropped first once ROWS_KEPT are held.
+Each row is written by a function of exactly what it shows (its title and component names as
+their stored JSON text, its times and statuses, the language, the zone and the link) and kept
+by those inputs (incidents.kept), so a page writes only the rows that changed.
 """
 
 import datetime as dt
