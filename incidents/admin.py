@@ -24,6 +24,11 @@ class AuditedAdmin(admin.ModelAdmin):
         type(self).save_service(obj, actor=request.user)
 
 
+def _incident_of(obj) -> models.Incident | None:
+    """The incident an object edited in the admin belongs to (itself for an incident)."""
+    return obj if isinstance(obj, models.Incident) else getattr(obj, "incident", None)
+
+
 class AdminEditedAdmin(admin.ModelAdmin):
     """Models without a service for every field: edits here are saved as they are, then
     recorded in the audit trail as made in the admin (which also drops the cached pages)."""
@@ -31,7 +36,7 @@ class AdminEditedAdmin(admin.ModelAdmin):
     audit_subject: models.Subject
 
     def _record(self, request, obj, action: str) -> None:
-        incident = obj if isinstance(obj, models.Incident) else getattr(obj, "incident", None)
+        incident = _incident_of(obj)
         record_event(
             actor=request.user,
             action=action,
@@ -44,10 +49,9 @@ class AdminEditedAdmin(admin.ModelAdmin):
 
     def save_related(self, request, form, formsets, change):
         super().save_related(request, form, formsets, change)
-        incident = form.instance if isinstance(form.instance, models.Incident) else None
-        incident = incident or getattr(form.instance, "incident", None)
-        if incident is not None and incident.pk:  # its components or its updates' times may have changed
-            index_component_timelines([incident.pk])
+        if isinstance(form.instance, models.Incident | models.IncidentUpdate):
+            # The incident's components, or an update's time, may have changed.
+            index_component_timelines([_incident_of(form.instance).pk])
         self._record(request, form.instance, "admin_changed" if change else "admin_created")
 
     def delete_model(self, request, obj):
