@@ -9,6 +9,7 @@ import datetime as dt
 import html
 import json
 from dataclasses import dataclass
+from functools import cache
 from zoneinfo import ZoneInfo
 
 from django.conf import settings
@@ -19,8 +20,8 @@ from django.utils.translation import gettext as _
 
 from incidents import formatting
 from incidents.kept import kept
-from incidents.models import Component, Impact, IncidentKind, IncidentStatus
-from incidents.presentation import lang_attribute, time_element
+from incidents.models import Impact, IncidentKind
+from incidents.presentation import component_name, lang_attribute, status_labels, time_element
 from incidents.translation import pick
 
 ROWS_KEPT = 8192  # a few hundred bytes each
@@ -164,12 +165,7 @@ def _link(context: ListContext, slug: str, title_json: str, original_language: s
 
 def _names(affected: tuple[str, ...], language: str) -> str:
     """Component names (their stored JSON text) in `language`, comma separated."""
-    return ", ".join(_component_name(name, language) for name in affected)
-
-
-@kept(1024)
-def _component_name(name_json: str, language: str) -> str:
-    return pick(json.loads(name_json), language=language, original=Component.original_language).text
+    return ", ".join(component_name(name, language).text for name in affected)
 
 
 @dataclass(frozen=True)
@@ -182,7 +178,7 @@ class Labels:
     statuses: dict[str, str]
 
 
-@kept(16)
+@cache
 def _labels(language: str) -> Labels:
     # Rows are kept across requests, so their labels cannot rely on the active language.
     with translation.override(language):
@@ -190,11 +186,11 @@ def _labels(language: str) -> Labels:
             maintenance=html.escape(_("Maintenance")),
             affected=html.escape(_("Affected:")),
             impacts={impact.value: html.escape(str(impact.label)) for impact in Impact},
-            statuses={status.value: html.escape(str(status.label)) for status in IncidentStatus},
+            statuses={value: html.escape(label) for value, label in status_labels(language).items()},
         )
 
 
-@kept(16)
+@cache
 def _formatter(language: str, zone: str) -> formatting.DateTimeFormatter:
     """One formatter per language and zone: it keeps the text of each day and offset it wrote."""
     return formatting.DateTimeFormatter(language, zone=ZoneInfo(zone))

@@ -23,14 +23,14 @@ from django.conf import settings
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
-from django.utils import translation
 from django.utils.http import http_date
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from incidents import selectors
 from incidents.kept import kept
-from incidents.models import Component, IncidentStatus
+from incidents.models import Component
+from incidents.presentation import status_labels
 from incidents.rendering import stored_or_rendered
 from incidents.translation import pick
 
@@ -138,7 +138,7 @@ def entry(
 ) -> Entry:
     language = context.language
     title_text = pick(json.loads(title), language=language, original=title_language).text
-    title_text = escape(f"{title_text}: {_status_labels(language)[status]}")
+    title_text = escape(f"{title_text}: {status_labels(language)[status]}")
     body_text = pick(json.loads(body), language=language, original=original_language).text
     html = escape(stored_or_rendered(body_text, json.loads(body_html)))
     link = f"{context.incident_url.replace('-slug-', slug)}#update-{public_id}"
@@ -156,13 +156,6 @@ def entry(
         f"<item><title>{title_text}</title><link>{escape(link)}</link><description>{html}</description>"
         f'<pubDate>{rfc822(display_at)}</pubDate><guid isPermaLink="false">{guid}</guid></item>',
     )
-
-
-@kept(16)
-def _status_labels(language: str) -> dict[str, str]:
-    # Entries are kept across requests, so their labels cannot rely on the active language.
-    with translation.override(language):
-        return {status.value: str(status.label) for status in IncidentStatus}
 
 
 def rss(channel: Channel) -> str:

@@ -24,6 +24,7 @@ from incidents.kept import kept
 from incidents.models import (
     Component,
     ComponentStatus,
+    IncidentStatus,
     Metric,
     Resolution,
 )
@@ -422,14 +423,24 @@ def _options(language: str, chosen: str | None, components: tuple[tuple[str, str
     # Kept by what the list shows: sixty options cost more than the rest of a history page.
     options = []
     for slug, name_json in components:
-        name = _component_name(name_json, language).text
+        name = component_name(name_json, language).text
         selected = " selected" if slug == chosen else ""
         options.append(f'<option value="{html.escape(slug)}"{selected}>{html.escape(name)}</option>')
     return mark_safe("".join(options))  # noqa: S308 - every text above is escaped
 
 
-def _component_name(name_json: str, language: str) -> Shown:
+@kept(1024)
+def component_name(name_json: str, language: str) -> Shown:
+    """A component's name (its stored JSON text) in `language`, or its fallback."""
     return pick(json.loads(name_json), language=language, original=Component.original_language)
+
+
+@cache
+def status_labels(language: str) -> dict[str, str]:
+    """Incident and maintenance statuses by value, in `language` (not escaped). Pieces kept
+    across requests cannot rely on the active language."""
+    with translation.override(language):
+        return {status.value: str(status.label) for status in IncidentStatus}
 
 
 def uptime_table_rows(components, by_month: dict[int, list[Span]], language: str) -> SafeString:
@@ -459,7 +470,7 @@ def _uptime_row(
 ) -> str:
     """One component's row, kept by what it says: (uptime, minutes down, minutes degraded) per
     month, or None for a month with nothing observed."""
-    name = _component_name(name_json, language)
+    name = component_name(name_json, language)
     cells = "".join(_uptime_cell(*month, language) if month else _no_data_cell(language) for month in months)
     return (
         f'<tr><th scope="row"><a href="{html.escape(url)}"{lang_attribute(name)}>{html.escape(name.text)}</a></th>'
