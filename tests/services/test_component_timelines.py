@@ -7,7 +7,7 @@ import feedparser
 import pytest
 from django.contrib import admin as django_admin
 
-from incidents.models import ComponentStatus, ComponentTimelineEntry, IncidentUpdate
+from incidents.models import ComponentStatus, ComponentTimelineEntry
 from incidents.services.component_timelines import index_component_timelines
 from incidents.services.incidents import declare_incident, post_update
 
@@ -46,6 +46,16 @@ def declare(responder, *components, started_at=None):
     )
 
 
+def admin_saves(rf, admin_user, obj) -> None:
+    """What the admin does after saving an object's form."""
+    model_admin = django_admin.site._registry[type(obj)]
+    request = rf.post("/admin/")
+    request.user = admin_user
+    form = model_admin.get_form(request, obj)(instance=obj)
+    form.save_m2m = lambda: None
+    model_admin.save_related(request, form, formsets=[], change=True)
+
+
 def test_a_component_added_later_lists_the_incidents_earlier_updates(client, responder, api, dashboard, at):
     incident = declare(responder, api, started_at=at - dt.timedelta(hours=2))
     assert feed_texts(client, "dashboard") == []
@@ -74,13 +84,19 @@ def test_an_update_backdated_in_the_admin_moves_down_the_component_feed(
 
     later.display_at = at - dt.timedelta(hours=4)  # before the first update
     later.save()
-    model_admin = django_admin.site._registry[IncidentUpdate]
-    request = rf.post("/admin/")
-    request.user = admin_user
-    form = model_admin.get_form(request, later)(instance=later)
-    form.save_m2m = lambda: None
-    model_admin.save_related(request, form, formsets=[], change=True)
+    admin_saves(rf, admin_user, later)
 
+    assert feed_texts(client, "public-api") == ["<p>First look.</p>"]
+
+
+def test_a_component_taken_off_an_incident_in_the_admin_leaves_its_feed(
+    client, rf, admin_user, responder, api, dashboard
+):
+    incident = declare(responder, api, dashboard)
+    assert feed_texts(client, "dashboard") == ["<p>First look.</p>"]
+    incident.components.remove(dashboard)
+    admin_saves(rf, admin_user, incident)
+    assert feed_texts(client, "dashboard") == []
     assert feed_texts(client, "public-api") == ["<p>First look.</p>"]
 
 
