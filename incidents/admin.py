@@ -15,9 +15,36 @@ from incidents.services.component_timelines import index_component_timelines
 from incidents.services.components import save_component, save_group
 from incidents.services.metrics import save_metric
 from incidents.services.probes import issue_push_token, save_probe, validate_probe
+from incidents.validation.instants import check_fields
 
 
-class AuditedAdmin(admin.ModelAdmin):
+class InstantBoundsForm(forms.ModelForm):
+    """Every date and time typed in the admin within the platform's bounds, with the error next
+    to its field (a year-1 time would otherwise be stored and overflow on every page)."""
+
+    def _post_clean(self):
+        super()._post_clean()
+        typed = {name: value for name, value in self.cleaned_data.items() if name in self.fields}
+        try:
+            check_fields(self.instance, typed)
+        except ValidationError as error:
+            for field, messages in error.message_dict.items():
+                self.add_error(field, messages)
+
+
+class ModelAdmin(admin.ModelAdmin):
+    form = InstantBoundsForm
+
+
+class TabularInline(admin.TabularInline):
+    form = InstantBoundsForm
+
+
+class StackedInline(admin.StackedInline):
+    form = InstantBoundsForm
+
+
+class AuditedAdmin(ModelAdmin):
     save_service = None
 
     def save_model(self, request, obj, form, change):
@@ -29,7 +56,7 @@ def _incident_of(obj) -> models.Incident | None:
     return obj if isinstance(obj, models.Incident) else getattr(obj, "incident", None)
 
 
-class AdminEditedAdmin(admin.ModelAdmin):
+class AdminEditedAdmin(ModelAdmin):
     """Models without a service for every field: edits here are saved as they are, then
     recorded in the audit trail as made in the admin (which also drops the cached pages)."""
 
@@ -64,7 +91,7 @@ class AdminEditedAdmin(admin.ModelAdmin):
         super().delete_queryset(request, queryset)
 
 
-class MetricInline(admin.TabularInline):
+class MetricInline(TabularInline):
     model = models.Metric
     extra = 0
     fields = (
@@ -94,7 +121,7 @@ class ComponentAdmin(AuditedAdmin):
 
 
 @admin.register(models.StatusPeriod)
-class StatusPeriodAdmin(admin.ModelAdmin):
+class StatusPeriodAdmin(ModelAdmin):
     list_display = ("component", "status", "started_at", "ended_at")
     list_filter = ("component", "status")
 
@@ -115,19 +142,19 @@ class MetricAdmin(AuditedAdmin):
 
 
 @admin.register(models.Sample)
-class SampleAdmin(admin.ModelAdmin):
+class SampleAdmin(ModelAdmin):
     list_display = ("metric", "at", "value", "outcome")
     list_filter = ("outcome",)
     date_hierarchy = "at"
 
 
 @admin.register(models.Rollup)
-class RollupAdmin(admin.ModelAdmin):
+class RollupAdmin(ModelAdmin):
     list_display = ("metric", "resolution", "bucket_start", "count", "minimum", "maximum", "p95")
     list_filter = ("resolution",)
 
 
-class UpdateInline(admin.StackedInline):
+class UpdateInline(StackedInline):
     model = models.IncidentUpdate
     extra = 0
     fields = ("status", "body", "original_language", "display_at", "author")
@@ -149,11 +176,11 @@ class IncidentUpdateAdmin(AdminEditedAdmin):
 
 
 @admin.register(models.ComponentChange)
-class ComponentChangeAdmin(admin.ModelAdmin):
+class ComponentChangeAdmin(ModelAdmin):
     list_display = ("update", "component", "old_status", "new_status")
 
 
-class ActionItemInline(admin.TabularInline):
+class ActionItemInline(TabularInline):
     model = models.ActionItem
     extra = 0
 
@@ -173,7 +200,7 @@ class ActionItemAdmin(AdminEditedAdmin):
 
 
 @admin.register(models.AuditEvent)
-class AuditEventAdmin(admin.ModelAdmin):
+class AuditEventAdmin(ModelAdmin):
     list_display = ("at", "actor_label", "action", "subject_type", "subject_label")
     list_filter = ("subject_type", "action")
 
@@ -186,7 +213,7 @@ class AuditEventAdmin(admin.ModelAdmin):
 
 # --- issue 6: subscriptions ---
 @admin.register(models.Subscriber)
-class SubscriberAdmin(admin.ModelAdmin):
+class SubscriberAdmin(ModelAdmin):
     list_display = (
         "__str__",
         "language",
@@ -204,7 +231,7 @@ class SubscriberAdmin(admin.ModelAdmin):
 
 
 @admin.register(models.Delivery)
-class DeliveryAdmin(admin.ModelAdmin):
+class DeliveryAdmin(ModelAdmin):
     list_display = ("idempotency_key", "channel", "state", "attempts", "next_attempt_at", "sent_at")
     list_filter = ("state", "channel")
     search_fields = ("idempotency_key", "subscriber__email")
@@ -213,7 +240,7 @@ class DeliveryAdmin(admin.ModelAdmin):
 
 
 # --- issue 4: probes ---
-class ProbeAdminForm(forms.ModelForm):
+class ProbeAdminForm(InstantBoundsForm):
     class Meta:
         model = models.Probe
         fields = (
@@ -260,19 +287,19 @@ class ProbeAdmin(AuditedAdmin):
 
 
 @admin.register(models.ProbeRun)
-class ProbeRunAdmin(admin.ModelAdmin):
+class ProbeRunAdmin(ModelAdmin):
     list_display = ("probe", "state", "scheduled_at", "started_at", "finished_at", "value", "detail")
     list_filter = ("state",)
     date_hierarchy = "scheduled_at"
 
 
 @admin.register(models.CircuitBreaker)
-class CircuitBreakerAdmin(admin.ModelAdmin):
+class CircuitBreakerAdmin(ModelAdmin):
     list_display = ("target", "state", "consecutive_failures", "opened_at", "retry_at")
     list_filter = ("state",)
 
 
 @admin.register(models.MetricHealth)
-class MetricHealthAdmin(admin.ModelAdmin):
+class MetricHealthAdmin(ModelAdmin):
     list_display = ("metric", "status", "figure", "good_streak", "evaluated_at", "no_data_since")
     list_filter = ("status",)

@@ -36,6 +36,7 @@ from incidents.models.incidents import STATUSES_BY_KIND
 from incidents.models.postmortems import validate_due
 from incidents.roles import Role
 from incidents.translation import language_codes, pick
+from incidents.validation.instants import check_any, check_happened, check_planned
 
 TITLE_MAX = 200
 UPDATE_TEXT_MAX = 20_000
@@ -136,8 +137,8 @@ class MaintenanceForm(ComponentStatusesMixin, forms.Form):
     body = forms.CharField(
         label=_("Announcement"), max_length=UPDATE_TEXT_MAX, widget=forms.Textarea(attrs={"rows": 5})
     )
-    scheduled_for = forms.DateTimeField(label=_("Starts"), widget=DATETIME_WIDGET)
-    scheduled_until = forms.DateTimeField(label=_("Ends"), widget=DATETIME_WIDGET)
+    scheduled_for = forms.DateTimeField(label=_("Starts"), widget=DATETIME_WIDGET, validators=[check_planned])
+    scheduled_until = forms.DateTimeField(label=_("Ends"), widget=DATETIME_WIDGET, validators=[check_planned])
     publish = forms.BooleanField(label=_("Publish now"), required=False, initial=True)
 
     def __init__(self, *args, components, **kwargs):
@@ -168,6 +169,7 @@ class UpdateForm(ComponentStatusesMixin, forms.Form):
         label=_("Shown time"),
         required=False,
         widget=DATETIME_WIDGET,
+        validators=[check_happened],
         help_text=_("Leave empty for now; an earlier time is shown as backdated."),
     )
 
@@ -358,6 +360,11 @@ class ActionItemForm(forms.Form):
             except ValidationError as error:
                 self.add_error("due", error.message_dict["due_date"])
                 return data
+            try:
+                check_planned(due)
+            except ValidationError as error:
+                self.add_error("due", error)
+                return data
             data["due_date"], data["due_precision"] = due, precision
         return data
 
@@ -450,8 +457,10 @@ class AuditFilterForm(forms.Form):
     subject_type = forms.ChoiceField(label=_("Object type"), required=False)
     subject_id = forms.CharField(label=_("Object id"), max_length=64, required=False)
     actor = forms.CharField(label=_("User"), max_length=150, required=False)
-    since = forms.DateTimeField(label=_("From"), required=False, widget=DATETIME_WIDGET)
-    until = forms.DateTimeField(label=_("To"), required=False, widget=DATETIME_WIDGET)
+    since = forms.DateTimeField(
+        label=_("From"), required=False, widget=DATETIME_WIDGET, validators=[check_any]
+    )
+    until = forms.DateTimeField(label=_("To"), required=False, widget=DATETIME_WIDGET, validators=[check_any])
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

@@ -394,6 +394,11 @@ PROBE_MAX_RESPONSE_BYTES = env_int("PROBE_MAX_RESPONSE_BYTES", 1_048_576)
 # Push endpoint and webhook receiver: largest body and batch accepted.
 PUSH_MAX_BODY_BYTES = env_int("PUSH_MAX_BODY_BYTES", 65536)
 PUSH_MAX_BATCH = env_int("PUSH_MAX_BATCH", 100)
+
+# Input bounds (docs/input-bounds.md): how far ahead of now the time of something that happened
+# may lie (clocks differ a little), and how far ahead anything may be planned.
+INSTANT_CLOCK_SKEW_SECONDS = env_int("INSTANT_CLOCK_SKEW_SECONDS", 300)
+PLANNED_HORIZON_DAYS = env_int("PLANNED_HORIZON_DAYS", 3653)
 CELERY_BEAT_SCHEDULE.update(
     {
         "probes-dispatch": {"task": "incidents.probes.dispatch", "schedule": float(PROBE_DISPATCH_EVERY)},

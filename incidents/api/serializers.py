@@ -30,6 +30,7 @@ from incidents.services.components import save_component, save_group
 from incidents.services.metrics import save_metric
 from incidents.services.postmortems import save_action_item
 from incidents.translation import language_codes
+from incidents.validation.instants import check_happened, check_planned
 
 MAX_TEXT = 50_000
 MAX_POSITION = 2_147_483_647
@@ -128,6 +129,7 @@ class ComponentSerializer(serializers.ModelSerializer):
             "updated_at",
         ]
         read_only_fields = ["status", "status_changed_at", "created_at", "updated_at"]
+        extra_kwargs = {"start_date": {"validators": [check_happened]}}
 
     def create(self, validated_data):
         return save_component(Component(**validated_data), actor=actor(self))
@@ -285,9 +287,9 @@ class IncidentCreateSerializer(serializers.Serializer):
     impact = serializers.ChoiceField(choices=Impact.choices, default=Impact.MINOR)
     status = serializers.ChoiceField(choices=IncidentStatus.choices, required=False)
     components = ComponentStatusChangeSerializer(many=True, required=False, max_length=200)
-    started_at = serializers.DateTimeField(required=False)
-    scheduled_for = serializers.DateTimeField(required=False)
-    scheduled_until = serializers.DateTimeField(required=False)
+    started_at = serializers.DateTimeField(required=False, validators=[check_happened])
+    scheduled_for = serializers.DateTimeField(required=False, validators=[check_planned])
+    scheduled_until = serializers.DateTimeField(required=False, validators=[check_planned])
     publish = serializers.BooleanField(default=True)
 
 
@@ -304,7 +306,7 @@ class UpdateCreateSerializer(serializers.Serializer):
     language = serializers.ChoiceField(choices=LANGUAGE_CHOICES)
     body = serializers.CharField(max_length=MAX_TEXT)
     components = ComponentStatusChangeSerializer(many=True, required=False, max_length=200)
-    display_at = serializers.DateTimeField(required=False)
+    display_at = serializers.DateTimeField(required=False, validators=[check_happened])
     deliver_notifications = serializers.BooleanField(default=True)
     version = serializers.IntegerField(required=False, min_value=1)
 
@@ -316,7 +318,7 @@ class CloseSerializer(serializers.Serializer):
 
 
 class ResolveSerializer(CloseSerializer):
-    display_at = serializers.DateTimeField(required=False)
+    display_at = serializers.DateTimeField(required=False, validators=[check_happened])
 
 
 # --- postmortems and action items ---
@@ -405,6 +407,7 @@ class ActionItemSerializer(serializers.ModelSerializer):
             "updated_at",
         ]
         read_only_fields = ["completed_at", "created_at", "updated_at"]
+        extra_kwargs = {"due_date": {"validators": [check_planned]}}
 
     def create(self, validated_data):
         return save_action_item(ActionItem(**validated_data), actor=actor(self))

@@ -11,14 +11,22 @@ import math
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.utils import timezone
-from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
+
+from incidents.validation.instants import check_within_window, parse_instant
 
 from .base import refuse_unknown_keys, require_mapping
 
+# How old a pushed sample may be: a push reports what is measured now, not history.
+PUSH_WINDOW = dt.timedelta(days=1)
+
 
 class BadPush(ValueError):
-    """The pushed body is not acceptable; the message says why."""
+    """The pushed body is not acceptable; the message says why, `field` which value."""
+
+    def __init__(self, message: str, *, field: str | None = None):
+        super().__init__(message)
+        self.field = field
 
 
 def validate(probe) -> None:
@@ -64,11 +72,11 @@ def _entry(entry: object, received_at: dt.datetime) -> tuple[float, dt.datetime]
         raise BadPush(_("The value must be a finite number."))
     at = received_at
     if entry.get("at") is not None:
-        at = parse_datetime(entry["at"]) if isinstance(entry["at"], str) else None
+        at = parse_instant(entry["at"]) if isinstance(entry["at"], str) else None
         if at is None or timezone.is_naive(at):
-            raise BadPush(_("at must be an ISO 8601 time with a time zone."))
-        if at > received_at + dt.timedelta(minutes=1):
-            raise BadPush(_("A sample cannot be dated in the future."))
-        if at < received_at - dt.timedelta(days=1):
-            raise BadPush(_("A sample cannot be more than a day old."))
+            raise BadPush(_("at must be an ISO 8601 time with a time zone."), field="at")
+        try:
+            check_within_window(at, received_at=received_at, window=PUSH_WINDOW)
+        except ValidationError as invalid:
+            raise BadPush(" ".join(invalid.messages), field="at") from None
     return value, at

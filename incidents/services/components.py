@@ -14,6 +14,7 @@ from incidents.models import (
     StatusPeriod,
     Subject,
 )
+from incidents.validation.instants import check_instants
 
 from .audit import changed_fields, record_event
 from .notifications import enqueue_component_update
@@ -96,6 +97,8 @@ def save_component(component: Component, *, actor: AbstractBaseUser | None) -> C
     with transaction.atomic():
         creating = component.pk is None
         previous = None if creating else Component.objects.get(pk=component.pk)
+        if creating or previous.start_date != component.start_date:
+            check_instants(happened={"start_date": component.start_date})
         before = {} if previous is None else _snapshot(previous)
         component.updated_at = timezone.now()
         component.save()

@@ -24,6 +24,7 @@ from incidents.models import (
 )
 from incidents.rendering import rendered_texts
 from incidents.translation import validate_language, validate_translations
+from incidents.validation.instants import check_instants
 
 from .audit import record_event
 from .component_timelines import index_component_timelines
@@ -118,6 +119,10 @@ def declare_incident(
     if not title.strip():
         raise ValidationError({"title": _("An incident needs a title.")})
     kind = IncidentKind(kind)
+    check_instants(
+        happened={"started_at": started_at},
+        planned={"scheduled_for": scheduled_for, "scheduled_until": scheduled_until},
+    )
     if kind == IncidentKind.MAINTENANCE:
         if not scheduled_for or not scheduled_until:
             raise ValidationError({"scheduled_for": _("Maintenance needs a planned window.")})
@@ -197,8 +202,7 @@ def post_update(
     status = _check_status(locked, status)
     now = timezone.now()
     display_at = display_at or now
-    if display_at > now + dt.timedelta(minutes=5):
-        raise ValidationError({"display_at": _("An update cannot be dated in the future.")})
+    check_instants(happened={"display_at": display_at})
     update = IncidentUpdate.objects.create(
         incident=locked,
         status=status,

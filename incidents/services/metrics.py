@@ -4,12 +4,14 @@ import datetime as dt
 from dataclasses import dataclass
 
 from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
 from incidents import page_cache, rollups
 from incidents.bulk import update_many
 from incidents.models import Metric, Outcome, Resolution, Rollup, Sample, Subject
+from incidents.validation.instants import check_happened
 
 from .audit import changed_fields, record_event
 
@@ -43,6 +45,10 @@ def _fold(rollup: Rollup, value: float | None) -> None:
 
 
 def _checked(entry: NewSample) -> NewSample:
+    try:
+        check_happened(entry.at)
+    except ValidationError as invalid:
+        raise ValidationError({"at": invalid.messages}) from None
     outcome = Outcome(entry.outcome)
     if outcome != Outcome.OK:
         return NewSample(entry.metric, None, entry.at, outcome)

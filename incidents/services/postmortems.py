@@ -19,6 +19,7 @@ from incidents.models import (
     Subject,
 )
 from incidents.translation import validate_language, validate_translations
+from incidents.validation.instants import check_instants
 
 from .audit import record_event
 from .incidents import ConcurrentEdit
@@ -79,6 +80,7 @@ def publish_postmortem(
     """Makes a postmortem public."""
     if not any(getattr(postmortem, key) for key in SECTION_KEYS):
         raise ValidationError(_("An empty postmortem cannot be published."))
+    check_instants(happened={"published_at": published_at})
     return _set_state(postmortem, PostmortemState.PUBLISHED, actor=actor, at=published_at or timezone.now())
 
 
@@ -127,6 +129,8 @@ def save_action_item(item: ActionItem, *, actor: AbstractBaseUser | None) -> Act
     item.full_clean()
     creating = item.pk is None
     before = {} if creating else _item_snapshot(ActionItem.objects.get(pk=item.pk))
+    if creating or before["due_date"] != _item_snapshot(item)["due_date"]:
+        check_instants(planned={"due_date": item.due_date})
     if item.state == ActionItemState.DONE and not item.completed_at:
         item.completed_at = timezone.now()
     elif item.state != ActionItemState.DONE:

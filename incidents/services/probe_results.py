@@ -3,6 +3,7 @@
 import datetime as dt
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
@@ -18,6 +19,7 @@ from incidents.models import (
 )
 from incidents.probes import push, webhook
 from incidents.probes.base import RunResult, elapsed_in_unit, spec_of_run
+from incidents.validation.instants import check_happened
 
 from .health import evaluate_metrics, group_samples
 from .metrics import NewSample, record_samples
@@ -32,6 +34,17 @@ BREAKER_FAILURES = (RunState.FAILED, RunState.TIMEOUT)
 
 def _at(epoch: float | None) -> dt.datetime | None:
     return None if epoch is None else dt.datetime.fromtimestamp(epoch, tz=dt.UTC)
+
+
+def _sample_time(result: RunResult, *, now: dt.datetime) -> dt.datetime:
+    """When the run measured its value; a time out of bounds (a clock gone wrong) counts as now,
+    so one bad result neither is stored nor takes the batch's other results down with it."""
+    try:
+        at = _at(result.extra.get("sampled_at", result.finished_at))
+        check_happened(at, now=now)
+    except (ValidationError, OverflowError, OSError, TypeError, ValueError):
+        return now
+    return at
 
 
 @transaction.atomic
@@ -65,11 +78,12 @@ def record_run_results(results: list[RunResult]) -> int:
     )
     measured = [r for r in ended if r.state in SAMPLE_OUTCOMES]
     metrics = Metric.objects.select_related("probe").in_bulk({r.spec.metric_id for r in measured})
+    now = timezone.now()
     entries = [
         NewSample(
             metrics[r.spec.metric_id],
             r.value if r.state == RunState.OK else None,
-            _at(r.extra.get("sampled_at", r.finished_at)),
+            _sample_time(r, now=now),
             SAMPLE_OUTCOMES[r.state],
         )
         for r in measured

@@ -18,8 +18,11 @@ from incidents.probes.webhook import SIGNATURE_HEADER
 from incidents.services.probe_results import CanaryRefused, push_samples, receive_canary
 
 
-def _refuse(status: int, message: str) -> JsonResponse:
-    return JsonResponse({"error": str(message)}, status=status)
+def _refuse(status: int, message: str, *, field: str | None = None) -> JsonResponse:
+    answer = {"error": str(message)}
+    if field:
+        answer["field"] = field
+    return JsonResponse(answer, status=status)
 
 
 def _read_body(request) -> bytes | None:
@@ -69,7 +72,8 @@ def push_endpoint(request, public_id: str):
     try:
         stored = push_samples(probe, body=body)
     except BadPush as bad:
-        return _refuse(400, str(bad))
+        return _refuse(400, str(bad), field=bad.field)
     except ValidationError as invalid:
-        return _refuse(400, " ".join(invalid.messages))
+        fields = getattr(invalid, "error_dict", {})
+        return _refuse(400, " ".join(invalid.messages), field=next(iter(fields), None))
     return JsonResponse({"stored": stored}, status=202)
