@@ -5,8 +5,8 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
-from incidents.address_guard import check_url
 from incidents.models import Component
+from incidents.outbound.guard import check_url
 from incidents.services.subscriptions import check_email, check_no_line_breaks
 
 

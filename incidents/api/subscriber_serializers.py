@@ -4,8 +4,8 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
-from incidents.address_guard import check_url
 from incidents.models import Component, Incident, Subscriber
+from incidents.outbound.guard import check_url
 from incidents.services.subscriptions import check_email, check_no_line_breaks
 
 from .serializers import LANGUAGE_CHOICES, PublicIdField

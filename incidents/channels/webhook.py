@@ -17,17 +17,17 @@ import hashlib
 import hmac
 import json
 import time
-import urllib.error
-import urllib.request
 from collections.abc import Iterator
 
+import aiohttp
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
-from incidents.address_guard import check_url
 from incidents.indicator import page_indicator
 from incidents.models import Component, ComponentStatusChange, Delivery, Incident, IncidentUpdate
+from incidents.outbound.client import BlockingClient, refusal_in
+from incidents.outbound.guard import check_sendable
 from incidents.services.subscriptions import manage_token, subscription_url
 from incidents.translation import pick
 
@@ -207,43 +207,39 @@ def verify_signature(
     return hmac.compare_digest(sign(secret, sent_at, body), signature or "")
 
 
-class _NoRedirects(urllib.request.HTTPRedirectHandler):
-    # A redirect could lead past the address guard, so none is followed.
-    def redirect_request(self, *args, **kwargs):
-        return None
-
-
-_opener = urllib.request.build_opener(_NoRedirects)
-
-
-def post(delivery: Delivery) -> Result:
+def post(delivery: Delivery, *, client: BlockingClient) -> Result:
+    """POSTs one delivery through the guarded client (redirects are not followed)."""
     subscriber = delivery.subscriber
     try:
-        check_url(subscriber.endpoint_url)
+        check_sendable(subscriber.endpoint_url)
     except ValidationError as error:
         return Result(delivery, error=f"Address refused: {' '.join(error.messages)}", permanent=True)
     body = json.dumps(payload_for(delivery), ensure_ascii=False, separators=(",", ":")).encode()
     timestamp = int(time.time())
-    request = urllib.request.Request(
-        subscriber.endpoint_url,
-        data=body,
-        method="POST",
-        headers={
-            "Content-Type": "application/json; charset=utf-8",
-            "User-Agent": f"{settings.STATUS_PAGE_NAME} webhooks",
-            EVENT_ID_HEADER: delivery.idempotency_key,
-            TIMESTAMP_HEADER: str(timestamp),
-            SIGNATURE_HEADER: sign(subscriber.webhook_secret, timestamp, body),
-        },
-    )
+    headers = {
+        "Content-Type": "application/json; charset=utf-8",
+        "User-Agent": f"{settings.STATUS_PAGE_NAME} webhooks",
+        EVENT_ID_HEADER: delivery.idempotency_key,
+        TIMESTAMP_HEADER: str(timestamp),
+        SIGNATURE_HEADER: sign(subscriber.webhook_secret, timestamp, body),
+    }
     try:
-        with _opener.open(request, timeout=settings.NOTIFY_WEBHOOK_TIMEOUT_SECONDS) as response:
-            response.read(1024)
-    except urllib.error.HTTPError as error:
-        permanent = 400 <= error.code < 500 and error.code not in RETRYABLE_4XX
-        return Result(delivery, error=f"HTTP {error.code} from the endpoint", permanent=permanent)
-    except (urllib.error.URLError, OSError) as error:
-        return Result(delivery, error=f"Endpoint unreachable: {error}", permanent=False)
+        answer = client.post(
+            subscriber.endpoint_url,
+            body=body,
+            headers=headers,
+            timeout=settings.NOTIFY_WEBHOOK_TIMEOUT_SECONDS,
+        )
+    except (aiohttp.ClientError, OSError) as error:  # TimeoutError is an OSError
+        refusal = refusal_in(error)
+        if refusal:
+            return Result(delivery, error=f"Address refused: {refusal}", permanent=True)
+        return Result(
+            delivery, error=f"Endpoint unreachable: {error or type(error).__name__}", permanent=False
+        )
+    if answer.status >= 300:
+        permanent = 400 <= answer.status < 500 and answer.status not in RETRYABLE_4XX
+        return Result(delivery, error=f"HTTP {answer.status} from the endpoint", permanent=permanent)
     return Result(delivery)
 
 
@@ -251,5 +247,6 @@ class WebhookChannel:
     batch_size_setting = "NOTIFY_WEBHOOK_BATCH_SIZE"
 
     def send(self, deliveries: list[Delivery]) -> Iterator[Result]:
-        for delivery in deliveries:
-            yield post(delivery)
+        with BlockingClient() as client:
+            for delivery in deliveries:
+                yield post(delivery, client=client)

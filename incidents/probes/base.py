@@ -8,8 +8,8 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
-from incidents import address_guard
 from incidents.models import RunState
+from incidents.outbound.guard import check_url_shape
 
 
 @dataclass(frozen=True)
@@ -79,10 +79,12 @@ def host_of(url: str) -> str:
 
 
 def validate_target_url(url: str, *, field_name: str = "url") -> None:
+    """The URL's shape; its address is checked by `validate_probe` when the URL changes, and by
+    the HTTP client at every run."""
     if not url:
         raise ValidationError({field_name: _("This kind of probe needs a URL.")})
     try:
-        address_guard.check_url(url)
+        check_url_shape(url)
     except ValidationError as error:
         raise ValidationError({field_name: error.messages}) from None
 

@@ -22,6 +22,7 @@ from django.db import close_old_connections
 from django.utils import timezone
 
 from incidents.models import ProbeKind, RunState
+from incidents.outbound.client import open_session, refusal_in
 from incidents.services.probe_results import record_run_results
 from incidents.services.probes import mark_triggered
 
@@ -66,13 +67,7 @@ class ProbeEngine:
 
     async def _open(self) -> None:
         self.slots = asyncio.Semaphore(self.concurrency)
-        # Our semaphores bound concurrency; the connector's own limits would queue silently.
-        # No cookie jar: probes of different targets must not share cookies (and it saves CPU).
-        self.session = aiohttp.ClientSession(
-            connector=aiohttp.TCPConnector(limit=0, limit_per_host=0, ttl_dns_cache=60),
-            cookie_jar=aiohttp.DummyCookieJar(),
-            headers={"User-Agent": "statuspage-probe/1"},
-        )
+        self.session = open_session(headers={"User-Agent": "statuspage-probe/1"})
 
     def submit(self, specs: list[RunSpec]) -> None:
         """Called from the Celery task's thread: schedule the runs and return."""
@@ -122,6 +117,9 @@ class ProbeEngine:
         except TimeoutError:
             return Measurement(RunState.TIMEOUT, None, f"no answer within {time.time() - started:.1f} s")
         except (aiohttp.ClientError, OSError, ValueError) as error:
+            refusal = refusal_in(error)
+            if refusal:
+                return Measurement(RunState.FAILED, None, f"Address refused: {refusal}"[:500])
             return Measurement(RunState.FAILED, None, f"{type(error).__name__}: {error}"[:500])
         except Exception as error:  # a bug in a probe kind must still end the run
             logger.exception("probe run %s crashed", spec.run_id)

@@ -26,6 +26,7 @@ from incidents.models import (
     Sample,
     Subject,
 )
+from incidents.outbound.guard import check_host_addresses, check_url_shape
 from incidents.probes import kind_module
 from incidents.probes.base import RunSpec, host_of, target_of
 
@@ -54,6 +55,23 @@ def validate_probe(probe: Probe) -> None:
     if errors:
         raise ValidationError(errors)
     kind_module(probe.kind).validate(probe)
+    if probe.url and url_changed(probe):
+        check_target_address(probe.url)
+
+
+def url_changed(probe: Probe) -> bool:
+    stored = Probe.objects.filter(pk=probe.pk).values_list("url", flat=True).first() if probe.pk else None
+    return stored != probe.url
+
+
+def check_target_address(url: str) -> None:
+    """Where a new or changed URL points now. An unchanged URL is not judged again, so a probe
+    whose host has since moved somewhere refused can still be edited or disabled; the HTTP
+    client refuses that address at every run."""
+    try:
+        check_host_addresses(check_url_shape(url))
+    except ValidationError as error:
+        raise ValidationError({"url": error.messages}) from None
 
 
 # Header names whose values are credentials: the trail says they changed, never what they are.

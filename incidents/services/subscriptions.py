@@ -22,8 +22,8 @@ from django.urls import get_urlconf, reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
-from incidents.address_guard import check_url
 from incidents.models import Channel, Component, Delivery, DeliveryState, Incident, Subscriber
+from incidents.outbound.guard import check_url
 from incidents.translation import validate_language
 
 logger = logging.getLogger(__name__)
