@@ -49,7 +49,7 @@ def history_sections(events: list[dict], affected: dict[int, tuple[str, ...]], l
     months: list[tuple[str, list[str]]] = []
     current = None
     for event in events:
-        local = event["started_at"].astimezone(zone)
+        local = formatting.in_zone(event["started_at"], zone) or event["started_at"]
         if (local.year, local.month) != current:
             current = (local.year, local.month)
             months.append((formatting.format_month(local.date(), language), []))

@@ -63,11 +63,37 @@ def status_zone() -> ZoneInfo:
     return ZoneInfo(settings.STATUS_TIME_ZONE)
 
 
+# Times before this are shown as stored: no zone had rules then, and a time near year 1 or 9999
+# cannot be moved into one (OverflowError), which would take down every page that shows it.
+EARLIEST_LOCAL = dt.datetime(1970, 1, 1, tzinfo=dt.UTC)
+
+
+def in_zone(value: dt.datetime, zone: ZoneInfo) -> dt.datetime | None:
+    """`value` in `zone`, or None when it cannot be shown there."""
+    if value < EARLIEST_LOCAL:
+        return None
+    try:
+        return value.astimezone(zone)
+    except (OverflowError, ValueError):
+        return None
+
+
+def utc_text(value: dt.datetime) -> str:
+    """ "9999-12-31T23:59Z": how a time that cannot be shown in the page's zone is shown."""
+    try:
+        value = value.astimezone(dt.UTC)
+    except (OverflowError, ValueError):
+        pass
+    return value.isoformat(timespec="minutes").replace("+00:00", "Z")
+
+
 def format_datetime(value: dt.datetime, language: str, *, zone: ZoneInfo | None = None) -> str:
     """ "Mar 4, 2025, 11:17 GMT+1" in the page's language and the status page's zone."""
     code = _code(language)
     locale = _parsed_locale(code)
-    local = value.astimezone(zone or status_zone())
+    local = in_zone(value, zone or status_zone())
+    if local is None:
+        return utc_text(value)
     date = _skeleton_pattern("yMMMd", code).apply(local, locale)
     time = _skeleton_pattern("Hm", code).apply(local, locale)
     offset = _offset_pattern().apply(local, locale)
@@ -87,7 +113,9 @@ class DateTimeFormatter:
         self._offsets: dict[dt.timedelta | None, str] = {}
 
     def __call__(self, value: dt.datetime) -> str:
-        local = value.astimezone(self.zone)
+        local = in_zone(value, self.zone)
+        if local is None:
+            return utc_text(value)
         day, offset = local.date(), local.utcoffset()
         if day not in self._dates:
             self._dates[day] = self._date.apply(local, self.locale)
@@ -102,7 +130,8 @@ class DateTimeFormatter:
 
 def format_time(value: dt.datetime, language: str, *, zone: ZoneInfo | None = None) -> str:
     """ "11:17" in the status page's zone."""
-    return _skeleton("Hm", value.astimezone(zone or status_zone()), language)
+    local = in_zone(value, zone or status_zone())
+    return utc_text(value) if local is None else _skeleton("Hm", local, language)
 
 
 def format_date(value: dt.date, language: str) -> str:

@@ -8,6 +8,11 @@ degraded mode in incidents.degraded) never sees half a snapshot. Each page carri
 
 URL to file: `/x/` -> `x/index.html`, `/history/?page=N` -> `history/page/N/index.html`,
 `/x.atom` -> `x.atom`; the 404 page per language at `<lang>/404.html` (`404.html` for en).
+
+A page whose incident or component was deleted, unpublished or renamed while the export ran
+drops out. Any other page that answers with a server error stops the export: the new build is
+removed and `current` keeps pointing at the previous one (SnapshotFailed), because a snapshot
+without its overview or an incident's page would be served by nginx and degraded mode.
 """
 
 import datetime as dt
@@ -15,6 +20,7 @@ import hashlib
 import json
 import logging
 import os
+import re
 import shutil
 import uuid
 from dataclasses import dataclass
@@ -41,6 +47,15 @@ CONTENT_TYPES = {
     ".atom": "application/atom+xml; charset=utf-8",
     ".rss": "application/rss+xml; charset=utf-8",
 }
+
+
+class SnapshotFailed(Exception):
+    """A page that belongs in the snapshot answered with a server error; `current` was kept."""
+
+    def __init__(self, url: str, status: int):
+        super().__init__(f"{url} answered {status}: the previous snapshot stays current")
+        self.url = url
+        self.status = status
 
 
 @dataclass(frozen=True)
@@ -137,6 +152,20 @@ def _language_of(url: str) -> str:
     return first if first in language_codes() else settings.LANGUAGE_CODE
 
 
+OBJECT_PAGE = re.compile(r"^/(?:[a-z]{2}/)?(incidents|components)/([^/]+)/")
+
+
+def _belongs_in_snapshot(url: str) -> bool:
+    """Whether the object a page shows still exists and is public (pages of no object always)."""
+    match = OBJECT_PAGE.match(url)
+    if match is None:
+        return True
+    kind, slug = match.groups()
+    if kind == "incidents":
+        return Incident.objects.published().filter(slug=slug).exists()
+    return Component.objects.filter(slug=slug).exists()
+
+
 def _copy_static(folder: Path) -> int:
     """The static assets, under the same names the pages link to (hashed when collected)."""
     target = folder / settings.STATIC_URL.strip("/")
@@ -176,6 +205,9 @@ def export(destination: Path | None = None) -> Snapshot:
 
     for url, relative in public_urls():
         response = client.get(url, secure=not settings.DEBUG)
+        if response.status_code >= 500 and _belongs_in_snapshot(url):
+            shutil.rmtree(folder, ignore_errors=True)
+            raise SnapshotFailed(url, response.status_code)
         if response.status_code != 200:
             logger.warning("snapshot: %s answered %s, left out", url, response.status_code)
             continue

@@ -188,9 +188,15 @@ def month_spans(
     return result
 
 
+# A start date stored out of bounds counts from the nearest date any zone's midnight can hold.
+EARLIEST_START, LATEST_START = dt.date(1970, 1, 1), dt.date(9999, 12, 30)
+
+
 def observed_from(start_date: dt.date | None, zone: ZoneInfo) -> dt.datetime | None:
     """When a component with this start date began to count (local midnight), or None."""
-    return _midnight(start_date, zone) if start_date else None
+    if not start_date:
+        return None
+    return _midnight(min(max(start_date, EARLIEST_START), LATEST_START), zone)
 
 
 def seconds_by_month(

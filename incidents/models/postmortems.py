@@ -93,6 +93,8 @@ def due_period_end(due: dt.date, precision: str) -> dt.date:
     else:
         months = 12
     year, month = divmod(due.month - 1 + months, 12)
+    if due.year + year > dt.MAXYEAR:  # a period ending with the calendar (stored before the bounds)
+        return dt.date.max
     return dt.date(due.year + year, month + 1, 1) - dt.timedelta(days=1)
 
 

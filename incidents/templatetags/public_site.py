@@ -46,9 +46,10 @@ def time_tag(value: dt.datetime | None, style: str = "datetime") -> str:
     if value is None:
         return ""
     machine = value.astimezone(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    local = formatting.in_zone(value, formatting.status_zone())
     human = (
-        formatting.format_date(value.astimezone(formatting.status_zone()).date(), _language())
-        if style == "date"
+        formatting.format_date(local.date(), _language())
+        if style == "date" and local is not None
         else formatting.format_datetime(value, _language())
     )
     return format_html('<time datetime="{}">{}</time>', machine, human)

@@ -30,6 +30,12 @@ def when(value: dt.datetime) -> str:
 
 
 @register.filter
+def iso_utc(value: dt.datetime | None) -> str:
+    """The time for machines (a <time datetime>), also for times no zone can hold."""
+    return formatting.utc_text(value) if value else ""
+
+
+@register.filter
 def duration(value: dt.timedelta) -> str:
     return formatting.format_duration(value, get_language() or "en") if value is not None else ""
 

@@ -2,7 +2,7 @@
 
 from pathlib import Path
 
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
 
 from incidents import snapshot
 
@@ -14,5 +14,8 @@ class Command(BaseCommand):
         parser.add_argument("directory", nargs="?", help="Defaults to STATUS_SNAPSHOT_DIR.")
 
     def handle(self, *args, directory=None, **options):
-        made = snapshot.export(Path(directory) if directory else None)
+        try:
+            made = snapshot.export(Path(directory) if directory else None)
+        except snapshot.SnapshotFailed as failed:
+            raise CommandError(str(failed)) from None
         self.stdout.write(f"snapshot: {made.files} files at {made.generated_at.isoformat()} in {made.folder}")
