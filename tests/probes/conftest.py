@@ -99,6 +99,7 @@ class Targets:
         self.active = 0
         self.peak = 0
         self.requests: list[str] = []
+        self.heads: list[bytes] = []  # request line and headers of every request, as received
         self.loop = asyncio.new_event_loop()
         self.ready = threading.Event()
         self.thread = threading.Thread(target=self._serve, daemon=True)
@@ -129,6 +130,7 @@ class Targets:
                         length = int(line.split(b":")[1])
                 body = await reader.readexactly(length) if length else b""
                 self.requests.append(path)
+                self.heads.append(head)
                 self.active += 1
                 self.peak = max(self.peak, self.active)
                 try:

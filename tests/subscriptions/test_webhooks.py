@@ -1,6 +1,8 @@
 """Outgoing webhooks: Statuspage's payload, the signature, retries, and the address guard."""
 
 import datetime as dt
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 import time_machine
@@ -9,6 +11,8 @@ from django.utils import timezone
 from incidents import outbox
 from incidents.channels.webhook import verify_signature
 from incidents.models import Delivery, DeliveryState
+from incidents.outbound.guard import check_url
+from tests.outbound.rebinding import RebindingDns
 
 from .conftest import parsed_json
 
@@ -159,3 +163,81 @@ def test_responder_can_retry_a_failed_delivery(client, responder, make_webhook_s
     delivery.refresh_from_db()
     assert (delivery.state, delivery.attempts) == (DeliveryState.PENDING, 0)
     assert delivery.last_error == ""
+
+
+def test_a_webhook_host_rebound_to_loopback_after_subscribing_gets_nothing(
+    webhook_receiver, make_webhook_subscriber, declare, settings, monkeypatch
+):
+    settings.OUTBOUND_ALLOW_PRIVATE_TARGETS = False
+    dns = RebindingDns(monkeypatch)
+    url = dns.url(int(webhook_receiver.url.split(":")[2].split("/")[0]), "/hooks/status")
+    check_url(url)  # what subscribing checks: the name answers a public address
+    make_webhook_subscriber(url)
+    declare(component_statuses={})
+    dns.rebind("127.0.0.1")
+
+    outbox.deliver_due(seconds=30)
+
+    delivery = Delivery.objects.get()
+    assert delivery.state == DeliveryState.FAILED
+    assert delivery.last_error.startswith("Address refused: 127.0.0.1 is a private or loopback address")
+    assert dns.lookups >= 2
+    assert webhook_receiver.requests == []
+
+
+def test_a_webhook_host_rebound_to_a_metadata_address_is_refused_with_private_targets_allowed(
+    webhook_receiver, make_webhook_subscriber, declare, monkeypatch
+):
+    dns = RebindingDns(monkeypatch)
+    # Port 9 (discard): were the guard to let this through, no HTTP request would reach a real
+    # metadata service of the machine running the tests.
+    make_webhook_subscriber(dns.url(9, "/hook"))
+    declare(component_statuses={})
+    dns.rebind("::ffff:169.254.169.254")
+
+    outbox.deliver_due(seconds=30)
+
+    delivery = Delivery.objects.get()
+    assert delivery.state == DeliveryState.FAILED
+    assert delivery.last_error == "Address refused: Cloud metadata addresses are never allowed."
+
+
+@pytest.fixture
+def second_receiver(webhook_receiver):
+    """A receiver on 127.0.0.2, on the same port as `webhook_receiver` (on 127.0.0.1)."""
+    received = []
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self):
+            received.append(self.rfile.read(int(self.headers.get("Content-Length", 0))))
+            self.send_response(200)
+            self.end_headers()
+
+        def log_message(self, *args):
+            pass
+
+    port = int(webhook_receiver.url.split(":")[2].split("/")[0])
+    server = ThreadingHTTPServer(("127.0.0.2", port), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield port, received
+    server.shutdown()
+    server.server_close()
+
+
+def test_a_webhook_goes_to_the_address_that_was_checked_not_to_a_later_answer(
+    webhook_receiver, second_receiver, make_webhook_subscriber, declare, monkeypatch
+):
+    # Private targets allowed: 127.0.0.2 may be called; 0.0.0.0 never (Linux connects it to
+    # its own loopback, here to `webhook_receiver`). The name answers 127.0.0.2 once, then
+    # 0.0.0.0: checking the name and connecting with a second lookup would reach 0.0.0.0.
+    port, received = second_receiver
+    dns = RebindingDns(monkeypatch)
+    make_webhook_subscriber(dns.url(port, "/hooks/status"))
+    declare(component_statuses={})
+    dns.rebind("127.0.0.2", "0.0.0.0")
+
+    outbox.deliver_due(seconds=30)
+
+    assert Delivery.objects.get().state == DeliveryState.SENT
+    assert len(received) == 1
+    assert webhook_receiver.requests == []
