@@ -97,13 +97,13 @@ def metrics_changed() -> None:
     transaction.on_commit(lambda: _bump_at_most_every(seconds) if seconds > 0 else _bump())
 
 
-# The only query parameters a public page reads; others (tracking tags, cache busters) are
-# left out of the key, so they cannot fill the cache with copies of one page.
-KEY_PARAMETERS = ("component", "page")
+def no_query(request: HttpRequest) -> str:
+    """The key part for a page that reads no query parameter: every query string shares it."""
+    return ""
 
 
-def page_key(request: HttpRequest, version: int) -> str:
-    query = "&".join(f"{name}={request.GET.get(name, '')}" for name in KEY_PARAMETERS if name in request.GET)
+def page_key(request: HttpRequest, version: int, query: str = "") -> str:
+    """`query` is the page's normalised query (see cached_page), never the one the reader sent."""
     path = hashlib.sha256(f"{request.path}?{query}".encode()).hexdigest()[:32]
     return f"public:page:{version}:{get_language()}:{path}"
 
@@ -123,11 +123,18 @@ def cache_control(*, max_age: int | None = None) -> str:
     )
 
 
-def cached_page(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+def cached_page(
+    view: Callable[..., HttpResponse], *, query: Callable[[HttpRequest], str | None] = no_query
+) -> Callable[..., HttpResponse]:
     """Serves a GET from the cache for the page's language, rendering it when missing.
 
     One request renders an expired page; the others meanwhile get the previous version
     (incidents.surge), so a surge never turns into one render per request.
+
+    Pages are kept under `query(request)`: the parameters the page reads, normalised to known
+    values, so tracking tags and made-up values cannot fill the cache with copies. None means
+    a value no page is kept for: that request is rendered and nothing is stored. A response
+    that says `Cache-Control: no-store` is not stored either.
     """
 
     @wraps(view)
@@ -138,13 +145,16 @@ def cached_page(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse
         version = content_version_or_none()
         if version is None:  # the cache server is down: the page is rendered live
             return view(request, *args, **kwargs)
-        key = page_key(request, version)
+        normalised = query(request)
+        if normalised is None:
+            return view(request, *args, **kwargs)
+        key = page_key(request, version, normalised)
         rendered: list[HttpResponse] = []
 
         def render() -> tuple[bytes, dict] | None:
             response = view(request, *args, **kwargs)
             rendered.append(response)
-            if response.status_code != 200 or response.streaming:
+            if response.status_code != 200 or response.streaming or _says_no_store(response):
                 return None
             if hasattr(response, "render"):
                 response.render()
@@ -161,7 +171,9 @@ def cached_page(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse
         if stored is None:  # nothing cached and the winner's page was not cacheable
             return view(request, *args, **kwargs)
         content, headers = stored
-        mark_shareable(request, version)
+        if request.META.get("QUERY_STRING", "") == normalised:
+            # The response cache keys by the query string as sent: it keeps canonical URLs only.
+            mark_shareable(request, version)
         response = HttpResponse(content)
         for name, value in headers.items():
             response[name] = value
@@ -173,6 +185,10 @@ def cached_page(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse
 
     wrapper.uncached = view
     return wrapper
+
+
+def _says_no_store(response: HttpResponse) -> bool:
+    return "no-store" in response.get("Cache-Control", "")
 
 
 def latest_key(key: str) -> str:

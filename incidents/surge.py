@@ -69,7 +69,12 @@ def fetch(*, fresh_key: str, latest_key: str, timeout: int, compute: Callable[[]
             value = cache.get(fresh_key)
             if value is not None:
                 return value
-    value = compute()
+    try:
+        value = compute()
+    except BaseException:
+        # A page that raises (a 404 for an unknown slug) must not leave others waiting on the lock.
+        _release(lock_key)
+        raise
     try:
         if value is not None:
             cache.set(fresh_key, value, timeout=timeout)
@@ -78,3 +83,10 @@ def fetch(*, fresh_key: str, latest_key: str, timeout: int, compute: Callable[[]
     except Exception:
         logger.warning("cache unavailable, %s not stored", fresh_key, exc_info=True)
     return value
+
+
+def _release(lock_key: str) -> None:
+    try:
+        cache.delete(lock_key)
+    except Exception:
+        logger.warning("cache unavailable, %s not released", lock_key, exc_info=True)

@@ -81,7 +81,8 @@ def endpoint_view(endpoint: str):
         language = requested_language(request)
         version = content_version_or_none()
         cached = representation(endpoint, language, version)
-        if version is not None:
+        if version is not None and request.META.get("QUERY_STRING", "") in ("", f"lang={language}"):
+            # Only canonical URLs: the response cache keys by the query string as sent.
             mark_shareable(request, version)
         response = HttpResponse(cached["body"], content_type="application/json; charset=utf-8")
         response["ETag"] = cached["etag"]

@@ -5,12 +5,14 @@ with 304 (ETag from the content), and none needs JavaScript.
 """
 
 import datetime as dt
+import re
 
 from django.conf import settings
 from django.http import Http404, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.cache import add_never_cache_headers
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.safestring import SafeString
 from django.utils.translation import get_language
@@ -18,7 +20,7 @@ from django.views.decorators.http import conditional_page, require_safe
 
 from incidents import event_lists, formatting, overview_frame, presentation, selectors
 from incidents.models import ComponentStatus, Resolution
-from incidents.page_cache import cached_page
+from incidents.page_cache import cached_page, no_query
 from incidents.translation import language_codes
 
 UPTIME_DAYS = presentation.UPTIME_DAYS
@@ -28,9 +30,37 @@ def _language() -> str:
     return (get_language() or settings.LANGUAGE_CODE).split("-")[0]
 
 
-def public_page(view):
-    """GET and HEAD only, cached per language, with ETag and 304."""
-    return require_safe(conditional_page(cached_page(view)))
+def public_page(view=None, *, query=no_query):
+    """GET and HEAD only, cached per language (kept under `query`, see cached_page), with ETag
+    and 304."""
+    if view is None:
+        return lambda view: public_page(view, query=query)
+    return require_safe(conditional_page(cached_page(view, query=query)))
+
+
+PAGE_NUMBER = re.compile(r"[0-9]{1,6}")
+SLUG = re.compile(r"[-a-zA-Z0-9_]{1,100}")
+
+
+def _page_number(request) -> int:
+    """The history page asked for; anything that is not a page number asks for the first."""
+    raw = request.GET.get("page", "")
+    return max(int(raw), 1) if PAGE_NUMBER.fullmatch(raw) else 1
+
+
+def history_query(request) -> str | None:
+    """The key of a kept history page: a component slug and a page number past the first.
+
+    None for a component that is not a slug: such requests are answered but never kept.
+    """
+    component = request.GET.get("component", "")
+    if component and not SLUG.fullmatch(component):
+        return None
+    number = _page_number(request)
+    parts = [f"component={component}"] if component else []
+    if number > 1:
+        parts.append(f"page={number}")
+    return "&".join(parts)
 
 
 @public_page
@@ -98,18 +128,22 @@ def component(request, slug: str):
     )
 
 
-@public_page
+@public_page(query=history_query)
 def history(request):
     language = _language()
     components = selectors.component_choices()
     wanted = request.GET.get("component", "")
     chosen = next((c for c in components if c.slug == wanted), None)
+    number = _page_number(request)
     page = selectors.history(
-        component=chosen.pk if chosen else None,
-        page=request.GET.get("page", 1),
-        page_size=settings.PUBLIC_HISTORY_PAGE_SIZE,
+        component=chosen.pk if chosen else None, page=number, page_size=settings.PUBLIC_HISTORY_PAGE_SIZE
     )
-    return render(
+    past_the_end = page.number != number
+    if past_the_end:
+        page = selectors.history(
+            component=chosen.pk if chosen else None, page=1, page_size=settings.PUBLIC_HISTORY_PAGE_SIZE
+        )
+    response = render(
         request,
         "public/history.html",
         {
@@ -120,6 +154,10 @@ def history(request):
             "unknown_component": bool(wanted) and chosen is None,
         },
     )
+    if past_the_end or (wanted and chosen is None):
+        # Made-up numbers and names all show the same first or unfiltered page: keep none.
+        add_never_cache_headers(response)
+    return response
 
 
 @public_page

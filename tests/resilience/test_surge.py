@@ -4,7 +4,7 @@ import threading
 import time
 
 import pytest
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
 from django.test import RequestFactory
 
 from incidents import page_cache
@@ -103,3 +103,16 @@ def test_an_expired_v2_document_under_a_surge_is_built_once(monkeypatch):
         b'{"page":{"updated_at":"2026-03-10T12:00:00.000Z"},"build":1}',
         b'{"page":{"updated_at":"2026-03-10T12:00:00.000Z"},"build":2}',
     }
+
+
+def test_a_page_that_raises_does_not_keep_the_next_reader_waiting(cached):
+    def missing_page(request):
+        raise Http404
+
+    page = page_cache.cached_page(missing_page)
+    with pytest.raises(Http404):
+        page(RequestFactory().get("/no-such-page/"))
+    started = time.monotonic()
+    with pytest.raises(Http404):
+        page(RequestFactory().get("/no-such-page/"))
+    assert time.monotonic() - started < 1  # no wait for a lock the first reader left behind
