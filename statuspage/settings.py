@@ -369,6 +369,15 @@ if STATUSPAGE_PAGE_ID and (len(STATUSPAGE_PAGE_ID) != 12 or not STATUSPAGE_PAGE_
 # keep it. Audited writes invalidate at once; new samples at most every
 # PUBLIC_METRICS_REFRESH_SECONDS (they arrive too often to invalidate on each).
 STATUSPAGE_API_CACHE_SECONDS = env_int("STATUSPAGE_API_CACHE_SECONDS", 30)
+# JSON bodies
+# Arrays and objects nested inside one another in any JSON body we read (the API, /subscribe/api/,
+# push and webhook receivers); deeper bodies are refused with 400 before parsing.
+JSON_MAX_DEPTH = env_int("JSON_MAX_DEPTH", 32)
+REST_FRAMEWORK["DEFAULT_PARSER_CLASSES"] = [
+    "incidents.api.parsers.BoundedJSONParser",
+    "rest_framework.parsers.FormParser",
+    "rest_framework.parsers.MultiPartParser",
+]
 STATUSPAGE_API_MAX_AGE = env_int("STATUSPAGE_API_MAX_AGE", 30)
 # --- issue 4: probes ---
 # Concurrency inside one probes worker process: in all, and towards any one host:port.

@@ -67,3 +67,5 @@ probe_patterns = (
     "probes",
 )
 urlpatterns += [path("probes/", include(probe_patterns))]
+
+handler404 = "incidents.views.errors.page_not_found"

@@ -8,7 +8,7 @@ from rest_framework import exceptions, status
 from rest_framework.fields import get_error_detail
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from incidents.services.incidents import ConcurrentEdit
+from incidents.services.incidents import ConcurrentEdit, TransitionRefused
 
 
 class PayloadTooLarge(exceptions.APIException):
@@ -31,7 +31,9 @@ class Conflict(exceptions.APIException):
 
 def exception_handler(exc, context):
     """Maps domain and Django errors to DRF's, so every failure has a JSON body and a 4xx status."""
-    if isinstance(exc, DjangoValidationError):
+    if isinstance(exc, TransitionRefused):
+        exc = Conflict(get_error_detail(exc))
+    elif isinstance(exc, DjangoValidationError):
         detail = get_error_detail(exc)
         if not isinstance(detail, dict):
             detail = {"non_field_errors": detail}

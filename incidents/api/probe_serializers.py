@@ -16,13 +16,14 @@ from incidents.models import Probe, ProbeKind, ProbeRun
 from incidents.services.probes import save_probe
 
 from .serializers import actor
+from .strict import ApiModelSerializer, ApiSerializer
 
 
 def receiver_url(name: str, probe: Probe) -> str:
     return settings.SITE_URL + reverse(f"probes:{name}", kwargs={"public_id": probe.public_id})
 
 
-class ProbeSerializer(serializers.ModelSerializer):
+class ProbeSerializer(ApiModelSerializer):
     id = serializers.CharField(source="public_id", read_only=True)
     url = serializers.CharField(
         max_length=500,
@@ -99,7 +100,7 @@ class ProbeSerializer(serializers.ModelSerializer):
         return save_probe(instance, actor=actor(self))
 
 
-class IssuedPushTokenSerializer(serializers.Serializer):
+class IssuedPushTokenSerializer(ApiSerializer):
     token = serializers.CharField(
         read_only=True,
         help_text=_("The push token: shown only in this response (only its SHA-256 is stored)."),
@@ -109,7 +110,7 @@ class IssuedPushTokenSerializer(serializers.Serializer):
     )
 
 
-class IssuedWebhookSecretSerializer(serializers.Serializer):
+class IssuedWebhookSecretSerializer(ApiSerializer):
     secret = serializers.CharField(
         read_only=True,
         help_text=_(
@@ -119,7 +120,7 @@ class IssuedWebhookSecretSerializer(serializers.Serializer):
     receiver_url = serializers.CharField(read_only=True)
 
 
-class ProbeRunSerializer(serializers.ModelSerializer):
+class ProbeRunSerializer(ApiModelSerializer):
     probe = serializers.CharField(source="probe.public_id", read_only=True)
 
     class Meta:

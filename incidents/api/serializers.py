@@ -32,6 +32,8 @@ from incidents.services.postmortems import save_action_item
 from incidents.translation import language_codes
 from incidents.validation.instants import check_happened, check_planned
 
+from .strict import ApiModelSerializer, ApiSerializer
+
 MAX_TEXT = 50_000
 MAX_POSITION = 2_147_483_647
 LANGUAGE_CHOICES = [(code, code) for code in language_codes()]
@@ -83,7 +85,7 @@ def actor(serializer):
 # --- component groups, components, metrics, samples ---
 
 
-class ComponentGroupSerializer(serializers.ModelSerializer):
+class ComponentGroupSerializer(ApiModelSerializer):
     id = serializers.CharField(source="public_id", read_only=True)
     name = TranslationsField()
     description = TranslationsField(required=False)
@@ -103,7 +105,7 @@ class ComponentGroupSerializer(serializers.ModelSerializer):
         return save_group(instance, actor=actor(self))
 
 
-class ComponentSerializer(serializers.ModelSerializer):
+class ComponentSerializer(ApiModelSerializer):
     id = serializers.CharField(source="public_id", read_only=True)
     group = PublicIdField(queryset=ComponentGroup.objects.all(), allow_null=True, required=False)
     name = TranslationsField()
@@ -140,12 +142,12 @@ class ComponentSerializer(serializers.ModelSerializer):
         return save_component(instance, actor=actor(self))
 
 
-class ComponentStatusSerializer(serializers.Serializer):
+class ComponentStatusSerializer(ApiSerializer):
     status = serializers.ChoiceField(choices=ComponentStatus.choices)
     reason = serializers.CharField(required=False, allow_blank=True, max_length=500)
 
 
-class MetricSerializer(serializers.ModelSerializer):
+class MetricSerializer(ApiModelSerializer):
     component = PublicIdField(queryset=Component.objects.all())
     name = TranslationsField()
     position = serializers.IntegerField(min_value=0, max_value=MAX_POSITION, required=False)
@@ -196,7 +198,7 @@ class MetricSerializer(serializers.ModelSerializer):
         return save_metric(instance, actor=actor(self))
 
 
-class SampleSerializer(serializers.ModelSerializer):
+class SampleSerializer(ApiModelSerializer):
     class Meta:
         model = Sample
         fields = ["id", "metric", "at", "value", "outcome"]
@@ -206,13 +208,13 @@ class SampleSerializer(serializers.ModelSerializer):
 # --- incidents and their updates ---
 
 
-class ComponentChangeSerializer(serializers.Serializer):
+class ComponentChangeSerializer(ApiSerializer):
     component = serializers.CharField(source="component.public_id")
     old_status = serializers.ChoiceField(choices=ComponentStatus.choices)
     new_status = serializers.ChoiceField(choices=ComponentStatus.choices)
 
 
-class UpdateSerializer(serializers.ModelSerializer):
+class UpdateSerializer(ApiModelSerializer):
     id = serializers.CharField(source="public_id", read_only=True)
     incident = serializers.CharField(source="incident.public_id", read_only=True)
     body = TranslationsField(read_only=True)
@@ -238,7 +240,7 @@ class UpdateSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
-class IncidentSerializer(serializers.ModelSerializer):
+class IncidentSerializer(ApiModelSerializer):
     id = serializers.CharField(source="public_id", read_only=True)
     title = TranslationsField(read_only=True)
     components = serializers.SlugRelatedField(slug_field="public_id", many=True, read_only=True)
@@ -270,7 +272,7 @@ class IncidentSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
-class ComponentStatusChangeSerializer(serializers.Serializer):
+class ComponentStatusChangeSerializer(ApiSerializer):
     component = PublicIdField(queryset=Component.objects.all())
     status = serializers.ChoiceField(choices=ComponentStatus.choices)
 
@@ -279,7 +281,7 @@ def component_statuses(changes: list[dict]) -> dict:
     return {change["component"]: change["status"] for change in changes}
 
 
-class IncidentCreateSerializer(serializers.Serializer):
+class IncidentCreateSerializer(ApiSerializer):
     kind = serializers.ChoiceField(choices=IncidentKind.choices, default=IncidentKind.INCIDENT)
     title = serializers.CharField(max_length=300)
     language = serializers.ChoiceField(choices=LANGUAGE_CHOICES)
@@ -293,7 +295,7 @@ class IncidentCreateSerializer(serializers.Serializer):
     publish = serializers.BooleanField(default=True)
 
 
-class IncidentEditSerializer(serializers.Serializer):
+class IncidentEditSerializer(ApiSerializer):
     title = TranslationsField(required=False)
     impact = serializers.ChoiceField(choices=Impact.choices, required=False)
     version = serializers.IntegerField(
@@ -301,7 +303,7 @@ class IncidentEditSerializer(serializers.Serializer):
     )
 
 
-class UpdateCreateSerializer(serializers.Serializer):
+class UpdateCreateSerializer(ApiSerializer):
     status = serializers.ChoiceField(choices=IncidentStatus.choices)
     language = serializers.ChoiceField(choices=LANGUAGE_CHOICES)
     body = serializers.CharField(max_length=MAX_TEXT)
@@ -311,7 +313,7 @@ class UpdateCreateSerializer(serializers.Serializer):
     version = serializers.IntegerField(required=False, min_value=1)
 
 
-class CloseSerializer(serializers.Serializer):
+class CloseSerializer(ApiSerializer):
     language = serializers.ChoiceField(choices=LANGUAGE_CHOICES)
     body = serializers.CharField(max_length=MAX_TEXT)
     version = serializers.IntegerField(required=False, min_value=1)
@@ -324,7 +326,7 @@ class ResolveSerializer(CloseSerializer):
 # --- postmortems and action items ---
 
 
-class SectionsSerializer(serializers.Serializer):
+class SectionsSerializer(ApiSerializer):
     """One language's text of each postmortem section; an empty text removes that translation."""
 
     def get_fields(self):
@@ -336,12 +338,12 @@ class SectionsSerializer(serializers.Serializer):
         }
 
 
-class TranslatedSectionsSerializer(serializers.Serializer):
+class TranslatedSectionsSerializer(ApiSerializer):
     def get_fields(self):
         return {key: TranslationsField(read_only=True) for key, _label in SECTIONS}
 
 
-class PostmortemSerializer(serializers.ModelSerializer):
+class PostmortemSerializer(ApiModelSerializer):
     incident = serializers.CharField(source="incident.public_id", read_only=True)
     sections = serializers.SerializerMethodField()
     completeness = serializers.SerializerMethodField()
@@ -371,7 +373,7 @@ class PostmortemSerializer(serializers.ModelSerializer):
         return postmortem.completeness()
 
 
-class PostmortemWriteSerializer(serializers.Serializer):
+class PostmortemWriteSerializer(ApiSerializer):
     language = serializers.ChoiceField(choices=LANGUAGE_CHOICES)
     sections = SectionsSerializer()
     version = serializers.IntegerField(required=False, min_value=1)
@@ -381,7 +383,7 @@ class PostmortemCreateSerializer(PostmortemWriteSerializer):
     incident = PublicIdField(queryset=Incident.objects.all())
 
 
-class ActionItemSerializer(serializers.ModelSerializer):
+class ActionItemSerializer(ApiModelSerializer):
     title = TranslationsField()
     owner = RelatedBySlug(
         slug_field="username", queryset=get_user_model().objects.all(), allow_null=True, required=False
@@ -422,7 +424,7 @@ class ActionItemSerializer(serializers.ModelSerializer):
 # --- audit trail and tokens ---
 
 
-class AuditEventSerializer(serializers.ModelSerializer):
+class AuditEventSerializer(ApiModelSerializer):
     actor = serializers.SlugRelatedField(slug_field="username", read_only=True, allow_null=True)
     incident = serializers.SlugRelatedField(slug_field="public_id", read_only=True, allow_null=True)
     before = serializers.JSONField(read_only=True)
@@ -446,7 +448,7 @@ class AuditEventSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
-class ApiTokenSerializer(serializers.Serializer):
+class ApiTokenSerializer(ApiSerializer):
     id = serializers.IntegerField(read_only=True)
     name = serializers.CharField(max_length=100)
     scope = serializers.ChoiceField(choices=TokenScope.choices, default=TokenScope.READ)

@@ -9,6 +9,7 @@ from incidents.outbound.guard import check_url
 from incidents.services.subscriptions import check_email, check_no_line_breaks
 
 from .serializers import LANGUAGE_CHOICES, PublicIdField
+from .strict import ApiModelSerializer, ApiSerializer
 
 
 def django_check(check, value):
@@ -19,7 +20,7 @@ def django_check(check, value):
     return value
 
 
-class SubscriberSerializer(serializers.ModelSerializer):
+class SubscriberSerializer(ApiModelSerializer):
     id = serializers.CharField(source="public_id", read_only=True)
     endpoint_url = serializers.CharField(read_only=True, help_text=_("Empty for email subscribers."))
     components = serializers.SlugRelatedField(
@@ -59,7 +60,7 @@ class SubscriberSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
-class SubscriberCreateSerializer(serializers.Serializer):
+class SubscriberCreateSerializer(ApiSerializer):
     email = serializers.CharField(
         max_length=254, help_text=_("The address notified (or, for a webhook, the contact who confirms it).")
     )
@@ -103,7 +104,7 @@ class SubscriberCreateSerializer(serializers.Serializer):
         return value
 
 
-class SubscriberEditSerializer(serializers.Serializer):
+class SubscriberEditSerializer(ApiSerializer):
     language = serializers.ChoiceField(choices=LANGUAGE_CHOICES, required=False)
     components = serializers.ListField(
         child=PublicIdField(queryset=Component.objects.all()),

@@ -5,7 +5,6 @@ Validation refuses anything but finite numbers the metric can take, before stori
 """
 
 import datetime as dt
-import json
 import math
 
 from django.conf import settings
@@ -13,6 +12,7 @@ from django.core.exceptions import ValidationError
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from incidents.api.parsers import JsonTooDeep, loads_bounded
 from incidents.validation.instants import check_within_window, parse_instant
 
 from .base import refuse_unknown_keys, require_mapping
@@ -42,10 +42,12 @@ def _refuse_constant(name: str):
 def parse_body(body: bytes, *, received_at: dt.datetime) -> list[tuple[float, dt.datetime]]:
     """(value, time) pairs from a push body, or BadPush."""
     try:
-        document = json.loads(body, parse_constant=_refuse_constant)
+        document = loads_bounded(body, parse_constant=_refuse_constant)
     except (ValueError, UnicodeDecodeError) as error:
         if isinstance(error, BadPush):
             raise
+        if isinstance(error, JsonTooDeep):
+            raise BadPush(str(error), field="body") from None
         raise BadPush(_("The body must be JSON.")) from None
     if isinstance(document, dict) and "samples" in document:
         entries = document["samples"]

@@ -9,12 +9,12 @@ The receiver finishes the run; a canary not back by the deadline is recorded as 
 
 import hashlib
 import hmac
-import json
 
 import aiohttp
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
+from incidents.api.parsers import loads_bounded
 from incidents.models import RunState
 
 from . import http
@@ -53,7 +53,7 @@ def signature_is_valid(secret: str, body: bytes, header: str) -> bool:
 
 
 def nonce_in(body: bytes, path: str) -> str:
-    value = json_path_get(json.loads(body), path)
+    value = json_path_get(loads_bounded(body), path)
     if not isinstance(value, str) or not value:
         raise ValueError(path)
     return value

@@ -40,6 +40,10 @@ class ConcurrentEdit(Exception):
         self.current = current
 
 
+class TransitionRefused(ValidationError):
+    """The incident is not in a state this step can start from (409 in the API)."""
+
+
 def unique_slug(title: str, *, at: dt.datetime) -> str:
     base = (slugify(title)[:60] or "incident").strip("-")
     slug = f"{at:%Y-%m-%d}-{base}"
@@ -91,6 +95,29 @@ def _check_status(incident: Incident, status: IncidentStatus | str) -> IncidentS
             {"status": _("%(status)s is not a status for this kind of event.") % {"status": status.label}}
         )
     return status
+
+
+def _check_transition(
+    incident: Incident, status: IncidentStatus, *, display_at: dt.datetime, reopening: bool
+) -> None:
+    """A closed incident is closed once, and reopens only through `reopen_incident`.
+
+    An open status that would not become the newest update (a backdated entry filling in the
+    timeline) leaves the incident closed, so it is allowed."""
+    newest = incident.updates.timeline().first()
+    is_closed = newest is not None and IncidentStatus(incident.status).is_closed
+    if reopening:
+        if not is_closed:
+            raise TransitionRefused({"status": _("This is still open: there is nothing to reopen.")})
+        return
+    if not is_closed:
+        return
+    if status.is_closed:
+        if incident.kind == IncidentKind.MAINTENANCE:
+            raise TransitionRefused({"status": _("This maintenance is already completed.")})
+        raise TransitionRefused({"status": _("This incident is already resolved.")})
+    if display_at >= newest.display_at:
+        raise TransitionRefused({"status": _("This is closed: reopen it first, then post the update.")})
 
 
 def _check_body(body: dict[str, str], language: str) -> None:
@@ -149,6 +176,8 @@ def declare_incident(
         or (IncidentStatus.SCHEDULED if kind == IncidentKind.MAINTENANCE else IncidentStatus.INVESTIGATING),
     )
     incident.status = first_status
+    # Scheduled maintenance changes its components when the window opens (the maintenance sweep).
+    opens_now = first_status != IncidentStatus.SCHEDULED
     incident.full_clean(exclude=["slug"])
     incident.save()
     incident.components.set(component_statuses)
@@ -171,7 +200,7 @@ def declare_incident(
         status=first_status,
         body={language: body},
         language=language,
-        component_statuses=component_statuses if publish else {},
+        component_statuses=component_statuses if publish and opens_now else {},
         display_at=started_at if started_at < now else now,
         actor=actor,
     )
@@ -191,8 +220,12 @@ def post_update(
     actor: AbstractBaseUser | None,
     expected_version: int | None = None,
     deliver_notifications: bool = True,
+    reopening: bool = False,
 ) -> IncidentUpdate:
-    """Adds a timeline update; the incident takes the status of its newest update."""
+    """Adds a timeline update; the incident takes the status of its newest update.
+
+    A resolved incident takes no further update that would reopen or resolve it again, unless
+    `reopening` (set by `reopen_incident` only); TransitionRefused then."""
     _check_body(body, language)
     if not body.get(language, "").strip():
         raise ValidationError({"body": _("An update needs a text.")})
@@ -203,6 +236,7 @@ def post_update(
     now = timezone.now()
     display_at = display_at or now
     check_instants(happened={"display_at": display_at})
+    _check_transition(locked, status, display_at=display_at, reopening=reopening)
     update = IncidentUpdate.objects.create(
         incident=locked,
         status=status,
@@ -295,7 +329,13 @@ def reopen_incident(
     """Reopens a resolved incident as investigating (or maintenance as in progress)."""
     status = IncidentStatus.IN_PROGRESS if incident.is_maintenance else IncidentStatus.INVESTIGATING
     return post_update(
-        incident, status=status, body=body, language=language, actor=actor, expected_version=expected_version
+        incident,
+        status=status,
+        body=body,
+        language=language,
+        actor=actor,
+        expected_version=expected_version,
+        reopening=True,
     )
 
 

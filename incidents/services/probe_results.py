@@ -7,6 +7,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
+from incidents.api.parsers import JsonTooDeep
 from incidents.bulk import update_many
 from incidents.models import (
     BreakerState,
@@ -152,6 +153,8 @@ def receive_canary(probe: Probe, *, body: bytes, signature: str, received_at: dt
         raise CanaryRefused(401, "bad signature")
     try:
         nonce = webhook.nonce_in(body, probe.config.get("nonce_path", "nonce"))
+    except JsonTooDeep as error:
+        raise CanaryRefused(400, str(error)) from None
     except (ValueError, KeyError, IndexError, TypeError):
         raise CanaryRefused(400, "no nonce in the body") from None
     with transaction.atomic():

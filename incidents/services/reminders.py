@@ -52,7 +52,7 @@ def _claim(owner_id: int, day: dt.date, item_ids: list[int]) -> OverdueReminder 
 def _send(owner, items: list[ActionItem]) -> None:
     context = {"owner": owner, "items": items, "site_url": settings.SITE_URL}
     with translation.override(settings.LANGUAGE_CODE):
-        subject = render_to_string("emails/overdue_reminder/subject.txt", context).strip()
+        subject = " ".join(render_to_string("emails/overdue_reminder/subject.txt", context).split())
         body = render_to_string("emails/overdue_reminder/body.txt", context)
     send_mail(subject, body, settings.DEFAULT_FROM_EMAIL, [owner.email])
 

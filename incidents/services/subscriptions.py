@@ -90,6 +90,12 @@ def check_email(value: str) -> None:
     if len(value) > 254:
         raise ValidationError(_("An email address has at most 254 characters."), code="too_long")
     validate_email(value)
+    # Django accepts `name@localhost` and `name@[127.0.0.1]`: neither reaches a subscriber.
+    domain = value.rpartition("@")[2]
+    if "." not in domain or domain.startswith("["):
+        raise ValidationError(
+            _("Enter an address with a full domain name, like name@example.com."), code="domain"
+        )
 
 
 # --- Services -------------------------------------------------------------------------------

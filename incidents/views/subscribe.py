@@ -4,8 +4,6 @@ JSON endpoint, and the staff page listing deliveries that failed.
 Thin views: the forms validate, the services in incidents/services/subscriptions.py write.
 """
 
-import json
-
 from django.conf import settings
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -17,6 +15,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST
 
 from incidents import outbox, roles
+from incidents.api.parsers import JsonTooDeep, loads_bounded
 from incidents.models import Delivery, DeliveryState, Incident
 from incidents.rate_limits import allow
 from incidents.services import subscriptions
@@ -108,8 +107,10 @@ def follow(request, slug: str):
 def api_subscribe(request):
     """POST {"email", "language", "components": [slugs], "endpoint_url"?, "incident"?: slug}."""
     try:
-        payload = json.loads(request.body or b"{}")
-    except (json.JSONDecodeError, UnicodeDecodeError):
+        payload = loads_bounded(request.body or b"{}")
+    except JsonTooDeep as error:
+        return JsonResponse({"errors": {"body": [str(error)]}}, status=400)
+    except ValueError:
         return JsonResponse({"errors": {"__all__": [_("The body must be JSON.")]}}, status=400)
     if not isinstance(payload, dict):
         return JsonResponse({"errors": {"__all__": [_("The body must be a JSON object.")]}}, status=400)

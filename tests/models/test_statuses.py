@@ -3,7 +3,7 @@ from django.core.exceptions import ValidationError
 
 from incidents.indicator import page_indicator
 from incidents.models import ComponentStatus, Incident, IncidentKind, IncidentStatus
-from incidents.services.incidents import declare_incident, post_update
+from incidents.services.incidents import declare_incident, post_update, reopen_incident
 
 
 def test_statuses_use_statuspage_machine_values():
@@ -63,7 +63,7 @@ def test_incident_moves_through_its_statuses_and_can_reopen(db, responder):
         post_update(incident, status=status, body={"en": status}, language="en", actor=responder)
         assert incident.status == status
     assert incident.resolved_at is not None and incident.monitoring_at is not None
-    post_update(incident, status="investigating", body={"en": "It is back."}, language="en", actor=responder)
+    reopen_incident(incident, body={"en": "It is back."}, language="en", actor=responder)
     assert incident.status == "investigating" and incident.resolved_at is None
     assert Incident.objects.open().filter(pk=incident.pk).exists()
 

@@ -20,6 +20,7 @@ from incidents.forms import (
 from incidents.models import AuditEvent, Component, ComponentChange, Incident, IncidentUpdate, UpdateTemplate
 from incidents.services.incidents import (
     ConcurrentEdit,
+    TransitionRefused,
     declare_incident,
     edit_incident,
     post_update,
@@ -157,12 +158,20 @@ def add_update(request, pk: int):
                 display_at=data["display_at"],
                 actor=request.user,
             )
+        except TransitionRefused as refused:
+            return _refused_transition(request, incident, refused)
         except ValidationError as error:
             _apply_errors(form, error)
         else:
             messages.success(request, _("Update posted."))
             return redirect("editor:incident", incident.pk)
     return _cockpit(request, incident, update_form=form)
+
+
+def _refused_transition(request, incident: Incident, refused: TransitionRefused):
+    # The page shows what can be done now (reopen, or post an update), with the reason.
+    messages.error(request, " ".join(refused.messages))
+    return redirect("editor:incident", incident.pk)
 
 
 def _closing(request, pk: int, *, prefix: str, service, done_message: str, action_label: str):
@@ -197,6 +206,8 @@ def _closing(request, pk: int, *, prefix: str, service, done_message: str, actio
                 },
                 back_url=reverse("editor:incident", args=[pk]),
             )
+        except TransitionRefused as refused:
+            return _refused_transition(request, incident, refused)
         except ValidationError as error:
             _apply_errors(form, error)
         else:

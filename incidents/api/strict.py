@@ -1,0 +1,50 @@
+"""Base serializers of our API: a body naming a field the serializer does not have is refused.
+
+DRF ignores unknown keys, so a typo (`"impcat"`) or a field of another resource would be
+accepted and the write would go ahead without it. Every serializer of /api/v1/ derives from
+these, nested ones included; fields the serializer shows but does not take (read-only ones)
+are known and ignored, so a body read from the API can be sent back.
+"""
+
+from collections.abc import Mapping
+
+from django.http import QueryDict
+from django.utils.translation import gettext_lazy as _
+from rest_framework import serializers
+
+# Sent by HTML forms (the browsable API), never a field of ours.
+FORM_KEYS = frozenset({"csrfmiddlewaretoken"})
+
+
+def _field_name(key: str, *, from_form: bool) -> str:
+    # HTML forms name list items and nested fields "components[0]" and "sections.impact".
+    return key.split("[", 1)[0].split(".", 1)[0] if from_form else key
+
+
+def unknown_fields(data: Mapping, known: Mapping) -> list[str]:
+    """The keys of `data` that name none of the `known` fields."""
+    from_form = isinstance(data, QueryDict)
+    return sorted(
+        str(key)
+        for key in data
+        if str(key) not in FORM_KEYS and _field_name(str(key), from_form=from_form) not in known
+    )
+
+
+class RejectUnknownFields:
+    """Refuses, with 400 `{"name": ["Unknown field."]}`, every key that is not a field."""
+
+    def to_internal_value(self, data):
+        if isinstance(data, Mapping):
+            unknown = unknown_fields(data, self.fields)
+            if unknown:
+                raise serializers.ValidationError({name: [_("Unknown field.")] for name in unknown})
+        return super().to_internal_value(data)
+
+
+class ApiSerializer(RejectUnknownFields, serializers.Serializer):
+    pass
+
+
+class ApiModelSerializer(RejectUnknownFields, serializers.ModelSerializer):
+    pass
