@@ -11,6 +11,7 @@ syndication framework spends more on each entry than the rest of the request cos
 """
 
 import datetime as dt
+import html as html_text
 import json
 import re
 from dataclasses import dataclass
@@ -44,6 +45,12 @@ def escape(text: str) -> str:
     if NOT_XML.search(text):
         text = NOT_XML.sub("", text)
     return xml_escape(text)
+
+
+def rss_text(text: str) -> str:
+    """Plain text for an RSS title or description: readers parse both as HTML, so the text is
+    escaped as HTML first, then as XML (Atom says type="text" and needs only the second)."""
+    return escape(html_text.escape(text))
 
 
 def _language() -> str:
@@ -138,7 +145,7 @@ def entry(
 ) -> Entry:
     language = context.language
     title_text = pick(json.loads(title), language=language, original=title_language).text
-    title_text = escape(f"{title_text}: {status_labels(language)[status]}")
+    title_text = f"{title_text}: {status_labels(language)[status]}"
     body_text = pick(json.loads(body), language=language, original=original_language).text
     html = escape(stored_or_rendered(body_text, json.loads(body_html)))
     link = f"{context.incident_url.replace('-slug-', slug)}#update-{public_id}"
@@ -147,13 +154,13 @@ def entry(
     if context.is_atom:
         return Entry(
             updated,
-            f'<entry><title>{title_text}</title><link href={quoteattr(link)} rel="alternate"/>'
+            f'<entry><title>{escape(title_text)}</title><link href={quoteattr(link)} rel="alternate"/>'
             f"<published>{display_at.isoformat()}</published><updated>{updated.isoformat()}</updated>"
             f'<id>{guid}</id><summary type="html">{html}</summary></entry>',
         )
     return Entry(
         updated,
-        f"<item><title>{title_text}</title><link>{escape(link)}</link><description>{html}</description>"
+        f"<item><title>{rss_text(title_text)}</title><link>{escape(link)}</link><description>{html}</description>"
         f'<pubDate>{rfc822(display_at)}</pubDate><guid isPermaLink="false">{guid}</guid></item>',
     )
 
@@ -164,8 +171,8 @@ def rss(channel: Channel) -> str:
     return (
         '<?xml version="1.0" encoding="utf-8"?>\n'
         '<rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom"><channel>'
-        f"<title>{escape(channel.title)}</title><link>{escape(channel.link)}</link>"
-        f"<description>{escape(channel.description)}</description>"
+        f"<title>{rss_text(channel.title)}</title><link>{escape(channel.link)}</link>"
+        f"<description>{rss_text(channel.description)}</description>"
         f'<atom:link href={quoteattr(channel.feed_url)} rel="self"/>'
         f"<language>{escape(channel.language)}</language>{built}{items}</channel></rss>"
     )
