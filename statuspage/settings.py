@@ -108,7 +108,14 @@ TEMPLATES = [
 ]
 
 DATABASE_URL = env_str("DATABASE_URL", f"sqlite:///{VAR_DIR / 'statuspage.sqlite3'}")
-DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60, conn_health_checks=True)}
+# Seconds a connection is kept for the next request; scripts/run_platform.py sets 0 for the
+# development server, whose threads would each keep one open.
+DATABASE_CONN_MAX_AGE = env_int("DATABASE_CONN_MAX_AGE", 60)
+DATABASES = {
+    "default": dj_database_url.parse(
+        DATABASE_URL, conn_max_age=DATABASE_CONN_MAX_AGE, conn_health_checks=True
+    )
+}
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # WAL lets the web server read while the worker writes; the timeout rides out short locks.
     DATABASES["default"]["OPTIONS"] = {
@@ -455,3 +462,22 @@ CELERY_BEAT_SCHEDULE["snapshot-export"] = {
     "schedule": STATUS_SNAPSHOT_INTERVAL_SECONDS,
     "options": {"expires": STATUS_SNAPSHOT_INTERVAL_SECONDS},
 }
+
+# Browser security (docs/security.md): a Content-Security-Policy on every response and no
+# framing; a view that needs another policy says so (incidents.security.browser_policy).
+# Listed right after SecurityMiddleware so that degraded-mode answers carry the policy too.
+MIDDLEWARE.insert(1, "django.middleware.csp.ContentSecurityPolicyMiddleware")
+SECURE_CSP = {
+    "default-src": ["'self'"],
+    "script-src": ["'self'"],
+    "style-src": ["'self'"],
+    "img-src": ["'self'", "data:"],
+    "object-src": ["'none'"],
+    "base-uri": ["'self'"],
+    "form-action": ["'self'"],
+    "frame-ancestors": ["'none'"],
+}
+X_FRAME_OPTIONS = "DENY"
+# Error reports: debug pages and error mails mask the password of every URL-shaped value.
+DEFAULT_EXCEPTION_REPORTER_FILTER = "incidents.security.error_reports.SecretMaskingFilter"
+DEFAULT_EXCEPTION_REPORTER = "incidents.security.error_reports.SecretMaskingReporter"
