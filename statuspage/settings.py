@@ -273,9 +273,17 @@ if not DEBUG:
 OUTBOUND_ALLOW_PRIVATE_TARGETS = env_bool("OUTBOUND_ALLOW_PRIVATE_TARGETS", False)
 
 # --- issue 5: the on-call editor ---
-# Failed logins allowed per user name and address before the editor login refuses for a while.
-EDITOR_LOGIN_MAX_FAILURES = env_int("EDITOR_LOGIN_MAX_FAILURES", 5)
-EDITOR_LOGIN_LOCKOUT_SECONDS = env_int("EDITOR_LOGIN_LOCKOUT_SECONDS", 900)
+# Login protection (the editor, /admin/ and the API's session login): attempts allowed per user
+# name and client address in a window before the login refuses until the window ends; one
+# address trying many names is stopped at four times that. Counted in Redis or the database.
+LOGIN_MAX_FAILURES = env_int("LOGIN_MAX_FAILURES", env_int("EDITOR_LOGIN_MAX_FAILURES", 5))
+LOGIN_LOCKOUT_SECONDS = env_int("LOGIN_LOCKOUT_SECONDS", env_int("EDITOR_LOGIN_LOCKOUT_SECONDS", 900))
+# The header our own reverse proxies put the client address in (e.g. X-Forwarded-For), and how
+# many of them there are. Empty: REMOTE_ADDR, and any such header a client sends is ignored.
+TRUSTED_PROXY_HEADER = env_str("TRUSTED_PROXY_HEADER", "")
+TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 1)
+if TRUSTED_PROXY_COUNT < 1:
+    raise ImproperlyConfigured("TRUSTED_PROXY_COUNT must be 1 or more.")
 LOGIN_URL = "editor:login"
 LOGIN_REDIRECT_URL = "editor:overview"
 # How often the sweep that starts and completes maintenance windows runs (seconds).

@@ -3,6 +3,7 @@ from django.contrib import admin
 from django.urls import include, path
 
 from incidents import feeds
+from incidents.security.login_views import admin_login, api_login_patterns
 from incidents.views import public
 from incidents.views import subscribe as subscribe_views
 from incidents.views.public import public_page as public_feed
@@ -31,6 +32,7 @@ public_patterns = (
 # --- end issue 3 ---
 
 urlpatterns = [
+    path("admin/login/", admin_login),
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),
 ]
@@ -55,7 +57,10 @@ subscribe_patterns = (
 )
 urlpatterns += i18n_patterns(path("", include(subscribe_patterns)), prefix_default_language=False)
 # --- issue 7 ---
-urlpatterns += [path("api/", include(("incidents.api.urls", "api")))]
+urlpatterns += [
+    path("api/", include(("incidents.api.urls", "api"))),
+    path("api/v1/auth/", include(api_login_patterns)),
+]
 # --- issue 4 ---
 from incidents.views import probes as probe_views  # noqa: E402
 

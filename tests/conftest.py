@@ -6,6 +6,7 @@ and fail instead when REQUIRE_SERVICES=1 (as in CI), so a missing service never 
 
 import datetime as dt
 import os
+import uuid
 
 import pytest
 from django.conf import settings
@@ -15,6 +16,7 @@ from django.utils import translation
 from incidents import overview_frame
 from incidents.models import Component, ComponentGroup, Metric
 from incidents.roles import Role, assign_role
+from incidents.security import counters
 
 REQUIRE_SERVICES = os.environ.get("REQUIRE_SERVICES") == "1"
 
@@ -43,6 +45,12 @@ def _site_language():
     translation.activate(settings.LANGUAGE_CODE)
     yield
     translation.deactivate()
+
+
+@pytest.fixture(autouse=True)
+def _isolated_counters(monkeypatch):
+    """Login and rate-limit counters in Redis outlive a test: each test counts under its own keys."""
+    monkeypatch.setattr(counters, "REDIS_PREFIX", f"test-counter:{uuid.uuid4().hex}:")
 
 
 @pytest.fixture(autouse=True)

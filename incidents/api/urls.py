@@ -29,7 +29,6 @@ statuspage_patterns = [
 
 urlpatterns = [
     path("v1/", include(router.urls)),
-    path("v1/auth/", include("rest_framework.urls", namespace="rest_framework")),
     path("v2/", include((statuspage_patterns, "statuspage-v2"))),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     # The split view serves its start-up script as a file, so the page runs no inline script.

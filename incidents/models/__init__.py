@@ -116,3 +116,8 @@ __all__ += [
 from .pages import OverviewFrame  # noqa: E402
 
 __all__ += ["OverviewFrame"]
+
+# Login protection and rate limits
+from .security import Counter  # noqa: E402
+
+__all__ += ["Counter"]

@@ -1,4 +1,4 @@
-"""API tokens: per user, shown once, stored as a digest, revocable, read or read-write."""
+"""API tokens: per user, shown once, stored as a digest, revocable, read or read-write, may expire."""
 
 import hashlib
 
@@ -28,6 +28,9 @@ class ApiToken(models.Model):
     created_at = models.DateTimeField(default=timezone.now)
     last_used_at = models.DateTimeField(null=True, blank=True)
     revoked_at = models.DateTimeField(null=True, blank=True)
+    expires_at = models.DateTimeField(
+        null=True, blank=True, help_text=_("After this instant the token is refused; empty: it never expires.")
+    )
 
     class Meta:
         ordering = ["-created_at", "-id"]
@@ -38,6 +41,10 @@ class ApiToken(models.Model):
     @property
     def is_active(self) -> bool:
         return self.revoked_at is None
+
+    @property
+    def has_expired(self) -> bool:
+        return self.expires_at is not None and self.expires_at <= timezone.now()
 
     @property
     def can_write(self) -> bool:

@@ -17,15 +17,12 @@ from django.views.decorators.http import require_http_methods, require_POST
 from incidents import outbox, roles
 from incidents.api.parsers import JsonTooDeep, loads_bounded
 from incidents.models import Delivery, DeliveryState, Incident
-from incidents.rate_limits import allow
+from incidents.security.client_address import client_address
+from incidents.security.rate_limits import allow
 from incidents.services import subscriptions
 from incidents.subscription_forms import FollowForm, PreferencesForm, SubscribeForm
 
 RATE_WINDOW_SECONDS = 3600
-
-
-def client_address(request) -> str:
-    return request.META.get("REMOTE_ADDR", "")
 
 
 def rate_limit_message(request, email: str) -> str | None:

@@ -41,7 +41,7 @@ def test_wrong_password_shows_an_error_and_keeps_the_user_name(responder):
 
 @pytest.mark.django_db
 def test_login_is_refused_after_repeated_failures_even_with_the_right_password(responder, settings):
-    settings.EDITOR_LOGIN_MAX_FAILURES = 3
+    settings.LOGIN_MAX_FAILURES = 3
     client = Client()
     for _attempt in range(3):
         assert client.post("/editor/login/", {"username": "rita", "password": "wrong"}).status_code == 200
@@ -53,7 +53,7 @@ def test_login_is_refused_after_repeated_failures_even_with_the_right_password(r
 
 @pytest.mark.django_db
 def test_throttle_is_per_user_name(responder, viewer, settings):
-    settings.EDITOR_LOGIN_MAX_FAILURES = 2
+    settings.LOGIN_MAX_FAILURES = 2
     client = Client()
     for _attempt in range(2):
         client.post("/editor/login/", {"username": "rita", "password": "wrong"})
@@ -62,7 +62,7 @@ def test_throttle_is_per_user_name(responder, viewer, settings):
 
 @pytest.mark.django_db
 def test_a_successful_login_clears_earlier_failures(responder, settings):
-    settings.EDITOR_LOGIN_MAX_FAILURES = 3
+    settings.LOGIN_MAX_FAILURES = 3
     client = Client()
     for _attempt in range(2):
         client.post("/editor/login/", {"username": "rita", "password": "wrong"})
@@ -137,7 +137,7 @@ def test_declaring_with_the_csrf_token_from_the_form_works(admin, api):
 
 @pytest.mark.django_db
 def test_one_address_trying_many_user_names_is_stopped(responder, settings):
-    settings.EDITOR_LOGIN_MAX_FAILURES = 2  # so 8 failures from one address, whatever the names
+    settings.LOGIN_MAX_FAILURES = 2  # so 8 failures from one address, whatever the names
     client = Client()
     for attempt in range(8):
         client.post("/editor/login/", {"username": f"guess{attempt}", "password": "wrong"})
@@ -157,8 +157,8 @@ def test_the_throttle_counts_in_redis(responder, settings):
             "TIMEOUT": 60,
         }
     }
-    settings.EDITOR_LOGIN_MAX_FAILURES = 2
-    settings.EDITOR_LOGIN_LOCKOUT_SECONDS = 60
+    settings.LOGIN_MAX_FAILURES = 2
+    settings.LOGIN_LOCKOUT_SECONDS = 60
     client = Client()
     for _attempt in range(2):
         client.post("/editor/login/", {"username": "rita", "password": "wrong"})
