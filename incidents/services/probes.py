@@ -3,7 +3,6 @@
 import datetime as dt
 import hashlib
 import random
-import re
 import secrets
 
 from django.conf import settings
@@ -11,7 +10,6 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
-from django.utils.crypto import salted_hmac
 from django.utils.translation import gettext as _
 
 from incidents.bulk import update_many
@@ -29,6 +27,7 @@ from incidents.models import (
 from incidents.outbound.guard import check_host_addresses, check_url_shape
 from incidents.probes import kind_module
 from incidents.probes.base import RunSpec, host_of, target_of
+from incidents.security.masking import masked_config
 
 from .audit import changed_fields, record_event
 
@@ -74,27 +73,11 @@ def check_target_address(url: str) -> None:
         raise ValidationError({"url": error.messages}) from None
 
 
-# Header names whose values are credentials: the trail says they changed, never what they are.
-SECRET_HEADER = re.compile(r"auth|token|secret|key|cookie|password|signature", re.IGNORECASE)
-
-
 def _audited(probe: Probe) -> dict:
-    """The probe's audited fields, with credential header values masked."""
+    """The probe's audited fields, with credentials in its settings masked."""
     snapshot = {f: getattr(probe, f) for f in PROBE_FIELDS}
-    config = dict(snapshot["config"] or {})
-    headers = config.get("headers")
-    if isinstance(headers, dict):
-        config["headers"] = {
-            name: _mask(value) if SECRET_HEADER.search(name) else value for name, value in headers.items()
-        }
-    snapshot["config"] = config
+    snapshot["config"] = masked_config(snapshot["config"] or {})
     return snapshot
-
-
-def _mask(value: object) -> str:
-    # A keyed digest still shows whether two versions carried the same credential, and
-    # cannot be checked against guesses without the SECRET_KEY.
-    return "••••" + salted_hmac("probe-audit-header", str(value)).hexdigest()[:8]
 
 
 @transaction.atomic

@@ -2,6 +2,8 @@
 
 import pytest
 
+from tests.api.conftest import _empty_cache, api, client_as, page, probes, subscriber, token_for  # noqa: F401
+
 PASSWORD = "correct horse battery"
 
 
