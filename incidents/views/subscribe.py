@@ -204,7 +204,7 @@ def _require_staff(request):
 
 
 def deliveries(request):
-    """Staff: deliveries that gave up, with the error, and counts by state."""
+    """Staff: deliveries that gave up, and counts by state; recipients and errors for admins only."""
     refused = _require_staff(request)
     if refused:
         return refused
@@ -218,6 +218,9 @@ def deliveries(request):
         "counts": [(state, counts.get(state.value, 0)) for state in DeliveryState],
         "failed": failed,
         "can_retry": roles.can_respond(request.user),
+        # Addresses and webhook URLs (which often embed a secret), and errors that may quote them,
+        # are shown to those who may read subscribers in the API: admins.
+        "reveal_recipients": roles.can_administer(request.user),
     }
     return render(request, "subscribe/deliveries.html", context)
 
