@@ -29,6 +29,12 @@ exits non-zero when a goal is missed:
      connection and never answers, every 5 s (2 s timeout) for 15 s. Goal: every run of the 200
      due in the window done, their lateness (start - due) p99 under LATENESS_GOAL_MS, the
      hanging runs ended as timeouts at their 2 s deadline, no run stuck pending/running.
+  6. broker-outage-make-run: scripts/run_platform.py (what `make run` starts: runserver, a
+     worker and beat, on 8857) serves pages to a reader while its worker gets SIGKILL and Redis
+     stops for BROKER_DOWN_S; Redis then comes back. Goal: every page answered 200 throughout,
+     a probe run (beat, broker, worker, database: a task round trip) finished within
+     WORKER_BACK_GOAL_S of the broker's return, and the development server holding few database
+     connections (it closes each after its request).
 """
 
 import contextlib
@@ -54,7 +60,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 PYTHON = str(ROOT / ".venv/bin/python")
 PG_PORT, REDIS_PORT, APP_PORT, SMTP_PORT = 8850, 8851, 8852, 8853
-SMTP_KILL_PORT, SMTP_REFUSING_PORT, TARGET_PORT = 8854, 8855, 8856
+SMTP_KILL_PORT, SMTP_REFUSING_PORT, TARGET_PORT, RUN_PORT = 8854, 8855, 8856, 8857
+# Drill 6: the worker must take tasks again within this long after the broker is back.
+WORKER_BACK_GOAL_S = 30
 # "On schedule" for drill 5: a run starts within this long after its due time (p99).
 LATENESS_GOAL_MS = 500
 SCRATCH = Path(tempfile.mkdtemp(prefix="drill-"))
@@ -214,14 +222,12 @@ def stop(process: subprocess.Popen) -> None:
 
 
 def request(
-    path: str, *, method: str = "GET", body: bytes | None = None, token: str = ""
+    path: str, *, method: str = "GET", body: bytes | None = None, token: str = "", port: int = APP_PORT
 ) -> tuple[int, dict, bytes]:
     headers = {"Content-Type": "application/json"} if body else {}
     if token:
         headers["Authorization"] = f"Bearer {token}"
-    call = urllib.request.Request(
-        f"http://127.0.0.1:{APP_PORT}{path}", data=body, method=method, headers=headers
-    )
+    call = urllib.request.Request(f"http://127.0.0.1:{port}{path}", data=body, method=method, headers=headers)
     try:
         with urllib.request.urlopen(call, timeout=10) as response:
             return response.status, dict(response.headers), response.read()
@@ -267,8 +273,9 @@ class Readers(threading.Thread):
 
     PATHS = ("/", "/ru/", "/api/v2/summary.json", "/history.atom", "/uptime/", "/nb/maintenance/")
 
-    def __init__(self):
+    def __init__(self, port: int = APP_PORT):
         super().__init__(daemon=True)
+        self.port = port
         self.statuses: list[int] = []
         self.from_snapshot = 0
         self.running = True
@@ -276,7 +283,7 @@ class Readers(threading.Thread):
     def run(self):
         turn = 0
         while self.running:
-            status, headers, _ = request(self.PATHS[turn % len(self.PATHS)])
+            status, headers, _ = request(self.PATHS[turn % len(self.PATHS)], port=self.port)
             self.statuses.append(status)
             self.from_snapshot += "X-Status-Snapshot" in headers
             turn += 1
@@ -806,6 +813,104 @@ def drill_probe_hangs() -> bool:
     return ok
 
 
+# --- drill 6: `make run` through a worker kill and a broker outage --------------------------
+BROKER_DOWN_S = 10
+
+
+def children_of(pid: int) -> list[tuple[int, str]]:
+    """(pid, command line) of the direct children of `pid`, read from /proc."""
+    found = []
+    for status in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = status.read_text().rsplit(")", 1)[1].split()
+            if int(fields[1]) == pid:
+                command = (status.parent / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+                found.append((int(status.parent.name), command))
+        except (OSError, IndexError, ValueError):
+            continue
+    return found
+
+
+def database_connections() -> int:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()")
+        return cursor.fetchone()[0]
+
+
+def drill_broker_outage_under_make_run() -> bool:
+    global redis
+    platform = start(
+        [PYTHON, "scripts/run_platform.py", "--port", str(RUN_PORT)],
+        env={"DEMO_FEED": "0"},
+        log="run-platform",
+        session=True,
+    )
+    [probe] = make_probes("drill-make-run", [f"http://127.0.0.1:{RUN_PORT}/"], interval=2, timeout=1)
+    schedule([probe], first_at=timezone.now(), spread=0)
+    finished = ProbeRun.objects.filter(probe=probe, finished_at__isnull=False)
+
+    def round_trip_since(moment: dt.datetime) -> bool:
+        return finished.filter(finished_at__gte=moment).exists()
+
+    say("waiting for make run's web server and a first probe run through its worker")
+    if not wait_until(lambda: round_trip_since(timezone.now() - dt.timedelta(seconds=60)), 90, every=0.5):
+        stop(platform)
+        return _make_run_line(ok=False, note="worker_never_ran_a_task")
+    readers = Readers(port=RUN_PORT)
+    readers.start()
+    time.sleep(2)
+    workers = [pid for pid, command in children_of(platform.pid) if " worker " in command]
+    say(
+        f"SIGKILL to make run's worker ({len(workers)} process group) and stopping Redis for {BROKER_DOWN_S} s"
+    )
+    for pid in workers:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(pid, signal.SIGKILL)
+    redis.terminate()
+    redis.wait()
+    down_from = len(readers.statuses)
+    time.sleep(BROKER_DOWN_S)
+    redis = start_redis()
+    returned, returned_at = time.monotonic(), timezone.now()
+    say("Redis is back; waiting for a probe run through the restarted worker")
+    back = wait_until(lambda: round_trip_since(returned_at), 60, every=0.2)
+    back_after = time.monotonic() - returned
+    time.sleep(2)
+    readers.running = False
+    readers.join()
+    statuses = readers.statuses[down_from:]
+    not_200 = len([status for status in statuses if status != 200])
+    connections = database_connections()
+    restarted = [pid for pid, command in children_of(platform.pid) if " worker " in command]
+    platform_alive = platform.poll() is None
+    stop(platform)
+    Probe.objects.filter(pk=probe.pk).update(enabled=False)
+    ok = (
+        back
+        and back_after <= WORKER_BACK_GOAL_S
+        and not_200 == 0
+        and len(statuses) > 0
+        and platform_alive
+        and bool(restarted)
+        and set(restarted).isdisjoint(workers)
+        and connections <= 20
+    )
+    return _make_run_line(
+        ok=ok,
+        note=(
+            f"reads_while_down_and_after={len(statuses)} not_200={not_200} broker_down_s={BROKER_DOWN_S} "
+            f"worker_restarted={'yes' if restarted and set(restarted).isdisjoint(workers) else 'no'} "
+            f"worker_back_after_s={back_after:.1f} web_alive={'yes' if platform_alive else 'no'} "
+            f"db_connections={connections}"
+        ),
+    )
+
+
+def _make_run_line(*, ok: bool, note: str) -> bool:
+    print(f"drill=broker-outage-make-run {note} goal={'met' if ok else 'MISSED'}", flush=True)
+    return ok
+
+
 def show_errors_in_logs() -> None:
     """The end of each process log that mentions an error, for a failed drill."""
     for log in sorted(SCRATCH.glob("*.log")):
@@ -825,13 +930,14 @@ def main() -> int:
         start_postgres()
         redis = start_redis()
         _admin, component, secret = setup_site()
-        chosen = os.environ.get("DRILLS", "1,2,3,4,5").split(",")
+        chosen = os.environ.get("DRILLS", "1,2,3,4,5,6").split(",")
         drills = {
             "1": lambda: drill_database(component, secret),
             "2": lambda: drill_redis(component),
             "3": lambda: drill_worker_killed(component),
             "4": lambda: drill_smtp_refusing(component),
             "5": drill_probe_hangs,
+            "6": drill_broker_outage_under_make_run,
         }
         if {"3", "5"} & set(chosen):
             start([PYTHON, "scripts/bench_probes.py", "--serve-targets", str(TARGET_PORT)], log="targets")
