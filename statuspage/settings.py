@@ -220,6 +220,8 @@ SERVER_EMAIL = DEFAULT_FROM_EMAIL
 # needs no server. There is no result backend: state lives in database rows.
 CELERY_BROKER_URL = REDIS_URL or "filesystem://"
 if not REDIS_URL:
+    # kombu's file-system transport, riding out a queue folder that goes missing for a while.
+    CELERY_BROKER_TRANSPORT = "statuspage.filesystem_broker:Transport"
     _queue_dir = str(VAR_DIR / "celery-queue")
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": _queue_dir,
