@@ -31,6 +31,8 @@ class TokenAuthentication(authentication.BaseAuthentication):
         token = ApiToken.objects.select_related("user").filter(digest=token_digest(secret)).first()
         if token is None or not token.is_active or not token.user.is_active:
             raise exceptions.AuthenticationFailed(_("Invalid or revoked token."))
+        if token.has_expired:
+            raise exceptions.AuthenticationFailed(_("This token has expired: issue a new one."))
         now = timezone.now()
         if token.last_used_at is None or now - token.last_used_at > LAST_USED_PRECISION:
             ApiToken.objects.filter(pk=token.pk).update(last_used_at=now)

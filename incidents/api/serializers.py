@@ -456,6 +456,11 @@ class ApiTokenSerializer(ApiSerializer):
     created_at = serializers.DateTimeField(read_only=True)
     last_used_at = serializers.DateTimeField(read_only=True, allow_null=True)
     revoked_at = serializers.DateTimeField(read_only=True, allow_null=True)
+    expires_at = serializers.DateTimeField(
+        required=False,
+        allow_null=True,
+        help_text=_("When the token stops working; empty: never, or when the token that issued it expires."),
+    )
 
 
 class IssuedTokenSerializer(ApiTokenSerializer):

@@ -126,7 +126,10 @@ class ApiTokenViewSet(mixins.ListModelMixin, ApiViewSet):
     def create(self, request, *args, **kwargs):
         serializer = s.ApiTokenSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        token, secret = issue_token(request.user, actor=request.user, **serializer.validated_data)
+        issuer = request.auth if isinstance(request.auth, ApiToken) else None
+        token, secret = issue_token(
+            request.user, actor=request.user, issuer=issuer, **serializer.validated_data
+        )
         token.token = secret
         return Response(s.IssuedTokenSerializer(token).data, status=status.HTTP_201_CREATED)
 

@@ -1,10 +1,13 @@
 """Issuing and revoking API tokens."""
 
+import datetime as dt
 import secrets
 
 from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from incidents.models import ApiToken, Subject, TokenScope
 from incidents.models.api_tokens import token_digest
@@ -14,14 +17,48 @@ from .audit import record_event
 TOKEN_PREFIX = "sp_"
 
 
+def check_within_issuer(
+    issuer: ApiToken, *, scope: TokenScope, expires_at: dt.datetime | None
+) -> dt.datetime | None:
+    """A token may mint only tokens no wider and no longer-lived than itself; returns the expiry."""
+    if scope == TokenScope.READ_WRITE and not issuer.can_write:
+        raise ValidationError({"scope": _("A token cannot issue a token of a wider scope than its own.")})
+    if issuer.expires_at is None:
+        return expires_at
+    if expires_at is None:
+        return issuer.expires_at
+    if expires_at > issuer.expires_at:
+        raise ValidationError({"expires_at": _("A token cannot issue a token that outlives it.")})
+    return expires_at
+
+
 @transaction.atomic
 def issue_token(
-    user: AbstractBaseUser, *, name: str, scope: TokenScope | str, actor: AbstractBaseUser | None
+    user: AbstractBaseUser,
+    *,
+    name: str,
+    scope: TokenScope | str,
+    actor: AbstractBaseUser | None,
+    expires_at: dt.datetime | None = None,
+    issuer: ApiToken | None = None,
 ) -> tuple[ApiToken, str]:
-    """Creates a token for `user`; returns it with its secret, which is never stored or shown again."""
+    """Creates a token for `user`; returns it with its secret, which is never stored or shown again.
+
+    `issuer` is the token the request came with, if any: the new one stays within it.
+    """
+    scope = TokenScope(scope)
+    if expires_at is not None and expires_at <= timezone.now():
+        raise ValidationError({"expires_at": _("The expiry must be in the future.")})
+    if issuer is not None:
+        expires_at = check_within_issuer(issuer, scope=scope, expires_at=expires_at)
     secret = TOKEN_PREFIX + secrets.token_urlsafe(32)
     token = ApiToken.objects.create(
-        user=user, name=name, prefix=secret[:10], digest=token_digest(secret), scope=TokenScope(scope)
+        user=user,
+        name=name,
+        prefix=secret[:10],
+        digest=token_digest(secret),
+        scope=scope,
+        expires_at=expires_at,
     )
     record_event(
         actor=actor,
@@ -29,7 +66,12 @@ def issue_token(
         subject_type=Subject.USER,
         subject_id=user.pk,
         subject_label=user.get_username(),
-        after={"token": token.prefix, "name": name, "scope": token.scope},
+        after={
+            "token": token.prefix,
+            "name": name,
+            "scope": token.scope,
+            "expires_at": expires_at.isoformat() if expires_at else None,
+        },
     )
     return token, secret
 

@@ -23,6 +23,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from incidents.models import Channel, Component, Delivery, DeliveryState, Incident, Subscriber
+from incidents.models.subscribers import new_webhook_secret
 from incidents.outbound.guard import check_url
 from incidents.translation import validate_language
 
@@ -168,6 +169,29 @@ def confirm_subscription(subscriber: Subscriber) -> Subscriber:
         locked.unsubscribed_at = None
         locked.save(update_fields=["confirmed_at", "unsubscribed_at"])
     return locked
+
+
+@dataclass(frozen=True)
+class Confirmation:
+    subscriber: Subscriber
+    # Only for the request that confirmed a webhook subscription: the secret is shown once.
+    webhook_secret: str = ""
+
+
+@transaction.atomic
+def confirm_by_link(subscriber: Subscriber) -> Confirmation:
+    """The subscriber's own confirmation. A webhook gets a fresh signing secret, returned only
+    by the call that confirmed: following the link again shows no secret."""
+    locked = Subscriber.objects.select_for_update().get(pk=subscriber.pk)
+    if locked.confirmed_at is not None and locked.unsubscribed_at is None:
+        return Confirmation(locked)
+    locked.confirmed_at = timezone.now()
+    locked.unsubscribed_at = None
+    if locked.channel == Channel.WEBHOOK:
+        locked.webhook_secret = new_webhook_secret()
+    locked.save(update_fields=["confirmed_at", "unsubscribed_at", "webhook_secret"])
+    secret = locked.webhook_secret if locked.channel == Channel.WEBHOOK else ""
+    return Confirmation(locked, webhook_secret=secret)
 
 
 @transaction.atomic

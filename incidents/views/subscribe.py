@@ -147,13 +147,17 @@ def confirm(request, token: str):
     if subscriber is None:
         return _invalid_link(request)
     if request.method == "POST":
-        subscriber = subscriptions.confirm_subscription(subscriber)
+        confirmation = subscriptions.confirm_by_link(subscriber)
+        subscriber = confirmation.subscriber
         manage_url = subscriptions.subscription_url(
             "manage", subscriber, subscriptions.manage_token(subscriber)
         )
-        return render(
-            request, "subscribe/confirmed.html", {"subscriber": subscriber, "manage_url": manage_url}
-        )
+        context = {
+            "subscriber": subscriber,
+            "manage_url": manage_url,
+            "webhook_secret": confirmation.webhook_secret,
+        }
+        return render(request, "subscribe/confirmed.html", context)
     return render(request, "subscribe/confirm.html", {"subscriber": subscriber})
 
 

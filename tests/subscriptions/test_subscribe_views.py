@@ -284,7 +284,7 @@ def test_a_resolved_incident_cannot_be_followed(client, declare, responder):
     assert not Subscriber.objects.exists()
 
 
-def test_webhook_subscription_shows_its_secret_once_confirmed(client, settings):
+def test_webhook_subscription_shows_its_secret_once_when_confirmed_and_never_again(client, settings):
     settings.OUTBOUND_ALLOW_PRIVATE_TARGETS = True
     client.post(
         "/subscribe/",
@@ -294,8 +294,12 @@ def test_webhook_subscription_shows_its_secret_once_confirmed(client, settings):
     assert subscriber.channel == "webhook"
 
     response = client.post(path_of(link_in(mail.outbox[0], "confirm")))
+    again = client.post(path_of(link_in(mail.outbox[0], "confirm")))
 
+    subscriber.refresh_from_db()
     assert subscriber.webhook_secret in response.content.decode()
+    assert again.status_code == 200
+    assert subscriber.webhook_secret not in again.content.decode()  # shown once
 
 
 def test_the_form_lists_components_and_languages(client, component):
