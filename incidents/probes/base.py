@@ -9,7 +9,7 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
 from incidents.models import RunState
-from incidents.outbound.guard import check_url_shape
+from incidents.outbound.guard import check_sendable
 
 
 @dataclass(frozen=True)
@@ -79,12 +79,12 @@ def host_of(url: str) -> str:
 
 
 def validate_target_url(url: str, *, field_name: str = "url") -> None:
-    """The URL's shape; its address is checked by `validate_probe` when the URL changes, and by
-    the HTTP client at every run."""
+    """An http(s) URL with an allowed host name. The rest of its shape and its address are
+    checked by `validate_probe` when the URL changes, and the address by the client at every run."""
     if not url:
         raise ValidationError({field_name: _("This kind of probe needs a URL.")})
     try:
-        check_url_shape(url)
+        check_sendable(url)
     except ValidationError as error:
         raise ValidationError({field_name: error.messages}) from None
 

@@ -64,9 +64,9 @@ def url_changed(probe: Probe) -> bool:
 
 
 def check_target_address(url: str) -> None:
-    """Where a new or changed URL points now. An unchanged URL is not judged again, so a probe
-    whose host has since moved somewhere refused can still be edited or disabled; the HTTP
-    client refuses that address at every run."""
+    """The shape of a new or changed URL and where it points now. An unchanged URL is not judged
+    again, so a probe whose host has since moved somewhere refused (or saved before a rule was
+    added) can still be edited or disabled; the HTTP client refuses that address at every run."""
     try:
         check_host_addresses(check_url_shape(url))
     except ValidationError as error:

@@ -179,3 +179,17 @@ def test_the_admin_saves_a_probe_whose_host_now_points_at_loopback(client, admin
 
     assert response.status_code == 302, response.content.decode()[-3000:]
     assert Probe.objects.get(pk=rebound_probe.pk).enabled is False
+
+
+def test_a_probe_saved_before_a_url_rule_existed_can_still_be_disabled(admin_api, make_probe, settings):
+    probe = make_probe(url="http://127.0.0.1:8080/health", interval=30, timeout=5)
+    Probe.objects.filter(pk=probe.pk).update(url="http://ops:hunter2@127.0.0.1:8080/health")
+    settings.OUTBOUND_ALLOW_PRIVATE_TARGETS = False
+    url = f"/api/v1/probes/{probe.public_id}/"
+
+    disabled = admin_api.patch(url, {"enabled": False}, format="json")
+    same_again = admin_api.patch(url, {"url": "http://ops:hunter2@127.0.0.2:8080/health"}, format="json")
+
+    assert disabled.status_code == 200, disabled.content
+    assert same_again.status_code == 400 and "Credentials" in same_again.json()["url"][0]
+    assert Probe.objects.get(pk=probe.pk).enabled is False
