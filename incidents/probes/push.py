@@ -68,10 +68,13 @@ def _entry(entry: object, received_at: dt.datetime) -> tuple[float, dt.datetime]
         raise BadPush(_("Each sample must be an object with a value."))
     value = entry.get("value")
     if isinstance(value, bool) or not isinstance(value, int | float):
-        raise BadPush(_("The value must be a number."))
-    value = float(value)
+        raise BadPush(_("The value must be a number."), field="value")
+    try:
+        value = float(value)
+    except OverflowError:  # a whole number too large for a float (10**400 is valid JSON)
+        value = math.inf
     if not math.isfinite(value):
-        raise BadPush(_("The value must be a finite number."))
+        raise BadPush(_("The value must be a finite number."), field="value")
     at = received_at
     if entry.get("at") is not None:
         at = parse_instant(entry["at"]) if isinstance(entry["at"], str) else None

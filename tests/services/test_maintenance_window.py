@@ -1,0 +1,62 @@
+"""Maintenance announced ahead changes its components only while its window is open."""
+
+import datetime as dt
+
+import pytest
+import time_machine
+from rest_framework.test import APIClient
+
+from incidents.models import Component, Incident
+from incidents.tasks.maintenance import advance_maintenance_windows
+
+ANNOUNCED = dt.datetime(2026, 7, 1, 9, 0, tzinfo=dt.UTC)
+START = ANNOUNCED + dt.timedelta(days=2)
+END = START + dt.timedelta(hours=2)
+
+
+@pytest.fixture(autouse=True)
+def _fast_passwords(settings):
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+def status_of(component: Component) -> str:
+    component.refresh_from_db()
+    return component.status
+
+
+@pytest.mark.django_db
+def test_maintenance_scheduled_through_the_api_waits_for_its_window(component, responder):
+    client = APIClient()
+    client.force_login(responder)
+    with time_machine.travel(ANNOUNCED, tick=False):
+        response = client.post(
+            "/api/v1/incidents/",
+            {
+                "kind": "maintenance",
+                "title": "Database upgrade",
+                "language": "en",
+                "body": "We upgrade the database.",
+                "components": [{"component": component.public_id, "status": "under_maintenance"}],
+                "scheduled_for": START.isoformat(),
+                "scheduled_until": END.isoformat(),
+            },
+            format="json",
+        )
+        assert response.status_code == 201, response.json()
+        assert status_of(component) == "operational"
+    maintenance = Incident.objects.get(public_id=response.json()["id"])
+    assert list(maintenance.components.all()) == [component]
+
+    with time_machine.travel(START - dt.timedelta(minutes=1), tick=False):
+        advance_maintenance_windows()
+    assert status_of(component) == "operational"
+
+    with time_machine.travel(START + dt.timedelta(seconds=30), tick=False):
+        assert advance_maintenance_windows() == (1, 0)
+    assert status_of(component) == "under_maintenance"
+
+    with time_machine.travel(END + dt.timedelta(seconds=30), tick=False):
+        assert advance_maintenance_windows() == (0, 1)
+    assert status_of(component) == "operational"
+    maintenance.refresh_from_db()
+    assert maintenance.status == "completed"

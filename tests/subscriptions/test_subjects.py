@@ -1,0 +1,58 @@
+"""Mail subjects are plain text: what the title says, no HTML entities, never a second line."""
+
+import pytest
+from django.core import mail
+
+from incidents import outbox
+from incidents.services.incidents import declare_incident
+from incidents.services.subscriptions import confirm_subscription, subscribe
+
+pytestmark = pytest.mark.django_db
+
+TITLE = '<b>DB & "cache"</b>'
+
+
+@pytest.fixture
+def reader(component):
+    return confirm_subscription(
+        subscribe(email="reader@example.com", language="en", send_mail=False).subscriber
+    )
+
+
+def test_an_update_subject_shows_the_title_as_written(reader, component, responder, settings):
+    settings.STATUS_PAGE_NAME = "Acme & Co"
+    declare_incident(
+        title=TITLE,
+        language="en",
+        body="Looking.",
+        component_statuses={component: "major_outage"},
+        actor=responder,
+    )
+    outbox.deliver_due(seconds=5)
+    [message] = mail.outbox
+    assert message.subject == f"[Acme & Co] Incident — Investigating: {TITLE}"
+
+
+def test_a_title_with_line_breaks_stays_one_subject_line(reader, component, responder):
+    declare_incident(
+        title="DB down\r\nBcc: victim@example.com",
+        language="en",
+        body="Looking.",
+        component_statuses={component: "major_outage"},
+        actor=responder,
+    )
+    outbox.deliver_due(seconds=5)
+    [message] = mail.outbox
+    assert "\n" not in message.subject and "\r" not in message.subject
+    assert message.subject.endswith("DB down Bcc: victim@example.com")
+    assert message.bcc == []
+
+
+def test_the_confirmation_subject_shows_the_page_name_as_written(
+    db, settings, django_capture_on_commit_callbacks
+):
+    settings.STATUS_PAGE_NAME = 'Acme "<Status>" & Co'
+    with django_capture_on_commit_callbacks(execute=True):
+        subscribe(email="new@example.com", language="en")
+    [message] = mail.outbox
+    assert message.subject == 'Confirm your subscription to Acme "<Status>" & Co'
