@@ -209,6 +209,23 @@ def _age_text(seconds: int, language: str) -> str:
     )
 
 
+def format_time_left(remaining: dt.timedelta, language: str) -> str:
+    """ "in 3 days", "in 2 years": how long until a time comes, as people say it."""
+    # Whole minutes, so texts repeat and cache.
+    return _time_left_text(max(round(remaining.total_seconds() / 60), 1), language)
+
+
+@lru_cache(maxsize=4096)
+def _time_left_text(minutes: int, language: str) -> str:
+    return format_timedelta(
+        dt.timedelta(minutes=minutes),
+        add_direction=True,
+        threshold=1.5,
+        format="long",
+        locale=_locale(language),
+    )
+
+
 def format_percent(value: float, language: str, *, precision: int = 3) -> str:
     """ "99.982 %" with the page's decimal separator and percent sign.
 

@@ -304,6 +304,14 @@ CELERY_BEAT_SCHEDULE["editor-overdue-reminders"] = {
     "task": "incidents.notify.overdue_reminders",
     "schedule": OVERDUE_REMINDER_SWEEP_SECONDS,
 }
+# Counter housekeeping: how often login and rate-limit counters whose window has ended are
+# deleted from the database (without Redis they are rows; Redis expires its own).
+COUNTER_PRUNE_SECONDS = env_int("COUNTER_PRUNE_SECONDS", 3600)
+CELERY_BEAT_SCHEDULE["prune-expired-counters"] = {
+    "task": "incidents.database.prune_counters",
+    "schedule": COUNTER_PRUNE_SECONDS,
+    "options": {"expires": COUNTER_PRUNE_SECONDS},
+}
 # --- issue 6: subscriptions and notification delivery ---
 # How long a double opt-in link stays valid.
 SUBSCRIBE_CONFIRM_MAX_AGE_SECONDS = env_int("SUBSCRIBE_CONFIRM_MAX_AGE_SECONDS", 3 * 24 * 3600)

@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 
 from incidents.models import ApiToken, Subject, TokenScope
 from incidents.models.api_tokens import token_digest
+from incidents.validation.instants import check_instants
 
 from .audit import record_event
 
@@ -49,6 +50,7 @@ def issue_token(
     scope = TokenScope(scope)
     if expires_at is not None and expires_at <= timezone.now():
         raise ValidationError({"expires_at": _("The expiry must be in the future.")})
+    check_instants(planned={"expires_at": expires_at})
     if issuer is not None:
         expires_at = check_within_issuer(issuer, scope=scope, expires_at=expires_at)
     secret = TOKEN_PREFIX + secrets.token_urlsafe(32)

@@ -1,6 +1,9 @@
 """Template helpers of the editor."""
 
+import datetime as dt
+
 from django import template
+from django.utils import timezone
 from django.utils.translation import get_language
 
 from incidents import formatting, roles
@@ -36,3 +39,11 @@ def can_respond(user) -> bool:
 @register.filter
 def can_administer(user) -> bool:
     return _checked(user, roles.can_administer)
+
+
+@register.filter
+def time_left(value: dt.datetime | None) -> str:
+    """ "in 3 months": how long until `value`, in the editor's language."""
+    if value is None:
+        return ""
+    return formatting.format_time_left(value - timezone.now(), get_language() or "en")

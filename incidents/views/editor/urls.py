@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from . import auth, config, dashboard, incidents, people, postmortems, probes, update_templates
+from . import api_tokens, auth, config, dashboard, incidents, people, postmortems, probes, update_templates
 
 app_name = "editor"
 
@@ -51,4 +51,7 @@ urlpatterns = [
     path("groups/<int:pk>/", people.group_edit, name="group"),
     path("users/", people.users, name="users"),
     path("users/<int:pk>/role/", people.user_role, name="user-role"),
+    path("tokens/", api_tokens.token_list, name="api-tokens"),
+    path("tokens/new/", api_tokens.token_new, name="new-api-token"),
+    path("tokens/<int:pk>/revoke/", api_tokens.token_revoke, name="revoke-api-token"),
 ]

@@ -1,0 +1,67 @@
+"""API tokens in the editor: your own (admins see everyone's), issued with the secret shown once.
+
+Who may do what follows the API (/api/v1/tokens/): every staff role may issue and revoke its own
+tokens; nobody revokes another person's token there, so nobody does here either.
+"""
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from incidents.forms import ApiTokenForm
+from incidents.models import ApiToken
+from incidents.roles import can_administer
+from incidents.services.api_tokens import issue_token, revoke_token
+
+from .access import viewer_required
+
+# Errors of the service, by the form field they concern.
+SERVICE_FIELDS = {"expires_at": "expires_on", "scope": "scope", "name": "name"}
+
+
+def tokens_shown_to(user):
+    tokens = ApiToken.objects.select_related("user")
+    return tokens if can_administer(user) else tokens.filter(user=user)
+
+
+def _list_page(request, form: ApiTokenForm):
+    return render(request, "editor/api_tokens.html", {"tokens": tokens_shown_to(request.user), "form": form})
+
+
+@viewer_required
+def token_list(request):
+    return _list_page(request, ApiTokenForm())
+
+
+@viewer_required
+def token_new(request):
+    if request.method != "POST":
+        return redirect("editor:api-tokens")
+    form = ApiTokenForm(request.POST)
+    if form.is_valid():
+        try:
+            token, secret = issue_token(
+                request.user,
+                name=form.cleaned_data["name"],
+                scope=form.cleaned_data["scope"],
+                expires_at=form.expires_at,
+                actor=request.user,
+            )
+        except ValidationError as error:
+            for field, errors in error.message_dict.items():
+                form.add_error(SERVICE_FIELDS.get(field), errors)
+        else:
+            # The secret is in this answer only: never in messages, the session or a later page.
+            return render(request, "editor/api_token_issued.html", {"token": token, "secret": secret})
+    return _list_page(request, form)
+
+
+@require_POST
+@viewer_required
+def token_revoke(request, pk: int):
+    token = get_object_or_404(ApiToken, pk=pk, user=request.user)
+    revoke_token(token, actor=request.user)
+    messages.success(request, _("Token “%(name)s” revoked: it no longer works.") % {"name": token.name})
+    return redirect("editor:api-tokens")
