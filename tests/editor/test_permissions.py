@@ -22,7 +22,7 @@ from incidents.models import (
     Postmortem,
     UpdateTemplate,
 )
-from incidents.services.incidents import declare_incident
+from incidents.services.incidents import declare_incident, resolve_incident
 from incidents.services.postmortems import save_action_item, write_postmortem
 
 PERSONAS = ["anonymous", "outsider", "viewer", "responder", "admin"]
@@ -45,6 +45,8 @@ def world(api, webhooks, responder, metric, group):
         ActionItem(postmortem=postmortem, title={"en": "Fix"}, owner_name="Team"), actor=responder
     )
     template = UpdateTemplate.objects.create(name="Investigating", language="en", body="Looking.")
+    resolved = declare_incident(title="Old errors", language="en", body="Investigating.", actor=responder)
+    resolve_incident(resolved, body={"en": "Fixed."}, language="en", actor=responder)
     return {
         "incident": incident,
         "draft": draft,
@@ -53,6 +55,7 @@ def world(api, webhooks, responder, metric, group):
         "item": item,
         "template": template,
         "component": api,
+        "resolved": resolved,
         "metric": metric,
         "group": group,
         "newcomer": get_user_model().objects.create_user(username="newcomer", password="x"),
@@ -184,8 +187,8 @@ ACTIONS = [
         "reopen",
         "post",
         "responder",
-        lambda w: f"/editor/incidents/{w['incident'].pk}/reopen/",
-        lambda w: {"reopen-language": "en", "reopen-body": "Again.", "reopen-version": w["incident"].version},
+        lambda w: f"/editor/incidents/{w['resolved'].pk}/reopen/",
+        lambda w: {"reopen-language": "en", "reopen-body": "Again.", "reopen-version": w["resolved"].version},
         302,
     ),
     (
