@@ -13,7 +13,11 @@ from statuspage.filesystem_broker import Transport
 def broker(tmp_path):
     folder = tmp_path / "celery-queue"
     folder.mkdir()
-    options = {"data_folder_in": str(folder), "data_folder_out": str(folder)}
+    options = {
+        "data_folder_in": str(folder),
+        "data_folder_out": str(folder),
+        "control_folder": str(tmp_path / "celery-control"),
+    }
     with Connection(transport=Transport, transport_options=options) as connection:
         yield connection, folder
 
