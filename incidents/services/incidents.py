@@ -146,9 +146,15 @@ def declare_incident(
     if not title.strip():
         raise ValidationError({"title": _("An incident needs a title.")})
     kind = IncidentKind(kind)
+    # A maintenance window starts when it is planned to: its start is a planned instant.
+    started_is_planned = kind == IncidentKind.MAINTENANCE
     check_instants(
-        happened={"started_at": started_at},
-        planned={"scheduled_for": scheduled_for, "scheduled_until": scheduled_until},
+        happened={} if started_is_planned else {"started_at": started_at},
+        planned={
+            "scheduled_for": scheduled_for,
+            "scheduled_until": scheduled_until,
+            **({"started_at": started_at} if started_is_planned else {}),
+        },
     )
     if kind == IncidentKind.MAINTENANCE:
         if not scheduled_for or not scheduled_until:
