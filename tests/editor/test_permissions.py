@@ -32,30 +32,35 @@ ROLE = {"viewer": 1, "responder": 2, "admin": 3}
 
 @pytest.fixture
 def world(api, webhooks, responder, metric, group):
+    return build_world(component=api, metric=metric, group=group, responder=responder)
+
+
+def build_world(*, component, metric, group, responder) -> dict:
+    """The objects the ACTIONS act on (also used by tests/security/test_permission_matrix.py)."""
     incident = declare_incident(
         title="API errors",
         language="en",
         body="Investigating.",
-        component_statuses={api: "major_outage"},
+        component_statuses={component: "major_outage"},
         actor=responder,
     )
     draft = declare_incident(title="Draft", language="en", body="Draft.", actor=responder, publish=False)
+    resolved = declare_incident(title="Old errors", language="en", body="Investigating.", actor=responder)
+    resolve_incident(resolved, body={"en": "Fixed."}, language="en", actor=responder)
     postmortem = write_postmortem(incident, language="en", sections={"summary": "Broke."}, actor=responder)
     item = save_action_item(
         ActionItem(postmortem=postmortem, title={"en": "Fix"}, owner_name="Team"), actor=responder
     )
     template = UpdateTemplate.objects.create(name="Investigating", language="en", body="Looking.")
-    resolved = declare_incident(title="Old errors", language="en", body="Investigating.", actor=responder)
-    resolve_incident(resolved, body={"en": "Fixed."}, language="en", actor=responder)
     return {
         "incident": incident,
         "draft": draft,
+        "resolved": resolved,
         "update": incident.updates.first(),
         "postmortem": postmortem,
         "item": item,
         "template": template,
-        "component": api,
-        "resolved": resolved,
+        "component": component,
         "metric": metric,
         "group": group,
         "newcomer": get_user_model().objects.create_user(username="newcomer", password="x"),

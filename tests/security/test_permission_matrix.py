@@ -1,0 +1,591 @@
+"""Who may read and write what, through every route of both APIs, the editor and the admin.
+
+Each row of a table is one route and method with the least role that may use it; every row is
+tried as every persona: anonymous, an account without a role, each role, and a token of each
+scope held by each role (a token never does more than its holder, nor write with read scope).
+Allowed answers 2xx/3xx; refused answers 401/403 or the login page, and leaves the database
+exactly as it was, audit trail included. Every answer is searched for what its reader may not
+see: probe credentials and webhook secrets (nobody), subscriber addresses and webhook URLs
+(admins only). The tests at the end walk the URL resolver: a route without a row fails.
+"""
+
+import datetime as dt
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from django.apps import apps
+from django.contrib import admin as django_admin
+from django.contrib.auth import get_user_model
+from django.test import Client
+from django.urls import URLPattern, URLResolver, get_resolver, resolve
+from django.utils import timezone
+from rest_framework.test import APIClient
+
+from incidents.models import (
+    ApiToken,
+    AuditEvent,
+    Channel,
+    Delivery,
+    DeliveryState,
+    Metric,
+    Probe,
+    ProbeRun,
+    Sample,
+    Subscriber,
+    TokenScope,
+)
+from incidents.roles import Role
+from incidents.services.api_tokens import issue_token
+from incidents.services.probes import save_probe
+from incidents.services.subscriptions import confirm_subscription, subscribe
+from tests.api.test_permissions import WRITES as API_WRITES
+from tests.api.test_permissions import (
+    own_token,
+    world,  # noqa: F401  (the API world, extended below)
+)
+from tests.editor.test_permissions import ACTIONS as EDITOR_ACTIONS
+from tests.editor.test_permissions import build_world as build_editor_world
+from tests.hostile.conftest import database_rows
+
+PROBE_CREDENTIAL = "Bearer s3cret-probe-credential"
+HOOK_URL = "https://hooks.example.com/services/s3cret-hook-path"
+ADDRESS = "ops@example.com"
+
+# --- personas ---
+
+ROLES = {"viewer": Role.VIEWER, "responder": Role.RESPONDER, "admin": Role.ADMIN}
+RANK = {"public": 0, "viewer": 1, "responder": 2, "admin": 3, "superuser": 4}
+SESSION_PERSONAS = ["anonymous", "outsider", "viewer", "responder", "admin"]
+TOKEN_PERSONAS = [f"{role}_{scope.value}_token" for role in ROLES for scope in TokenScope]
+API_PERSONAS = SESSION_PERSONAS + TOKEN_PERSONAS
+# A token is no way into the editor or the admin: the strongest one stands for all of them.
+EDITOR_PERSONAS = SESSION_PERSONAS + ["admin_read_write_token"]
+ADMIN_SITE_PERSONAS = EDITOR_PERSONAS + ["superuser"]
+
+
+@dataclass(frozen=True)
+class Persona:
+    name: str
+    rank: int  # what its role allows (0: nothing)
+    logged_in: bool  # by session
+    token_scope: str | None = None
+
+    @property
+    def may_write(self) -> bool:
+        return self.token_scope in (None, TokenScope.READ_WRITE)
+
+    @property
+    def holder(self) -> str:
+        """The user acting (or, for anonymous, anybody), whose own tokens a row may point at."""
+        return "admin" if self.name == "anonymous" else self.name.split("_")[0]
+
+
+def persona(name: str) -> Persona:
+    if name == "anonymous":
+        return Persona(name, 0, logged_in=False)
+    if name == "outsider":
+        return Persona(name, 0, logged_in=True)
+    if name == "superuser":
+        return Persona(name, RANK["superuser"], logged_in=True)
+    if name in ROLES:
+        return Persona(name, RANK[name], logged_in=True)
+    role, scope = name.removesuffix("_token").split("_", 1)
+    return Persona(name, RANK[role], logged_in=False, token_scope=TokenScope(scope))
+
+
+@pytest.fixture
+def users(admin, responder, viewer, outsider):
+    superuser = get_user_model().objects.create_superuser(username="root", password="x")
+    return {
+        "admin": admin,
+        "responder": responder,
+        "viewer": viewer,
+        "outsider": outsider,
+        "superuser": superuser,
+    }
+
+
+@pytest.fixture
+def client_for(users):
+    """A client acting as a persona: by session, by bearer token, or anonymous."""
+
+    def make(name: str, client_class=APIClient):
+        client = client_class()
+        who = persona(name)
+        if who.logged_in:
+            client.force_login(users[name])
+        elif who.token_scope:
+            _token, secret = issue_token(
+                users[who.holder], name="matrix", scope=who.token_scope, actor=users[who.holder]
+            )
+            client.defaults["HTTP_AUTHORIZATION"] = f"Bearer {secret}"
+        return client
+
+    return make
+
+
+# --- what each may see ---
+
+
+def secrets_of(objects) -> dict[str, list[str]]:
+    """Strings nobody may read back, and strings only admins may read."""
+    return {
+        "nobody": [
+            "s3cret-probe-credential",
+            objects["webhook"].webhook_secret,
+            objects["hook"].webhook_secret,
+        ],
+        "admins": [ADDRESS, "hooks.example.com", "s3cret-hook-path"],
+    }
+
+
+def assert_shows_nothing_hidden(response, who: Persona, objects) -> None:
+    text = response.content.decode(errors="replace")
+    hidden = secrets_of(objects)
+    for secret in hidden["nobody"]:
+        assert secret not in text, f"{who.name} read a secret: {secret}"
+    if who.rank < RANK["admin"]:
+        for recipient in hidden["admins"]:
+            assert recipient not in text, f"{who.name} read a recipient: {recipient}"
+
+
+def database_contents() -> dict[str, list]:
+    """Every row of the platform, as stored (a token's last use is bookkeeping, not data)."""
+    contents = {}
+    for model in apps.get_app_config("incidents").get_models():
+        rows = model.objects.order_by("pk").values()
+        if model is ApiToken:
+            rows = rows.values(*[f.attname for f in model._meta.concrete_fields if f.name != "last_used_at"])
+        contents[model._meta.label] = list(rows)
+    return contents
+
+
+# --- the worlds the rows act on ---
+
+
+def failed_delivery(subscriber, update) -> Delivery:
+    return Delivery.objects.create(
+        update=update,
+        subscriber=subscriber,
+        channel=subscriber.channel,
+        idempotency_key=f"matrix-{subscriber.pk}",
+        state=DeliveryState.FAILED,
+        attempts=5,
+        last_error=f"refused by {subscriber.endpoint_url or subscriber.email}",
+    )
+
+
+def add_secrets_and_recipients(objects, admin) -> dict:
+    """A probe credential, a webhook subscriber, a run and failed deliveries to both subscribers."""
+    http = objects["http"]
+    http.config = {"headers": {"Authorization": PROBE_CREDENTIAL, "Accept": "text/plain"}}
+    save_probe(http, actor=admin)
+    hook = Subscriber.objects.create(
+        channel=Channel.WEBHOOK, email="", endpoint_url=HOOK_URL, confirmed_at=timezone.now()
+    )
+    now = timezone.now()
+    run = ProbeRun.objects.create(
+        probe=http, scheduled_at=now, deadline=now + dt.timedelta(seconds=30), abandon_after=now
+    )
+    update = objects["incident"].updates.first()
+    deliveries = [failed_delivery(objects["subscriber"], update), failed_delivery(hook, update)]
+    return {**objects, "hook": hook, "run": run, "delivery": deliveries[1]}
+
+
+@pytest.fixture
+def api_world(world, admin):  # noqa: F811
+    extended = add_secrets_and_recipients(world, admin)
+    return {**extended, "sample": Sample.objects.first(), "event": AuditEvent.objects.order_by("pk").last()}
+
+
+@pytest.fixture
+def editor_world(make_component, group, responder, admin):
+    component = make_component("public-api", name={"en": "Public API"})
+    metric = Metric.objects.create(
+        component=component, slug="latency", name={"en": "Latency"}, degraded_threshold=500
+    )
+    objects = build_editor_world(component=component, metric=metric, group=group, responder=responder)
+
+    def probe(kind, slug, url=""):
+        spare = Metric.objects.create(component=component, slug=slug, name={"en": slug}, unit="ms")
+        fields = {"url": url, "interval": 60, "timeout": 5} if url else {"url": "", "interval": 60}
+        return save_probe(Probe(name=slug, kind=kind, metric=spare, **fields), actor=admin)
+
+    objects |= {
+        "http": probe("http", "health", "http://93.184.216.34/health"),
+        "push": probe("push", "lag"),
+        "webhook": probe("webhook", "round-trip", "http://93.184.216.34/trigger"),
+        "spare_metric": Metric.objects.create(component=component, slug="errors-total", name={"en": "E"}),
+    }
+    objects["subscriber"] = confirm_subscription(
+        subscribe(email=ADDRESS, language="en", components=[component], send_mail=False).subscriber
+    )
+    return add_secrets_and_recipients(objects, admin)
+
+
+# --- the tables ---
+
+
+@dataclass(frozen=True)
+class Row:
+    name: str
+    method: str
+    minimum: str  # "public", "viewer", "responder", "admin" or "superuser"
+    path: Any  # (world, user) -> str
+    body: Any = None  # world -> dict, or a dict
+    allowed_status: int | None = None  # when one status is the answer; else any 2xx/3xx
+
+    def data(self, objects):
+        return self.body(objects) if callable(self.body) else self.body
+
+
+def _api_write(name, spec) -> Row:
+    minimum, method, path, body = spec
+    return Row(name, method, minimum, path, body)
+
+
+def _read(name, minimum, path) -> Row:
+    return Row(name, "get", minimum, path, allowed_status=200)
+
+
+API_ROWS = [
+    _read("api root", "viewer", lambda w, u: "/api/v1/"),
+    _read("list groups", "viewer", lambda w, u: "/api/v1/component-groups/"),
+    _read("read group", "viewer", lambda w, u: f"/api/v1/component-groups/{w['group'].public_id}/"),
+    _read("list components", "viewer", lambda w, u: "/api/v1/components/"),
+    _read("read component", "viewer", lambda w, u: f"/api/v1/components/{w['rest'].public_id}/"),
+    _read("list metrics", "viewer", lambda w, u: "/api/v1/metrics/"),
+    _read("read metric", "viewer", lambda w, u: f"/api/v1/metrics/{w['metric'].pk}/"),
+    _read("list samples", "viewer", lambda w, u: "/api/v1/samples/"),
+    _read("read sample", "viewer", lambda w, u: f"/api/v1/samples/{w['sample'].pk}/"),
+    _read("list incidents", "viewer", lambda w, u: "/api/v1/incidents/"),
+    _read("read draft", "viewer", lambda w, u: f"/api/v1/incidents/{w['draft'].public_id}/"),
+    _read("read timeline", "viewer", lambda w, u: f"/api/v1/incidents/{w['incident'].public_id}/updates/"),
+    _read("list postmortems", "viewer", lambda w, u: "/api/v1/postmortems/"),
+    _read("read postmortem", "viewer", lambda w, u: f"/api/v1/postmortems/{w['postmortem'].pk}/"),
+    _read("list action items", "viewer", lambda w, u: "/api/v1/action-items/"),
+    _read("read action item", "viewer", lambda w, u: f"/api/v1/action-items/{w['item'].pk}/"),
+    _read("list audit events", "viewer", lambda w, u: "/api/v1/audit-events/"),
+    _read("read audit event", "viewer", lambda w, u: f"/api/v1/audit-events/{w['event'].pk}/"),
+    _read("list own tokens", "viewer", lambda w, u: "/api/v1/tokens/"),
+    _read("read own token", "viewer", lambda w, u: f"/api/v1/tokens/{own_token(w, u)}/"),
+    _read("list probes", "viewer", lambda w, u: "/api/v1/probes/"),
+    _read("read probe", "viewer", lambda w, u: f"/api/v1/probes/{w['http'].public_id}/"),
+    _read("list probe runs", "viewer", lambda w, u: "/api/v1/probe-runs/"),
+    _read("read probe run", "viewer", lambda w, u: f"/api/v1/probe-runs/{w['run'].pk}/"),
+    _read("list subscribers", "admin", lambda w, u: "/api/v1/subscribers/"),
+    _read("read subscriber", "admin", lambda w, u: f"/api/v1/subscribers/{w['hook'].public_id}/"),
+    _read("schema", "public", lambda w, u: "/api/schema/"),
+    _read("docs", "public", lambda w, u: "/api/docs/"),
+    _read("v2 summary", "public", lambda w, u: "/api/v2/summary.json"),
+    _read("v2 status", "public", lambda w, u: "/api/v2/status.json"),
+    _read("v2 components", "public", lambda w, u: "/api/v2/components.json"),
+    _read("v2 incidents", "public", lambda w, u: "/api/v2/incidents.json"),
+    _read("v2 unresolved", "public", lambda w, u: "/api/v2/incidents/unresolved.json"),
+    _read("v2 maintenances", "public", lambda w, u: "/api/v2/scheduled-maintenances.json"),
+    _read("v2 upcoming", "public", lambda w, u: "/api/v2/scheduled-maintenances/upcoming.json"),
+    _read("v2 active", "public", lambda w, u: "/api/v2/scheduled-maintenances/active.json"),
+    _read("session login page", "public", lambda w, u: "/api/v1/auth/login/"),
+    Row("session logout", "post", "public", lambda w, u: "/api/v1/auth/logout/", {}),
+    *[_api_write(name, spec) for name, spec in API_WRITES.items()],
+]
+
+
+def _editor(name, method, minimum, url, data, allowed_status) -> Row:
+    return Row(name, method, minimum, lambda w, u, url=url: url(w), data, allowed_status)
+
+
+PROBE_TIMINGS = {"interval": 60, "connect_timeout": 3, "read_timeout": 5, "timeout": 5}
+
+EDITOR_ROWS = [
+    *[_editor(*action) for action in EDITOR_ACTIONS],
+    Row("login page", "get", "public", lambda w, u: "/editor/login/"),
+    Row("log out", "post", "public", lambda w, u: "/editor/logout/", {}, 302),
+    Row(
+        "unpublish postmortem",
+        "post",
+        "responder",
+        lambda w, u: f"/editor/incidents/{w['incident'].pk}/postmortem/unpublish/",
+        {},
+        302,
+    ),
+    Row("deliveries", "get", "viewer", lambda w, u: "/editor/deliveries/", None, 200),
+    Row(
+        "retry delivery",
+        "post",
+        "responder",
+        lambda w, u: f"/editor/deliveries/{w['delivery'].pk}/retry/",
+        {},
+        302,
+    ),
+    Row("probes page", "get", "admin", lambda w, u: "/editor/probes/", None, 200),
+    Row("new probe form", "get", "admin", lambda w, u: "/editor/probes/new/", None, 200),
+    Row("probe page", "get", "admin", lambda w, u: f"/editor/probes/{w['push'].pk}/", None, 200),
+    Row(
+        "new probe",
+        "post",
+        "admin",
+        lambda w, u: "/editor/probes/new/",
+        lambda w: {
+            "name": "Errors",
+            "kind": "http",
+            "enabled": "on",
+            "metric": w["spare_metric"].pk,
+            "url": "http://93.184.216.34/errors",
+            "config": "{}",
+            **PROBE_TIMINGS,
+        },
+        302,
+    ),
+    Row(
+        "edit probe",
+        "post",
+        "admin",
+        lambda w, u: f"/editor/probes/{w['push'].pk}/",
+        lambda w: {
+            "name": "Queue lag",
+            "kind": "push",
+            "metric": w["push"].metric_id,
+            "url": "",
+            "config": "{}",
+            **PROBE_TIMINGS,
+            "interval": 120,
+        },
+        302,
+    ),
+    Row("api tokens page", "get", "viewer", lambda w, u: "/editor/tokens/", None, 200),
+    Row(
+        "issue api token",
+        "post",
+        "viewer",
+        lambda w, u: "/editor/tokens/new/",
+        {"name": "ci", "scope": "read"},
+        200,
+    ),
+    Row(
+        "revoke api token",
+        "post",
+        "viewer",
+        lambda w, u: f"/editor/tokens/{own_token(w, u)}/revoke/",
+        {},
+        302,
+    ),
+    Row("issue push token", "post", "admin", lambda w, u: f"/editor/probes/{w['push'].pk}/token/", {}, 200),
+    Row(
+        "rotate webhook secret",
+        "post",
+        "admin",
+        lambda w, u: f"/editor/probes/{w['webhook'].pk}/secret/",
+        {},
+        200,
+    ),
+]
+
+ADMIN_SITE_ROWS = [
+    Row("admin index", "get", "viewer", lambda w, u: "/admin/", None, 200),
+    *[
+        Row(
+            f"admin {model._meta.model_name}",
+            "get",
+            "superuser",
+            lambda w, u, model=model: f"/admin/{model._meta.app_label}/{model._meta.model_name}/",
+            None,
+            200,
+        )
+        for model in django_admin.site._registry
+    ],
+    Row(
+        "admin deletes an incident",
+        "post",
+        "superuser",
+        lambda w, u: f"/admin/incidents/incident/{w['incident'].pk}/delete/",
+        {"post": "yes"},
+        302,
+    ),
+]
+
+
+def _cases(rows, personas):
+    return [
+        pytest.param(row, name, id=f"{row.name}-{row.method}-{name}") for row in rows for name in personas
+    ]
+
+
+# --- the matrix ---
+
+
+def send(client, method: str, target: str, data, *, json_body: bool):
+    if method == "get":
+        return client.get(target)
+    if json_body:
+        return getattr(client, method)(target, data, format="json")
+    return getattr(client, method)(target, data or {})
+
+
+def assert_allowed(response, row: Row) -> None:
+    if row.allowed_status is not None:
+        assert response.status_code == row.allowed_status, response.content[:1000]
+    else:
+        assert 200 <= response.status_code < 400, (response.status_code, response.content[:1000])
+
+
+def assert_refused_unchanged(response, refusal, rows_before, contents_before, events_before) -> None:
+    if isinstance(refusal, int):
+        assert response.status_code == refusal, (response.status_code, response.content[:500])
+    else:
+        assert response.status_code == 302, (response.status_code, response.content[:500])
+        assert response["Location"].startswith(refusal), response["Location"]
+    assert database_rows() == rows_before
+    assert AuditEvent.objects.count() == events_before
+    assert database_contents() == contents_before
+
+
+def api_refusal(who: Persona, row: Row) -> int | None:
+    """The status that refuses `who`, or None when it may."""
+    if row.minimum == "public":
+        return None
+    if not who.logged_in and not who.token_scope:
+        return 401
+    if who.rank < RANK[row.minimum] or (row.method != "get" and not who.may_write):
+        return 403
+    return None
+
+
+@pytest.mark.parametrize(("row", "persona_name"), _cases(API_ROWS, API_PERSONAS))
+def test_api_matrix(api_world, client_for, users, row, persona_name, django_capture_on_commit_callbacks):
+    who = persona(persona_name)
+    client = client_for(persona_name)
+    target, data = row.path(api_world, users[who.holder]), row.data(api_world)
+    rows_before, contents_before = database_rows(), database_contents()
+    events_before = AuditEvent.objects.count()
+
+    with django_capture_on_commit_callbacks(execute=True):
+        response = send(client, row.method, target, data, json_body=True)
+
+    refusal = api_refusal(who, row)
+    if refusal is None:
+        assert_allowed(response, row)
+    else:
+        assert_refused_unchanged(response, refusal, rows_before, contents_before, events_before)
+    assert_shows_nothing_hidden(response, who, api_world)
+    if target.startswith("/api/v2/"):
+        assert "Probe breach" not in response.content.decode()  # drafts stay off the public API
+
+
+def editor_refusal(who: Persona, row: Row, login_page: str) -> int | str | None:
+    if row.minimum == "public":
+        return None
+    if not who.logged_in:
+        return login_page
+    if who.rank < RANK[row.minimum]:
+        return 403
+    return None
+
+
+@pytest.mark.parametrize(("row", "persona_name"), _cases(EDITOR_ROWS, EDITOR_PERSONAS))
+def test_editor_matrix(
+    editor_world, client_for, users, row, persona_name, django_capture_on_commit_callbacks
+):
+    who = persona(persona_name)
+    client = client_for(persona_name, client_class=Client)
+    target, data = row.path(editor_world, users[who.holder]), row.data(editor_world)
+    rows_before, contents_before = database_rows(), database_contents()
+    events_before = AuditEvent.objects.count()
+
+    with django_capture_on_commit_callbacks(execute=True):
+        response = send(client, row.method, target, data, json_body=False)
+
+    refusal = editor_refusal(who, row, "/editor/login/?next=")
+    if refusal is None:
+        assert_allowed(response, row)
+    else:
+        assert_refused_unchanged(response, refusal, rows_before, contents_before, events_before)
+    # Admins edit probes in the editor, so only the pages of lesser roles are searched for secrets.
+    if who.rank < RANK["admin"]:
+        assert_shows_nothing_hidden(response, who, editor_world)
+
+
+@pytest.mark.parametrize(("row", "persona_name"), _cases(ADMIN_SITE_ROWS, ADMIN_SITE_PERSONAS))
+def test_admin_site_matrix(
+    editor_world, client_for, users, row, persona_name, django_capture_on_commit_callbacks
+):
+    """The Django admin is a superuser's console: staff roles reach its index, and nothing in it."""
+    who = persona(persona_name)
+    client = client_for(persona_name, client_class=Client)
+    target, data = row.path(editor_world, users[who.holder]), row.data(editor_world)
+    rows_before, contents_before = database_rows(), database_contents()
+    events_before = AuditEvent.objects.count()
+
+    with django_capture_on_commit_callbacks(execute=True):
+        response = send(client, row.method, target, data, json_body=False)
+
+    refusal = editor_refusal(who, row, "/admin/login/?next=")
+    if persona_name == "outsider":
+        refusal = "/admin/login/?next="  # the admin asks an account without staff status to log in
+    if refusal is None:
+        assert_allowed(response, row)
+    else:
+        assert_refused_unchanged(response, refusal, rows_before, contents_before, events_before)
+    if who.rank < RANK["admin"]:
+        assert_shows_nothing_hidden(response, who, editor_world)
+
+
+# --- every route has its rows ---
+
+
+def routes(patterns, prefix="", namespace=""):
+    """(path pattern, view name, callback) of every route under `patterns`."""
+    for pattern in patterns:
+        if isinstance(pattern, URLResolver):
+            name = (
+                f"{namespace}:{pattern.namespace}" if namespace and pattern.namespace else pattern.namespace
+            )
+            yield from routes(pattern.url_patterns, prefix + str(pattern.pattern), name or namespace)
+        elif isinstance(pattern, URLPattern):
+            view_name = f"{namespace}:{pattern.name}" if namespace else pattern.name
+            yield prefix + str(pattern.pattern), view_name, pattern.callback
+
+
+def api_methods(callback) -> set[str]:
+    """The methods a viewset route answers; "any" for other views, which need a row of any method."""
+    actions = getattr(callback, "actions", None)
+    if actions is None:
+        return {"any"}
+    allowed = getattr(callback.cls, "http_method_names", actions)
+    return {method for method in actions if method in allowed and method != "head"}  # HEAD is GET's
+
+
+def covered(rows, world_paths) -> set[tuple[str, str]]:
+    """(view name, method) of every row, by resolving the path it sends."""
+    return {
+        (resolve(path.split("?")[0]).view_name, row.method)
+        for row, path in zip(rows, world_paths, strict=True)
+    }
+
+
+def test_every_api_route_and_method_has_a_row(api_world, users):
+    expected = set()
+    for path, view_name, callback in routes(get_resolver().url_patterns):
+        if not path.startswith("api/") or "format" in path:
+            continue  # DRF's format suffixes (.json) repeat the route they extend
+        expected |= {(view_name, method) for method in api_methods(callback)}
+
+    have = covered(API_ROWS, [row.path(api_world, users["admin"]) for row in API_ROWS])
+    have_views = {view_name for view_name, _method in have}
+
+    missing = {(view, method) for view, method in expected if (view, method) not in have and method != "any"}
+    missing |= {(view, "any") for view, method in expected if method == "any" and view not in have_views}
+    assert missing == set(), "API routes without a row in the permission matrix"
+
+
+def test_every_editor_and_admin_screen_has_a_row(editor_world, users):
+    expected = set()
+    for path, view_name, _callback in routes(get_resolver().url_patterns):
+        if path.startswith("editor/") and view_name:
+            expected.add(view_name)
+    rows = EDITOR_ROWS + ADMIN_SITE_ROWS
+    have = {name for name, _method in covered(rows, [row.path(editor_world, users["admin"]) for row in rows])}
+
+    assert expected - have == set(), "editor screens without a row in the permission matrix"
+    assert {"admin:index", "admin:incidents_incident_changelist"} <= have
