@@ -26,7 +26,8 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.safestring import SafeString, mark_safe
 
-from incidents import formatting, page_cache, presentation, readings, selectors
+from incidents import formatting, page_cache, presentation, selectors
+from incidents.metrics import readings
 from incidents.models import ComponentStatus, Metric, OverviewFrame
 
 # An HTML comment cannot come from content: every text on the page is escaped ("<" as "&lt;").

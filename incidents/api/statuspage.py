@@ -14,10 +14,10 @@ from django.conf import settings
 from django.utils import timezone
 
 from incidents import selectors
-from incidents.indicator import page_indicator
+from incidents.metrics.indicator import page_indicator
+from incidents.metrics.readings import metric_reading
+from incidents.metrics.rollups import exact_quantile
 from incidents.models import Component, ComponentChange, ComponentGroup, Incident, IncidentUpdate, Metric
-from incidents.readings import metric_reading
-from incidents.rollups import exact_quantile
 from incidents.translation import pick
 
 BASE36 = "0123456789abcdefghijklmnopqrstuvwxyz"

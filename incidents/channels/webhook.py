@@ -24,7 +24,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
-from incidents.indicator import page_indicator
+from incidents.metrics.indicator import page_indicator
 from incidents.models import Component, ComponentStatusChange, Delivery, Incident, IncidentUpdate
 from incidents.outbound.client import BlockingClient, refusal_in
 from incidents.outbound.guard import check_sendable

@@ -10,7 +10,7 @@ import random
 from django.db import transaction
 from django.utils import timezone
 
-from incidents import rollups
+from incidents.metrics import rollups
 from incidents.models import (
     ActionItem,
     Component,

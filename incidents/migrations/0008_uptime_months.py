@@ -4,7 +4,7 @@ import django.db.models.deletion
 from django.db import migrations, models
 
 from incidents.formatting import status_zone
-from incidents.uptime import Period, observed_from, seconds_by_month
+from incidents.metrics.uptime import Period, observed_from, seconds_by_month
 
 
 def count_existing_periods(apps, schema_editor):

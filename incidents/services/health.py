@@ -12,8 +12,8 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone, translation
 
-from incidents import health
 from incidents.bulk import update_many
+from incidents.metrics import health
 from incidents.models import (
     Component,
     ComponentStatus,

@@ -8,8 +8,9 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
-from incidents import page_cache, rollups
+from incidents import page_cache
 from incidents.bulk import update_many
+from incidents.metrics import rollups
 from incidents.models import Metric, Outcome, Resolution, Rollup, Sample, Subject
 from incidents.validation.instants import check_happened
 

@@ -9,8 +9,8 @@ from collections.abc import Iterable
 from django.db.models import F
 
 from incidents.formatting import status_zone
+from incidents.metrics.uptime import Period, observed_from, seconds_by_month
 from incidents.models import Component, StatusPeriod, UptimeMonth
-from incidents.uptime import Period, observed_from, seconds_by_month
 
 
 def count_closed_period(component: Component, period: StatusPeriod) -> None:

@@ -10,7 +10,8 @@ from django.utils.http import urlencode
 from django.utils.translation import get_language, get_language_from_path, override
 from django.utils.translation import gettext as _
 
-from incidents import formatting, overview_frame, presentation, readings
+from incidents import formatting, overview_frame, presentation
+from incidents.metrics import readings
 from incidents.models import ComponentStatus
 from incidents.translation import Shown, language_codes
 

@@ -1,7 +1,7 @@
 import pytest
 from django.core.exceptions import ValidationError
 
-from incidents.indicator import page_indicator
+from incidents.metrics.indicator import page_indicator
 from incidents.models import ComponentStatus, Incident, IncidentKind, IncidentStatus
 from incidents.services.incidents import declare_incident, post_update, reopen_incident
 

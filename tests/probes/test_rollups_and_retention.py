@@ -6,7 +6,7 @@ import random
 import pytest
 from django.utils import timezone
 
-from incidents import rollups
+from incidents.metrics import rollups
 from incidents.models import Outcome, ProbeRun, Resolution, Rollup, RunState, Sample
 from incidents.services.metrics import NewSample, bucket_start, record_sample, record_samples
 from incidents.services.probes import prune_old_data

@@ -7,6 +7,7 @@ import pytest
 import time_machine
 from django.utils import timezone
 
+from incidents.metrics.readings import component_readings, metric_reading
 from incidents.models import (
     AuditEvent,
     ComponentStatus,
@@ -16,7 +17,6 @@ from incidents.models import (
     Outcome,
     StatusMode,
 )
-from incidents.readings import component_readings, metric_reading
 from incidents.services.health import evaluate_metrics, mark_stale_metrics
 from incidents.services.incidents import declare_incident
 from incidents.services.metrics import NewSample, record_samples

@@ -3,7 +3,7 @@
 import datetime as dt
 from zoneinfo import ZoneInfo
 
-from incidents.uptime import Period, day_starts, month_starts, overall, spans
+from incidents.metrics.uptime import Period, day_starts, month_starts, overall, spans
 
 OSLO = ZoneInfo("Europe/Oslo")
 NOW = dt.datetime(2026, 3, 10, 12, 0, tzinfo=dt.UTC)

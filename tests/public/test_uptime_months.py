@@ -7,10 +7,10 @@ import time_machine
 
 from incidents import selectors
 from incidents.formatting import status_zone
+from incidents.metrics.uptime import month_starts, spans
 from incidents.models import Component, UptimeMonth
 from incidents.services.components import save_component, set_component_status
 from incidents.services.uptime_months import recount_uptime_months
-from incidents.uptime import month_starts, spans
 
 from .conftest import NOW
 

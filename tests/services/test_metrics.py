@@ -4,7 +4,7 @@ import random
 import pytest
 from django.core.exceptions import ValidationError
 
-from incidents import rollups
+from incidents.metrics import rollups
 from incidents.models import Metric, Rollup, Sample
 from incidents.services.metrics import record_sample
 

@@ -13,7 +13,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 from django.utils import timezone
 
-from incidents import rollups
+from incidents.metrics import rollups
 from incidents.models import (
     ActionItem,
     Component,

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from django.utils import timezone
 
-from incidents.health import NO_DATA_INTERVALS
+from incidents.metrics.health import NO_DATA_INTERVALS
 from incidents.models import ComponentStatus, Metric, MetricHealth, MetricKind
 
 

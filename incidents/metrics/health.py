@@ -8,8 +8,8 @@ import datetime as dt
 import math
 from dataclasses import dataclass
 
+from incidents.metrics.rollups import exact_quantile
 from incidents.models import Aggregation, ComponentStatus, Metric
-from incidents.rollups import exact_quantile
 
 NO_DATA_INTERVALS = 3
 
