@@ -10,6 +10,7 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
 from incidents import models
+from incidents.public.versions import content_changed
 from incidents.services.audit import record_event
 from incidents.services.component_timelines import index_component_timelines
 from incidents.services.components import save_component, save_group
@@ -63,6 +64,7 @@ class AdminEditedAdmin(ModelAdmin):
     audit_subject: models.Subject
 
     def _record(self, request, obj, action: str) -> None:
+        content_changed()
         incident = _incident_of(obj)
         record_event(
             actor=request.user,

@@ -1,8 +1,7 @@
-"""Recording audit events."""
+"""Recording audit events: the trail, and nothing else (the services invalidate what they change)."""
 
 from django.contrib.auth.models import AbstractBaseUser
 
-from incidents import page_cache
 from incidents.models import AuditEvent, Incident, Subject
 
 
@@ -23,9 +22,6 @@ def record_event(
     automation: str = "system",
 ) -> AuditEvent:
     """Writes one audit event; call it inside the transaction of the change it describes."""
-    # Every audited change may be visible on the public pages: invalidate them on commit.
-    # Every audited change is one a reader may see: cached pages and JSON are dropped on commit.
-    page_cache.content_changed()
     return AuditEvent.objects.create(
         actor=actor,
         actor_label=actor_label(actor, automation),

@@ -14,6 +14,7 @@ from incidents.models import (
     StatusPeriod,
     Subject,
 )
+from incidents.public.versions import content_changed, live_changed
 from incidents.validation.instants import check_instants
 
 from .audit import changed_fields, record_event
@@ -32,12 +33,50 @@ def set_component_status(
     automation: str = "system",
     notify: bool = True,
 ) -> bool:
-    """Moves a component to `status`, closing its current status period. False if unchanged.
+    """Moves a component to `status` as a person decided (the API, an incident update,
+    maintenance), closing its current status period. False if unchanged."""
+    changed = _move_status(
+        component,
+        status=status,
+        actor=actor,
+        at=at,
+        reason=reason,
+        incident=incident,
+        automation=automation,
+        notify=notify,
+    )
+    if changed:
+        content_changed()
+    return changed
 
-    Every status change, whatever made it (probes, the API, an incident update, maintenance),
-    passes here, so this is where webhook subscribers get their `component_update`; `notify`
-    is False only for an incident update posted with notifications turned off.
-    """
+
+def observe_component_status(
+    component: Component, *, status: ComponentStatus, at: dt.datetime, reason: str, automation: str
+) -> bool:
+    """Moves an automatic component to the status its probes measured; a live figure, so only
+    the pages showing live figures are dropped. False if unchanged."""
+    changed = _move_status(
+        component, status=status, actor=None, at=at, reason=reason, incident=None, automation=automation
+    )
+    if changed:
+        live_changed()
+    return changed
+
+
+def _move_status(
+    component: Component,
+    *,
+    status: ComponentStatus | str,
+    actor: AbstractBaseUser | None,
+    at: dt.datetime | None,
+    reason: str,
+    incident,
+    automation: str,
+    notify: bool = True,
+) -> bool:
+    """Every status change, whatever made it, passes here, so this is where webhook subscribers
+    get their `component_update`; `notify` is False only for an incident update posted with
+    notifications turned off."""
     status = ComponentStatus(status)
     at = at or timezone.now()
     with transaction.atomic():
@@ -102,6 +141,7 @@ def save_component(component: Component, *, actor: AbstractBaseUser | None) -> C
         before = {} if previous is None else _snapshot(previous)
         component.updated_at = timezone.now()
         component.save()
+        content_changed()
         if creating:
             StatusPeriod.objects.create(
                 component=component, status=component.status, started_at=component.status_changed_at
@@ -131,6 +171,7 @@ def save_group(group: ComponentGroup, *, actor: AbstractBaseUser | None) -> Comp
         before = {} if creating else {f: getattr(ComponentGroup.objects.get(pk=group.pk), f) for f in fields}
         group.updated_at = timezone.now()
         group.save()
+        content_changed()
         old, new = changed_fields(before, {f: getattr(group, f) for f in fields})
         if old or new:
             record_event(

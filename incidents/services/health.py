@@ -28,9 +28,10 @@ from incidents.models import (
     Subject,
 )
 from incidents.probes import upstream
+from incidents.public.versions import live_changed
 
 from .audit import record_event
-from .components import set_component_status
+from .components import observe_component_status
 from .incidents import declare_incident
 
 AUTOMATION = "probes"
@@ -139,9 +140,7 @@ def derive_component_status(
     cause_status = MetricHealth.objects.get(metric=cause).status
     with translation.override(settings.LANGUAGE_CODE):
         reason = health.describe_figure(cause, figure, count, ComponentStatus(cause_status))
-    changed = set_component_status(
-        component, status=status, actor=None, at=now, reason=reason, automation=AUTOMATION
-    )
+    changed = observe_component_status(component, status=status, at=now, reason=reason, automation=AUTOMATION)
     if changed and status.counts_as_down:
         open_draft_incident(component, status=status, evidence=reason, now=now)
     return changed
@@ -193,6 +192,8 @@ def mark_stale_metrics(*, now: dt.datetime | None = None) -> list[int]:
             automation=AUTOMATION,
         )
     update_many(MetricHealth, stale, ["no_data_since"])
+    if stale:
+        live_changed()
     return [row.metric_id for row in stale]
 
 

@@ -22,6 +22,7 @@ from incidents.models import (
     StatusMode,
     Subject,
 )
+from incidents.public.versions import content_changed
 from incidents.rendering import rendered_texts
 from incidents.translation import validate_language, validate_translations
 from incidents.validation.instants import check_instants
@@ -186,6 +187,7 @@ def declare_incident(
     opens_now = first_status != IncidentStatus.SCHEDULED
     incident.full_clean(exclude=["slug"])
     incident.save()
+    content_changed()
     incident.components.set(component_statuses)
     record_event(
         actor=actor,
@@ -272,6 +274,7 @@ def post_update(
     locked.version += 1
     locked.updated_at = now
     locked.save(update_fields=["status", "monitoring_at", "resolved_at", "version", "updated_at"])
+    content_changed()
     record_event(
         actor=actor,
         action="update.posted",
@@ -353,6 +356,7 @@ def publish_incident(incident: Incident, *, actor: AbstractBaseUser | None) -> I
         locked.published_at = timezone.now()
         locked.version += 1
         locked.save(update_fields=["published_at", "version"])
+        content_changed()
         record_event(
             actor=actor,
             action="incident.published",
@@ -392,6 +396,7 @@ def edit_incident(
     locked.updated_at = timezone.now()
     locked.full_clean()
     locked.save()
+    content_changed()
     record_event(
         actor=actor,
         action="incident.edited",

@@ -8,10 +8,10 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
-from incidents import page_cache
 from incidents.bulk import update_many
 from incidents.metrics import rollups
 from incidents.models import Metric, Outcome, Resolution, Rollup, Sample, Subject
+from incidents.public.versions import content_changed, live_changed
 from incidents.validation.instants import check_happened
 
 from .audit import changed_fields, record_event
@@ -96,7 +96,7 @@ def record_samples(entries: list[NewSample]) -> list[Sample]:
         rollup.p95 = rollups.quantile(rollup.sketch, 0.95)
     update_many(Rollup, touched, ["count", "failures", "minimum", "maximum", "total", "p95", "sketch"])
     _advance_latest(entries)
-    page_cache.metrics_changed()
+    live_changed()
     return samples
 
 
@@ -149,6 +149,7 @@ def save_metric(metric: Metric, *, actor: AbstractBaseUser | None) -> Metric:
     stored = None if creating else Metric.objects.get(pk=metric.pk)
     metric.updated_at = timezone.now()
     metric.save()
+    content_changed()
     for fields, subject, action in (
         (METRIC_FIELDS, Subject.METRIC, "metric"),
         (THRESHOLD_FIELDS, Subject.THRESHOLD, "thresholds"),

@@ -18,6 +18,7 @@ from incidents.models import (
     PostmortemState,
     Subject,
 )
+from incidents.public.versions import content_changed
 from incidents.translation import validate_language, validate_translations
 from incidents.validation.instants import check_instants
 
@@ -60,6 +61,7 @@ def write_postmortem(
     postmortem.version += 0 if created else 1
     postmortem.updated_at = timezone.now()
     postmortem.save()
+    content_changed()
     record_event(
         actor=actor,
         action="postmortem.written",
@@ -97,6 +99,7 @@ def _set_state(postmortem: Postmortem, state: PostmortemState, *, actor, at) -> 
     postmortem.version += 1
     postmortem.updated_at = timezone.now()
     postmortem.save(update_fields=["state", "published_at", "version", "updated_at"])
+    content_changed()
     record_event(
         actor=actor,
         action=f"postmortem.{'published' if at else 'unpublished'}",
@@ -137,6 +140,7 @@ def save_action_item(item: ActionItem, *, actor: AbstractBaseUser | None) -> Act
         item.completed_at = None
     item.updated_at = timezone.now()
     item.save()
+    content_changed()
     record_event(
         actor=actor,
         action="action_item.created" if creating else "action_item.changed",

@@ -7,6 +7,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from incidents.models import IncidentUpdate, Subject
+from incidents.public.versions import content_changed
 from incidents.rendering import rendered_texts
 from incidents.translation import validate_language, validate_translations
 
@@ -42,6 +43,7 @@ def edit_update(
     locked.version += 1
     locked.updated_at = timezone.now()
     locked.save(update_fields=["body", "body_html", "version", "updated_at"])
+    content_changed()
     record_event(
         actor=actor,
         action="update.edited",

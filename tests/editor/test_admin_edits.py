@@ -3,8 +3,8 @@
 import pytest
 from django.contrib import admin as django_admin
 
-from incidents import page_cache
 from incidents.models import AuditEvent, Incident, Subject
+from incidents.public import versions
 from incidents.services.incidents import declare_incident
 
 pytestmark = pytest.mark.django_db
@@ -18,7 +18,7 @@ def incident(admin):
 def test_an_incident_deleted_in_the_admin_is_audited_and_drops_cached_pages(
     admin_client, admin_user, incident, django_capture_on_commit_callbacks
 ):
-    before = page_cache.content_version()
+    before = versions.content_version()
     with django_capture_on_commit_callbacks(execute=True):
         response = admin_client.post(
             "/admin/incidents/incident/",
@@ -28,7 +28,7 @@ def test_an_incident_deleted_in_the_admin_is_audited_and_drops_cached_pages(
     assert not Incident.objects.filter(pk=incident.pk).exists()
     event = AuditEvent.objects.get(subject_type=Subject.INCIDENT, action="admin_deleted")
     assert (event.actor, event.subject_id) == (admin_user, str(incident.pk))
-    assert page_cache.content_version() > before
+    assert versions.content_version() > before
 
 
 def test_an_incident_changed_in_the_admin_is_audited_with_its_incident(
@@ -41,9 +41,9 @@ def test_an_incident_changed_in_the_admin_is_audited_with_its_incident(
     form.save_m2m = lambda: None  # what save(commit=False) leaves for save_related
     incident.title = {"en": "Webhooks delayed in the EU"}
     incident.save()
-    before = page_cache.content_version()
+    before = versions.content_version()
     with django_capture_on_commit_callbacks(execute=True):
         model_admin.save_related(request, form, formsets=[], change=True)
     event = AuditEvent.objects.get(subject_type=Subject.INCIDENT, action="admin_changed")
     assert (event.actor, event.incident) == (admin_user, incident)
-    assert page_cache.content_version() > before
+    assert versions.content_version() > before

@@ -1,0 +1,102 @@
+"""The two versions that key every cached public page and document.
+
+The content version changes with the edits readers see: published incidents and their
+updates, postmortems, maintenance, components and groups, metrics' names and thresholds.
+The live version changes with live figures: new samples, and component statuses that probes
+move; it changes at most once every PUBLIC_METRICS_REFRESH_SECONDS, because probes write many
+times a second and a version bumped on each would leave the cache empty.
+
+Pages that show live figures (the overview, component pages, the v2 summary, components and
+status documents) are keyed by both versions; every other page by the content version only,
+so a sample never throws away the history, maintenance, uptime or incident pages or the feeds.
+
+Services call `content_changed()` or `live_changed()` themselves, one line each, inside the
+transaction of the change; the version moves once it commits, so a page rendered meanwhile
+never shows what was not yet committed. Old cache entries simply expire.
+"""
+
+import time
+
+from django.conf import settings
+from django.core.cache import cache
+from django.db import transaction
+
+from incidents.public import snapshot_schedule
+
+CONTENT_KEY = "public:content-version"
+LIVE_KEY = "public:live-version"
+# Set while live_changed() bumped the live version within the last refresh interval.
+LIVE_RECENT_KEY = "public:live-bumped-recently"
+# Set when a live change came within that interval: the next reader after it bumps the version.
+LIVE_PENDING_KEY = "public:live-pending"
+
+
+def _version(key: str) -> int:
+    version = cache.get(key)
+    if version is None:
+        # A fresh start (or an evicted key) begins from the clock, never from an old number.
+        cache.add(key, time.time_ns(), timeout=None)
+        version = cache.get(key, 0)
+    return version
+
+
+def _bump(key: str) -> None:
+    try:
+        cache.incr(key)
+    except ValueError:
+        cache.add(key, time.time_ns(), timeout=None)
+
+
+def content_version() -> int:
+    return _version(CONTENT_KEY)
+
+
+def live_version() -> int:
+    """The live version, first catching up on a live change the refresh interval held back."""
+    if cache.get(LIVE_PENDING_KEY) and _may_bump_live():
+        cache.delete(LIVE_PENDING_KEY)
+        _bump(LIVE_KEY)
+    return _version(LIVE_KEY)
+
+
+def page_version(*, live: bool) -> str:
+    """The version a page is kept under: both versions for a page showing live figures."""
+    return f"{content_version()}.{live_version()}" if live else str(content_version())
+
+
+def page_version_or_none(*, live: bool) -> str | None:
+    """`page_version`, or None while the cache server is unreachable (render live then)."""
+    try:
+        return page_version(live=live)
+    except Exception:  # noqa: BLE001 - any cache failure; a saved change must never fail a page
+        return None
+
+
+def content_changed() -> None:
+    """Drops every cached public page once the current transaction commits, and asks for a new
+    static snapshot (debounced, incidents.snapshot_schedule)."""
+    # Robust: a cache server that is down must not turn a saved change into an error.
+    transaction.on_commit(_bump_content, robust=True)
+    transaction.on_commit(snapshot_schedule.request_snapshot, robust=True)
+
+
+def live_changed() -> None:
+    """Drops the cached pages showing live figures once the transaction commits, at most once
+    every PUBLIC_METRICS_REFRESH_SECONDS; a change held back shows on the next request after."""
+    transaction.on_commit(_note_live_change, robust=True)
+
+
+def _bump_content() -> None:
+    _bump(CONTENT_KEY)
+
+
+def _note_live_change() -> None:
+    if _may_bump_live():
+        _bump(LIVE_KEY)
+    else:
+        cache.set(LIVE_PENDING_KEY, 1, timeout=None)
+
+
+def _may_bump_live() -> bool:
+    seconds = settings.PUBLIC_METRICS_REFRESH_SECONDS
+    return seconds <= 0 or cache.add(LIVE_RECENT_KEY, 1, timeout=seconds)
