@@ -2,6 +2,9 @@
 
 Every value has a default that runs the whole platform on one machine with no services
 (SQLite, an embedded Celery transport, a local cache). Bad values fail loudly at start-up.
+
+Sections, in order: core, database and cache, i18n and time, mail, Celery, public site, API,
+probes, notifications, security, resilience.
 """
 
 import os
@@ -48,6 +51,8 @@ def env_list(name: str, default: list[str]) -> list[str]:
     return [item.strip() for item in raw.split(",") if item.strip()]
 
 
+# Core
+
 DEBUG = env_bool("DEBUG", True)
 
 _DEV_SECRET = "insecure-development-key-change-me-0123456789abcdef"
@@ -70,10 +75,14 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "rest_framework",
     "incidents",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Right after SecurityMiddleware, so that degraded-mode answers carry the policy too.
+    "django.middleware.csp.ContentSecurityPolicyMiddleware",
     # Answers public pages from the static snapshot while the database is unreachable.
     "incidents.degraded.DegradedModeMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -106,6 +115,41 @@ TEMPLATES = [
         },
     },
 ]
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+LOGIN_URL = "editor:login"
+LOGIN_REDIRECT_URL = "editor:overview"
+
+STATIC_URL = "/static/"
+STATIC_ROOT = VAR_DIR / "static"
+STATIC_ROOT.mkdir(exist_ok=True)
+STATICFILES_DIRS = [BASE_DIR / "static"]
+WHITENOISE_USE_FINDERS = DEBUG
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": (
+            "django.contrib.staticfiles.storage.StaticFilesStorage"
+            if DEBUG
+            else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        )
+    },
+}
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
+}
+
+
+# Database and cache
 
 DATABASE_URL = env_str("DATABASE_URL", f"sqlite:///{VAR_DIR / 'statuspage.sqlite3'}")
 # Seconds a connection is kept for the next request; scripts/run_platform.py sets 0 for the
@@ -149,12 +193,8 @@ else:
         }
     }
 
-AUTH_PASSWORD_VALIDATORS = [
-    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
-    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
-    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
-    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
-]
+
+# i18n and time
 
 LANGUAGE_CODE = "en"
 LANGUAGES = [
@@ -170,21 +210,8 @@ TIME_ZONE = "UTC"
 # The zone times are shown in on the page, and in which due dates fall due (IANA name).
 STATUS_TIME_ZONE = env_str("STATUS_TIME_ZONE", "Europe/Oslo")
 
-STATIC_URL = "/static/"
-STATIC_ROOT = VAR_DIR / "static"
-STATIC_ROOT.mkdir(exist_ok=True)
-STATICFILES_DIRS = [BASE_DIR / "static"]
-WHITENOISE_USE_FINDERS = DEBUG
-STORAGES = {
-    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-    "staticfiles": {
-        "BACKEND": (
-            "django.contrib.staticfiles.storage.StaticFilesStorage"
-            if DEBUG
-            else "whitenoise.storage.CompressedManifestStaticFilesStorage"
-        )
-    },
-}
+
+# Mail
 
 # Outgoing mail (Django's MAILERS). EMAIL_BACKEND picks smtp, console or file (the default with DEBUG:
 # mails are written to var/mail so a fresh install sends nothing by accident).
@@ -216,8 +243,11 @@ DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Acme Status <status@acme.exa
 EMAIL_REPLY_TO = env_str("EMAIL_REPLY_TO", "support@acme.example")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
 
-# Celery: Redis when REDIS_URL is set, otherwise a transport on the local file system that
-# needs no server. There is no result backend: state lives in database rows.
+
+# Celery
+
+# Redis when REDIS_URL is set, otherwise a transport on the local file system that needs no
+# server. There is no result backend: state lives in database rows.
 CELERY_BROKER_URL = REDIS_URL or "filesystem://"
 if not REDIS_URL:
     # kombu's file-system transport, riding out a queue folder that goes missing for a while.
@@ -237,109 +267,93 @@ CELERY_RESULT_BACKEND = None
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_BROKER_CONNECTION_TIMEOUT = 2
+# Queues by task name: measurements on `probes`, emails and webhooks on `notify`, so a flood of
+# one never delays the other; everything else on `default`. Tasks never name their own queue.
 CELERY_TASK_DEFAULT_QUEUE = "default"
 CELERY_TASK_ROUTES = {
     "incidents.probes.*": {"queue": "probes"},
     "incidents.notify.*": {"queue": "notify"},
 }
-CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
-CELERY_BROKER_CONNECTION_TIMEOUT = 2
-CELERY_BEAT_SCHEDULE: dict = {}
 
-REST_FRAMEWORK = {
-    "DEFAULT_AUTHENTICATION_CLASSES": ["rest_framework.authentication.SessionAuthentication"],
-    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
-}
-
-LOGGING = {
-    "version": 1,
-    "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
-}
-
-# Production hardening: on whenever DEBUG is off, so `check --deploy` passes.
-if not DEBUG:
-    SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
-    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
-    SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 31536000)
-    SECURE_HSTS_INCLUDE_SUBDOMAINS = True
-    SECURE_HSTS_PRELOAD = True
-    SESSION_COOKIE_SECURE = True
-    CSRF_COOKIE_SECURE = True
-    SECURE_CONTENT_TYPE_NOSNIFF = True
-    SECURE_REFERRER_POLICY = "same-origin"
-    X_FRAME_OPTIONS = "DENY"
-
-# Probes and outgoing webhooks may call private and loopback addresses only when this is on.
-OUTBOUND_ALLOW_PRIVATE_TARGETS = env_bool("OUTBOUND_ALLOW_PRIVATE_TARGETS", False)
-
-# --- issue 5: the on-call editor ---
-# Login protection (the editor, /admin/ and the API's session login): attempts allowed per user
-# name and client address in a window before the login refuses until the window ends; one
-# address trying many names is stopped at four times that. Counted in Redis or the database.
-LOGIN_MAX_FAILURES = env_int("LOGIN_MAX_FAILURES", env_int("EDITOR_LOGIN_MAX_FAILURES", 5))
-LOGIN_LOCKOUT_SECONDS = env_int("LOGIN_LOCKOUT_SECONDS", env_int("EDITOR_LOGIN_LOCKOUT_SECONDS", 900))
-# The header our own reverse proxies put the client address in (e.g. X-Forwarded-For), and how
-# many of them there are. Empty: REMOTE_ADDR, and any such header a client sends is ignored.
-TRUSTED_PROXY_HEADER = env_str("TRUSTED_PROXY_HEADER", "")
-TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 1)
-if TRUSTED_PROXY_COUNT < 1:
-    raise ImproperlyConfigured("TRUSTED_PROXY_COUNT must be 1 or more.")
-LOGIN_URL = "editor:login"
-LOGIN_REDIRECT_URL = "editor:overview"
-# How often the sweep that starts and completes maintenance windows runs (seconds).
+# Periodic jobs, in seconds.
+# The probe dispatcher runs this often and enqueues runs due within twice that; the watchdog
+# sweeps for abandoned runs at the same pace.
+PROBE_DISPATCH_EVERY = env_int("PROBE_DISPATCH_EVERY", 2)
+# The sweep that starts and completes maintenance windows.
 MAINTENANCE_SWEEP_SECONDS = env_int("MAINTENANCE_SWEEP_SECONDS", 60)
-# The overdue reminder runs hourly and sends at most one email per owner per day.
+# The overdue reminder sweep; it sends at most one email per owner per day.
 OVERDUE_REMINDER_SWEEP_SECONDS = env_int("OVERDUE_REMINDER_SWEEP_SECONDS", 3600)
-# Local hour (STATUS_TIME_ZONE) from which the day's reminders may go out.
-OVERDUE_REMINDER_HOUR = env_int("OVERDUE_REMINDER_HOUR", 8)
-if not 0 <= OVERDUE_REMINDER_HOUR <= 23:
-    raise ImproperlyConfigured("OVERDUE_REMINDER_HOUR must be an hour from 0 to 23.")
-CELERY_BEAT_SCHEDULE["editor-advance-maintenance"] = {
-    "task": "incidents.maintenance.advance",
-    "schedule": MAINTENANCE_SWEEP_SECONDS,
-}
-CELERY_BEAT_SCHEDULE["editor-overdue-reminders"] = {
-    "task": "incidents.notify.overdue_reminders",
-    "schedule": OVERDUE_REMINDER_SWEEP_SECONDS,
-}
-# Counter housekeeping: how often login and rate-limit counters whose window has ended are
-# deleted from the database (without Redis they are rows; Redis expires its own).
-COUNTER_PRUNE_SECONDS = env_int("COUNTER_PRUNE_SECONDS", 3600)
-CELERY_BEAT_SCHEDULE["prune-expired-counters"] = {
-    "task": "incidents.database.prune_counters",
-    "schedule": COUNTER_PRUNE_SECONDS,
-    "options": {"expires": COUNTER_PRUNE_SECONDS},
-}
-# --- issue 6: subscriptions and notification delivery ---
-# How long a double opt-in link stays valid.
-SUBSCRIBE_CONFIRM_MAX_AGE_SECONDS = env_int("SUBSCRIBE_CONFIRM_MAX_AGE_SECONDS", 3 * 24 * 3600)
-# Subscribe requests allowed per hour from one client address, and for one email address.
-SUBSCRIBE_RATE_PER_CLIENT = env_int("SUBSCRIBE_RATE_PER_CLIENT", 20)
-SUBSCRIBE_RATE_PER_ADDRESS = env_int("SUBSCRIBE_RATE_PER_ADDRESS", 3)
-# Deliveries a worker claims at once (one SMTP connection per batch) and how long it may hold them.
-NOTIFY_BATCH_SIZE = env_int("NOTIFY_BATCH_SIZE", 200)
-NOTIFY_LEASE_SECONDS = env_int("NOTIFY_LEASE_SECONDS", 120)
-# Webhooks go one by one (each may take up to the timeout), so their batches are smaller.
-NOTIFY_WEBHOOK_BATCH_SIZE = env_int("NOTIFY_WEBHOOK_BATCH_SIZE", 20)
-# Retries back off exponentially (with jitter) from the base up to the cap; after the last
-# attempt the delivery is marked failed and listed at /editor/deliveries/.
-NOTIFY_MAX_ATTEMPTS = env_int("NOTIFY_MAX_ATTEMPTS", 8)
-NOTIFY_RETRY_BASE_SECONDS = env_int("NOTIFY_RETRY_BASE_SECONDS", 30)
-NOTIFY_RETRY_MAX_SECONDS = env_int("NOTIFY_RETRY_MAX_SECONDS", 3600)
-NOTIFY_WEBHOOK_TIMEOUT_SECONDS = env_int("NOTIFY_WEBHOOK_TIMEOUT_SECONDS", 10)
-# A dispatch task hands the rest to a fresh task after this long, so one task never runs forever.
-NOTIFY_DISPATCH_SECONDS = env_int("NOTIFY_DISPATCH_SECONDS", 240)
+# The notification sweep: recovers deliveries of dead workers and kicks when rows wait.
 NOTIFY_SWEEP_SECONDS = env_int("NOTIFY_SWEEP_SECONDS", 60)
-# Dispatch messages sent per kick: set it to the notify workers' concurrency to use them all.
-NOTIFY_DISPATCH_PARALLEL = env_int("NOTIFY_DISPATCH_PARALLEL", 1)
-CELERY_BEAT_SCHEDULE["notify-sweep"] = {
-    "task": "incidents.notify.sweep",
-    "schedule": NOTIFY_SWEEP_SECONDS,
-    "options": {"queue": "notify", "expires": NOTIFY_SWEEP_SECONDS},
+# Deleting login and rate-limit counters whose window has ended (without Redis they are rows;
+# Redis expires its own).
+COUNTER_PRUNE_SECONDS = env_int("COUNTER_PRUNE_SECONDS", 3600)
+# The periodic snapshot, so the copy is never older than this even without publishes.
+STATUS_SNAPSHOT_INTERVAL_SECONDS = env_int("STATUS_SNAPSHOT_INTERVAL_SECONDS", 300)
+# One synthetic sample per demo metric a minute (task incidents.demo.feed), through the same
+# services as probe results. `make run` (scripts/run_platform.py) turns it on; off elsewhere.
+DEMO_FEED = env_bool("DEMO_FEED", False)
+DEMO_FEED_EVERY = env_int("DEMO_FEED_EVERY", 60)
+_planner_statistics = (
+    DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3" and PLANNER_STATISTICS_SECONDS > 0
+)
+# `expires` drops a message a busy worker did not reach before the next one is due.
+CELERY_BEAT_SCHEDULE = {
+    "probes-dispatch": {"task": "incidents.probes.dispatch", "schedule": float(PROBE_DISPATCH_EVERY)},
+    "probes-watchdog": {"task": "incidents.probes.watchdog", "schedule": float(PROBE_DISPATCH_EVERY)},
+    "metrics-prune": {"task": "incidents.metrics.prune", "schedule": 3600.0},
+    "editor-advance-maintenance": {
+        "task": "incidents.maintenance.advance",
+        "schedule": MAINTENANCE_SWEEP_SECONDS,
+    },
+    "editor-overdue-reminders": {
+        "task": "incidents.notify.overdue_reminders",
+        "schedule": OVERDUE_REMINDER_SWEEP_SECONDS,
+    },
+    "notify-sweep": {
+        "task": "incidents.notify.sweep",
+        "schedule": NOTIFY_SWEEP_SECONDS,
+        "options": {"expires": NOTIFY_SWEEP_SECONDS},
+    },
+    "prune-expired-counters": {
+        "task": "incidents.database.prune_counters",
+        "schedule": COUNTER_PRUNE_SECONDS,
+        "options": {"expires": COUNTER_PRUNE_SECONDS},
+    },
+    "snapshot-export": {
+        "task": "incidents.snapshot.export",
+        "schedule": STATUS_SNAPSHOT_INTERVAL_SECONDS,
+        "options": {"expires": STATUS_SNAPSHOT_INTERVAL_SECONDS},
+    },
+    **(
+        {
+            "database-statistics": {
+                "task": "incidents.database.refresh_statistics",
+                "schedule": float(PLANNER_STATISTICS_SECONDS),
+                "options": {"expires": PLANNER_STATISTICS_SECONDS},
+            }
+        }
+        if _planner_statistics
+        else {}
+    ),
+    **(
+        {
+            "demo-feed": {
+                "task": "incidents.demo.feed",
+                "schedule": float(DEMO_FEED_EVERY),
+                "options": {"expires": DEMO_FEED_EVERY},
+            }
+        }
+        if DEMO_FEED
+        else {}
+    ),
 }
-# --- issue 3: public site and feeds ---
+CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
+
+
+# Public site
+
 # Seconds a rendered public page or feed is kept per language; 0 turns the cache off.
 # Any change a reader could see drops the cache at once (incidents.page_cache).
 PUBLIC_PAGE_CACHE_SECONDS = env_int("PUBLIC_PAGE_CACHE_SECONDS", 60)
@@ -351,20 +365,31 @@ OVERVIEW_FRAME_SECONDS = env_int("OVERVIEW_FRAME_SECONDS", 60)
 # Incidents per page of the history, and entries per feed.
 PUBLIC_HISTORY_PAGE_SIZE = env_int("PUBLIC_HISTORY_PAGE_SIZE", 25)
 PUBLIC_FEED_ENTRIES = env_int("PUBLIC_FEED_ENTRIES", 50)
-# --- issue 7: REST API and the Statuspage-compatible JSON ---
-INSTALLED_APPS += ["drf_spectacular", "drf_spectacular_sidecar"]
-REST_FRAMEWORK.update(
-    {
-        "DEFAULT_AUTHENTICATION_CLASSES": [
-            "incidents.api.authentication.TokenAuthentication",
-            "rest_framework.authentication.SessionAuthentication",
-        ],
-        "DEFAULT_PERMISSION_CLASSES": ["incidents.api.permissions.StaffRole"],
-        "DEFAULT_PAGINATION_CLASS": "incidents.api.pagination.Pagination",
-        "EXCEPTION_HANDLER": "incidents.api.errors.exception_handler",
-        "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    }
-)
+# Cache-Control of public pages and /api/v2/ documents: browsers and CDNs keep them this long,
+# may serve them stale while revalidating, and when the site errors (RFC 5861).
+PUBLIC_MAX_AGE = env_int("PUBLIC_MAX_AGE", 15)
+PUBLIC_STALE_WHILE_REVALIDATE = env_int("PUBLIC_STALE_WHILE_REVALIDATE", 60)
+PUBLIC_STALE_IF_ERROR = env_int("PUBLIC_STALE_IF_ERROR", 86400)
+
+
+# API
+
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "incidents.api.authentication.TokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["incidents.api.permissions.StaffRole"],
+    "DEFAULT_PAGINATION_CLASS": "incidents.api.pagination.Pagination",
+    "EXCEPTION_HANDLER": "incidents.api.errors.exception_handler",
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # The JSON parser refuses bodies nested deeper than JSON_MAX_DEPTH before parsing them.
+    "DEFAULT_PARSER_CLASSES": [
+        "incidents.api.parsers.BoundedJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
+}
 SPECTACULAR_SETTINGS = {
     "TITLE": "Status page API",
     "DESCRIPTION": "Incidents, components, metrics and postmortems. Authenticate with `Authorization: Bearer <token>`.",
@@ -391,26 +416,17 @@ STATUSPAGE_PAGE_ID = env_str("STATUSPAGE_PAGE_ID", "")
 if STATUSPAGE_PAGE_ID and (len(STATUSPAGE_PAGE_ID) != 12 or not STATUSPAGE_PAGE_ID.isalnum()):
     raise ImproperlyConfigured("STATUSPAGE_PAGE_ID must be 12 base36 characters (0-9, a-z).")
 # How long a built /api/v2/ document stays cached, and the max-age clients and proxies may
-# keep it. Audited writes invalidate at once; new samples at most every
+# keep it. Edits invalidate at once; new samples at most every
 # PUBLIC_METRICS_REFRESH_SECONDS (they arrive too often to invalidate on each).
 STATUSPAGE_API_CACHE_SECONDS = env_int("STATUSPAGE_API_CACHE_SECONDS", 30)
-# JSON bodies
-# Arrays and objects nested inside one another in any JSON body we read (the API, /subscribe/api/,
-# push and webhook receivers); deeper bodies are refused with 400 before parsing.
-JSON_MAX_DEPTH = env_int("JSON_MAX_DEPTH", 32)
-REST_FRAMEWORK["DEFAULT_PARSER_CLASSES"] = [
-    "incidents.api.parsers.BoundedJSONParser",
-    "rest_framework.parsers.FormParser",
-    "rest_framework.parsers.MultiPartParser",
-]
 STATUSPAGE_API_MAX_AGE = env_int("STATUSPAGE_API_MAX_AGE", 30)
-# --- issue 4: probes ---
+
+
+# Probes
+
 # Concurrency inside one probes worker process: in all, and towards any one host:port.
 PROBE_CONCURRENCY = env_int("PROBE_CONCURRENCY", 256)
 PROBE_CONCURRENCY_PER_HOST = env_int("PROBE_CONCURRENCY_PER_HOST", 64)
-# The dispatcher runs this often (seconds) and enqueues runs due within twice that; the
-# watchdog sweeps for abandoned runs at the same pace.
-PROBE_DISPATCH_EVERY = env_int("PROBE_DISPATCH_EVERY", 2)
 # Bounds checked when a probe is saved.
 PROBE_MIN_INTERVAL = env_int("PROBE_MIN_INTERVAL", 10)
 PROBE_MAX_INTERVAL = env_int("PROBE_MAX_INTERVAL", 86400)
@@ -429,62 +445,52 @@ PROBE_MAX_RESPONSE_BYTES = env_int("PROBE_MAX_RESPONSE_BYTES", 1_048_576)
 PUSH_MAX_BODY_BYTES = env_int("PUSH_MAX_BODY_BYTES", 65536)
 PUSH_MAX_BATCH = env_int("PUSH_MAX_BATCH", 100)
 
-# Input bounds (docs/input-bounds.md): how far ahead of now the time of something that happened
-# may lie (clocks differ a little), and how far ahead anything may be planned.
-INSTANT_CLOCK_SKEW_SECONDS = env_int("INSTANT_CLOCK_SKEW_SECONDS", 300)
-PLANNED_HORIZON_DAYS = env_int("PLANNED_HORIZON_DAYS", 3653)
-CELERY_BEAT_SCHEDULE.update(
-    {
-        "probes-dispatch": {"task": "incidents.probes.dispatch", "schedule": float(PROBE_DISPATCH_EVERY)},
-        "probes-watchdog": {"task": "incidents.probes.watchdog", "schedule": float(PROBE_DISPATCH_EVERY)},
-        "metrics-prune": {"task": "incidents.metrics.prune", "schedule": 3600.0},
-    }
-)
 
-# --- follow-up 9: live demo figures ---
-# One synthetic sample per demo metric a minute (task incidents.demo.feed), through the same
-# services as probe results. `make run` (scripts/run_platform.py) turns it on; off elsewhere.
-DEMO_FEED = env_bool("DEMO_FEED", False)
-DEMO_FEED_EVERY = env_int("DEMO_FEED_EVERY", 60)
-if DEMO_FEED:
-    CELERY_BEAT_SCHEDULE["demo-feed"] = {
-        "task": "incidents.demo.feed",
-        "schedule": float(DEMO_FEED_EVERY),
-        "options": {"queue": "default", "expires": DEMO_FEED_EVERY},
-    }
-# --- issue 8: static snapshot, degraded mode and surge caching ---
-# Cache-Control of public pages and /api/v2/ documents: browsers and CDNs keep them this long,
-# may serve them stale while revalidating, and when the site errors (RFC 5861).
-PUBLIC_MAX_AGE = env_int("PUBLIC_MAX_AGE", 15)
-PUBLIC_STALE_WHILE_REVALIDATE = env_int("PUBLIC_STALE_WHILE_REVALIDATE", 60)
-PUBLIC_STALE_IF_ERROR = env_int("PUBLIC_STALE_IF_ERROR", 86400)
-# Where the static snapshot of the public site is written: builds/<stamp>/ and a `current`
-# symlink swapped atomically to the newest one. Serve `current` with nginx or upload it to a CDN.
-STATUS_SNAPSHOT_DIR = Path(env_str("STATUS_SNAPSHOT_DIR", str(VAR_DIR / "snapshot")))
-# Snapshot builds kept besides the current one.
-STATUS_SNAPSHOT_KEEP = env_int("STATUS_SNAPSHOT_KEEP", 2)
-# A publish schedules a snapshot this many seconds later; publishes meanwhile join it.
-STATUS_SNAPSHOT_DEBOUNCE_SECONDS = env_int("STATUS_SNAPSHOT_DEBOUNCE_SECONDS", 5)
-# The periodic snapshot (beat), so the copy is never older than this even without publishes.
-STATUS_SNAPSHOT_INTERVAL_SECONDS = env_int("STATUS_SNAPSHOT_INTERVAL_SECONDS", 300)
-# While the database is unreachable, each process retries it at most this often.
-DEGRADED_RECHECK_SECONDS = env_int("DEGRADED_RECHECK_SECONDS", 1)
-if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3" and PLANNER_STATISTICS_SECONDS > 0:
-    CELERY_BEAT_SCHEDULE["database-statistics"] = {
-        "task": "incidents.database.refresh_statistics",
-        "schedule": float(PLANNER_STATISTICS_SECONDS),
-        "options": {"expires": PLANNER_STATISTICS_SECONDS},
-    }
-CELERY_BEAT_SCHEDULE["snapshot-export"] = {
-    "task": "incidents.snapshot.export",
-    "schedule": STATUS_SNAPSHOT_INTERVAL_SECONDS,
-    "options": {"expires": STATUS_SNAPSHOT_INTERVAL_SECONDS},
-}
+# Notifications
 
-# Browser security (docs/security.md): a Content-Security-Policy on every response and no
-# framing; a view that needs another policy says so (incidents.security.browser_policy).
-# Listed right after SecurityMiddleware so that degraded-mode answers carry the policy too.
-MIDDLEWARE.insert(1, "django.middleware.csp.ContentSecurityPolicyMiddleware")
+# How long a double opt-in link stays valid.
+SUBSCRIBE_CONFIRM_MAX_AGE_SECONDS = env_int("SUBSCRIBE_CONFIRM_MAX_AGE_SECONDS", 3 * 24 * 3600)
+# Subscribe requests allowed per hour from one client address, and for one email address.
+SUBSCRIBE_RATE_PER_CLIENT = env_int("SUBSCRIBE_RATE_PER_CLIENT", 20)
+SUBSCRIBE_RATE_PER_ADDRESS = env_int("SUBSCRIBE_RATE_PER_ADDRESS", 3)
+# Deliveries a worker claims at once (one SMTP connection per batch) and how long it may hold them.
+NOTIFY_BATCH_SIZE = env_int("NOTIFY_BATCH_SIZE", 200)
+NOTIFY_LEASE_SECONDS = env_int("NOTIFY_LEASE_SECONDS", 120)
+# Webhooks go one by one (each may take up to the timeout), so their batches are smaller.
+NOTIFY_WEBHOOK_BATCH_SIZE = env_int("NOTIFY_WEBHOOK_BATCH_SIZE", 20)
+# Retries back off exponentially (with jitter) from the base up to the cap; after the last
+# attempt the delivery is marked failed and listed at /editor/deliveries/.
+NOTIFY_MAX_ATTEMPTS = env_int("NOTIFY_MAX_ATTEMPTS", 8)
+NOTIFY_RETRY_BASE_SECONDS = env_int("NOTIFY_RETRY_BASE_SECONDS", 30)
+NOTIFY_RETRY_MAX_SECONDS = env_int("NOTIFY_RETRY_MAX_SECONDS", 3600)
+NOTIFY_WEBHOOK_TIMEOUT_SECONDS = env_int("NOTIFY_WEBHOOK_TIMEOUT_SECONDS", 10)
+# A dispatch task hands the rest to a fresh task after this long, so one task never runs forever.
+NOTIFY_DISPATCH_SECONDS = env_int("NOTIFY_DISPATCH_SECONDS", 240)
+# Dispatch messages sent per kick: set it to the notify workers' concurrency to use them all.
+NOTIFY_DISPATCH_PARALLEL = env_int("NOTIFY_DISPATCH_PARALLEL", 1)
+# Local hour (STATUS_TIME_ZONE) from which the day's overdue reminders may go out.
+OVERDUE_REMINDER_HOUR = env_int("OVERDUE_REMINDER_HOUR", 8)
+if not 0 <= OVERDUE_REMINDER_HOUR <= 23:
+    raise ImproperlyConfigured("OVERDUE_REMINDER_HOUR must be an hour from 0 to 23.")
+
+
+# Security
+
+# Login protection (the editor, /admin/ and the API's session login): attempts allowed per user
+# name and client address in a window before the login refuses until the window ends; one
+# address trying many names is stopped at four times that. Counted in Redis or the database.
+LOGIN_MAX_FAILURES = env_int("LOGIN_MAX_FAILURES", env_int("EDITOR_LOGIN_MAX_FAILURES", 5))
+LOGIN_LOCKOUT_SECONDS = env_int("LOGIN_LOCKOUT_SECONDS", env_int("EDITOR_LOGIN_LOCKOUT_SECONDS", 900))
+# The header our own reverse proxies put the client address in (e.g. X-Forwarded-For), and how
+# many of them there are. Empty: REMOTE_ADDR, and any such header a client sends is ignored.
+TRUSTED_PROXY_HEADER = env_str("TRUSTED_PROXY_HEADER", "")
+TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 1)
+if TRUSTED_PROXY_COUNT < 1:
+    raise ImproperlyConfigured("TRUSTED_PROXY_COUNT must be 1 or more.")
+
+# Browser security (docs/security.md): a Content-Security-Policy on every response (see
+# MIDDLEWARE) and no framing; a view that needs another policy says so
+# (incidents.security.browser_policy).
 SECURE_CSP = {
     "default-src": ["'self'"],
     "script-src": ["'self'"],
@@ -496,6 +502,44 @@ SECURE_CSP = {
     "frame-ancestors": ["'none'"],
 }
 X_FRAME_OPTIONS = "DENY"
+# Production hardening: on whenever DEBUG is off, so `check --deploy` passes.
+if not DEBUG:
+    SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 31536000)
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = True
+    SECURE_HSTS_PRELOAD = True
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+    SECURE_CONTENT_TYPE_NOSNIFF = True
+    SECURE_REFERRER_POLICY = "same-origin"
+
+# Outbound guard: probes and outgoing webhooks may call private and loopback addresses only
+# when this is on.
+OUTBOUND_ALLOW_PRIVATE_TARGETS = env_bool("OUTBOUND_ALLOW_PRIVATE_TARGETS", False)
+
+# Input bounds (docs/input-bounds.md): how far ahead of now the time of something that happened
+# may lie (clocks differ a little), and how far ahead anything may be planned.
+INSTANT_CLOCK_SKEW_SECONDS = env_int("INSTANT_CLOCK_SKEW_SECONDS", 300)
+PLANNED_HORIZON_DAYS = env_int("PLANNED_HORIZON_DAYS", 3653)
+
+# JSON depth: arrays and objects nested inside one another in any JSON body we read (the API,
+# /subscribe/api/, push and webhook receivers); deeper bodies are refused with 400 before parsing.
+JSON_MAX_DEPTH = env_int("JSON_MAX_DEPTH", 32)
+
 # Error reports: debug pages and error mails mask the password of every URL-shaped value.
 DEFAULT_EXCEPTION_REPORTER_FILTER = "incidents.security.error_reports.SecretMaskingFilter"
 DEFAULT_EXCEPTION_REPORTER = "incidents.security.error_reports.SecretMaskingReporter"
+
+
+# Resilience
+
+# Where the static snapshot of the public site is written: builds/<stamp>/ and a `current`
+# symlink swapped atomically to the newest one. Serve `current` with nginx or upload it to a CDN.
+STATUS_SNAPSHOT_DIR = Path(env_str("STATUS_SNAPSHOT_DIR", str(VAR_DIR / "snapshot")))
+# Snapshot builds kept besides the current one.
+STATUS_SNAPSHOT_KEEP = env_int("STATUS_SNAPSHOT_KEEP", 2)
+# A publish schedules a snapshot this many seconds later; publishes meanwhile join it.
+STATUS_SNAPSHOT_DEBOUNCE_SECONDS = env_int("STATUS_SNAPSHOT_DEBOUNCE_SECONDS", 5)
+# While the database is unreachable, each process retries it at most this often.
+DEGRADED_RECHECK_SECONDS = env_int("DEGRADED_RECHECK_SECONDS", 1)

@@ -1,4 +1,4 @@
-"""Notification tasks on the `notify` queue: thin wrappers around the outbox.
+"""Notification tasks (routed to the `notify` queue by name): thin wrappers around the outbox.
 
 A message only says "look now"; the rows say what to send. Both tasks are safe to run twice
 or at the same time (claims skip locked rows), so acks_late and redelivery are harmless.
@@ -11,7 +11,7 @@ from incidents import outbox
 from incidents.services.notifications import kick
 
 
-@shared_task(name="incidents.notify.dispatch", queue="notify", acks_late=True, ignore_result=True)
+@shared_task(name="incidents.notify.dispatch", acks_late=True, ignore_result=True)
 def dispatch() -> dict:
     """Sends due deliveries; hands what is left to a fresh task when its time is up."""
     report = outbox.deliver_due(seconds=settings.NOTIFY_DISPATCH_SECONDS)
@@ -20,7 +20,7 @@ def dispatch() -> dict:
     return {"sent": report.sent, "retried": report.retried, "failed": report.failed, "done": report.done}
 
 
-@shared_task(name="incidents.notify.sweep", queue="notify", acks_late=True, ignore_result=True)
+@shared_task(name="incidents.notify.sweep", acks_late=True, ignore_result=True)
 def sweep() -> dict:
     """Periodic: recovers rows of dead workers, and kicks when rows wait (broker was down, retries due)."""
     released = outbox.release_expired_leases()

@@ -1,4 +1,4 @@
-"""Probe tasks, all on the `probes` queue (their names start with incidents.probes.).
+"""Probe tasks. Those named incidents.probes.* run on the `probes` queue (settings.CELERY_TASK_ROUTES).
 
 Thin on purpose: the dispatcher's rows are written before its messages are sent, a run
 message only names run ids, and the claim in the service makes a redelivery harmless.
