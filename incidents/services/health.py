@@ -12,7 +12,6 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone, translation
 
-from incidents.bulk import update_many
 from incidents.metrics import health
 from incidents.models import (
     Component,
@@ -29,6 +28,7 @@ from incidents.models import (
 )
 from incidents.probes import upstream
 from incidents.public.versions import live_changed
+from incidents.services.bulk import update_many
 
 from .audit import record_event
 from .components import observe_component_status

@@ -8,10 +8,10 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
-from incidents.bulk import update_many
 from incidents.metrics import rollups
 from incidents.models import Metric, Outcome, Resolution, Rollup, Sample, Subject
 from incidents.public.versions import content_changed, live_changed
+from incidents.services.bulk import update_many
 from incidents.validation.instants import check_happened
 
 from .audit import changed_fields, record_event

@@ -8,7 +8,6 @@ from django.db import transaction
 from django.utils import timezone
 
 from incidents.api.parsers import JsonTooDeep
-from incidents.bulk import update_many
 from incidents.models import (
     BreakerState,
     CircuitBreaker,
@@ -20,6 +19,7 @@ from incidents.models import (
 )
 from incidents.probes import push, webhook
 from incidents.probes.base import RunResult, elapsed_in_unit, spec_of_run
+from incidents.services.bulk import update_many
 from incidents.validation.instants import check_happened
 
 from .health import evaluate_metrics, group_samples

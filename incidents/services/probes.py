@@ -12,7 +12,6 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from incidents.bulk import update_many
 from incidents.models import (
     ACTIVE_RUN_STATES,
     BreakerState,
@@ -28,6 +27,7 @@ from incidents.outbound.guard import check_host_addresses, check_url_shape
 from incidents.probes import kind_module
 from incidents.probes.base import RunSpec, host_of, target_of
 from incidents.security.masking import masked_config
+from incidents.services.bulk import update_many
 
 from .audit import changed_fields, record_event
 

@@ -7,7 +7,7 @@ or at the same time (claims skip locked rows), so acks_late and redelivery are h
 from celery import shared_task
 from django.conf import settings
 
-from incidents import outbox
+from incidents.channels import outbox
 from incidents.services.notifications import kick
 
 

@@ -14,13 +14,14 @@ from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST
 
-from incidents import outbox, roles
+from incidents import roles
 from incidents.api.parsers import JsonTooDeep, loads_bounded
+from incidents.channels import outbox
+from incidents.forms.subscriptions import FollowForm, PreferencesForm, SubscribeForm
 from incidents.models import Delivery, DeliveryState, Incident
 from incidents.security.client_address import client_address
 from incidents.security.rate_limits import allow
 from incidents.services import subscriptions
-from incidents.subscription_forms import FollowForm, PreferencesForm, SubscribeForm
 
 RATE_WINDOW_SECONDS = 3600
 

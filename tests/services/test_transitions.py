@@ -6,7 +6,7 @@ from django.core.exceptions import ValidationError
 from django.test import Client
 from rest_framework.test import APIClient
 
-from incidents import outbox
+from incidents.channels import outbox
 from incidents.models import AuditEvent, Delivery, IncidentUpdate
 from incidents.services.incidents import declare_incident, post_update, reopen_incident, resolve_incident
 from incidents.services.subscriptions import confirm_subscription, subscribe

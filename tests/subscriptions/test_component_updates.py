@@ -9,7 +9,7 @@ from django.core import mail
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from incidents import outbox
+from incidents.channels import outbox
 from incidents.models import (
     ComponentStatusChange,
     Delivery,

@@ -8,8 +8,8 @@ import pytest
 import time_machine
 from django.utils import timezone
 
-from incidents import outbox
 from incidents.channels import email as email_channel
+from incidents.channels import outbox
 from incidents.models import Delivery, DeliveryState, Subscriber
 from incidents.services.incidents import post_update
 from incidents.tasks import notify

@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from incidents import outbox
+from incidents.channels import outbox
 from incidents.models import Subscriber
 from incidents.services.incidents import post_update, reopen_incident, resolve_incident
 from incidents.services.subscriptions import (

@@ -3,7 +3,7 @@
 import pytest
 from django.core import mail
 
-from incidents import outbox
+from incidents.channels import outbox
 from incidents.services.incidents import declare_incident
 from incidents.services.subscriptions import confirm_subscription, subscribe
 

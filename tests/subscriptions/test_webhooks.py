@@ -8,7 +8,7 @@ import pytest
 import time_machine
 from django.utils import timezone
 
-from incidents import outbox
+from incidents.channels import outbox
 from incidents.channels.webhook import verify_signature
 from incidents.models import Delivery, DeliveryState
 from incidents.outbound.guard import check_url

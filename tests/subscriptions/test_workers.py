@@ -14,7 +14,7 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from incidents import outbox
+from incidents.channels import outbox
 from incidents.models import Delivery, DeliveryState
 from incidents.tasks import notify
 
@@ -65,9 +65,7 @@ def start_delivery_worker(smtp_sink, tmp_path, *, seconds: int, **settings) -> s
         "STATUSPAGE_VAR_DIR": str(tmp_path),
         **settings,
     }
-    code = (
-        f"import django; django.setup(); from incidents import outbox; outbox.deliver_due(seconds={seconds})"
-    )
+    code = f"import django; django.setup(); from incidents.channels import outbox; outbox.deliver_due(seconds={seconds})"
     return subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, env=env)
 
 

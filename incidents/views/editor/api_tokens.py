@@ -10,7 +10,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from incidents.forms import ApiTokenForm
+from incidents.forms.api_tokens import ApiTokenForm
 from incidents.models import ApiToken
 from incidents.roles import can_administer
 from incidents.services.api_tokens import issue_token, revoke_token

@@ -5,7 +5,8 @@ from django.core.exceptions import ValidationError
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 
-from incidents.forms import ComponentForm, MetricForm, translated_initial, translated_value
+from incidents.forms.base import translated_initial, translated_value
+from incidents.forms.components import ComponentForm, MetricForm
 from incidents.models import AuditEvent, Component, ComponentGroup, Metric, Sample, Subject
 from incidents.services.components import save_component
 from incidents.services.metrics import save_metric

@@ -6,7 +6,7 @@ from django.core.paginator import Paginator
 from django.shortcuts import render
 from django.utils.translation import gettext_lazy as _
 
-from incidents.forms import AuditFilterForm
+from incidents.forms.audit import AuditFilterForm
 from incidents.models import (
     CONFIGURATION_SUBJECTS,
     ActionItem,

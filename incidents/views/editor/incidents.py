@@ -9,7 +9,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from incidents.forms import (
+from incidents.forms.incidents import (
     ClosingForm,
     DeclareForm,
     IncidentEditForm,

@@ -7,7 +7,9 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from incidents.forms import GroupForm, RoleForm, translated_initial, translated_value
+from incidents.forms.base import translated_initial, translated_value
+from incidents.forms.components import GroupForm
+from incidents.forms.people import RoleForm
 from incidents.models import ComponentGroup
 from incidents.roles import role_of
 from incidents.services.components import save_group

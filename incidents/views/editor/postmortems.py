@@ -9,7 +9,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from incidents.forms import SECTION_TEXT_MAX, ActionItemForm, PostmortemForm, initial_for_item
+from incidents.forms.postmortems import SECTION_TEXT_MAX, ActionItemForm, PostmortemForm, initial_for_item
 from incidents.models import SECTIONS, ActionItem, Incident, Postmortem
 from incidents.rendering import render_markdown
 from incidents.services.incidents import ConcurrentEdit

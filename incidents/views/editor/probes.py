@@ -15,7 +15,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from incidents.forms import ProbeForm
+from incidents.forms.probes import ProbeForm
 from incidents.models import AuditEvent, CircuitBreaker, Probe, ProbeKind, ProbeRun, Sample, Subject
 from incidents.probes.base import target_of
 from incidents.services.probes import issue_push_token, rotate_webhook_secret, save_probe

@@ -6,7 +6,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from incidents.forms import UpdateTemplateForm
+from incidents.forms.incidents import UpdateTemplateForm
 from incidents.models import UpdateTemplate
 from incidents.services.incidents import ConcurrentEdit
 from incidents.services.update_templates import delete_update_template, save_update_template

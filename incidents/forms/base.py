@@ -1,0 +1,48 @@
+"""What the editor's forms share: text limits, the date-time widget, languages and translated fields."""
+
+from django import forms
+from django.conf import settings
+from django.utils.translation import get_language
+
+from incidents.models import Component
+from incidents.translation import language_codes, pick
+
+TITLE_MAX = 200
+UPDATE_TEXT_MAX = 20_000
+
+DATETIME_WIDGET = forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
+
+
+def language_choices():
+    return list(settings.LANGUAGES)
+
+
+def default_language() -> str:
+    code = (get_language() or settings.LANGUAGE_CODE).split("-")[0]
+    return code if code in language_codes() else settings.LANGUAGE_CODE
+
+
+def component_label(component: Component) -> str:
+    return pick(component.name, language=default_language()).text or component.slug
+
+
+def add_translated_fields(form: forms.Form, name: str, label, *, required_language: str = "en", widget=None):
+    for code, language_name in settings.LANGUAGES:
+        form.fields[f"{name}_{code}"] = forms.CharField(
+            label=f"{label} ({language_name})",
+            max_length=TITLE_MAX if widget is None else 5000,
+            required=code == required_language,
+            widget=widget,
+        )
+
+
+def translated_value(form: forms.Form, name: str) -> dict[str, str]:
+    return {
+        code: form.cleaned_data[f"{name}_{code}"].strip()
+        for code in language_codes()
+        if form.cleaned_data.get(f"{name}_{code}", "").strip()
+    }
+
+
+def translated_initial(name: str, texts: dict[str, str]) -> dict[str, str]:
+    return {f"{name}_{code}": text for code, text in (texts or {}).items()}

@@ -1,0 +1,159 @@
+"""Forms for postmortems and their action items, with the due-date shorthands (Q1 2027, 2027-03, 2027)."""
+
+import datetime as dt
+import re
+
+from django import forms
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext_lazy as _
+
+from incidents.models import SECTIONS, ActionItemState, DuePrecision
+from incidents.models.postmortems import validate_due
+from incidents.translation import pick
+from incidents.validation.instants import check_planned
+
+from .base import TITLE_MAX
+
+SECTION_TEXT_MAX = 100_000
+
+
+class PostmortemForm(forms.Form):
+    version = forms.IntegerField(widget=forms.HiddenInput, required=False)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for key, label in SECTIONS:
+            self.fields[key] = forms.CharField(
+                label=label,
+                required=False,
+                max_length=SECTION_TEXT_MAX,
+                widget=forms.Textarea(attrs={"rows": 6, "data-markdown": "1"}),
+            )
+
+    def sections(self) -> dict[str, str]:
+        return {key: self.cleaned_data.get(key, "") for key, _label in SECTIONS}
+
+    def section_fields(self):
+        return [self[key] for key, _label in SECTIONS]
+
+
+# "Q1 2027", "2027-03" and "2027" stand for a quarter, a month and a year.
+DUE_SHORTHANDS = (
+    (re.compile(r"^[Qq]([1-4])\s*[-/ ]?\s*(\d{4})$"), DuePrecision.QUARTER),
+    (re.compile(r"^(\d{4})\s*[-/ ]?\s*[Qq]([1-4])$"), DuePrecision.QUARTER),
+    (re.compile(r"^(\d{4})-(\d{1,2})$"), DuePrecision.MONTH),
+    (re.compile(r"^(\d{4})$"), DuePrecision.YEAR),
+)
+
+
+def parse_due(text: str) -> tuple[dt.date, DuePrecision | None]:
+    """A typed due date and the precision its shape implies (None for a full date)."""
+    text = text.strip()
+    try:
+        return dt.date.fromisoformat(text), None
+    except ValueError:
+        pass
+    for pattern, precision in DUE_SHORTHANDS:
+        match = pattern.match(text)
+        if not match:
+            continue
+        try:
+            if precision == DuePrecision.QUARTER:
+                first, second = match.groups()
+                quarter, year = (first, second) if len(first) == 1 else (second, first)
+                return dt.date(int(year), 3 * int(quarter) - 2, 1), precision
+            if precision == DuePrecision.MONTH:
+                return dt.date(int(match[1]), int(match[2]), 1), precision
+            return dt.date(int(match[1]), 1, 1), precision
+        except ValueError:
+            break
+    raise ValidationError(
+        _("Enter a date (2026-12-15), a month (2026-12), a quarter (Q1 2027) or a year (2027).")
+    )
+
+
+def staff_users():
+    return get_user_model().objects.filter(is_active=True, is_staff=True).order_by("username")
+
+
+class OwnerChoiceField(forms.ModelChoiceField):
+    def label_from_instance(self, obj):
+        return obj.get_full_name() or obj.get_username()
+
+
+class ActionItemForm(forms.Form):
+    title = forms.CharField(label=_("Action item"), max_length=TITLE_MAX)
+    owner = OwnerChoiceField(
+        label=_("Owner"), queryset=staff_users(), required=False, empty_label=_("— no account —")
+    )
+    owner_name = forms.CharField(label=_("or owner without an account"), max_length=200, required=False)
+    due = forms.CharField(
+        label=_("Due"),
+        max_length=20,
+        required=False,
+        widget=forms.TextInput(attrs={"placeholder": "2026-12-15 · 2026-12 · Q1 2027 · 2027"}),
+    )
+    due_precision = forms.ChoiceField(
+        label=_("Due precision"), choices=DuePrecision.choices, initial=DuePrecision.DAY
+    )
+    state = forms.ChoiceField(label=_("State"), choices=ActionItemState.choices, initial=ActionItemState.OPEN)
+    is_public = forms.BooleanField(label=_("Public"), required=False, initial=True)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["owner"].queryset = staff_users()
+
+    def clean(self):
+        data = super().clean()
+        if data.get("owner") and data.get("owner_name", "").strip():
+            self.add_error("owner_name", _("Choose a user or type a name, not both."))
+        data["due_date"] = None
+        text = data.get("due", "").strip()
+        if text and "due_precision" in data:
+            try:
+                due, implied = parse_due(text)
+            except ValidationError as error:
+                self.add_error("due", error)
+                return data
+            precision = DuePrecision(data["due_precision"])
+            if implied and precision == DuePrecision.DAY:
+                precision = implied  # "Q1 2027" with the default precision means the quarter
+            elif implied and implied != precision:
+                self.add_error(
+                    "due",
+                    _("“%(text)s” is a %(implied)s, but the precision says %(precision)s.")
+                    % {"text": text, "implied": implied.label.lower(), "precision": precision.label.lower()},
+                )
+                return data
+            try:
+                validate_due(due, precision)
+            except ValidationError as error:
+                self.add_error("due", error.message_dict["due_date"])
+                return data
+            try:
+                check_planned(due)
+            except ValidationError as error:
+                self.add_error("due", error)
+                return data
+            data["due_date"], data["due_precision"] = due, precision
+        return data
+
+
+def initial_for_item(item, language: str) -> dict:
+    due = ""
+    if item.due_date:
+        due = {
+            DuePrecision.QUARTER: f"Q{(item.due_date.month - 1) // 3 + 1} {item.due_date.year}",
+            DuePrecision.MONTH: f"{item.due_date:%Y-%m}",
+            DuePrecision.YEAR: f"{item.due_date:%Y}",
+        }.get(item.due_precision, item.due_date.isoformat())
+    return {
+        "title": item.title.get(language) or pick(item.title, language=language).text,
+        "owner": item.owner_id,
+        "owner_name": item.owner_name,
+        "due": due,
+        "due_precision": item.due_precision,
+        "state": item.state,
+        "is_public": item.is_public,
+    }

@@ -1,0 +1,76 @@
+"""The probe form: its kind's settings as a JSON object, checked for shape here and in depth by the kind."""
+
+import json
+
+from django import forms
+from django.core.exceptions import ValidationError
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from incidents.models import Metric, ProbeKind
+from incidents.translation import pick
+
+from .base import component_label, default_language
+
+PROBE_CONFIG_MAX_CHARS = 16_384
+
+
+class ProbeForm(forms.Form):
+    """A probe as typed in the editor; the kind's module and `validate_probe` do the real checks."""
+
+    name = forms.CharField(label=_("Name"), max_length=120)
+    kind = forms.ChoiceField(label=_("Kind"), choices=ProbeKind.choices)
+    metric = forms.ModelChoiceField(label=_("Metric"), queryset=Metric.objects.none())
+    enabled = forms.BooleanField(label=_("Enabled"), required=False, initial=True)
+    url = forms.CharField(
+        label=_("URL"),
+        max_length=500,
+        required=False,
+        help_text=_("What the probe calls (empty for push probes)."),
+    )
+    config = forms.CharField(
+        label=_("Settings (JSON)"),
+        required=False,
+        initial="{}",
+        widget=forms.Textarea(attrs={"rows": 6, "spellcheck": "false"}),
+        help_text=_("Settings of this kind of probe, as a JSON object (see the probes documentation)."),
+    )
+    interval = forms.IntegerField(label=_("Seconds between runs"), initial=60)
+    connect_timeout = forms.FloatField(label=_("Connect timeout (s)"), initial=3.0)
+    read_timeout = forms.FloatField(label=_("Read timeout (s)"), initial=5.0)
+    timeout = forms.FloatField(label=_("Whole-run timeout (s)"), initial=5.0)
+
+    def __init__(self, *args, probe=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        # A metric is fed by one probe: offer the metrics without one (and this probe's own).
+        metrics = Metric.objects.select_related("component").filter(probe__isnull=True)
+        if probe is not None and probe.pk:
+            metrics = Metric.objects.select_related("component").filter(
+                models.Q(probe__isnull=True) | models.Q(probe=probe)
+            )
+        self.fields["metric"].queryset = metrics.order_by("component__position", "position", "pk")
+        self.fields["metric"].label_from_instance = metric_label
+
+    def clean_config(self):
+        text = (self.cleaned_data.get("config") or "").strip() or "{}"
+        if len(text) > PROBE_CONFIG_MAX_CHARS:
+            raise ValidationError(
+                _("The settings are too long (at most %(limit)s characters)."),
+                params={"limit": PROBE_CONFIG_MAX_CHARS},
+            )
+        try:
+            config = json.loads(text, parse_constant=_refuse_json_constant)
+        except ValueError:
+            raise ValidationError(_("The settings must be valid JSON.")) from None
+        if not isinstance(config, dict):
+            raise ValidationError(_("The settings must be a JSON object."))
+        return config
+
+
+def metric_label(metric: Metric) -> str:
+    name = pick(metric.name, language=default_language()).text or metric.slug
+    return f"{component_label(metric.component)} — {name}"
+
+
+def _refuse_json_constant(name: str):
+    raise ValueError(name)
