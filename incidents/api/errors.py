@@ -8,7 +8,8 @@ from rest_framework import exceptions, status
 from rest_framework.fields import get_error_detail
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from incidents.services.incidents import ConcurrentEdit, TransitionRefused
+from incidents.services.incidents import ConcurrentEdit
+from incidents.services.transitions import TransitionRefused
 
 
 class PayloadTooLarge(exceptions.APIException):

@@ -19,7 +19,6 @@ from incidents.models import (
     IncidentKind,
     IncidentStatus,
     IncidentUpdate,
-    StatusMode,
     Subject,
 )
 from incidents.public.versions import content_changed
@@ -31,6 +30,7 @@ from .audit import record_event
 from .component_timelines import index_component_timelines
 from .components import set_component_status
 from .notifications import enqueue_notifications
+from .transitions import check_status, check_transition, pinned_by_other_open_incidents, resting_status
 
 
 class ConcurrentEdit(Exception):
@@ -41,10 +41,6 @@ class ConcurrentEdit(Exception):
         self.current = current
 
 
-class TransitionRefused(ValidationError):
-    """The incident is not in a state this step can start from (409 in the API)."""
-
-
 def unique_slug(title: str, *, at: dt.datetime) -> str:
     base = (slugify(title)[:60] or "incident").strip("-")
     slug = f"{at:%Y-%m-%d}-{base}"
@@ -52,18 +48,6 @@ def unique_slug(title: str, *, at: dt.datetime) -> str:
     while Incident.objects.filter(slug=candidate).exists():
         candidate, n = f"{slug}-{n}", n + 1
     return candidate
-
-
-def resting_status(component: Component) -> ComponentStatus:
-    """Where a component goes when nothing pins it: operational, or what its metrics say."""
-    if component.status_mode != StatusMode.AUTOMATIC:
-        return ComponentStatus.OPERATIONAL
-    statuses = [
-        metric.status_for(metric.latest_value)
-        for metric in component.metrics.all()
-        if metric.latest_value is not None
-    ]
-    return ComponentStatus.worst(statuses)
 
 
 def _apply_component_statuses(
@@ -87,38 +71,6 @@ def _apply_component_statuses(
             incident=update.incident,
             notify=update.deliver_notifications,
         )
-
-
-def _check_status(incident: Incident, status: IncidentStatus | str) -> IncidentStatus:
-    status = IncidentStatus(status)
-    if status not in incident.allowed_statuses():
-        raise ValidationError(
-            {"status": _("%(status)s is not a status for this kind of event.") % {"status": status.label}}
-        )
-    return status
-
-
-def _check_transition(
-    incident: Incident, status: IncidentStatus, *, display_at: dt.datetime, reopening: bool
-) -> None:
-    """A closed incident is closed once, and reopens only through `reopen_incident`.
-
-    An open status that would not become the newest update (a backdated entry filling in the
-    timeline) leaves the incident closed, so it is allowed."""
-    newest = incident.updates.timeline().first()
-    is_closed = newest is not None and IncidentStatus(incident.status).is_closed
-    if reopening:
-        if not is_closed:
-            raise TransitionRefused({"status": _("This is still open: there is nothing to reopen.")})
-        return
-    if not is_closed:
-        return
-    if status.is_closed:
-        if incident.kind == IncidentKind.MAINTENANCE:
-            raise TransitionRefused({"status": _("This maintenance is already completed.")})
-        raise TransitionRefused({"status": _("This incident is already resolved.")})
-    if display_at >= newest.display_at:
-        raise TransitionRefused({"status": _("This is closed: reopen it first, then post the update.")})
 
 
 def _check_body(body: dict[str, str], language: str) -> None:
@@ -177,7 +129,7 @@ def declare_incident(
         published_at=now if publish else None,
         created_by=actor,
     )
-    first_status = _check_status(
+    first_status = check_status(
         incident,
         status
         or (IncidentStatus.SCHEDULED if kind == IncidentKind.MAINTENANCE else IncidentStatus.INVESTIGATING),
@@ -240,11 +192,11 @@ def post_update(
     locked = Incident.objects.select_for_update().get(pk=incident.pk)
     if expected_version is not None and locked.version != expected_version:
         raise ConcurrentEdit(locked)
-    status = _check_status(locked, status)
+    status = check_status(locked, status)
     now = timezone.now()
     display_at = display_at or now
     check_instants(happened={"display_at": display_at})
-    _check_transition(locked, status, display_at=display_at, reopening=reopening)
+    check_transition(locked, status, display_at=display_at, reopening=reopening)
     update = IncidentUpdate.objects.create(
         incident=locked,
         status=status,
@@ -303,7 +255,7 @@ def resolve_incident(
     """Closes an incident and returns its components to their resting status."""
     closing = IncidentStatus.COMPLETED if incident.is_maintenance else IncidentStatus.RESOLVED
     components = list(incident.components.prefetch_related("metrics"))
-    still_pinned = _pinned_by_other_open_incidents(incident, components)
+    still_pinned = pinned_by_other_open_incidents(incident, components)
     return post_update(
         incident,
         status=closing,
@@ -313,16 +265,6 @@ def resolve_incident(
         display_at=display_at,
         actor=actor,
         expected_version=expected_version,
-    )
-
-
-def _pinned_by_other_open_incidents(incident: Incident, components: list[Component]) -> set[int]:
-    return set(
-        Incident.objects.open()
-        .published()
-        .exclude(pk=incident.pk)
-        .filter(components__in=components)
-        .values_list("components__id", flat=True)
     )
 
 

@@ -18,7 +18,8 @@ from incidents.models import (
     IncidentUpdate,
 )
 
-from .incidents import ConcurrentEdit, declare_incident, post_update, publish_incident, resting_status
+from .incidents import ConcurrentEdit, declare_incident, post_update, publish_incident
+from .transitions import resting_status
 
 AUTOMATION = "maintenance schedule"
 

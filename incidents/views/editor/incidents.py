@@ -20,7 +20,6 @@ from incidents.forms.incidents import (
 from incidents.models import AuditEvent, Component, ComponentChange, Incident, IncidentUpdate, UpdateTemplate
 from incidents.services.incidents import (
     ConcurrentEdit,
-    TransitionRefused,
     declare_incident,
     edit_incident,
     post_update,
@@ -29,6 +28,7 @@ from incidents.services.incidents import (
     resolve_incident,
 )
 from incidents.services.maintenance import schedule_maintenance
+from incidents.services.transitions import TransitionRefused
 from incidents.services.updates import edit_update
 from incidents.translation import language_codes, pick
 

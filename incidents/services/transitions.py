@@ -1,0 +1,68 @@
+"""Which steps an incident may take: its statuses, closing and reopening, and where its
+components rest once it no longer holds them."""
+
+import datetime as dt
+
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext as _
+
+from incidents.models import Component, ComponentStatus, Incident, IncidentKind, IncidentStatus, StatusMode
+
+
+class TransitionRefused(ValidationError):
+    """The incident is not in a state this step can start from (409 in the API)."""
+
+
+def resting_status(component: Component) -> ComponentStatus:
+    """Where a component goes when nothing pins it: operational, or what its metrics say."""
+    if component.status_mode != StatusMode.AUTOMATIC:
+        return ComponentStatus.OPERATIONAL
+    statuses = [
+        metric.status_for(metric.latest_value)
+        for metric in component.metrics.all()
+        if metric.latest_value is not None
+    ]
+    return ComponentStatus.worst(statuses)
+
+
+def check_status(incident: Incident, status: IncidentStatus | str) -> IncidentStatus:
+    status = IncidentStatus(status)
+    if status not in incident.allowed_statuses():
+        raise ValidationError(
+            {"status": _("%(status)s is not a status for this kind of event.") % {"status": status.label}}
+        )
+    return status
+
+
+def check_transition(
+    incident: Incident, status: IncidentStatus, *, display_at: dt.datetime, reopening: bool
+) -> None:
+    """A closed incident is closed once, and reopens only through `reopen_incident`.
+
+    An open status that would not become the newest update (a backdated entry filling in the
+    timeline) leaves the incident closed, so it is allowed."""
+    newest = incident.updates.timeline().first()
+    is_closed = newest is not None and IncidentStatus(incident.status).is_closed
+    if reopening:
+        if not is_closed:
+            raise TransitionRefused({"status": _("This is still open: there is nothing to reopen.")})
+        return
+    if not is_closed:
+        return
+    if status.is_closed:
+        if incident.kind == IncidentKind.MAINTENANCE:
+            raise TransitionRefused({"status": _("This maintenance is already completed.")})
+        raise TransitionRefused({"status": _("This incident is already resolved.")})
+    if display_at >= newest.display_at:
+        raise TransitionRefused({"status": _("This is closed: reopen it first, then post the update.")})
+
+
+def pinned_by_other_open_incidents(incident: Incident, components: list[Component]) -> set[int]:
+    """The components another open, published incident still holds in its status."""
+    return set(
+        Incident.objects.open()
+        .published()
+        .exclude(pk=incident.pk)
+        .filter(components__in=components)
+        .values_list("components__id", flat=True)
+    )
