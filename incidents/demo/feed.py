@@ -1,6 +1,6 @@
 """Live figures for the demo page: one synthetic sample per demo metric, through the services.
 
-Values are noise around each metric's baseline (incidents.demo.content), raised past the
+Values are noise around each metric's baseline (the demo content), raised past the
 threshold of the status its component is in (as the loader's history does during incidents),
 stored with `record_samples` and evaluated with `evaluate_metrics`, exactly as probe results
 are, so metric health, no data and automatic component status follow the normal path.
@@ -16,17 +16,7 @@ from incidents.models import ComponentStatus, Metric, MetricKind, Outcome, Probe
 from incidents.services.health import evaluate_metrics, group_samples
 from incidents.services.metrics import NewSample, record_samples
 
-from . import content
-
-
-def demo_specs() -> dict[tuple[str, str], dict]:
-    """The demo content's metric specs by (component slug, metric slug)."""
-    return {
-        (component["slug"], spec["slug"]): spec
-        for group in content.GROUPS
-        for component in group["components"]
-        for spec in component.get("metrics", [])
-    }
+from .loader import demo_specs
 
 
 def demo_metrics() -> list[tuple[Metric, dict]]:

@@ -1,11 +1,20 @@
-"""Builds the demo status page from incidents.demo.content.
+"""Builds the demo status page from content.json.
+
+The content file holds plain data: groups with their components and metrics, incidents with their
+updates and postmortems, and maintenance windows. Every translatable value is an object
+{language_code: text}; texts are Markdown. Times are relative ("days_ago", "minutes_after_start",
+"days_from_now", "due_offset_months") and placed here around the moment the loader runs; clock
+times mentioned inside texts are UTC and match the start times given in the file.
 
 Idempotent: every object is found by its slug first, and history (samples, rollups, incidents)
 is only generated for objects that do not have it yet, so a second run changes nothing.
 """
 
 import datetime as dt
+import functools
+import json
 import random
+from pathlib import Path
 
 from django.db import transaction
 from django.utils import timezone
@@ -37,10 +46,24 @@ from incidents.services.metrics import bucket_start
 from incidents.services.postmortems import publish_postmortem, save_action_item, write_postmortem
 from incidents.services.uptime_months import recount_uptime_months
 
-from . import content
-from .feed import demo_specs
-
+CONTENT_FILE = Path(__file__).with_name("content.json")
 HISTORY_DAYS = 90
+
+
+@functools.cache
+def demo_content() -> dict[str, list[dict]]:
+    """The demo's "groups", "incidents" and "maintenances" as read from content.json."""
+    return json.loads(CONTENT_FILE.read_text(encoding="utf-8"))
+
+
+def demo_specs() -> dict[tuple[str, str], dict]:
+    """The demo content's metric specs by (component slug, metric slug)."""
+    return {
+        (component["slug"], spec["slug"]): spec
+        for group in demo_content()["groups"]
+        for component in group["components"]
+        for spec in component.get("metrics", [])
+    }
 
 
 def load_demo(*, now: dt.datetime | None = None, seed: int = 7) -> dict[str, int]:
@@ -51,10 +74,10 @@ def load_demo(*, now: dt.datetime | None = None, seed: int = 7) -> dict[str, int
     with transaction.atomic():
         components = _components(created)
         windows = []
-        for spec in content.INCIDENTS:
+        for spec in demo_content()["incidents"]:
             incident = _incident(spec, components, now=now, created=created)
             windows.append(_status_windows(incident, now))
-        for spec in content.MAINTENANCES:
+        for spec in demo_content()["maintenances"]:
             _maintenance(spec, components, now=now, created=created)
         for component in components.values():
             _rebuild_status_periods(component, now)
@@ -91,7 +114,7 @@ def _push_probes() -> int:
 def _components(created: dict[str, int]) -> dict[str, Component]:
     start = (timezone.now() - dt.timedelta(days=HISTORY_DAYS + 30)).date()
     components = {}
-    for group_position, group_spec in enumerate(content.GROUPS, start=1):
+    for group_position, group_spec in enumerate(demo_content()["groups"], start=1):
         group, _ = ComponentGroup.objects.get_or_create(
             slug=group_spec["slug"],
             defaults={
@@ -336,12 +359,9 @@ def _rebuild_status_periods(component: Component, now: dt.datetime) -> None:
 
 
 def _spec_for(metric: Metric) -> dict:
-    for group in content.GROUPS:
-        for component in group["components"]:
-            if component["slug"] == metric.component.slug:
-                for spec in component.get("metrics", []):
-                    if spec["slug"] == metric.slug:
-                        return spec
+    spec = demo_specs().get((metric.component.slug, metric.slug))
+    if spec is not None:
+        return spec
     return {"baseline": metric.degraded_threshold or 100, "noise": 0.1 * (metric.degraded_threshold or 100)}
 
 
