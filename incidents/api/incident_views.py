@@ -26,7 +26,7 @@ from incidents.services.incidents import (
 from incidents.services.postmortems import publish_postmortem, unpublish_postmortem, write_postmortem
 
 from . import filters
-from . import serializers as s
+from . import incident_serializers as s
 from .base import ERRORS, STALE, ApiViewSet, ByPublicId, ServiceCrudViewSet
 
 # --- incidents ---

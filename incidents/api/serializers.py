@@ -1,36 +1,27 @@
-"""Serializers of our REST API: validation of request bodies and the shape of responses.
+"""Serializers of our REST API: the shared fields, components, metrics, samples, the audit trail
+and tokens (incidents and postmortems: incident_serializers; probes and subscribers: their own).
 
 Writes never save models directly: `create`/`update` hand the validated data to the
 services, so an API write has the same side effects as the same edit in the editor.
 """
 
-from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from incidents.models import (
-    SECTIONS,
-    ActionItem,
     AuditEvent,
     Component,
     ComponentGroup,
     ComponentStatus,
-    Impact,
-    Incident,
-    IncidentKind,
-    IncidentStatus,
-    IncidentUpdate,
     Metric,
-    Postmortem,
     Sample,
     TokenScope,
 )
 from incidents.services.components import save_component, save_group
 from incidents.services.metrics import save_metric
-from incidents.services.postmortems import save_action_item
 from incidents.translation import language_codes
-from incidents.validation.instants import check_happened, check_planned
+from incidents.validation.instants import check_happened
 
 from .strict import ApiModelSerializer, ApiSerializer
 
@@ -203,222 +194,6 @@ class SampleSerializer(ApiModelSerializer):
         model = Sample
         fields = ["id", "metric", "at", "value", "outcome"]
         read_only_fields = fields
-
-
-# --- incidents and their updates ---
-
-
-class ComponentChangeSerializer(ApiSerializer):
-    component = serializers.CharField(source="component.public_id")
-    old_status = serializers.ChoiceField(choices=ComponentStatus.choices)
-    new_status = serializers.ChoiceField(choices=ComponentStatus.choices)
-
-
-class UpdateSerializer(ApiModelSerializer):
-    id = serializers.CharField(source="public_id", read_only=True)
-    incident = serializers.CharField(source="incident.public_id", read_only=True)
-    body = TranslationsField(read_only=True)
-    author = serializers.SlugRelatedField(slug_field="username", read_only=True, allow_null=True)
-    component_changes = ComponentChangeSerializer(many=True, read_only=True)
-
-    class Meta:
-        model = IncidentUpdate
-        fields = [
-            "id",
-            "incident",
-            "status",
-            "body",
-            "original_language",
-            "display_at",
-            "created_at",
-            "updated_at",
-            "author",
-            "deliver_notifications",
-            "is_backdated",
-            "component_changes",
-        ]
-        read_only_fields = fields
-
-
-class IncidentSerializer(ApiModelSerializer):
-    id = serializers.CharField(source="public_id", read_only=True)
-    title = TranslationsField(read_only=True)
-    components = serializers.SlugRelatedField(slug_field="public_id", many=True, read_only=True)
-    updates = UpdateSerializer(many=True, read_only=True)
-
-    class Meta:
-        model = Incident
-        fields = [
-            "id",
-            "slug",
-            "kind",
-            "title",
-            "original_language",
-            "impact",
-            "status",
-            "components",
-            "started_at",
-            "monitoring_at",
-            "resolved_at",
-            "scheduled_for",
-            "scheduled_until",
-            "published_at",
-            "is_draft",
-            "version",
-            "created_at",
-            "updated_at",
-            "updates",
-        ]
-        read_only_fields = fields
-
-
-class ComponentStatusChangeSerializer(ApiSerializer):
-    component = PublicIdField(queryset=Component.objects.all())
-    status = serializers.ChoiceField(choices=ComponentStatus.choices)
-
-
-def component_statuses(changes: list[dict]) -> dict:
-    return {change["component"]: change["status"] for change in changes}
-
-
-class IncidentCreateSerializer(ApiSerializer):
-    kind = serializers.ChoiceField(choices=IncidentKind.choices, default=IncidentKind.INCIDENT)
-    title = serializers.CharField(max_length=300)
-    language = serializers.ChoiceField(choices=LANGUAGE_CHOICES)
-    body = serializers.CharField(max_length=MAX_TEXT)
-    impact = serializers.ChoiceField(choices=Impact.choices, default=Impact.MINOR)
-    status = serializers.ChoiceField(choices=IncidentStatus.choices, required=False)
-    components = ComponentStatusChangeSerializer(many=True, required=False, max_length=200)
-    started_at = serializers.DateTimeField(required=False, validators=[check_happened])
-    scheduled_for = serializers.DateTimeField(required=False, validators=[check_planned])
-    scheduled_until = serializers.DateTimeField(required=False, validators=[check_planned])
-    publish = serializers.BooleanField(default=True)
-
-
-class IncidentEditSerializer(ApiSerializer):
-    title = TranslationsField(required=False)
-    impact = serializers.ChoiceField(choices=Impact.choices, required=False)
-    version = serializers.IntegerField(
-        required=False, min_value=1, help_text=_("The version you read; a stale one is refused with 409.")
-    )
-
-
-class UpdateCreateSerializer(ApiSerializer):
-    status = serializers.ChoiceField(choices=IncidentStatus.choices)
-    language = serializers.ChoiceField(choices=LANGUAGE_CHOICES)
-    body = serializers.CharField(max_length=MAX_TEXT)
-    components = ComponentStatusChangeSerializer(many=True, required=False, max_length=200)
-    display_at = serializers.DateTimeField(required=False, validators=[check_happened])
-    deliver_notifications = serializers.BooleanField(default=True)
-    version = serializers.IntegerField(required=False, min_value=1)
-
-
-class CloseSerializer(ApiSerializer):
-    language = serializers.ChoiceField(choices=LANGUAGE_CHOICES)
-    body = serializers.CharField(max_length=MAX_TEXT)
-    version = serializers.IntegerField(required=False, min_value=1)
-
-
-class ResolveSerializer(CloseSerializer):
-    display_at = serializers.DateTimeField(required=False, validators=[check_happened])
-
-
-# --- postmortems and action items ---
-
-
-class SectionsSerializer(ApiSerializer):
-    """One language's text of each postmortem section; an empty text removes that translation."""
-
-    def get_fields(self):
-        return {
-            key: serializers.CharField(
-                required=False, allow_blank=True, max_length=MAX_TEXT, help_text=str(label)
-            )
-            for key, label in SECTIONS
-        }
-
-
-class TranslatedSectionsSerializer(ApiSerializer):
-    def get_fields(self):
-        return {key: TranslationsField(read_only=True) for key, _label in SECTIONS}
-
-
-class PostmortemSerializer(ApiModelSerializer):
-    incident = serializers.CharField(source="incident.public_id", read_only=True)
-    sections = serializers.SerializerMethodField()
-    completeness = serializers.SerializerMethodField()
-
-    class Meta:
-        model = Postmortem
-        fields = [
-            "id",
-            "incident",
-            "state",
-            "original_language",
-            "sections",
-            "completeness",
-            "published_at",
-            "version",
-            "created_at",
-            "updated_at",
-        ]
-        read_only_fields = fields
-
-    @extend_schema_field(TranslatedSectionsSerializer)
-    def get_sections(self, postmortem) -> dict:
-        return {key: getattr(postmortem, key) for key, _label in SECTIONS}
-
-    @extend_schema_field({"type": "object", "additionalProperties": {"type": "boolean"}})
-    def get_completeness(self, postmortem) -> dict:
-        return postmortem.completeness()
-
-
-class PostmortemWriteSerializer(ApiSerializer):
-    language = serializers.ChoiceField(choices=LANGUAGE_CHOICES)
-    sections = SectionsSerializer()
-    version = serializers.IntegerField(required=False, min_value=1)
-
-
-class PostmortemCreateSerializer(PostmortemWriteSerializer):
-    incident = PublicIdField(queryset=Incident.objects.all())
-
-
-class ActionItemSerializer(ApiModelSerializer):
-    title = TranslationsField()
-    owner = RelatedBySlug(
-        slug_field="username", queryset=get_user_model().objects.all(), allow_null=True, required=False
-    )
-    owner_name = serializers.CharField(max_length=200, allow_blank=True, required=False)
-    position = serializers.IntegerField(min_value=0, max_value=MAX_POSITION, required=False)
-
-    class Meta:
-        model = ActionItem
-        fields = [
-            "id",
-            "postmortem",
-            "title",
-            "owner",
-            "owner_name",
-            "state",
-            "due_date",
-            "due_precision",
-            "completed_at",
-            "is_public",
-            "position",
-            "created_at",
-            "updated_at",
-        ]
-        read_only_fields = ["completed_at", "created_at", "updated_at"]
-        extra_kwargs = {"due_date": {"validators": [check_planned]}}
-
-    def create(self, validated_data):
-        return save_action_item(ActionItem(**validated_data), actor=actor(self))
-
-    def update(self, instance, validated_data):
-        validated_data.pop("postmortem", None)  # an item stays with its postmortem
-        for name, value in validated_data.items():
-            setattr(instance, name, value)
-        return save_action_item(instance, actor=actor(self))
 
 
 # --- audit trail and tokens ---

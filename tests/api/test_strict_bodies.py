@@ -5,7 +5,13 @@ import inspect
 import pytest
 from rest_framework import serializers as drf_serializers
 
-from incidents.api import parsers, probe_serializers, serializers, subscriber_serializers
+from incidents.api import (
+    incident_serializers,
+    parsers,
+    probe_serializers,
+    serializers,
+    subscriber_serializers,
+)
 from incidents.api.strict import RejectUnknownFields
 from incidents.models import AuditEvent
 
@@ -26,7 +32,7 @@ def test_depth_is_counted_outside_strings(settings, text, too_deep):
 
 
 def test_every_serializer_of_our_api_refuses_unknown_fields():
-    modules = (serializers, probe_serializers, subscriber_serializers)
+    modules = (serializers, incident_serializers, probe_serializers, subscriber_serializers)
     lax = [
         f"{module.__name__}.{name}"
         for module in modules
