@@ -2,8 +2,8 @@
 
 Django's `bulk_update` builds a CASE expression per field and row and resolves each one; at
 probe rates that costs milliseconds per row of CPU. On PostgreSQL this writes
-`UPDATE … FROM (VALUES …)` instead, with each value prepared by its field; other databases
-(SQLite in development) use `bulk_update`.
+`UPDATE … FROM (SELECT unnest(…), …)` instead: one array per column, each value prepared by its
+field. Other databases (SQLite in development) use `bulk_update`.
 """
 
 from django.db import connections, models
