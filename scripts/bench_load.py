@@ -1,17 +1,22 @@
 #!/usr/bin/env python
-"""The app under production settings against nginx serving the static snapshot of the same data.
+"""The app direct and through the shipped nginx configuration, against nginx serving the same
+bytes statically.
 
     make bench-load            (or: .venv/bin/python scripts/bench_load.py)
 
-Runs gunicorn as the README does (cores + 1 gthread workers x 4 threads, DEBUG off, PostgreSQL and Redis when DATABASE_URL
-and REDIS_URL are set, SQLite and the file cache otherwise) on 127.0.0.1:8810 with the demo
-data, exports the snapshot of the same data and serves it with nginx (deploy/nginx/statuspage.conf)
-on 127.0.0.1:8811, then loads each target with wrk (100 connections, 15 s; BENCH_LOAD_SECONDS
-changes it) after an untimed 2 s warm-up run of each target. Prints:
-    target=<name> app_rps=<a> app_p99_ms=<p> static_rps=<s> ratio=<a/s> errors=<e>
-    target=overview-uncached app_rps=<u>
-    load: worst_ratio=<r> uncached_rps=<u> errors=<e>
-Goal: ratio >= 0.07 and p99 < 100 ms for cached targets, uncached >= 350 rps, no errors.
+Runs gunicorn as the README does (cores + 1 gthread workers x 4 threads, DEBUG off, PostgreSQL
+and Redis when DATABASE_URL and REDIS_URL are set, SQLite and the file cache otherwise) on
+127.0.0.1:8810 with the demo data and exports the snapshot of the same data; one nginx serves
+deploy/nginx/statuspage.conf (proxying the app, falling back to the snapshot) on 8812 and
+deploy/nginx/snapshot.conf (the snapshot only) on 8811. wrk loads each target (100
+connections, 15 s; BENCH_LOAD_SECONDS changes it) after an untimed 2 s warm-up run, direct,
+through nginx and static; then the overview direct with the page cache off; then, with the app
+stopped, one request each for a page nginx has cached and one it has not (the snapshot).
+Prints:
+    target=<name> direct_rps=<d> direct_p99_ms=<p> nginx_rps=<n> nginx_p99_ms=<q> static_rps=<s> direct_ratio=<d/s> nginx_ratio=<n/s> errors=<e>
+    target=overview-uncached direct_rps=<u>
+    fallback: cached=<status> snapshot=<status>
+    load: worst_ratio=<lowest nginx_ratio> direct_ratio=<lowest direct_ratio> uncached_rps=<u> errors=<e>
 Needs nginx and wrk (apt-get install -y nginx wrk); exits non-zero without them.
 """
 
@@ -23,6 +28,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -31,6 +37,7 @@ PYTHON = str(ROOT / ".venv/bin/python")
 GUNICORN = str(ROOT / ".venv/bin/gunicorn")
 APP_PORT = int(os.environ.get("BENCH_LOAD_APP_PORT", "8810"))
 STATIC_PORT = int(os.environ.get("BENCH_LOAD_STATIC_PORT", "8811"))
+NGINX_PORT = int(os.environ.get("BENCH_LOAD_NGINX_PORT", "8812"))
 SECONDS = int(os.environ.get("BENCH_LOAD_SECONDS", "15"))
 CONNECTIONS = 100
 # As the README runs it in production; BENCH_LOAD_WORKER_OPTIONS="" tries plain sync workers.
@@ -38,6 +45,9 @@ GUNICORN_WORKERS = (os.cpu_count() or 1) + 1
 GUNICORN_WORKER_OPTIONS = os.environ.get("BENCH_LOAD_WORKER_OPTIONS", "-k gthread --threads 4").split()
 WARM_SECONDS = 2
 TARGETS = {"overview": "/", "summary": "/api/v2/summary.json", "atom": "/history.atom"}
+# Never requested through nginx before the app stops, so nginx answers it from the snapshot.
+NOT_CACHED = "/maintenance/"
+WSGI_APPLICATION = os.environ.get("BENCH_LOAD_WSGI", "statuspage.wsgi")
 
 
 def main() -> int:
@@ -79,40 +89,62 @@ def main() -> int:
             app = start_app(env, workers)
             try:
                 for name, path in TARGETS.items():
-                    warm(APP_PORT, path)
-                    warm(STATIC_PORT, path)
-                    results[name] = (wrk(APP_PORT, path), wrk(STATIC_PORT, path))
+                    results[name] = {port: load(port, path) for port in (APP_PORT, NGINX_PORT, STATIC_PORT)}
             finally:
                 stop(app)
+            fallback = {"cached": status(NGINX_PORT, "/"), "snapshot": status(NGINX_PORT, NOT_CACHED)}
             app = start_app({**env, "PUBLIC_PAGE_CACHE_SECONDS": "0"}, workers)
             try:
-                warm(APP_PORT, "/")
-                uncached = wrk(APP_PORT, "/")
+                uncached = load(APP_PORT, "/")
             finally:
                 stop(app)
         finally:
             stop(nginx)
-    errors = uncached["errors"]
-    ratios = []
-    for name, (app_run, static_run) in results.items():
-        ratio = app_run["rps"] / static_run["rps"] if static_run["rps"] else 0.0
-        ratios.append(ratio)
-        target_errors = app_run["errors"] + static_run["errors"]
+    report(results, uncached, fallback)
+    return 0
+
+
+def report(results: dict, uncached: dict, fallback: dict) -> None:
+    errors = uncached["errors"] + sum(1 for code in fallback.values() if code != 200)
+    direct_ratios, nginx_ratios = [], []
+    for name, runs in results.items():
+        direct, proxied, static = runs[APP_PORT], runs[NGINX_PORT], runs[STATIC_PORT]
+        direct_ratios.append(direct["rps"] / static["rps"] if static["rps"] else 0.0)
+        nginx_ratios.append(proxied["rps"] / static["rps"] if static["rps"] else 0.0)
+        target_errors = direct["errors"] + proxied["errors"] + static["errors"]
         errors += target_errors
         print(
-            f"target={name} app_rps={app_run['rps']:.0f} app_p99_ms={app_run['p99_ms']:.1f} "
-            f"static_rps={static_run['rps']:.0f} ratio={ratio:.3f} errors={target_errors}"
+            f"target={name} direct_rps={direct['rps']:.0f} direct_p99_ms={direct['p99_ms']:.1f} "
+            f"nginx_rps={proxied['rps']:.0f} nginx_p99_ms={proxied['p99_ms']:.1f} "
+            f"static_rps={static['rps']:.0f} direct_ratio={direct_ratios[-1]:.3f} "
+            f"nginx_ratio={nginx_ratios[-1]:.3f} errors={target_errors}"
         )
-    print(f"target=overview-uncached app_rps={uncached['rps']:.0f}")
-    print(f"load: worst_ratio={min(ratios):.3f} uncached_rps={uncached['rps']:.0f} errors={errors}")
-    return 0
+    print(f"target=overview-uncached direct_rps={uncached['rps']:.0f}")
+    print(f"fallback: cached={fallback['cached']} snapshot={fallback['snapshot']}")
+    print(
+        f"load: worst_ratio={min(nginx_ratios):.3f} direct_ratio={min(direct_ratios):.3f} "
+        f"uncached_rps={uncached['rps']:.0f} errors={errors}"
+    )
+
+
+def load(port: int, path: str) -> dict:
+    warm(port, path)
+    return wrk(port, path)
+
+
+def status(port: int, path: str) -> int:
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=10) as response:
+            return response.status
+    except urllib.error.HTTPError as error:
+        return error.code
 
 
 def start_app(env: dict, workers: int) -> subprocess.Popen:
     process = subprocess.Popen(
         [
             GUNICORN,
-            "statuspage.wsgi",
+            WSGI_APPLICATION,
             "-w",
             str(workers),
             *GUNICORN_WORKER_OPTIONS,
@@ -129,11 +161,20 @@ def start_app(env: dict, workers: int) -> subprocess.Popen:
 
 
 def start_nginx(scratch: Path, snapshot: Path) -> subprocess.Popen:
-    server = (ROOT / "deploy/nginx/statuspage.conf").read_text()
-    server = re.sub(r"listen 80;.*", f"listen 127.0.0.1:{STATIC_PORT};", server)
-    server = re.sub(r"root /srv/statuspage/snapshot/current;.*", f"root {snapshot};", server)
-    (scratch / "statuspage.conf").write_text(server)
-    for folder in ("body", "proxy", "fastcgi", "uwsgi", "scgi"):
+    """One nginx: the shipped proxy configuration on NGINX_PORT, the snapshot only on STATIC_PORT."""
+    deploy = ROOT / "deploy/nginx"
+    proxy = (deploy / "statuspage.conf").read_text()
+    proxy = re.sub(r"listen 80;.*", f"listen 127.0.0.1:{NGINX_PORT};", proxy)
+    proxy = re.sub(r"server 127.0.0.1:8000;.*", f"server 127.0.0.1:{APP_PORT};", proxy)
+    proxy = re.sub(
+        r"proxy_cache_path /var/cache/nginx/statuspage ", f"proxy_cache_path {scratch}/cache ", proxy
+    )
+    static = (deploy / "snapshot.conf").read_text()
+    static = re.sub(r"listen 80;.*", f"listen 127.0.0.1:{STATIC_PORT};", static)
+    for name, text in (("statuspage.conf", proxy), ("snapshot.conf", static)):
+        text = re.sub(r"root /srv/statuspage/snapshot/current;.*", f"root {snapshot};", text)
+        (scratch / name).write_text(text)
+    for folder in ("body", "proxy", "fastcgi", "uwsgi", "scgi", "cache"):
         (scratch / folder).mkdir()
     (scratch / "nginx.conf").write_text(
         f"""worker_processes {os.cpu_count() or 1};
@@ -150,7 +191,9 @@ http {{
     fastcgi_temp_path {scratch}/fastcgi;
     uwsgi_temp_path {scratch}/uwsgi;
     scgi_temp_path {scratch}/scgi;
+    include {deploy}/languages.conf;
     include {scratch}/statuspage.conf;
+    include {scratch}/snapshot.conf;
 }}
 """
     )

@@ -84,7 +84,7 @@ MIDDLEWARE = [
     # Right after SecurityMiddleware, so that degraded-mode answers carry the policy too.
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     # Answers public pages from the static snapshot while the database is unreachable.
-    "incidents.degraded.DegradedModeMiddleware",
+    "incidents.public.degraded.DegradedModeMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -177,7 +177,7 @@ REDIS_URL = env_str("REDIS_URL", "")
 if REDIS_URL:
     CACHES = {
         "default": {
-            "BACKEND": "statuspage.cache.ReusingRedisCache",
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": "statuspage",
             "TIMEOUT": 300,

@@ -1,8 +1,9 @@
 """Views of the Statuspage-compatible JSON: language, CORS, caching and conditional GET.
 
-Each representation is built once per (endpoint, language, content version) and kept in the
-cache; a committed write bumps the content version (incidents.page_cache), which invalidates
-every cached copy at once. The ETag is a digest of the body, so it is right by construction.
+Each representation is built once per (endpoint, language, version) and kept in the cache:
+the documents showing live figures under both versions, the others under the content version
+(incidents.public.versions); a committed write bumps a version, which invalidates every copy
+depending on it at once. The ETag is a digest of the body, so it is right by construction.
 """
 
 import datetime as dt
@@ -15,11 +16,14 @@ from django.utils import translation
 from django.utils.cache import get_conditional_response
 from django.utils.http import http_date
 
-from incidents import surge
-from incidents.page_cache import cache_control, content_version_or_none, mark_shareable
+from incidents.public.page_cache import cache_control, fetch, mark_shareable
+from incidents.public.versions import page_version_or_none
 from incidents.translation import language_codes
 
 from . import statuspage
+
+# The documents that show live figures (component statuses, the page indicator).
+LIVE_DOCUMENTS = frozenset({"summary", "status", "components"})
 
 CORS_HEADERS = {
     "Access-Control-Allow-Origin": "*",
@@ -39,9 +43,9 @@ def requested_language(request) -> str:
     return translation.get_language_from_request(request).split("-")[0]
 
 
-def representation(endpoint: str, language: str, version: int | None = None) -> dict:
+def representation(endpoint: str, language: str, version: str | None = None) -> dict:
     """The cached body, ETag and Last-Modified of one endpoint in one language."""
-    version = content_version_or_none() if version is None else version
+    version = page_version_or_none(live=endpoint in LIVE_DOCUMENTS) if version is None else version
     if version is None:
         version = "unavailable"  # built live, under a key nobody shares
     key = f"statuspage-v2:{version}:{endpoint}:{language}"
@@ -57,7 +61,7 @@ def representation(endpoint: str, language: str, version: int | None = None) -> 
         }
 
     # One request rebuilds an expired document; the others get the previous one meanwhile.
-    return surge.fetch(
+    return fetch(
         fresh_key=key,
         latest_key=f"statuspage-v2:latest:{endpoint}:{language}",
         timeout=settings.STATUSPAGE_API_CACHE_SECONDS,
@@ -79,11 +83,11 @@ def endpoint_view(endpoint: str):
             response["Allow"] = "GET, HEAD, OPTIONS"
             return _with_headers(response, language=None)
         language = requested_language(request)
-        version = content_version_or_none()
+        version = page_version_or_none(live=endpoint in LIVE_DOCUMENTS)
         cached = representation(endpoint, language, version)
         if version is not None and request.META.get("QUERY_STRING", "") in ("", f"lang={language}"):
             # Only canonical URLs: the response cache keys by the query string as sent.
-            mark_shareable(request, version)
+            mark_shareable(request)
         response = HttpResponse(cached["body"], content_type="application/json; charset=utf-8")
         response["ETag"] = cached["etag"]
         if cached["last_modified"]:

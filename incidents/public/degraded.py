@@ -24,7 +24,8 @@ from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from incidents import formatting, snapshot
+from incidents import formatting
+from incidents.public import snapshot
 
 logger = logging.getLogger(__name__)
 

@@ -1,100 +1,48 @@
-"""The rendered public pages, cached per language and dropped on every change that shows.
+"""The rendered public pages, cached per language and kept under the version they depend on.
 
-Every cached page is keyed by a content version. Services call `content_changed()` for any
-write a reader could see (incidents, updates, components, postmortems, metrics, samples);
-it bumps the version once the transaction commits, so the next request renders afresh
-and never reads what the transaction had not yet committed. Old entries simply expire.
+Pages showing live figures are kept under both versions, the others under the content version
+only (incidents.public.versions): services bump a version when they change what readers see,
+so the next request renders afresh. Old entries simply expire. The cache is Django's default
+cache: Redis when REDIS_URL is set, the file cache in the var directory otherwise; while it is
+unreachable pages are rendered live.
+
+Single flight with stale-while-revalidate: a page has two entries, the fresh one (under its
+version, kept PUBLIC_PAGE_CACHE_SECONDS) and the latest one (any version, kept a day). When the
+fresh one is missing, the request that wins a short lock (`cache.add`) renders it; every other
+request meanwhile gets the latest entry, so a surge after an expiry or a publish costs one
+render, not one per request. Only when there is no previous entry at all do the others wait
+(briefly) for the winner.
 """
 
 import hashlib
+import logging
 import time
+from collections import Counter
 from collections.abc import Callable
 from functools import wraps
+from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
-from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.utils.translation import get_language
 
-from incidents import snapshot_schedule, surge
+from incidents.public import versions
 from statuspage.response_cache import SHAREABLE_VERSION
 
-VERSION_KEY = "public:content-version"
-# Bumped like the content version except for new samples: what pages show apart from live values.
-STRUCTURE_VERSION_KEY = "public:structure-version"
+logger = logging.getLogger(__name__)
 
+# Longest a render may hold the lock; after that another request may try.
+LOCK_SECONDS = 10
+# How long the others poll for the winner when there is no previous copy to serve.
+WAIT_SECONDS = 5.0
+WAIT_STEP = 0.02
+# The latest copy outlives the fresh one: it is what the others get during a render.
+STALE_SECONDS = 24 * 3600
 
-def _version(key: str) -> int:
-    version = cache.get(key)
-    if version is None:
-        # A fresh start (or an evicted key) begins from the clock, never from an old number.
-        cache.add(key, time.time_ns(), timeout=None)
-        version = cache.get(key, 0)
-    return version
-
-
-def content_version() -> int:
-    return _version(VERSION_KEY)
-
-
-def content_version_or_none() -> int | None:
-    """The content version, or None while the cache server is unreachable (render live then)."""
-    return _version_or_none(VERSION_KEY)
-
-
-def structure_version_or_none() -> int | None:
-    """Changes with every write a reader could see except new samples (incidents.overview_frame);
-    None while the cache server is unreachable."""
-    return _version_or_none(STRUCTURE_VERSION_KEY)
-
-
-def _version_or_none(key: str) -> int | None:
-    try:
-        return _version(key)
-    except Exception:  # noqa: BLE001 - any cache failure; a saved change must never fail a page
-        return None
-
-
-def _bump_key(key: str) -> None:
-    try:
-        cache.incr(key)
-    except ValueError:
-        cache.add(key, time.time_ns(), timeout=None)
-
-
-def _bump() -> None:
-    _bump_key(VERSION_KEY)
-
-
-def _bump_structure() -> None:
-    _bump_key(STRUCTURE_VERSION_KEY)
-
-
-def content_changed() -> None:
-    """Drops every cached public page and document once the current transaction commits.
-
-    It also asks for a new static snapshot (debounced, incidents.snapshot_schedule).
-    """
-    # Robust: a cache server that is down must not turn a saved change into an error.
-    transaction.on_commit(_bump_structure, robust=True)
-    transaction.on_commit(_bump, robust=True)
-    transaction.on_commit(snapshot_schedule.request_snapshot, robust=True)
-
-
-def _bump_at_most_every(seconds: int) -> None:
-    if cache.add("public:metrics-refresh", 1, timeout=seconds):
-        _bump()
-
-
-def metrics_changed() -> None:
-    """Drops cached pages for new samples, at most once per PUBLIC_METRICS_REFRESH_SECONDS.
-
-    Probes record many samples a second; dropping the cache for each would leave it empty
-    under load. Live values are therefore at most that many seconds old on a cached page.
-    """
-    seconds = settings.PUBLIC_METRICS_REFRESH_SECONDS
-    transaction.on_commit(lambda: _bump_at_most_every(seconds) if seconds > 0 else _bump())
+# Views the page cache ran because the page was missing, by path (language prefix included):
+# what `make bench-site` counts as renders.
+renders: Counter[str] = Counter()
 
 
 def no_query(request: HttpRequest) -> str:
@@ -102,15 +50,17 @@ def no_query(request: HttpRequest) -> str:
     return ""
 
 
-def page_key(request: HttpRequest, version: int, query: str = "") -> str:
+def page_key(request: HttpRequest, version: str, query: str = "") -> str:
     """`query` is the page's normalised query (see cached_page), never the one the reader sent."""
     path = hashlib.sha256(f"{request.path}?{query}".encode()).hexdigest()[:32]
     return f"public:page:{version}:{get_language()}:{path}"
 
 
-def mark_shareable(request: HttpRequest, version) -> None:
-    """Lets statuspage.response_cache keep this response until the content version changes."""
-    request.META[SHAREABLE_VERSION] = version
+def mark_shareable(request: HttpRequest) -> None:
+    """Lets statuspage.response_cache keep this response until either version changes."""
+    version = versions.page_version_or_none(live=True)
+    if version is not None:
+        request.META[SHAREABLE_VERSION] = version
 
 
 def cache_control(*, max_age: int | None = None) -> str:
@@ -124,17 +74,21 @@ def cache_control(*, max_age: int | None = None) -> str:
 
 
 def cached_page(
-    view: Callable[..., HttpResponse], *, query: Callable[[HttpRequest], str | None] = no_query
+    view: Callable[..., HttpResponse],
+    *,
+    query: Callable[[HttpRequest], str | None] = no_query,
+    live: bool = False,
 ) -> Callable[..., HttpResponse]:
     """Serves a GET from the cache for the page's language, rendering it when missing.
 
     One request renders an expired page; the others meanwhile get the previous version
-    (incidents.surge), so a surge never turns into one render per request.
+    (see `fetch`), so a surge never turns into one render per request.
 
     Pages are kept under `query(request)`: the parameters the page reads, normalised to known
     values, so tracking tags and made-up values cannot fill the cache with copies. None means
     a value no page is kept for: that request is rendered and nothing is stored. A response
-    that says `Cache-Control: no-store` is not stored either.
+    that says `Cache-Control: no-store` is not stored either. `live`: the page shows live
+    figures, so it is kept under the live version too.
     """
 
     @wraps(view)
@@ -142,7 +96,7 @@ def cached_page(
         seconds = settings.PUBLIC_PAGE_CACHE_SECONDS
         if request.method not in ("GET", "HEAD") or seconds <= 0:
             return view(request, *args, **kwargs)
-        version = content_version_or_none()
+        version = versions.page_version_or_none(live=live)
         if version is None:  # the cache server is down: the page is rendered live
             return view(request, *args, **kwargs)
         normalised = query(request)
@@ -153,6 +107,7 @@ def cached_page(
 
         def render() -> tuple[bytes, dict] | None:
             response = view(request, *args, **kwargs)
+            renders[request.path] += 1
             rendered.append(response)
             if response.status_code != 200 or response.streaming or _says_no_store(response):
                 return None
@@ -165,7 +120,7 @@ def cached_page(
             }
             return (response.content, headers)
 
-        stored = surge.fetch(fresh_key=key, latest_key=latest_key(key), timeout=seconds, compute=render)
+        stored = fetch(fresh_key=key, latest_key=latest_key(key), timeout=seconds, compute=render)
         if rendered and stored is None:
             return rendered[0]
         if stored is None:  # nothing cached and the winner's page was not cacheable
@@ -173,7 +128,7 @@ def cached_page(
         content, headers = stored
         if request.META.get("QUERY_STRING", "") == normalised:
             # The response cache keys by the query string as sent: it keeps canonical URLs only.
-            mark_shareable(request, version)
+            mark_shareable(request)
         response = HttpResponse(content)
         for name, value in headers.items():
             response[name] = value
@@ -195,3 +150,57 @@ def latest_key(key: str) -> str:
     """The key of the newest copy of a page whatever its content version (the stale fallback)."""
     _prefix, _kind, _version, rest = key.split(":", 3)
     return f"public:latest:{rest}"
+
+
+def fetch(*, fresh_key: str, latest_key: str, timeout: int, compute: Callable[[], Any | None]) -> Any | None:
+    """The cached value for `fresh_key`, computed by one caller at a time (single flight).
+
+    `compute` returns the value to store, or None for a result not worth keeping (an error
+    page); None is then returned to the caller that computed it.
+    """
+    try:
+        value = cache.get(fresh_key)
+    except Exception:  # the cache server is down: render live rather than fail the page
+        logger.warning("cache unavailable, computing %s uncached", fresh_key, exc_info=True)
+        return compute()
+    if value is not None:
+        return value
+    lock_key = f"{fresh_key}:lock"
+    if not cache.add(lock_key, 1, timeout=LOCK_SECONDS):
+        stale = cache.get(latest_key)
+        if stale is not None:
+            return stale
+        value = _wait_for(fresh_key)
+        if value is not None:
+            return value
+    try:
+        value = compute()
+    except BaseException:
+        # A page that raises (a 404 for an unknown slug) must not leave others waiting on the lock.
+        _release(lock_key)
+        raise
+    try:
+        if value is not None:
+            cache.set(fresh_key, value, timeout=timeout)
+            cache.set(latest_key, value, timeout=max(STALE_SECONDS, timeout * 10))
+        cache.delete(lock_key)
+    except Exception:
+        logger.warning("cache unavailable, %s not stored", fresh_key, exc_info=True)
+    return value
+
+
+def _wait_for(fresh_key: str) -> Any | None:
+    deadline = time.monotonic() + WAIT_SECONDS
+    while time.monotonic() < deadline:
+        time.sleep(WAIT_STEP)
+        value = cache.get(fresh_key)
+        if value is not None:
+            return value
+    return None
+
+
+def _release(lock_key: str) -> None:
+    try:
+        cache.delete(lock_key)
+    except Exception:
+        logger.warning("cache unavailable, %s not released", lock_key, exc_info=True)

@@ -4,7 +4,7 @@ import logging
 
 from celery import shared_task
 
-from incidents import snapshot, snapshot_schedule
+from incidents.public import snapshot, snapshot_schedule
 
 logger = logging.getLogger(__name__)
 

@@ -20,7 +20,7 @@ from django.views.decorators.http import conditional_page, require_safe
 
 from incidents import event_lists, formatting, overview_frame, presentation, selectors
 from incidents.models import ComponentStatus, Resolution
-from incidents.page_cache import cached_page, no_query
+from incidents.public.page_cache import cached_page, no_query
 from incidents.translation import language_codes
 
 UPTIME_DAYS = presentation.UPTIME_DAYS

@@ -8,7 +8,7 @@ from django.core.signals import request_finished, request_started
 from django.db import close_old_connections
 from django.test import RequestFactory
 
-from incidents import page_cache
+from incidents.public import page_cache
 from statuspage.response_cache import ResponseCache
 from tests.hostile.conftest import assert_public_pages_render
 from tests.public.conftest import site  # noqa: F401

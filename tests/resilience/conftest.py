@@ -4,7 +4,7 @@ folder per test, and a database made really unreachable (connection pointed at n
 import pytest
 from django.db import connections
 
-from incidents import degraded
+from incidents.public import degraded
 from tests.public.conftest import _frozen_now, _no_page_cache, site  # noqa: F401  (shared fixtures)
 
 CLOSED_PORT = "8899"  # inside this branch's port range, never listened on by the tests

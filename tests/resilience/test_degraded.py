@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from incidents import snapshot
+from incidents.public import snapshot
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -6,7 +6,7 @@ import pytest
 from django.core.management import call_command
 from django.utils import timezone
 
-from incidents import snapshot, snapshot_schedule
+from incidents.public import snapshot, snapshot_schedule
 from incidents.services.incidents import post_update
 from incidents.tasks.snapshot import export_snapshot
 

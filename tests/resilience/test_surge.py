@@ -1,4 +1,5 @@
-"""Surge caching: CDN headers, and one render per expiry however many readers arrive at once."""
+"""Surge caching: CDN headers, and one render per expiry however many readers arrive at once
+(single flight with stale-while-revalidate, incidents.public.page_cache)."""
 
 import threading
 import time
@@ -7,8 +8,8 @@ import pytest
 from django.http import Http404, HttpResponse
 from django.test import RequestFactory
 
-from incidents import page_cache
 from incidents.api import statuspage, statuspage_views
+from incidents.public import page_cache, versions
 
 pytestmark = pytest.mark.django_db
 
@@ -60,7 +61,7 @@ def test_an_expired_page_under_a_surge_is_rendered_once(cached):
     page = page_cache.cached_page(slow_page)
     request = RequestFactory().get("/surge-test/")
     assert page(request).content == b"render 1"
-    page_cache._bump()  # a publish: the cached copy is now out of date
+    versions._bump_content()  # a publish: the cached copy is now out of date
 
     responses = _concurrently(30, lambda: page(RequestFactory().get("/surge-test/")))
 
@@ -96,7 +97,7 @@ def test_an_expired_v2_document_under_a_surge_is_built_once(monkeypatch):
     monkeypatch.setitem(statuspage.DOCUMENTS, "summary", slow_summary)
     monkeypatch.setattr(statuspage.Page, "load", classmethod(lambda cls, language: None))
     statuspage_views.representation("summary", "en")
-    page_cache._bump()
+    versions._bump_content()
     results = _concurrently(30, lambda: statuspage_views.representation("summary", "en"))
     assert len(builds) == 2
     assert {r["body"] for r in results} <= {

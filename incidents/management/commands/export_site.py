@@ -4,7 +4,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from incidents import snapshot
+from incidents.public import snapshot
 
 
 class Command(BaseCommand):

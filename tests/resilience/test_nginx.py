@@ -1,0 +1,155 @@
+"""The shipped nginx configuration in front of a stand-in app: public responses kept a few
+seconds, editor and no-store responses never, and the snapshot when the app is down."""
+
+import http.server
+import os
+import pwd
+import re
+import shutil
+import socket
+import subprocess
+import threading
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+DEPLOY = Path(__file__).resolve().parents[2] / "deploy/nginx"
+
+pytestmark = pytest.mark.skipif(not shutil.which("nginx"), reason="nginx is not installed")
+
+
+class StandInApp(http.server.ThreadingHTTPServer):
+    """Answers every GET with its path and a count, and the Cache-Control the path names."""
+
+    def __init__(self):
+        super().__init__(("127.0.0.1", 0), StandInHandler)
+        self.requests = 0
+
+
+class StandInHandler(http.server.BaseHTTPRequestHandler):
+    CONTROLS = {"/": "public, no-cache", "/history/": "no-store", "/editor/": None}
+
+    def do_GET(self):
+        self.server.requests += 1
+        body = f"app {self.path} {self.server.requests}".encode()
+        self.send_response(200)
+        control = self.CONTROLS.get(self.path.split("?")[0], "public, no-cache")
+        if control:
+            self.send_header("Cache-Control", control)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args):
+        pass
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@pytest.fixture
+def snapshot(tmp_path):
+    root = tmp_path / "snapshot"
+    for relative, text in {
+        "index.html": "snapshot overview",
+        "404.html": "snapshot not found",
+        "ru/index.html": "снимок",
+        "ru/404.html": "снимок: нет такой страницы",
+        "history/page/2/index.html": "snapshot history page 2",
+    }.items():
+        (root / relative).parent.mkdir(parents=True, exist_ok=True)
+        (root / relative).write_text(text)
+    return root
+
+
+@pytest.fixture
+def app():
+    server = StandInApp()
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield server
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.fixture
+def nginx(tmp_path, snapshot, app):
+    """nginx with deploy/nginx/statuspage.conf, as scripts/bench_load.py rewrites it."""
+    port, scratch = free_port(), tmp_path / "nginx"
+    scratch.mkdir()
+    server = (DEPLOY / "statuspage.conf").read_text()
+    server = re.sub(r"listen 80;.*", f"listen 127.0.0.1:{port};", server)
+    server = re.sub(r"server 127.0.0.1:8000;.*", f"server 127.0.0.1:{app.server_address[1]};", server)
+    server = server.replace(
+        "proxy_cache_path /var/cache/nginx/statuspage ", f"proxy_cache_path {scratch}/cache "
+    )
+    server = re.sub(r"root /srv/statuspage/snapshot/current;.*", f"root {snapshot};", server)
+    (scratch / "statuspage.conf").write_text(server)
+    (scratch / "nginx.conf").write_text(
+        f"user {pwd.getpwuid(os.getuid()).pw_name};\nworker_processes 1;\npid {scratch}/nginx.pid;\n"
+        f"error_log {scratch}/error.log warn;\ndaemon off;\nevents {{ worker_connections 64; }}\n"
+        f"http {{ access_log off; client_body_temp_path {scratch}/body; proxy_temp_path {scratch}/proxy;\n"
+        f"fastcgi_temp_path {scratch}/fastcgi; uwsgi_temp_path {scratch}/uwsgi; scgi_temp_path {scratch}/scgi;\n"
+        f"include {DEPLOY}/languages.conf; include {scratch}/statuspage.conf; }}\n"
+    )
+    process = subprocess.Popen(["nginx", "-p", str(scratch), "-c", str(scratch / "nginx.conf")])
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            break
+        except OSError:
+            time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    process.terminate()
+    process.wait(timeout=10)
+
+
+def get(url: str, **headers) -> tuple[int, str]:
+    try:
+        with urllib.request.urlopen(urllib.request.Request(url, headers=headers), timeout=10) as response:
+            return response.status, response.read().decode()
+    except urllib.error.HTTPError as error:
+        return error.code, error.read().decode()
+
+
+def test_a_public_page_is_answered_by_nginx_while_its_copy_is_fresh(nginx, app):
+    assert get(f"{nginx}/") == (200, "app / 1")
+    assert get(f"{nginx}/") == (200, "app / 1")
+    assert app.requests == 1
+
+
+def test_each_language_has_its_own_copy(nginx, app):
+    get(f"{nginx}/incidents/x/")
+    get(f"{nginx}/incidents/x/", **{"Accept-Language": "ru"})
+    assert app.requests == 2
+
+
+def test_no_store_and_editor_responses_always_reach_the_app(nginx, app):
+    for _ in range(2):
+        get(f"{nginx}/history/?page=abc")
+        get(f"{nginx}/editor/")
+    assert app.requests == 4
+
+
+def test_with_the_app_down_a_kept_page_is_served_stale(nginx, app):
+    get(f"{nginx}/components/api/")
+    app.shutdown()
+    app.server_close()
+    assert get(f"{nginx}/components/api/") == (200, "app /components/api/ 1")
+
+
+def test_with_the_app_down_pages_come_from_the_snapshot(nginx, app):
+    app.shutdown()
+    app.server_close()
+    assert get(f"{nginx}/") == (200, "snapshot overview")
+    assert get(f"{nginx}/history/?page=2") == (200, "snapshot history page 2")
+    assert get(f"{nginx}/", **{"Accept-Language": "ru"}) == (200, "снимок")
+    assert get(f"{nginx}/no-such-page/") == (404, "snapshot not found")
+    assert get(f"{nginx}/ru/no-such-page/") == (404, "снимок: нет такой страницы")
