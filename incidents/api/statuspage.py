@@ -160,7 +160,7 @@ class Page:
             "age_seconds": int((now - metric.latest_at).total_seconds()) if metric.latest_at else None,
             "p95": exact_quantile(window, 0.95),
             "window": metric.window,
-            # As the page says it (incidents.readings): the evaluated status, None when there is
+            # As the page says it (incidents.metrics.readings): the evaluated status, None when there is
             # no data (no sample for 3 intervals); `value` is then the last one measured, not current.
             "status": reading.status.value if reading.status is not None else None,
             "no_data": reading.no_data,

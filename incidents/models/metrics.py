@@ -162,7 +162,7 @@ class Resolution(models.TextChoices):
 class Rollup(models.Model):
     """Aggregate of a metric's samples over one minute, hour or day.
 
-    `sketch` is a mergeable log-bucket histogram (see incidents.rollups) from which p95 is
+    `sketch` is a mergeable log-bucket histogram (see incidents.metrics.rollups) from which p95 is
     read with a bounded relative error, so rollups update as samples arrive without
     rereading raw samples.
     """
