@@ -1,37 +1,49 @@
 #!/usr/bin/env python
-"""Renders every public page uncached on a small and a large history and compares them.
+"""Renders every public page on a small and a large history and compares them, then measures
+how often pages are rendered again while samples arrive.
 
     make bench-site            (or: .venv/bin/python scripts/bench_site.py)
 
 Each dataset lives in its own SQLite file under $STATUSPAGE_VAR_DIR (default var/), built
-once and reused: the small one is the demo (`load_demo`, or a small synthetic history where
-that command does not exist), the large one is 60 components in 8 groups, 5,000 incidents
-with 20,000 updates and 90 days of rollups for 30 metrics (`build_site_history`). Each dataset
+once and reused, by `build_site_history` (its SHAPES): both show the same 3 groups, 12
+components, 12 metrics and equally dense incidents, whose newest ones are the same, so pages
+and feeds list the same rows; the large one holds ten times the history behind them (4,800
+incidents over ten years against 480 over one, 400 days of rollups against 90). Each dataset
 is served by its own process, and the two take turns request by request; BENCH_SITE_RUNS
 sets how many timed renders each page gets on each (default 60), BENCH_SITE_PAGES a
-comma-separated list of the pages to measure (default all).
+comma-separated list of the pages to measure (default all), BENCH_SITE_CHURN_SECONDS the
+length of the churn run (default 60).
 
-Pages are rendered without the page cache. Rows, cells and feed entries are kept per process
-by what they show (incidents.kept), so a render rewrites only what changed; BENCH_SITE_COLD=1
-empties them (and drops the held overview frame) before every timed request, which measures a
-render in a process that has just started.
+Pages are timed without the page cache (a render), then with it (a cached request).
 
-Prints one line per page, then the worst ratio and the most queries any page ran:
+The churn run serves a copy of the large dataset with the page cache on, as configured: a
+thread records a sample for every metric each second (one metric moves its component between
+operational and degraded, another takes its component down for ten seconds, which opens a
+draft incident), publishes an incident and posts an update to it, while the main thread
+requests every page in every language. Edits are the incidents opened (drafts or published)
+and the updates posted; renders are the views the page cache ran (incidents.public.page_cache
+.renders), summed over the languages; renders_feeds is the most any one feed (the history
+Atom and RSS) rendered.
+
+Prints one line per page, then the churn figures, then the worst ratio and the most queries:
     page=<name> queries_small=<n> queries_large=<n> p50_ms_small=<x> p50_ms_large=<y> ratio=<y/x>
+        cached_p50_ms_small=<a> cached_p50_ms_large=<b>
+    churn: samples=<n> edits=<e> renders_history=<h> renders_feeds=<f> renders_maintenance=<m>
     site: worst_ratio=<r> max_queries=<q>
 """
 
-import contextlib
+import hashlib
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-SMALL = {"groups": 3, "components": 8, "incidents": 40, "metrics": 6, "rollup_days": 90, "history_days": 120}
 
 
 def child(dataset: str) -> None:
@@ -40,30 +52,23 @@ def child(dataset: str) -> None:
     import django
 
     django.setup()
-    from django.core.management import call_command, get_commands
+    from django.core.management import call_command
     from django.core.signals import request_finished, request_started
     from django.db import close_old_connections, connection
-    from django.test import Client
+    from django.test import Client, override_settings
     from django.test.utils import CaptureQueriesContext
 
-    from incidents import kept, overview_frame
-    from incidents.management.commands.build_site_history import build_history
+    from incidents.management.commands.build_site_history import SHAPES, build_history
     from incidents.models import Component, Incident, IncidentUpdate, PostmortemState, Rollup
 
     # Keep one connection for the whole run, so query capture sees every request's queries.
     request_started.disconnect(close_old_connections)
     request_finished.disconnect(close_old_connections)
 
-    # Stdout carries the answers to the parent, so whatever the setup prints goes to stderr.
-    with contextlib.redirect_stdout(sys.stderr):
-        call_command("migrate", verbosity=0, interactive=False)
-        if not Component.objects.exists():
-            if dataset == "large":
-                build_history()
-            elif "load_demo" in get_commands():
-                call_command("load_demo", verbosity=0)
-            else:  # the demo command is not on every branch: a small synthetic page instead
-                build_history(**SMALL)
+    with open(os.devnull, "w") as quiet:  # stdout carries the answers to the parent
+        call_command("migrate", verbosity=0, interactive=False, stdout=quiet)
+    if not Component.objects.exists():
+        build_history(**SHAPES[dataset])
 
     incident = (
         Incident.objects.published()
@@ -87,34 +92,133 @@ def child(dataset: str) -> None:
         "feed_atom": "/history.atom",
         "component_feed_rss": f"/components/{component.slug}/history.rss",
     }
+    client = Client()
     shape = {
         "components": Component.objects.count(),
         "incidents": Incident.objects.count(),
         "updates": IncidentUpdate.objects.count(),
         "rollups": Rollup.objects.count(),
     }
-    client = Client()
-    cold = os.environ.get("BENCH_SITE_COLD") == "1"
+    if dataset != "churn":
+        history = client.get("/history/").content.decode()
+        shape["history_rows"] = history.count("<article")
+        shape["feed_entries"] = client.get("/history.atom").content.decode().count("<entry")
+        component_feed = client.get(pages["component_feed_rss"]).content.decode()
+        shape["component_feed_entries"] = component_feed.count("<item")
     reply({"pages": pages, "shape": shape})
     # Then one command a line from the parent: "count <path>" runs a request and answers its
-    # queries; "time <path>" answers how long one request took, in ms.
+    # queries; "time <path>" how long one request took without the page cache, in ms;
+    # "cached <path>" the same with the page cache on; "churn <seconds>" the churn figures.
     for line in sys.stdin:
-        command, path = line.split()
+        command, argument = line.split()
         if command == "count":
             connection.queries_log.clear()  # a full log (9,000 entries after a build) would count nothing
             with CaptureQueriesContext(connection) as queries:
-                status = client.get(path).status_code
+                status = client.get(argument).status_code
             if status != 200:
-                raise SystemExit(f"{path} answered {status}")
+                raise SystemExit(f"{argument} answered {status}")
             reply(len(queries))
+        elif command == "churn":
+            reply(churn(client, component, seconds=int(argument)))
         else:
-            if cold:  # as in a process that just started: no rows kept, no overview frame held
-                kept.forget_all()
-                overview_frame.forget_held_frames()
-            started = time.perf_counter()
-            client.get(path)
-            reply((time.perf_counter() - started) * 1000)
+            with override_settings(PUBLIC_PAGE_CACHE_SECONDS=300 if command == "cached" else 0):
+                started = time.perf_counter()
+                client.get(argument)
+                elapsed = (time.perf_counter() - started) * 1000
+            reply(elapsed)
             connection.queries_log.clear()
+
+
+WATCHED = {
+    "history": ("/history/",),
+    "feeds": ("/history.atom", "/history.rss"),
+    "maintenance": ("/maintenance/",),
+}
+
+
+def churn(client, component, *, seconds: int) -> dict:
+    """Samples every second for `seconds` while every page is requested in every language."""
+    from django.conf import settings
+    from django.db import connection
+
+    from incidents.models import Component, Incident, Metric, StatusMode
+    from incidents.public import page_cache
+
+    prefixes = ["" if code == settings.LANGUAGE_CODE else f"/{code}" for code, _name in settings.LANGUAGES]
+    paths = [
+        "/",
+        f"/components/{component.slug}/",
+        "/uptime/",
+        *(path for group in WATCHED.values() for path in group),
+    ]
+    metrics = list(Metric.objects.select_related("component").order_by("pk"))
+    moving, falling = metrics[0], metrics[1]
+    Component.objects.filter(pk__in=[moving.component_id, falling.component_id]).update(
+        status_mode=StatusMode.AUTOMATIC
+    )
+    for prefix in prefixes:
+        for path in paths:
+            client.get(prefix + path)
+    page_cache.renders.clear()
+    started_at = time.time()
+    figures = {"samples": 0, "edits": 0, "errors": 0}
+    writer = threading.Thread(target=write_churn, args=(metrics, moving, falling, seconds, figures))
+    writer.start()
+    while writer.is_alive():
+        for prefix in prefixes:
+            for path in paths:
+                if client.get(prefix + path).status_code != 200:
+                    figures["errors"] += 1
+    since = {"created_at__gte": _utc(started_at)}
+    figures["edits"] += Incident.objects.filter(**since).count()
+    connection.queries_log.clear()
+
+    def renders(path: str) -> int:
+        return sum(page_cache.renders[prefix + path] for prefix in prefixes)
+
+    for name, group in WATCHED.items():
+        figures[f"renders_{name}"] = max(renders(path) for path in group)
+    return figures
+
+
+def _utc(epoch: float):
+    import datetime as dt
+
+    return dt.datetime.fromtimestamp(epoch, tz=dt.UTC)
+
+
+def write_churn(metrics, moving, falling, seconds: int, figures: dict) -> None:
+    from django.db import connection
+    from django.utils import timezone
+
+    from incidents.services.health import evaluate_metrics, group_samples
+    from incidents.services.incidents import declare_incident, post_update
+    from incidents.services.metrics import NewSample, record_samples
+
+    published = None
+    began = time.monotonic()
+    for tick in range(seconds):
+        now = timezone.now()
+        entries = []
+        for metric in metrics:
+            value = 120.0
+            if metric.pk == moving.pk and (tick // 10) % 2 == 1:
+                value = 600.0  # over the degraded threshold: the component's status moves
+            if metric.pk == falling.pk and 30 <= tick < 40:
+                value = 5000.0  # a major outage: the component goes down and a draft opens
+            entries.append(NewSample(metric, value, now))
+        record_samples(entries)
+        evaluate_metrics(group_samples(entries), metrics={metric.pk: metric for metric in metrics})
+        figures["samples"] += len(entries)
+        if tick == seconds // 3:
+            published = declare_incident(
+                title="Churn: slow webhooks", language="en", body="Investigating.", actor=None
+            )
+        if tick == 2 * seconds // 3 and published is not None:
+            post_update(published, status="identified", body={"en": "Found it."}, language="en", actor=None)
+            figures["edits"] += 1
+        time.sleep(max(0.0, began + tick + 1 - time.monotonic()))
+    connection.close()
 
 
 def reply(value) -> None:
@@ -123,16 +227,20 @@ def reply(value) -> None:
 
 
 class Site:
-    """A child process serving one dataset's pages, one timed request at a time."""
+    """A child process serving one dataset's pages, one request at a time."""
 
-    def __init__(self, dataset: str, var_dir: Path):
+    def __init__(self, dataset: str, *, database: Path, var_dir: Path, page_cache: bool = False):
+        var_dir.mkdir(parents=True, exist_ok=True)
         env = {
             **os.environ,
-            "DATABASE_URL": f"sqlite:///{var_dir / f'bench-site-{dataset}.sqlite3'}",
-            "PUBLIC_PAGE_CACHE_SECONDS": "0",  # measure rendering, not the cache
+            "DATABASE_URL": f"sqlite:///{database}",
+            # Its own cache and snapshot folders: the processes must not share cached pages.
+            "STATUSPAGE_VAR_DIR": str(var_dir),
             "DEBUG": "1",
             "LOG_LEVEL": "ERROR",
         }
+        if not page_cache:
+            env["PUBLIC_PAGE_CACHE_SECONDS"] = "0"  # timed requests turn it on when they want it
         env.pop("REDIS_URL", None)
         self.process = subprocess.Popen(
             [sys.executable, __file__, "--child", dataset],
@@ -149,8 +257,8 @@ class Site:
             raise SystemExit(f"the benchmark's child stopped (exit code {self.process.wait()})")
         return json.loads(line)
 
-    def ask(self, command: str, path: str):
-        self.process.stdin.write(f"{command} {path}\n")
+    def ask(self, command: str, argument: str):
+        self.process.stdin.write(f"{command} {argument}\n")
         self.process.stdin.flush()
         return self._read()
 
@@ -159,17 +267,30 @@ class Site:
         self.process.wait()
 
 
+def database_of(dataset: str, var_dir: Path) -> Path:
+    """Named after the builder's source, so a changed builder builds afresh."""
+    builder = ROOT / "incidents" / "management" / "commands" / "build_site_history.py"
+    digest = hashlib.sha256(builder.read_bytes()).hexdigest()[:8]
+    return var_dir / f"bench-site-{dataset}-{digest}.sqlite3"
+
+
+def p50(site: Site, command: str, path: str, runs: int) -> float:
+    return statistics.median(site.ask(command, path) for _ in range(runs))
+
+
 def main() -> None:
     var_dir = Path(os.environ.get("STATUSPAGE_VAR_DIR", ROOT / "var"))
     var_dir.mkdir(parents=True, exist_ok=True)
     runs = int(os.environ.get("BENCH_SITE_RUNS", "60"))
+    churn_seconds = int(os.environ.get("BENCH_SITE_CHURN_SECONDS", "60"))
     # Both datasets are served at once and their requests alternate, one at a time: on the
-    # 2-core machine one page of one dataset measured 7.2 to 11.7 ms p50 from one run to the
-    # next, and paired requests share whatever slowed a run, where runs of one dataset after
-    # the other did not.
+    # 2-core machine paired requests share whatever slowed a run, where runs of one dataset
+    # after the other did not.
     sites = {}
     for dataset in ("small", "large"):  # built one after the other: both builds are heavy
-        sites[dataset] = Site(dataset, var_dir)
+        sites[dataset] = Site(
+            dataset, database=database_of(dataset, var_dir), var_dir=var_dir / f"bench-site-{dataset}"
+        )
         shape = " ".join(f"{name}={count}" for name, count in sites[dataset].ready["shape"].items())
         print(f"{dataset} dataset: {shape}", file=sys.stderr)
     worst, most = 0.0, 0
@@ -187,16 +308,38 @@ def main() -> None:
             for dataset, site in sites.items():
                 timings[dataset].append(site.ask("time", paths[dataset]))
         small, large = statistics.median(timings["small"]), statistics.median(timings["large"])
+        cached = {dataset: p50(site, "cached", paths[dataset], runs) for dataset, site in sites.items()}
         ratio = large / small
         worst, most = max(worst, ratio), max(most, queries["small"], queries["large"])
         print(
             f"page={name} queries_small={queries['small']} queries_large={queries['large']} "
-            f"p50_ms_small={small:.1f} p50_ms_large={large:.1f} ratio={ratio:.2f}",
+            f"p50_ms_small={small:.1f} p50_ms_large={large:.1f} ratio={ratio:.2f} "
+            f"cached_p50_ms_small={cached['small']:.2f} cached_p50_ms_large={cached['large']:.2f}",
             flush=True,
         )
     for site in sites.values():
         site.close()
+    print(churn_line(var_dir, seconds=churn_seconds), flush=True)
     print(f"site: worst_ratio={worst:.2f} max_queries={most}")
+
+
+def churn_line(var_dir: Path, *, seconds: int) -> str:
+    """The churn run, on a copy of the large dataset (it writes samples and incidents)."""
+    copy = var_dir / "bench-site-churn.sqlite3"
+    shutil.copyfile(database_of("large", var_dir), copy)
+    churn_dir = var_dir / "bench-site-churn"
+    shutil.rmtree(churn_dir, ignore_errors=True)
+    site = Site("churn", database=copy, var_dir=churn_dir, page_cache=True)
+    figures = site.ask("churn", str(seconds))
+    site.close()
+    copy.unlink()
+    if figures["errors"]:
+        print(f"churn: {figures['errors']} requests did not answer 200", file=sys.stderr)
+    return (
+        f"churn: samples={figures['samples']} edits={figures['edits']} "
+        f"renders_history={figures['renders_history']} renders_feeds={figures['renders_feeds']} "
+        f"renders_maintenance={figures['renders_maintenance']}"
+    )
 
 
 if __name__ == "__main__":

@@ -7,8 +7,8 @@ import pytest
 import time_machine
 from django.utils import timezone
 
-from incidents.models import Role
 from incidents.public import page_cache, versions
+from incidents.roles import Role
 from incidents.services.api_tokens import issue_token
 from incidents.services.incidents import post_update
 from incidents.services.metrics import record_sample
@@ -37,7 +37,7 @@ def _renders(paths) -> int:
 def test_issuing_an_api_token_changes_no_version(site, admin, cached, django_capture_on_commit_callbacks):
     before = _both_versions()
     with django_capture_on_commit_callbacks(execute=True):
-        issue_token(admin, name="deploys", scope="write", actor=admin)
+        issue_token(admin, name="deploys", scope="read_write", actor=admin)
     assert _both_versions() == before
 
 
@@ -61,18 +61,21 @@ def test_adding_and_changing_a_subscriber_changes_no_version(
 def test_a_published_update_changes_the_content_version_and_the_history_renders_again(
     client, site, admin, cached, django_capture_on_commit_callbacks
 ):
-    client.get("/history/")
-    before = versions.content_version()
+    page_before = client.get("/history/").content.decode()
+    version_before = versions.content_version()
+    renders_before = page_cache.renders["/history/"]
     with django_capture_on_commit_callbacks(execute=True):
         post_update(
             site["current"],
-            status="identified",
-            body={"en": "Cause found: a full disk."},
+            status="resolved",
+            body={"en": "Fixed: a full disk."},
             language="en",
             actor=admin,
         )
-    assert versions.content_version() > before
-    assert "Cause found: a full disk." in client.get("/history/").content.decode()
+    assert versions.content_version() > version_before
+    page_after = client.get("/history/").content.decode()
+    assert page_cache.renders["/history/"] == renders_before + 1
+    assert page_after != page_before
 
 
 def test_a_sample_changes_only_the_live_version(

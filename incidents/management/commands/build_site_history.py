@@ -4,6 +4,10 @@ Rows are written with bulk_create, not through the services: the goal is a reali
 shape (groups, components, years of incidents with their updates, status periods, 90 days of
 rollups, postmortems) in seconds, not a replay of every write. Everything it creates has a
 slug starting with "bench-", and it refuses to run twice on the same database.
+
+The two SHAPES show the same page: the same groups, components and metrics, and incidents
+equally dense, each drawn from its rank counted from the newest, so the newest incidents (what
+the pages and feeds list) are the same in both. They differ only in the history behind them.
 """
 
 import datetime as dt
@@ -56,6 +60,12 @@ BODY = (
 )
 
 
+SHAPES = {
+    "small": {"incidents": 480, "history_days": 365, "rollup_days": 90},
+    "large": {"incidents": 4800, "history_days": 3650, "rollup_days": 400},
+}
+
+
 def _bulk(model, rows, batch=2000):
     return model.objects.bulk_create(rows, batch_size=batch)
 
@@ -63,13 +73,13 @@ def _bulk(model, rows, batch=2000):
 @transaction.atomic
 def build_history(
     *,
-    groups: int = 8,
-    components: int = 60,
-    incidents: int = 5000,
+    groups: int = 3,
+    components: int = 12,
+    incidents: int = 4800,
     updates_per_incident: int = 4,
-    metrics: int = 30,
-    rollup_days: int = 90,
-    history_days: int = 3 * 365,
+    metrics: int = 12,
+    rollup_days: int = 400,
+    history_days: int = 3650,
     seed: int = 3,
 ) -> dict[str, int]:
     """Creates the rows and returns how many of each it wrote."""
@@ -162,19 +172,21 @@ def build_history(
     spacing = dt.timedelta(days=history_days) / max(incidents, 1)
     incident_rows, links, update_rows = [], [], []
     for i in range(incidents):
-        started = now - dt.timedelta(days=history_days) + spacing * i
-        maintenance = i % 10 == 9
+        rank = incidents - 1 - i  # 0 for the newest
+        drawn = random.Random(seed * 1_000_003 + rank)
+        started = now - spacing * (rank + 1)
+        maintenance = rank % 10 == 9
         steps = MAINTENANCE_STEPS if maintenance else INCIDENT_STEPS
-        duration = dt.timedelta(minutes=rng.randint(20, 240))
-        is_open = i == incidents - 1
+        duration = dt.timedelta(minutes=drawn.randint(20, 240))
+        is_open = rank == 0
         incident_rows.append(
             Incident(
-                slug=f"bench-incident-{i}",
+                slug=f"bench-incident-{rank}",
                 kind=IncidentKind.MAINTENANCE if maintenance else IncidentKind.INCIDENT,
-                title={"en": f"Elevated errors #{i}", "ru": f"Повышенные ошибки #{i}"},
+                title={"en": f"Elevated errors #{rank}", "ru": f"Повышенные ошибки #{rank}"},
                 impact=Impact.NONE
                 if maintenance
-                else rng.choice([Impact.MINOR, Impact.MAJOR, Impact.CRITICAL]),
+                else drawn.choice([Impact.MINOR, Impact.MAJOR, Impact.CRITICAL]),
                 status=steps[0] if is_open else steps[-1],
                 started_at=started,
                 resolved_at=None if is_open else started + duration,
@@ -205,14 +217,16 @@ def build_history(
     through = Incident.components.through
     by_component: dict[int, list[Incident]] = {}
     for i, incident in enumerate(incident_rows):
-        chosen = rng.sample(component_rows, k=min(1 + (i % 3 == 0), len(component_rows)))
+        rank = len(incident_rows) - 1 - i
+        drawn = random.Random(seed * 1_000_003 + rank)
+        chosen = drawn.sample(component_rows, k=min(1 + (rank % 3 == 0), len(component_rows)))
         for component in chosen:
             links.append(through(incident_id=incident.pk, component_id=component.pk))
             by_component.setdefault(component.pk, []).append(incident)
         steps = MAINTENANCE_STEPS if incident.kind == IncidentKind.MAINTENANCE else INCIDENT_STEPS
         count = 1 if incident.resolved_at is None else updates_per_incident
         end = incident.resolved_at or incident.started_at
-        body = {"en": BODY.format(name=f"component {i}"), "ru": "Мы **разбираемся**."}
+        body = {"en": BODY.format(name=f"component {rank}"), "ru": "Мы **разбираемся**."}
         body_html = rendered_texts(body)  # as the services store it
         for n in range(count):
             at = min(incident.started_at + (end - incident.started_at) * n / max(count - 1, 1), now)
@@ -246,7 +260,7 @@ def build_history(
             bad = (
                 ComponentStatus.UNDER_MAINTENANCE
                 if incident.kind == IncidentKind.MAINTENANCE
-                else rng.choice(
+                else random.Random(f"{seed}:{incident.slug}").choice(
                     [
                         ComponentStatus.DEGRADED_PERFORMANCE,
                         ComponentStatus.PARTIAL_OUTAGE,
@@ -283,7 +297,7 @@ def build_history(
                 what_we_will_change={"en": "Canary every rollout."},
                 published_at=incident.resolved_at,
             )
-            for incident in incident_rows[::10]
+            for incident in incident_rows[-1::-10]
             if incident.resolved_at and incident.kind == IncidentKind.INCIDENT
         ],
     )
@@ -316,26 +330,26 @@ def build_history(
     }
 
 
+OPTIONS = (
+    "groups",
+    "components",
+    "incidents",
+    "updates_per_incident",
+    "metrics",
+    "rollup_days",
+    "history_days",
+)
+
+
 class Command(BaseCommand):
-    help = "Builds a large synthetic history for measuring the public site (bench-site)."
+    help = "Builds a synthetic history for measuring the public site (bench-site)."
 
     def add_arguments(self, parser):
-        parser.add_argument("--groups", type=int, default=8)
-        parser.add_argument("--components", type=int, default=60)
-        parser.add_argument("--incidents", type=int, default=5000)
-        parser.add_argument("--updates-per-incident", type=int, default=4)
-        parser.add_argument("--metrics", type=int, default=30)
-        parser.add_argument("--rollup-days", type=int, default=90)
-        parser.add_argument("--history-days", type=int, default=3 * 365)
+        parser.add_argument("--shape", choices=sorted(SHAPES), default="large")
+        for name in OPTIONS:
+            parser.add_argument(f"--{name.replace('_', '-')}", type=int, help="overrides the shape")
 
     def handle(self, *args, **options):
-        counts = build_history(
-            groups=options["groups"],
-            components=options["components"],
-            incidents=options["incidents"],
-            updates_per_incident=options["updates_per_incident"],
-            metrics=options["metrics"],
-            rollup_days=options["rollup_days"],
-            history_days=options["history_days"],
-        )
+        chosen = {**SHAPES[options["shape"]], **{k: options[k] for k in OPTIONS if options[k] is not None}}
+        counts = build_history(**chosen)
         self.stdout.write(" ".join(f"{name}={count}" for name, count in counts.items()))
