@@ -69,7 +69,8 @@ from django.core.management import call_command  # noqa: E402
 from django.db import connection  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
-from incidents.channels.email import message_domain, mime_bytes, personalise  # noqa: E402
+from incidents.channels.email import personalise  # noqa: E402
+from incidents.channels.emails import message_domain, mime_bytes  # noqa: E402
 from incidents.models import Component, Delivery, DeliveryState, Incident, Subscriber  # noqa: E402
 from incidents.services.incidents import declare_incident, post_update  # noqa: E402
 from incidents.services.notifications import watch_notifications  # noqa: E402

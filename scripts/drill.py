@@ -247,7 +247,7 @@ from django.db import connection  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
 from incidents.public import snapshot  # noqa: E402
-from incidents.channels.email import message_domain  # noqa: E402
+from incidents.channels.emails import message_domain  # noqa: E402
 from incidents.models import (  # noqa: E402
     ACTIVE_RUN_STATES,
     Component,

@@ -1,19 +1,6 @@
-"""Notification channels, one module each, and the registry the outbox sends through.
+"""Notification channels, one module each, the registry the outbox sends through (`registry`)
+and the module that builds every e-mail the platform sends (`emails`).
 
 A channel has `send(deliveries)`, which yields a `Result` per delivery as soon as it is known,
 and `batch_size_setting`, the setting naming how many rows a worker claims for it at once.
 """
-
-from incidents.models import Channel
-
-from .email import EmailChannel
-from .webhook import WebhookChannel
-
-CHANNELS = {
-    Channel.EMAIL: EmailChannel(),
-    Channel.WEBHOOK: WebhookChannel(),
-}
-
-
-def channel_for(name: str):
-    return CHANNELS[Channel(name)]

@@ -20,8 +20,8 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from incidents.channels import CHANNELS, channel_for
 from incidents.channels.base import Result
+from incidents.channels.registry import CHANNELS, channel_for
 from incidents.models import Delivery, DeliveryState
 from incidents.services.notifications import kick
 

@@ -6,11 +6,10 @@ from zoneinfo import ZoneInfo
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.core.mail import send_mail
 from django.db import IntegrityError, transaction
-from django.template.loader import render_to_string
-from django.utils import timezone, translation
+from django.utils import timezone
 
+from incidents.channels.emails import overdue_reminder_mail
 from incidents.models import ActionItem, ActionItemState, OverdueReminder, ReminderState
 
 
@@ -49,14 +48,6 @@ def _claim(owner_id: int, day: dt.date, item_ids: list[int]) -> OverdueReminder 
     return reminder if claimed else None
 
 
-def _send(owner, items: list[ActionItem]) -> None:
-    context = {"owner": owner, "items": items, "site_url": settings.SITE_URL}
-    with translation.override(settings.LANGUAGE_CODE):
-        subject = " ".join(render_to_string("emails/overdue_reminder/subject.txt", context).split())
-        body = render_to_string("emails/overdue_reminder/body.txt", context)
-    send_mail(subject, body, settings.DEFAULT_FROM_EMAIL, [owner.email])
-
-
 def send_overdue_reminders(*, now: dt.datetime | None = None) -> int:
     """Emails each owner of overdue items once for the status page's current day; returns how many."""
     now = now or timezone.now()
@@ -75,7 +66,7 @@ def send_overdue_reminders(*, now: dt.datetime | None = None) -> int:
         if reminder is None:
             continue
         try:
-            _send(owner, items)
+            overdue_reminder_mail(owner, items).send()
         except Exception:
             # Back to pending so the next sweep of the same day tries again.
             OverdueReminder.objects.filter(pk=reminder.pk).update(state=ReminderState.PENDING)

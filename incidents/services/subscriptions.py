@@ -14,14 +14,13 @@ from functools import lru_cache
 from django.conf import settings
 from django.core import signing
 from django.core.exceptions import ValidationError
-from django.core.mail import EmailMultiAlternatives
 from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
-from django.template.loader import render_to_string
 from django.urls import get_urlconf, reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
+from incidents.channels.emails import confirmation_mail, manage_link_mail
 from incidents.models import Channel, Component, Delivery, DeliveryState, Incident, Subscriber
 from incidents.models.subscribers import new_webhook_secret
 from incidents.outbound.guard import check_url
@@ -224,35 +223,16 @@ def unsubscribe(subscriber: Subscriber) -> bool:
 
 
 def send_confirmation(subscriber: Subscriber) -> None:
-    token = confirmation_token(subscriber)
-    _send_account_mail(
-        "confirm_subscription", subscriber, {"confirm_url": subscription_url("confirm", subscriber, token)}
-    )
+    confirm_url = subscription_url("confirm", subscriber, confirmation_token(subscriber))
+    _send_quietly("confirm_subscription", subscriber, confirmation_mail(subscriber, confirm_url=confirm_url))
 
 
 def send_manage_link(subscriber: Subscriber) -> None:
-    token = manage_token(subscriber)
-    _send_account_mail(
-        "manage_subscription", subscriber, {"manage_url": subscription_url("manage", subscriber, token)}
-    )
+    manage_url = subscription_url("manage", subscriber, manage_token(subscriber))
+    _send_quietly("manage_subscription", subscriber, manage_link_mail(subscriber, manage_url=manage_url))
 
 
-def _send_account_mail(name: str, subscriber: Subscriber, extra: dict) -> None:
-    context = {
-        "subscriber": subscriber,
-        "page_name": settings.STATUS_PAGE_NAME,
-        "incident": subscriber.incident,
-        "max_age_hours": settings.SUBSCRIBE_CONFIRM_MAX_AGE_SECONDS // 3600,
-        **extra,
-    }
-    with translation.override(subscriber.language):
-        subject = " ".join(render_to_string(f"emails/{name}/subject.txt", context).split())
-        text = render_to_string(f"emails/{name}/body.txt", context)
-        html = render_to_string(f"emails/{name}/body.html", context)
-    message = EmailMultiAlternatives(
-        subject, text, settings.DEFAULT_FROM_EMAIL, [subscriber.email], reply_to=[settings.EMAIL_REPLY_TO]
-    )
-    message.attach_alternative(html, "text/html")
+def _send_quietly(name: str, subscriber: Subscriber, message) -> None:
     try:
         message.send()
     except Exception:  # noqa: BLE001 - the form already answered; the person can ask again

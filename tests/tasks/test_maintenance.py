@@ -207,12 +207,15 @@ def test_no_reminder_before_the_working_day_starts(overdue_world, settings):
 def test_a_failed_send_is_retried_on_the_next_sweep(overdue_world, monkeypatch):
     calls = []
 
-    def broken(owner, items):
-        calls.append(owner)
-        raise ConnectionError("SMTP down")
+    class BrokenMail:
+        def __init__(self, owner, items):
+            calls.append(owner)
+
+        def send(self):
+            raise ConnectionError("SMTP down")
 
     with time_machine.travel(dt.datetime(2026, 4, 2, 8, 0, tzinfo=dt.UTC), tick=False):
-        monkeypatch.setattr(reminders, "_send", broken)
+        monkeypatch.setattr(reminders, "overdue_reminder_mail", BrokenMail)
         with pytest.raises(ConnectionError):
             send_overdue_action_item_reminders()
         monkeypatch.undo()
