@@ -8,8 +8,8 @@ reminder to an action item's owner (`overdue_reminder_mail`).
 
 Notification headers follow RFC 5322 (Date, Message-ID = the delivery's idempotency key) and
 RFC 8058 (one-click List-Unsubscribe over https). `mime_bytes` writes a notification as MIME text
-from parts encoded once: building each copy through Django's EmailMessage costs about 9 ms, far
-more than the SMTP exchange itself.
+from parts encoded once, because building each copy through Django's EmailMessage costs more than
+the SMTP exchange itself (docs/subscriptions.md).
 """
 
 import binascii
