@@ -101,7 +101,7 @@ def child(dataset: str) -> None:
     }
     if dataset != "churn":
         history = client.get("/history/").content.decode()
-        shape["history_rows"] = history.count("<article")
+        shape["history_rows"] = history.count('<li><a href="/incidents/')
         shape["feed_entries"] = client.get("/history.atom").content.decode().count("<entry")
         component_feed = client.get(pages["component_feed_rss"]).content.decode()
         shape["component_feed_entries"] = component_feed.count("<item")
