@@ -8,7 +8,7 @@ from django.core.signals import request_finished, request_started
 from django.db import close_old_connections
 from django.test import RequestFactory
 
-from incidents.public import page_cache
+from incidents.public import versions
 from statuspage.response_cache import ResponseCache
 from tests.hostile.conftest import assert_public_pages_render
 from tests.public.conftest import site  # noqa: F401
@@ -43,7 +43,7 @@ def app():
     request_started.disconnect(close_old_connections)
     request_finished.disconnect(close_old_connections)
     yield ResponseCache(
-        WSGIHandler(), current_version=page_cache.content_version_or_none, max_age=lambda: 300
+        WSGIHandler(), current_version=lambda: versions.page_version_or_none(live=True), max_age=lambda: 300
     )
     request_started.connect(close_old_connections)
     request_finished.connect(close_old_connections)
