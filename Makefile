@@ -29,8 +29,10 @@ run: venv compilemessages migrate
 	$(PY) manage.py ensure_admin
 	$(PY) scripts/run_platform.py --port $(PORT)
 
+# The suite on every core (pytest-xdist); TEST_WORKERS=0 runs it in one process.
+TEST_WORKERS ?= auto
 test: venv compilemessages
-	$(PY) -m pytest $(PYTEST_ARGS)
+	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadgroup --durations=15 $(PYTEST_ARGS)
 
 lint: venv
 	$(VENV)/bin/ruff check .
@@ -51,28 +53,29 @@ check-deploy: venv
 clean:
 	rm -rf $(VENV) var
 
-# --- issue 5: the editor's browser test (needs scripts/ci-install-browser) ---
+# The editor's browser test (needs scripts/ci-install-browser).
 test-browser: venv
 	$(PY) -m pytest -m browser $(PYTEST_ARGS)
-# --- issue 6 ---
+# Benchmarks and drills (each script's docstring says what it measures).
 # One update to 20,000 subscribers through outbox, Celery worker and a local SMTP sink; compares
 # with a plain smtplib loop. Use DATABASE_URL (PostgreSQL) and REDIS_URL for a meaningful figure.
 bench-notify: venv
 	$(PY) scripts/bench_notify.py
-# --- issue 3: public site ---
+# Every public page on a small and a large history, and re-renders while samples arrive.
 bench-site: venv
 	$(PY) scripts/bench_site.py
-# --- issue 7 ---
+# The Statuspage-compatible JSON: cold build, cached read, 304.
 bench-api: venv
 	$(PY) scripts/bench_api.py
-# --- issue 4 ---
 .PHONY: bench-probes
 # 1,000 local HTTP targets probed every 30 s for 90 s through beat, Redis and a probes worker.
 # Needs REDIS_URL; uses DATABASE_URL's server with a database of its own (SQLite otherwise).
 bench-probes: venv
 	$(PY) scripts/bench_probes.py
-# --- issue 8: the app under load against nginx serving the static snapshot, and fault drills ---
+# The app direct and through the shipped nginx configuration, against nginx serving the same
+# bytes statically.
 bench-load: venv compilemessages
 	$(PY) scripts/bench_load.py
+# Fault drills against private PostgreSQL and Redis instances (DRILLS=3,5 picks some).
 drill: venv compilemessages
 	$(PY) scripts/drill.py

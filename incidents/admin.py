@@ -213,7 +213,6 @@ class AuditEventAdmin(ModelAdmin):
         return False
 
 
-# --- issue 6: subscriptions ---
 @admin.register(models.Subscriber)
 class SubscriberAdmin(ModelAdmin):
     list_display = (
@@ -241,7 +240,6 @@ class DeliveryAdmin(ModelAdmin):
     readonly_fields = ("idempotency_key", "created_at", "sent_at", "lease_until")
 
 
-# --- issue 4: probes ---
 class ProbeAdminForm(InstantBoundsForm):
     class Meta:
         model = models.Probe

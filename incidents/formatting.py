@@ -189,9 +189,6 @@ def format_due(due: dt.date, precision: str, language: str) -> str:
     return format_skeleton("yMMMd", due, locale=locale)
 
 
-# --- issue 3: public site ---
-
-
 def format_age(age: dt.timedelta, language: str) -> str:
     """ "40 seconds ago", "3 minutes ago": how old a value is, as people say it."""
     # Not "in 0 seconds" for a value of this very moment; whole seconds, so texts repeat and cache.

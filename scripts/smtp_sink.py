@@ -62,7 +62,7 @@ def main() -> int:
     parser.add_argument("--rcpt-delay", type=float, default=0.0)
     parser.add_argument("--attempts")
     args = parser.parse_args()
-    attempts = open(args.attempts, "ab") if args.attempts else None  # noqa: SIM115 - closed below
+    attempts = open(args.attempts, "ab") if args.attempts else None  # closed below
     with open(args.out, "ab") as out:
         recorder = Recorder(
             out,

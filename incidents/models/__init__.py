@@ -1,3 +1,6 @@
+"""The domain's models, one module per area; everything is importable from incidents.models."""
+
+from .api_tokens import ApiToken, TokenScope
 from .audit import CONFIGURATION_SUBJECTS, AuditEvent, Subject
 from .components import (
     Component,
@@ -8,6 +11,7 @@ from .components import (
     StatusPeriod,
     UptimeMonth,
 )
+from .editor import OverdueReminder, ReminderState, UpdateTemplate
 from .incidents import (
     ComponentChange,
     ComponentTimelineEntry,
@@ -18,79 +22,8 @@ from .incidents import (
     IncidentUpdate,
 )
 from .metrics import Aggregation, Metric, MetricKind, Outcome, Resolution, Rollup, Sample, Unit
-from .postmortems import (
-    SECTIONS,
-    ActionItem,
-    ActionItemState,
-    DuePrecision,
-    Postmortem,
-    PostmortemState,
-)
-
-__all__ = [
-    "CONFIGURATION_SUBJECTS",
-    "SECTIONS",
-    "ActionItem",
-    "ActionItemState",
-    "Aggregation",
-    "AuditEvent",
-    "Component",
-    "ComponentChange",
-    "ComponentTimelineEntry",
-    "ComponentGroup",
-    "ComponentStatus",
-    "ComponentStatusChange",
-    "DuePrecision",
-    "Impact",
-    "Incident",
-    "IncidentKind",
-    "IncidentStatus",
-    "IncidentUpdate",
-    "Metric",
-    "MetricKind",
-    "Outcome",
-    "Postmortem",
-    "PostmortemState",
-    "Resolution",
-    "Rollup",
-    "Sample",
-    "StatusMode",
-    "StatusPeriod",
-    "UptimeMonth",
-    "Subject",
-    "Unit",
-]
-# --- issue 5: the editor ---
-from .editor import OverdueReminder, ReminderState, UpdateTemplate  # noqa: E402
-
-__all__ += ["OverdueReminder", "ReminderState", "UpdateTemplate"]
-
-# --- issue 6: subscriptions ---
-from .subscribers import (  # noqa: E402
-    Channel,
-    Delivery,
-    DeliveryState,
-    Subscriber,
-    idempotency_key_for,
-    idempotency_key_prefix,
-)
-
-__all__ += [
-    "Channel",
-    "Delivery",
-    "DeliveryState",
-    "Subscriber",
-    "idempotency_key_for",
-    "idempotency_key_prefix",
-]
-
-# --- issue 7: API tokens ---
-from .api_tokens import ApiToken, TokenScope  # noqa: E402
-
-__all__ += ["ApiToken", "TokenScope"]
-
-# --- issue 4: probes ---
-from .probes import (  # noqa: E402
+from .postmortems import SECTIONS, ActionItem, ActionItemState, DuePrecision, Postmortem, PostmortemState
+from .probes import (
     ACTIVE_RUN_STATES,
     BreakerState,
     CircuitBreaker,
@@ -100,24 +33,66 @@ from .probes import (  # noqa: E402
     ProbeRun,
     RunState,
 )
+from .security import Counter
+from .subscribers import (
+    Channel,
+    Delivery,
+    DeliveryState,
+    Subscriber,
+    idempotency_key_for,
+    idempotency_key_prefix,
+)
 
-__all__ += [
+__all__ = [
     "ACTIVE_RUN_STATES",
+    "CONFIGURATION_SUBJECTS",
+    "SECTIONS",
+    "ActionItem",
+    "ActionItemState",
+    "Aggregation",
+    "ApiToken",
+    "AuditEvent",
     "BreakerState",
+    "Channel",
     "CircuitBreaker",
+    "Component",
+    "ComponentChange",
+    "ComponentGroup",
+    "ComponentStatus",
+    "ComponentStatusChange",
+    "ComponentTimelineEntry",
+    "Counter",
+    "Delivery",
+    "DeliveryState",
+    "DuePrecision",
+    "Impact",
+    "Incident",
+    "IncidentKind",
+    "IncidentStatus",
+    "IncidentUpdate",
+    "Metric",
     "MetricHealth",
+    "MetricKind",
+    "Outcome",
+    "OverdueReminder",
+    "Postmortem",
+    "PostmortemState",
     "Probe",
     "ProbeKind",
     "ProbeRun",
+    "ReminderState",
+    "Resolution",
+    "Rollup",
     "RunState",
+    "Sample",
+    "StatusMode",
+    "StatusPeriod",
+    "Subject",
+    "Subscriber",
+    "TokenScope",
+    "Unit",
+    "UpdateTemplate",
+    "UptimeMonth",
+    "idempotency_key_for",
+    "idempotency_key_prefix",
 ]
-
-# --- issue 3/8: the overview frame ---
-from .pages import OverviewFrame  # noqa: E402
-
-__all__ += ["OverviewFrame"]
-
-# Login protection and rate limits
-from .security import Counter  # noqa: E402
-
-__all__ += ["Counter"]

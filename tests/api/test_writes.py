@@ -214,7 +214,7 @@ def traces(client) -> dict:
         endpoint: TIME.sub("<t>", ids.sub("<id>", client.get(f"/api/v2/{endpoint}.json").content.decode()))
         for endpoint in ("summary", "incidents", "components")
     }
-    # The overview page, and the feeds once they exist (issue 3): what a reader would see.
+    # The overview page and the feeds: what a reader would see.
     pages = {}
     for path in ("/", "/history.atom", "/history.rss"):
         response = client.get(path)

@@ -22,7 +22,7 @@ def _count_in_threads(scope: str, key: str) -> list[int]:
         try:
             start.wait()
             counts.append(count_hit(scope, key, window_seconds=60))
-        except Exception as error:  # noqa: BLE001  reported by the assertion below
+        except Exception as error:  # reported by the assertion below
             errors.append(error)
         finally:
             connection.close()

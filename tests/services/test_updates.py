@@ -1,4 +1,4 @@
-"""Correcting update texts and keeping update templates (issue 5 services)."""
+"""Correcting update texts and keeping update templates."""
 
 import pytest
 from django.core.exceptions import ValidationError

@@ -1,0 +1,20 @@
+"""URLs of subscriptions (namespace `subscribe`): the public forms and links, the JSON endpoint,
+and the staff page of failed deliveries. Mounted with a language prefix."""
+
+from django.urls import path
+
+from . import subscribe
+
+app_name = "subscribe"
+
+urlpatterns = [
+    path("subscribe/", subscribe.subscribe, name="form"),
+    path("subscribe/api/", subscribe.api_subscribe, name="api"),
+    path("subscribe/webhooks/", subscribe.webhooks, name="webhooks"),
+    path("subscribe/incidents/<slug:slug>/", subscribe.follow, name="follow"),
+    path("subscribe/confirm/<str:token>/", subscribe.confirm, name="confirm"),
+    path("subscribe/manage/<str:token>/", subscribe.manage, name="manage"),
+    path("subscribe/unsubscribe/<str:token>/", subscribe.unsubscribe, name="unsubscribe"),
+    path("editor/deliveries/", subscribe.deliveries, name="deliveries"),
+    path("editor/deliveries/<int:pk>/retry/", subscribe.retry_delivery, name="retry-delivery"),
+]
