@@ -71,10 +71,6 @@ class RunState(models.TextChoices):
     ERROR = "error", _("Error")
     SKIPPED = "skipped", _("Skipped (circuit open)")
 
-    @property
-    def is_terminal(self) -> bool:
-        return self not in (RunState.PENDING, RunState.RUNNING)
-
 
 ACTIVE_RUN_STATES = (RunState.PENDING, RunState.RUNNING)
 
