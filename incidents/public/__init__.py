@@ -1,0 +1,1 @@
+"""The public site: page cache, snapshot, degraded mode, presentation, charts and feeds."""
