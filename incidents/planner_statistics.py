@@ -2,9 +2,9 @@
 
 PostgreSQL gathers them itself (autovacuum). SQLite has none until ANALYZE runs, and without
 them it guesses: to find one component's incidents of the last 90 days it walked every
-incident through the index on kind (the benchmark history's 4,500: 1.6 ms, against 0.04 ms
-through the component's links once it had statistics). Bulk loads refresh them, and
-on SQLite the scheduler does every hour (settings.PLANNER_STATISTICS_SECONDS).
+incident through the index on kind instead of the component's links (docs/public-site.md has
+the figures). Bulk loads refresh them, and on SQLite the scheduler does every hour
+(settings.PLANNER_STATISTICS_SECONDS).
 """
 
 from django.db import connection
