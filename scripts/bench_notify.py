@@ -143,7 +143,7 @@ def purge_notify_queue() -> None:
     try:
         with celery_app.connection_for_write() as conn:
             conn.default_channel.queue_purge("notify")
-    except Exception as error:  # noqa: BLE001 - an empty or missing queue is fine
+    except Exception as error:  # an empty or missing queue is fine
         say(f"could not purge the notify queue ({error})")
 
 

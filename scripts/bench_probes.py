@@ -166,7 +166,7 @@ def main() -> int:
     started = {}
 
     def start(name, command):
-        log = open(tmp / f"{name}.log", "wb")  # noqa: SIM115
+        log = open(tmp / f"{name}.log", "wb")
         started[name] = subprocess.Popen(
             command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
         )

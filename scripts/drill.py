@@ -177,7 +177,7 @@ def start(
     session: bool = False,
 ) -> subprocess.Popen:
     """Starts a process (in its own session when it is to be killed with its children)."""
-    stderr = open(SCRATCH / f"{log}.log", "ab") if log else None  # noqa: SIM115 - the child owns it
+    stderr = open(SCRATCH / f"{log}.log", "ab") if log else None  # the child owns it
     process = subprocess.Popen(
         command,
         cwd=ROOT,
@@ -426,7 +426,7 @@ def drill_redis(component) -> bool:
             actor=None,
         )
         saved = Incident.objects.get(pk=incident.pk).updates.filter(pk=update.pk).exists()
-    except Exception as error:  # noqa: BLE001 - the drill reports it
+    except Exception as error:  # the drill reports it
         say(f"publishing failed with Redis down: {error!r}")
         return _redis_line(False, 0, 0, 0, 0)
     read_status, _, _ = (0, {}, b"")
@@ -952,7 +952,7 @@ def main() -> int:
         try:
             connection.close()
             pg_ctl("stop")
-        except Exception as error:  # noqa: BLE001
+        except Exception as error:
             say(f"postgres stop: {error!r}")
         if not (results and all(results)):
             show_errors_in_logs()

@@ -38,7 +38,7 @@ def retry_delay(attempts: int) -> dt.timedelta:
     step = min(
         settings.NOTIFY_RETRY_BASE_SECONDS * 2 ** max(attempts - 1, 0), settings.NOTIFY_RETRY_MAX_SECONDS
     )
-    return dt.timedelta(seconds=step / 2 + random.uniform(0, step / 2))  # noqa: S311 - jitter, not secrets
+    return dt.timedelta(seconds=step / 2 + random.uniform(0, step / 2))  # jitter, not secrets
 
 
 def claim(*, channel: str, size: int, now: dt.datetime | None = None) -> list[int]:

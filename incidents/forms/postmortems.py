@@ -34,9 +34,6 @@ class PostmortemForm(forms.Form):
     def sections(self) -> dict[str, str]:
         return {key: self.cleaned_data.get(key, "") for key, _label in SECTIONS}
 
-    def section_fields(self):
-        return [self[key] for key, _label in SECTIONS]
-
 
 # "Q1 2027", "2027-03" and "2027" stand for a quarter, a month and a year.
 DUE_SHORTHANDS = (

@@ -186,7 +186,7 @@ def kick(subject: IncidentUpdate | ComponentStatusChange | None = None) -> KickO
         for _ in range(max(settings.NOTIFY_DISPATCH_PARALLEL, 1)):
             current_app.send_task(DISPATCH_TASK, queue="notify", retry=False)
         outcome = KickOutcome.QUEUED
-    except Exception:  # noqa: BLE001 - any broker failure; the sweep sends the rows later
+    except Exception:  # any broker failure; the sweep sends the rows later
         logger.warning("Task queue unreachable; notifications wait for the sweep", exc_info=True)
         outcome = KickOutcome.BROKER_UNREACHABLE
     if subject is not None:

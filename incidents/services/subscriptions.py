@@ -235,7 +235,7 @@ def send_manage_link(subscriber: Subscriber) -> None:
 def _send_quietly(name: str, subscriber: Subscriber, message) -> None:
     try:
         message.send()
-    except Exception:  # noqa: BLE001 - the form already answered; the person can ask again
+    except Exception:  # the form already answered; the person can ask again
         logger.warning(
             "Could not send the %s mail to subscriber %s", name, subscriber.public_id, exc_info=True
         )
