@@ -359,9 +359,6 @@ CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 PUBLIC_PAGE_CACHE_SECONDS = env_int("PUBLIC_PAGE_CACHE_SECONDS", 60)
 # New samples drop the cache at most this often, so live values are at most this old.
 PUBLIC_METRICS_REFRESH_SECONDS = env_int("PUBLIC_METRICS_REFRESH_SECONDS", 10)
-# The overview is drawn when what it shows changes (incidents.overview_frame), and at least this
-# often for today's bar and the sparklines; live figures are filled in on every request.
-OVERVIEW_FRAME_SECONDS = env_int("OVERVIEW_FRAME_SECONDS", 60)
 # Incidents per page of the history, and entries per feed.
 PUBLIC_HISTORY_PAGE_SIZE = env_int("PUBLIC_HISTORY_PAGE_SIZE", 25)
 PUBLIC_FEED_ENTRIES = env_int("PUBLIC_FEED_ENTRIES", 50)

@@ -13,7 +13,6 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.utils import translation
 
-from incidents import overview_frame
 from incidents.models import Component, ComponentGroup, Metric
 from incidents.roles import Role, assign_role
 from incidents.security import counters
@@ -56,10 +55,6 @@ def _isolated_counters(monkeypatch):
 @pytest.fixture(autouse=True)
 def _isolated_cache(settings, tmp_path):
     settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
-    # Tests run inside a transaction whose on-commit hooks (which bump the structure version)
-    # never fire: the overview is drawn per request, except in the frame's own tests.
-    settings.OVERVIEW_FRAME_SECONDS = 0
-    overview_frame.forget_held_frames()
 
 
 def _user(username: str, role: Role | None):

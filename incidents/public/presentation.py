@@ -1,37 +1,25 @@
 """What the public pages show, built from selector results in the page's language.
 
-Views stay thin: they call a selector, hand the result to a function here, and render.
-Texts are translated and values formatted here (through incidents.formatting), and charts
-are drawn by incidents.charts with their text alternatives.
+Views stay thin: they call a selector, hand the result to a function here, and render the
+rows with templates (templates/public/). Values are formatted here (through
+incidents.formatting), and charts are drawn by incidents.public.charts with their text
+alternatives.
 """
 
 import datetime as dt
-import html
-import json
-from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import cache
 
-from django.urls import reverse
-from django.utils import timezone, translation
-from django.utils.html import format_html
-from django.utils.safestring import SafeString, mark_safe
+from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 
-from incidents import charts, formatting, readings
-from incidents.kept import kept
-from incidents.models import (
-    Component,
-    ComponentStatus,
-    IncidentStatus,
-    Metric,
-    Resolution,
-)
+from incidents import formatting, selectors
+from incidents.metrics import readings
+from incidents.metrics.uptime import Span
+from incidents.models import Component, ComponentStatus, Incident, Metric
+from incidents.public import charts
+from incidents.public.uptime_bars import BarTexts, uptime_bars
 from incidents.translation import Shown, pick
-from incidents.uptime import Span, overall
 
-NO_DATA = "none"
 UPTIME_DAYS = 90  # days of bars on the overview and component pages
 
 
@@ -131,189 +119,6 @@ def metric_row(
     return row
 
 
-STATUS_ICONS = {
-    ComponentStatus.OPERATIONAL: "✓",
-    ComponentStatus.DEGRADED_PERFORMANCE: "▲",
-    ComponentStatus.PARTIAL_OUTAGE: "◆",
-    ComponentStatus.MAJOR_OUTAGE: "✕",
-    ComponentStatus.UNDER_MAINTENANCE: "⚙",
-}
-
-
-def _esc(text) -> str:
-    return html.escape(str(text), quote=True)
-
-
-def _iso_utc(value: dt.datetime) -> str:
-    return value.astimezone(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
-def metric_now_html(row: MetricRow) -> SafeString:
-    """A metric's live figure: "1.8 s, 40 seconds ago", "no data" or "last check failed",
-    followed by its own status when that is worse than operational.
-
-    Filled into the overview for every metric on every request, so it is built with the
-    standard library's escape rather than format_html (the large benchmark overview's fill went
-    from 1.33 to 0.90 ms)."""
-    if row.no_data:
-        html = f'<span class="value no-data"><span class="icon" aria-hidden="true">∅</span> {_esc(_("no data"))}</span>'
-        if row.age:
-            last = _("last report %(age)s") % {"age": row.age}
-            html += f' <span class="last-report">({_esc(last)})</span>'
-    elif row.failed:
-        html = (
-            '<span class="value check-failed status-major_outage"><span class="icon" aria-hidden="true">✕</span> '
-            f'{_esc(_("last check failed"))}</span>, <time datetime="{_iso_utc(row.at)}">{_esc(row.age)}</time>'
-        )
-    else:
-        html = (
-            f'<strong class="value">{_esc(row.value)}</strong>, '
-            f'<time datetime="{_iso_utc(row.at)}">{_esc(row.age)}</time>'
-        )
-    if row.shows_status:
-        html += (
-            f' — <span class="metric-status status-{row.status.value}"><span class="icon" aria-hidden="true">'
-            f"{STATUS_ICONS[row.status]}</span> {_esc(str(row.status.label).lower())}</span>"
-        )
-    return SafeString(html)
-
-
-NOTHING = SafeString("")
-
-
-def late_note_html(late: MetricRow | None) -> SafeString:
-    """ "▲ up, but 23 minutes late (webhook delivery delay)" for an operational component whose
-    latency metric is past its degraded threshold; nothing otherwise."""
-    if late is None:
-        return NOTHING
-    text = _("up, but %(late)s late (%(metric)s)") % {"late": late.late, "metric": late.name}
-    return SafeString(
-        '<span class="late status-degraded_performance"><span class="icon" aria-hidden="true">▲</span> '
-        f"{_esc(text)}</span>"
-    )
-
-
-class BarTexts:
-    """The texts of day bars in one language, formatting each date and label once per page.
-
-    The overview draws 90 bars for each of dozens of components: formatting a date with
-    Babel for every bar would cost more than everything else on the page.
-    """
-
-    def __init__(self, language: str):
-        self.language = language
-        self._days: dict[dt.date, str] = {}
-        self._durations: dict[int, str] = {}
-        self._labels = {status: str(status.label) for status in ComponentStatus}
-        self._no_data = _("%(day)s: no data")
-        self._links: dict[str, str] = {}
-        self._degraded = _("degraded for %(duration)s")
-        self._down = _("down for %(duration)s")
-
-    def day(self, date: dt.date) -> str:
-        if date not in self._days:
-            self._days[date] = formatting.format_day(date, self.language)
-        return self._days[date]
-
-    def duration(self, seconds: float) -> str:
-        minutes = round(seconds / 60)
-        if minutes not in self._durations:
-            self._durations[minutes] = formatting.format_duration(
-                dt.timedelta(minutes=minutes), self.language
-            )
-        return self._durations[minutes]
-
-    def link(self, slug: str) -> str:
-        if slug not in self._links:
-            self._links[slug] = reverse("public:incident", args=[slug])
-        return self._links[slug]
-
-    def run_text(self, run: list[Span]) -> str:
-        """What a run of quiet days says: "Dec 1, 2025 – Dec 20, 2025: Operational"."""
-        days = f"{self.day(run[0].date)} – {self.day(run[-1].date)}"
-        worst = run[0].worst
-        if worst is None:
-            return self._no_data % {"day": days}
-        return f"{days}: {self._labels[worst]}"
-
-    def text(self, span: Span) -> str:
-        """What one day's bar says: its date, worst status, time degraded and down, incidents."""
-        day = self.day(span.date)
-        worst = span.worst
-        if worst is None:
-            return self._no_data % {"day": day}
-        parts = [f"{day}: {self._labels[worst]}"]
-        if span.degraded_seconds >= 60:
-            parts.append(self._degraded % {"duration": self.duration(span.degraded_seconds)})
-        if span.down_seconds >= 60:
-            parts.append(self._down % {"duration": self.duration(span.down_seconds)})
-        if span.incidents:
-            titles = [
-                pick(
-                    row["incident__title"],
-                    language=self.language,
-                    original=row["incident__original_language"],
-                ).text
-                for row in span.incidents
-            ]
-            parts.append(
-                ngettext("%(count)d incident: %(titles)s", "%(count)d incidents: %(titles)s", len(titles))
-                % {"count": len(titles), "titles": "; ".join(titles)}
-            )
-        return "; ".join(parts)
-
-
-def _is_quiet(span: Span) -> bool:
-    return (
-        not span.incidents
-        and span.down_seconds < 60
-        and span.degraded_seconds < 60
-        and span.worst in (None, ComponentStatus.OPERATIONAL)
-    )
-
-
-def _runs(days: list[Span]) -> list[list[Span]]:
-    """Days in order, quiet days with the same status gathered in runs (each other day alone)."""
-    runs: list[list[Span]] = []
-    for span in days:
-        if runs and _is_quiet(span) and _is_quiet(runs[-1][-1]) and runs[-1][-1].worst == span.worst:
-            runs[-1].append(span)
-        else:
-            runs.append([span])
-    return runs
-
-
-def uptime_bars(
-    component_name: str, days: list[Span], language: str, texts: BarTexts | None = None
-) -> tuple[str, str]:
-    """The bars of one component and its uptime over those days as text."""
-    texts = texts or BarTexts(language)
-    bars = []
-    for run in _runs(days):
-        first = run[0]
-        worst = first.worst
-        css_class = f"status-{worst.value if worst else NO_DATA}"
-        if len(run) == 1:
-            href = texts.link(first.incidents[0]["incident__slug"]) if first.incidents else None
-            bars.append(charts.Bar(css_class=css_class, text=texts.text(first), href=href))
-        else:
-            bars.append(charts.Bar(css_class=css_class, text=texts.run_text(run), days=len(run)))
-    total = overall(days)
-    percent = formatting.format_percent(total.uptime, language) if total and total.uptime is not None else ""
-    if percent:
-        label = _("%(component)s, last %(days)d days: %(uptime)s uptime, one bar per day") % {
-            "component": component_name,
-            "days": len(days),
-            "uptime": percent,
-        }
-    else:
-        label = _("%(component)s, last %(days)d days: no data yet") % {
-            "component": component_name,
-            "days": len(days),
-        }
-    return charts.uptime_bars(bars, label=label), percent
-
-
 def component_rows(
     components: list[Component],
     *,
@@ -359,12 +164,12 @@ def metric_charts(
         for status, limit in metric.thresholds()
     ]
     periods = [
-        (_("Last 24 hours"), dt.timedelta(hours=24), hourly, Resolution.HOUR),
-        (_("Last 7 days"), dt.timedelta(days=7), hourly, Resolution.HOUR),
-        (_("Last 90 days"), dt.timedelta(days=90), daily, Resolution.DAY),
+        (_("Last 24 hours"), dt.timedelta(hours=24), hourly),
+        (_("Last 7 days"), dt.timedelta(days=7), hourly),
+        (_("Last 90 days"), dt.timedelta(days=90), daily),
     ]
     drawn = []
-    for title, length, series, _resolution in periods:
+    for title, length, series in periods:
         start = now - length
         points = [(at, v) for at, v in series if at >= start]
         present = [v for _at, v in points if v is not None]
@@ -396,110 +201,82 @@ def metric_charts(
     return MetricCharts(row=row, charts=drawn)
 
 
-def time_element(value: dt.datetime | None, human: Callable[[dt.datetime], str]) -> SafeString:
-    """A time for people (`human`: formatting.DateTimeFormatter in the page's language), with UTC
-    for machines."""
-    if value is None:
-        return mark_safe("")
-    machine = value.astimezone(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-    return mark_safe(f'<time datetime="{machine}">{html.escape(human(value))}</time>')  # noqa: S308 - escaped
+def overview_context(language: str) -> dict:
+    """The overview: indicator, open events, and each shown component's row in its group."""
+    summary = selectors.page_summary()
+    shown_components = [c for g in summary.groups for c in g.components]
+    metrics = [m for c in shown_components for m in c.metrics.all()]
+    hourly = selectors.hourly_values(metrics)
+    days = selectors.uptime_days([c for c in shown_components if c.showcase], days=UPTIME_DAYS)
+    texts = BarTexts(language)
+    groups = [
+        (group, component_rows(group.components, language=language, hourly=hourly, days=days, texts=texts))
+        for group in summary.groups
+    ]
+    return {
+        "summary": summary,
+        "groups": groups,
+        "has_components": bool(summary.components),
+        "uptime_days": UPTIME_DAYS,
+    }
 
 
-def lang_attribute(text: Shown) -> SafeString:
-    """' lang="ru"' for a text shown in another language than the page's, else nothing."""
-    return format_html(' lang="{}"', text.language) if text.is_fallback else mark_safe("")
+@dataclass
+class Month:
+    label: str  # "November 2026"
+    events: list[Incident]
 
 
-def component_options(components, chosen, language: str) -> SafeString:
-    """The <option> of each component (selectors.component_choices rows) for a filter, `chosen`
-    selected."""
-    return _options(
-        language, chosen.slug if chosen else None, tuple((c.slug, c.name_json) for c in components)
-    )
+def history_months(events: list[Incident], language: str) -> list[Month]:
+    """Events (newest first) gathered by the month they started in, in the status page's zone."""
+    zone = formatting.status_zone()
+    months: list[Month] = []
+    current = None
+    for event in events:
+        local = formatting.in_zone(event.started_at, zone) or event.started_at
+        if (local.year, local.month) != current:
+            current = (local.year, local.month)
+            months.append(Month(formatting.format_month(local.date(), language), []))
+        months[-1].events.append(event)
+    return months
 
 
-@kept(64)
-def _options(language: str, chosen: str | None, components: tuple[tuple[str, str], ...]) -> SafeString:
-    # Kept by what the list shows: sixty options cost more than the rest of a history page.
-    options = []
-    for slug, name_json in components:
-        name = component_name(name_json, language).text
-        selected = " selected" if slug == chosen else ""
-        options.append(f'<option value="{html.escape(slug)}"{selected}>{html.escape(name)}</option>')
-    return mark_safe("".join(options))  # noqa: S308 - every text above is escaped
+@dataclass
+class UptimeCell:
+    uptime: str  # "99.982 %"
+    down: str  # "12 minutes"
+    degraded: str  # time outside the latency target
 
 
-@kept(1024)
-def component_name(name_json: str, language: str) -> Shown:
-    """A component's name (its stored JSON text) in `language`, or its fallback."""
-    return pick(json.loads(name_json), language=language, original=Component.original_language)
+@dataclass
+class UptimeRow:
+    component: Component
+    name: Shown
+    months: list[UptimeCell | None]  # None: nothing observed that month
 
 
-@cache
-def status_labels(language: str) -> dict[str, str]:
-    """Incident and maintenance statuses by value, in `language` (not escaped). Pieces kept
-    across requests cannot rely on the active language."""
-    with translation.override(language):
-        return {status.value: str(status.label) for status in IncidentStatus}
+def uptime_rows(
+    components: list[Component], by_month: dict[int, list[Span]], language: str
+) -> list[UptimeRow]:
+    """The uptime table: per component, its uptime, time down and time degraded per month."""
 
+    def minutes(seconds: float) -> str:
+        return formatting.format_duration(dt.timedelta(minutes=round(seconds / 60)), language)
 
-def uptime_table_rows(components, by_month: dict[int, list[Span]], language: str) -> SafeString:
-    """The rows of the uptime table, one per component (selectors.component_choices rows): its
-    uptime, time down and time outside the latency target per month."""
-    url = reverse("public:component", args=["-slug-"])
-    rows = (
-        _uptime_row(
-            language,
-            url.replace("-slug-", component.slug),
-            component.name_json,
-            tuple(
-                (span.uptime, round(span.down_seconds / 60), round(span.degraded_seconds / 60))
+    return [
+        UptimeRow(
+            component=component,
+            name=shown(component.name, component, language=language),
+            months=[
+                UptimeCell(
+                    formatting.format_percent(span.uptime, language),
+                    minutes(span.down_seconds),
+                    minutes(span.degraded_seconds),
+                )
                 if span.observed
                 else None
                 for span in by_month[component.pk]
-            ),
+            ],
         )
         for component in components
-    )
-    return mark_safe("\n".join(rows))  # noqa: S308 - every text in a row is escaped
-
-
-@kept(4096)
-def _uptime_row(
-    language: str, url: str, name_json: str, months: tuple[tuple[float, int, int] | None, ...]
-) -> str:
-    """One component's row, kept by what it says: (uptime, minutes down, minutes degraded) per
-    month, or None for a month with nothing observed."""
-    name = component_name(name_json, language)
-    cells = "".join(_uptime_cell(*month, language) if month else _no_data_cell(language) for month in months)
-    return (
-        f'<tr><th scope="row"><a href="{html.escape(url)}"{lang_attribute(name)}>{html.escape(name.text)}</a></th>'
-        f"{cells}</tr>"
-    )
-
-
-@cache
-def _no_data_cell(language: str) -> str:
-    with translation.override(language):
-        return f"<td>{html.escape(_('no data'))}</td>"
-
-
-@kept(4096)
-def _uptime_cell(uptime: float, down_minutes: int, degraded_minutes: int, language: str) -> str:
-    """One component's month in the uptime table. Kept by what it says: the closed months'
-    cells are the same on every render of the page."""
-    down, degraded = _uptime_cell_labels(language)
-    percent = formatting.format_percent(uptime, language)  # digits and the locale's symbols
-    down_for = formatting.format_duration(dt.timedelta(minutes=down_minutes), language)
-    degraded_for = formatting.format_duration(dt.timedelta(minutes=degraded_minutes), language)
-    return (
-        f"<td><strong>{percent}</strong><br><small>{html.escape(down % {'duration': down_for})}"
-        f"<br>{html.escape(degraded % {'duration': degraded_for})}</small></td>"
-    )
-
-
-@cache
-def _uptime_cell_labels(language: str) -> tuple[str, str]:
-    # Cells are cached across requests, so their labels cannot rely on the active language.
-    with translation.override(language):
-        return _("down %(duration)s"), _("outside latency target %(duration)s")
+    ]

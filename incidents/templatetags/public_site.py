@@ -10,15 +10,20 @@ from django.utils.http import urlencode
 from django.utils.translation import get_language, get_language_from_path, override
 from django.utils.translation import gettext as _
 
-from incidents import formatting, overview_frame, presentation
-from incidents.metrics import readings
+from incidents import formatting
 from incidents.models import ComponentStatus
 from incidents.translation import Shown, language_codes
 
 register = template.Library()
 
 # A shape per status, so status is never told by colour alone (the label is always beside it).
-ICONS = presentation.STATUS_ICONS
+ICONS = {
+    ComponentStatus.OPERATIONAL: "✓",
+    ComponentStatus.DEGRADED_PERFORMANCE: "▲",
+    ComponentStatus.PARTIAL_OUTAGE: "◆",
+    ComponentStatus.MAJOR_OUTAGE: "✕",
+    ComponentStatus.UNDER_MAINTENANCE: "⚙",
+}
 
 
 def _language() -> str:
@@ -135,21 +140,3 @@ def iso_utc(value: dt.datetime | None) -> str:
 def due_text(item) -> str:
     """An action item's due date by its precision ("Q1 2027"), or nothing."""
     return formatting.format_due(item.due_date, item.due_precision, _language()) if item.due_date else ""
-
-
-@register.simple_tag(takes_context=True)
-def metric_now(context, row) -> str:
-    """A metric's live figure, or its slot when the overview frame is being drawn."""
-    if context.get("live_slots"):
-        return overview_frame.metric_slot(row.metric.pk)
-    return presentation.metric_now_html(row)
-
-
-@register.simple_tag(takes_context=True)
-def late_note(context, row) -> str:
-    """ "Up, but 23 minutes late" for a component row, or its slot in the overview frame."""
-    if context.get("live_slots"):
-        if not any(readings.can_be_late(m.metric) for m in row.metrics):
-            return ""
-        return overview_frame.late_slot(row.component.pk)
-    return presentation.late_note_html(row.late)

@@ -1,4 +1,4 @@
-"""The public status pages: thin views over incidents.selectors and incidents.presentation.
+"""The public status pages: thin views over incidents.selectors and incidents.public.presentation.
 
 Every page is cached per language (incidents.page_cache) and answers conditional GETs
 with 304 (ETag from the content), and none needs JavaScript.
@@ -8,18 +8,18 @@ import datetime as dt
 import re
 
 from django.conf import settings
-from django.http import Http404, HttpResponse, HttpResponseRedirect
+from django.http import Http404, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.cache import add_never_cache_headers
 from django.utils.http import url_has_allowed_host_and_scheme
-from django.utils.safestring import SafeString
 from django.utils.translation import get_language
 from django.views.decorators.http import conditional_page, require_safe
 
-from incidents import event_lists, formatting, overview_frame, presentation, selectors
+from incidents import formatting, selectors
 from incidents.models import ComponentStatus, Resolution
+from incidents.public import presentation
 from incidents.public.page_cache import cached_page, no_query
 from incidents.translation import language_codes
 
@@ -65,10 +65,7 @@ def history_query(request) -> str | None:
 
 @public_page
 def overview(request):
-    html, etag = overview_frame.overview_html(request, _language())
-    response = HttpResponse(html)
-    response["ETag"] = etag
-    return response
+    return render(request, "public/overview.html", presentation.overview_context(_language()))
 
 
 @public_page
@@ -119,7 +116,6 @@ def component(request, slug: str):
             "description": presentation.shown(found.description, found, language=language),
             "metrics": charts,
             "late": late,
-            "late_html": presentation.late_note_html(late),
             "bars": bars,
             "uptime": uptime,
             "uptime_days": UPTIME_DAYS,
@@ -139,17 +135,13 @@ def history(request):
         component=chosen.pk if chosen else None, page=number, page_size=settings.PUBLIC_HISTORY_PAGE_SIZE
     )
     past_the_end = page.number != number
-    if past_the_end:
-        page = selectors.history(
-            component=chosen.pk if chosen else None, page=1, page_size=settings.PUBLIC_HISTORY_PAGE_SIZE
-        )
     response = render(
         request,
         "public/history.html",
         {
             "page": page,
-            "sections": _history_sections(page.object_list, language),
-            "options": presentation.component_options(components, chosen, language),
+            "months": presentation.history_months(page.object_list, language),
+            "components": components,
             "chosen": chosen,
             "unknown_component": bool(wanted) and chosen is None,
         },
@@ -170,29 +162,15 @@ def uptime(request):
         "public/uptime.html",
         {
             "months": [formatting.format_month(m.date(), language) for m in months],
-            "rows": presentation.uptime_table_rows(components, by_component, language),
+            "rows": presentation.uptime_rows(components, by_component, language),
         },
     )
 
 
 @public_page
 def maintenance(request):
-    language = _language()
     coming, past = selectors.maintenance_windows()
-    affected = selectors.affected_components(event["pk"] for event in [*coming, *past])
-    return render(
-        request,
-        "public/maintenance.html",
-        {
-            "coming": event_lists.maintenance_articles(coming, affected, language),
-            "past": event_lists.maintenance_articles(past, affected, language),
-        },
-    )
-
-
-def _history_sections(events: list[dict], language: str) -> SafeString:
-    affected = selectors.affected_components(event["pk"] for event in events)
-    return event_lists.history_sections(events, affected, language)
+    return render(request, "public/maintenance.html", {"coming": coming, "past": past})
 
 
 def choose_language(request, code: str):

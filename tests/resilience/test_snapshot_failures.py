@@ -3,8 +3,9 @@
 import pytest
 from django.core.management import CommandError, call_command
 
-from incidents import overview_frame, selectors, snapshot
+from incidents import selectors
 from incidents.models import Incident
+from incidents.public import presentation, snapshot
 from incidents.tasks.snapshot import export_snapshot
 
 pytestmark = pytest.mark.django_db
@@ -37,7 +38,7 @@ def test_an_overview_answering_500_keeps_the_previous_build_current(site, snapsh
     def failing(*args, **kwargs):
         raise RuntimeError("the overview cannot be drawn")
 
-    monkeypatch.setattr(overview_frame, "overview_html", failing)
+    monkeypatch.setattr(presentation, "overview_context", failing)
     with pytest.raises(snapshot.SnapshotFailed):
         snapshot.export()
     assert (snapshot_dir / "current").resolve() == previous.folder.resolve()

@@ -1,5 +1,4 @@
-"""Rows kept by what they show (incidents.kept) never outlive a change: each list shows an edit
-on the next render, with the page cache off and the rows already written once."""
+"""Every list shows an edit on the next render, after the pages were shown once."""
 
 import feedparser
 import pytest

@@ -1,0 +1,72 @@
+"""Reads of published incidents and maintenance as lists: history, maintenance and feeds."""
+
+from django.core.paginator import Page, Paginator
+from django.db.models import Exists, OuterRef, Prefetch, prefetch_related_objects
+
+from incidents.models import Component, ComponentTimelineEntry, Incident, IncidentKind, IncidentUpdate
+from incidents.models.incidents import STATUSES_BY_KIND
+
+
+def _with_components(events: list[Incident]) -> list[Incident]:
+    """The events with their components (names in page order) loaded in one query."""
+    components = Component.objects.order_by("position", "slug").only("pk", "slug", "name")
+    prefetch_related_objects(events, Prefetch("components", queryset=components))
+    return events
+
+
+def history(*, component: Component | int | None = None, page: int = 1, page_size: int = 25) -> Page:
+    """One page of published incidents and maintenance with their components, newest first,
+    optionally of one component; the first page when there is no page `page`."""
+    order = ("-started_at", "-id")
+    queryset = Incident.objects.published().order_by(*order)
+    if component is not None:
+        queryset = queryset.filter(components=component)
+    # Ids first, rows after: a component's incidents are sorted, and sorting them with their
+    # texts costs more than sorting their ids.
+    paginator = Paginator(queryset.values_list("pk", flat=True), page_size)
+    found = paginator.page(page if 1 <= page <= paginator.num_pages else 1)
+    found.object_list = _with_components(
+        list(Incident.objects.filter(pk__in=found.object_list).order_by(*order))
+    )
+    return found
+
+
+def maintenance_windows(*, past_limit: int = 20) -> tuple[list[Incident], list[Incident]]:
+    """Upcoming and in-progress maintenance (soonest first), and past windows (newest first),
+    with their components."""
+    queryset = Incident.objects.published().maintenances()
+    # The open statuses named rather than the closed ones excluded: the (kind, status) index
+    # then finds the few open windows instead of reading every past one. They are sorted here,
+    # as an ORDER BY would make SQLite walk every window in the (kind, scheduled_for) index.
+    open_statuses = [s for s in STATUSES_BY_KIND[IncidentKind.MAINTENANCE] if not s.is_closed]
+    coming = sorted(
+        queryset.filter(status__in=open_statuses).order_by(),
+        key=lambda w: (w.scheduled_for is None, w.scheduled_for or w.started_at, w.started_at),
+    )
+    past = list(
+        queryset.exclude(pk__in=[w.pk for w in coming]).order_by("-scheduled_for", "-started_at")[:past_limit]
+    )
+    _with_components([*coming, *past])
+    return coming, past
+
+
+def feed_updates(*, component: Component | None = None, limit: int = 50) -> list[IncidentUpdate]:
+    """The newest updates of published incidents and maintenance, with their incident, for the feeds."""
+    order = ("-display_at", "-created_at", "-id")
+    if component is None:
+        # EXISTS rather than a join: with a join and a small limit SQLite sorts every update
+        # instead of walking the display_at index.
+        published = Incident.objects.filter(pk=OuterRef("incident_id"), published_at__isnull=False)
+        newest = IncidentUpdate.objects.filter(Exists(published))
+        newest_ids = newest.order_by(*order).values("pk")[:limit]
+    else:
+        # A component's updates in the order of its index (component, display_at, created_at,
+        # update): the newest are read first, whatever the length of its history.
+        newest_ids = (
+            ComponentTimelineEntry.objects.filter(
+                component=component, update__incident__published_at__isnull=False
+            )
+            .order_by("-display_at", "-created_at", "-update_id")
+            .values("update_id")[:limit]
+        )
+    return list(IncidentUpdate.objects.filter(pk__in=newest_ids).select_related("incident").order_by(*order))

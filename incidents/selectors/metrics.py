@@ -1,0 +1,79 @@
+"""Reads of metric values: rollup series, hourly values and the samples a status looks at."""
+
+import datetime as dt
+from collections import defaultdict
+from collections.abc import Sequence
+
+from django.db.models import F, Window
+from django.db.models.functions import RowNumber
+from django.utils import timezone
+
+from incidents.models import Aggregation, Metric, Resolution, Rollup, Sample
+
+
+def live_metrics():
+    """Metrics in page order with what incidents.metrics.readings needs (probe, health) in the
+    same query."""
+    return Metric.objects.select_related("probe", "health").order_by("position", "slug")
+
+
+def rollup_value(metric: Metric, row: dict) -> float | None:
+    """The value a rollup row stands for, by the metric's aggregation."""
+    if metric.aggregation == Aggregation.MAX:
+        return row["maximum"]
+    if metric.aggregation == Aggregation.P95:
+        return row["p95"]
+    measured = row["count"] - row["failures"]
+    return row["total"] / measured if measured else None
+
+
+def metric_series(
+    metrics: Sequence[Metric], *, resolution: Resolution, since: dt.datetime, until: dt.datetime
+) -> dict[int, list[tuple[dt.datetime, float | None]]]:
+    """Rollup values of each metric between the two times, oldest first (one query)."""
+    by_id = {m.pk: m for m in metrics}
+    rows = (
+        Rollup.objects.filter(
+            metric_id__in=list(by_id), resolution=resolution, bucket_start__gte=since, bucket_start__lt=until
+        )
+        .order_by("bucket_start")
+        .values("metric_id", "bucket_start", "count", "failures", "maximum", "total", "p95")
+    )
+    series: dict[int, list] = defaultdict(list)
+    for row in rows:
+        series[row["metric_id"]].append((row["bucket_start"], rollup_value(by_id[row["metric_id"]], row)))
+    return series
+
+
+def hourly_values(metrics: Sequence[Metric], *, hours: int = 24) -> dict[int, list[float | None]]:
+    """For each metric, one value per hour of the last `hours` hours (None for no data)."""
+    now = timezone.now()
+    first = now.replace(minute=0, second=0, microsecond=0) - dt.timedelta(hours=hours - 1)
+    series = metric_series(
+        metrics, resolution=Resolution.HOUR, since=first, until=now + dt.timedelta(hours=1)
+    )
+    result = {}
+    for metric in metrics:
+        by_hour = dict(series.get(metric.pk, []))
+        result[metric.pk] = [by_hour.get(first + dt.timedelta(hours=n)) for n in range(hours)]
+    return result
+
+
+def metric_window_values(metrics: list[Metric]) -> dict[int, list[float]]:
+    """The values of each metric's last `window` successful samples (what its status looks at).
+
+    One query for all metrics: samples are numbered newest first per metric, and the
+    (metric, -at) index serves the partitions.
+    """
+    windows = {metric.pk: metric.window for metric in metrics}
+    rows = (
+        Sample.objects.filter(metric__in=windows, value__isnull=False)
+        .annotate(rank=Window(RowNumber(), partition_by=[F("metric_id")], order_by=F("at").desc()))
+        .filter(rank__lte=max(windows.values(), default=0))
+        .values_list("metric_id", "rank", "value")
+    )
+    values: dict[int, list[float]] = {pk: [] for pk in windows}
+    for metric_id, rank, value in rows:
+        if rank <= windows[metric_id]:
+            values[metric_id].append(value)
+    return values
