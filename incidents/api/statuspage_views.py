@@ -16,7 +16,7 @@ from django.utils import translation
 from django.utils.cache import get_conditional_response
 from django.utils.http import http_date
 
-from incidents.public.page_cache import cache_control, fetch, mark_shareable
+from incidents.public.page_cache import cache_control, fetch
 from incidents.public.versions import page_version_or_none
 from incidents.translation import language_codes
 
@@ -85,9 +85,6 @@ def endpoint_view(endpoint: str):
         language = requested_language(request)
         version = page_version_or_none(live=endpoint in LIVE_DOCUMENTS)
         cached = representation(endpoint, language, version)
-        if version is not None and request.META.get("QUERY_STRING", "") in ("", f"lang={language}"):
-            # Only canonical URLs: the response cache keys by the query string as sent.
-            mark_shareable(request)
         response = HttpResponse(cached["body"], content_type="application/json; charset=utf-8")
         response["ETag"] = cached["etag"]
         if cached["last_modified"]:

@@ -28,7 +28,6 @@ from django.http import HttpRequest, HttpResponse
 from django.utils.translation import get_language
 
 from incidents.public import versions
-from statuspage.response_cache import SHAREABLE_VERSION
 
 logger = logging.getLogger(__name__)
 
@@ -54,13 +53,6 @@ def page_key(request: HttpRequest, version: str, query: str = "") -> str:
     """`query` is the page's normalised query (see cached_page), never the one the reader sent."""
     path = hashlib.sha256(f"{request.path}?{query}".encode()).hexdigest()[:32]
     return f"public:page:{version}:{get_language()}:{path}"
-
-
-def mark_shareable(request: HttpRequest) -> None:
-    """Lets statuspage.response_cache keep this response until either version changes."""
-    version = versions.page_version_or_none(live=True)
-    if version is not None:
-        request.META[SHAREABLE_VERSION] = version
 
 
 def cache_control(*, max_age: int | None = None) -> str:
@@ -126,9 +118,6 @@ def cached_page(
         if stored is None:  # nothing cached and the winner's page was not cacheable
             return view(request, *args, **kwargs)
         content, headers = stored
-        if request.META.get("QUERY_STRING", "") == normalised:
-            # The response cache keys by the query string as sent: it keeps canonical URLs only.
-            mark_shareable(request)
         response = HttpResponse(content)
         for name, value in headers.items():
             response[name] = value
