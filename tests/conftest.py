@@ -1,11 +1,17 @@
-"""Personas, factories and the rule for tests that need real services.
+"""Personas, factories, the rule for tests that need real services, and what keeps parallel
+workers apart.
 
 Tests marked `postgres` or `redis` skip with a reason when the service is not configured,
 and fail instead when REQUIRE_SERVICES=1 (as in CI), so a missing service never passes quietly.
+
+Under pytest-xdist each worker gets a var directory (files, the probes' SQLite database) and a
+Redis database of its own, and its own share of the local port ranges; PostgreSQL test
+databases are per worker already (pytest-django adds the worker id to their names).
 """
 
 import datetime as dt
 import os
+import urllib.parse
 import uuid
 
 import pytest
@@ -18,6 +24,33 @@ from incidents.roles import Role, assign_role
 from incidents.security import counters
 
 REQUIRE_SERVICES = os.environ.get("REQUIRE_SERVICES") == "1"
+REDIS_DATABASES = 16
+
+
+def _worker_environment(worker_id: str) -> dict[str, str]:
+    index = int(worker_id.removeprefix("gw"))
+    environment = {"STATUSPAGE_VAR_DIR": str(settings.VAR_DIR / "test-workers" / worker_id)}
+    if settings.REDIS_URL:
+        url = urllib.parse.urlsplit(settings.REDIS_URL)
+        first = int(url.path.strip("/") or 0)
+        database = (first - index) % REDIS_DATABASES
+        environment["REDIS_URL"] = urllib.parse.urlunsplit(url._replace(path=f"/{database}"))
+    return environment
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_newgateway(gateway):
+    """Sets the worker's environment before it imports Django's settings (which read it once)."""
+    code = f"import os; os.environ.update({_worker_environment(gateway.id)!r})"
+    gateway.remote_exec(code).waitclose()
+
+
+def worker_ports(first: int, last: int) -> range:
+    """This worker's share of the local ports first..last-1, so workers never race for one."""
+    workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
+    index = int(os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw"))
+    share = (last - first) // workers
+    return range(first + index * share, first + (index + 1) * share)
 
 
 def _service_missing(marker: str) -> str | None:
@@ -53,11 +86,17 @@ def _isolated_counters(monkeypatch):
 
 
 @pytest.fixture(autouse=True)
+def _fast_password_hasher(settings):
+    # Personas are made in most tests; the production hasher costs most of a second per password.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
 def _isolated_cache(settings, tmp_path):
     settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
 
-def _user(username: str, role: Role | None):
+def make_user(username: str, role: Role | None):
     user = get_user_model().objects.create_user(username=username, password="correct horse battery")
     if role:
         assign_role(user, role)
@@ -66,22 +105,22 @@ def _user(username: str, role: Role | None):
 
 @pytest.fixture
 def admin(db):
-    return _user("ada", Role.ADMIN)
+    return make_user("ada", Role.ADMIN)
 
 
 @pytest.fixture
 def responder(db):
-    return _user("rita", Role.RESPONDER)
+    return make_user("rita", Role.RESPONDER)
 
 
 @pytest.fixture
 def viewer(db):
-    return _user("victor", Role.VIEWER)
+    return make_user("victor", Role.VIEWER)
 
 
 @pytest.fixture
 def outsider(db):
-    return _user("olga", None)
+    return make_user("olga", None)
 
 
 @pytest.fixture

@@ -26,6 +26,9 @@ from incidents.models import (
 from incidents.models.postmortems import status_page_today
 from incidents.tasks.demo import feed
 
+# The demo is loaded once (about half a minute): every test here runs on the same worker.
+pytestmark = pytest.mark.xdist_group("demo")
+
 MODELS = (
     ComponentGroup,
     Component,

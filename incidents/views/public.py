@@ -30,12 +30,12 @@ def _language() -> str:
     return (get_language() or settings.LANGUAGE_CODE).split("-")[0]
 
 
-def public_page(view=None, *, query=no_query):
+def public_page(view=None, *, query=no_query, live=False):
     """GET and HEAD only, cached per language (kept under `query`, see cached_page), with ETag
-    and 304."""
+    and 304. `live`: the page shows live figures (cached under the live version too)."""
     if view is None:
-        return lambda view: public_page(view, query=query)
-    return require_safe(conditional_page(cached_page(view, query=query)))
+        return lambda view: public_page(view, query=query, live=live)
+    return require_safe(conditional_page(cached_page(view, query=query, live=live)))
 
 
 PAGE_NUMBER = re.compile(r"[0-9]{1,6}")
@@ -63,7 +63,7 @@ def history_query(request) -> str | None:
     return "&".join(parts)
 
 
-@public_page
+@public_page(live=True)
 def overview(request):
     return render(request, "public/overview.html", presentation.overview_context(_language()))
 
@@ -84,7 +84,7 @@ def incident(request, slug: str):
     )
 
 
-@public_page
+@public_page(live=True)
 def component(request, slug: str):
     language = _language()
     found = selectors.public_component(slug)

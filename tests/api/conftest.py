@@ -6,7 +6,7 @@ import pytest
 from django.core.cache import cache
 from rest_framework.test import APIClient
 
-from incidents.models import Component, ComponentGroup, Metric, Probe, TokenScope
+from incidents.models import Component, ComponentGroup, Metric, Probe, Subscriber, TokenScope
 from incidents.services.api_tokens import issue_token
 from incidents.services.incidents import declare_incident, post_update, resolve_incident
 from incidents.services.metrics import record_sample
@@ -62,6 +62,20 @@ def client_as(admin, responder, viewer, outsider, token_for):
 
 @pytest.fixture
 def page(db, admin):
+    return build_page(admin)
+
+
+@pytest.fixture
+def probes(page, admin):
+    return build_probes(page, admin)
+
+
+@pytest.fixture
+def subscriber(page):
+    return build_subscriber(page)
+
+
+def build_page(admin) -> dict:
     """A page like the documented Statuspage example: a group of two components, an open
     incident with two updates, a resolved one, scheduled and running maintenance, a draft."""
     core = ComponentGroup.objects.create(slug="core", name={"en": "Core", "ru": "Ядро"}, position=1)
@@ -133,8 +147,7 @@ def page(db, admin):
     }
 
 
-@pytest.fixture
-def probes(page, admin):
+def build_probes(page, admin) -> dict:
     """An HTTP probe, a push probe and a webhook probe on metrics of the page, a spare metric."""
     rest, webhooks = page["rest"], page["webhooks"]
 
@@ -169,8 +182,7 @@ def probes(page, admin):
     return {"http": http, "push": push, "webhook": webhook, "spare_metric": metric(rest, "errors")}
 
 
-@pytest.fixture
-def subscriber(page):
+def build_subscriber(page) -> Subscriber:
     """A confirmed email subscriber to the REST API component."""
     created = subscribe(email="ops@example.com", language="en", components=[page["rest"]]).subscriber
     return confirm_subscription(created)

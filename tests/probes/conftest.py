@@ -92,8 +92,8 @@ class Targets:
     """A local HTTP server whose paths behave as told: /ok, /slow/<seconds>, /hang, /status/<code>,
     /metrics (Prometheus text from `self.exposition`), and /trigger (calls `self.on_trigger`)."""
 
-    def __init__(self, port: int):
-        self.port = port
+    def __init__(self):
+        self.port = 0
         self.exposition = ""
         self.on_trigger = None
         self.active = 0
@@ -105,16 +105,15 @@ class Targets:
         self.thread = threading.Thread(target=self._serve, daemon=True)
         self.thread.start()
         if not self.ready.wait(10):
-            raise RuntimeError(f"the target server could not listen on port {port}")
+            raise RuntimeError("the target server could not listen")
 
     def url(self, path: str) -> str:
         return f"http://127.0.0.1:{self.port}{path}"
 
     def _serve(self):
         asyncio.set_event_loop(self.loop)
-        self.server = self.loop.run_until_complete(
-            asyncio.start_server(self._handle, "127.0.0.1", self.port, reuse_address=True)
-        )
+        self.server = self.loop.run_until_complete(asyncio.start_server(self._handle, "127.0.0.1", 0))
+        self.port = self.server.sockets[0].getsockname()[1]
         self.ready.set()
         self.loop.run_forever()
 
@@ -178,7 +177,7 @@ class Targets:
 
 @pytest.fixture
 def targets():
-    server = Targets(8410 + (os.getpid() % 20))
+    server = Targets()
     yield server
     server.close()
 
@@ -191,8 +190,8 @@ class QuietHandler(WSGIRequestHandler):
 @pytest.fixture
 def live_receiver(transactional_db):
     """The Django app served on 127.0.0.1 by a real HTTP server (for the webhook receiver)."""
-    port = 8440 + (os.getpid() % 20)
-    server = ThreadedWSGIServer(("127.0.0.1", port), QuietHandler, allow_reuse_address=True)
+    server = ThreadedWSGIServer(("127.0.0.1", 0), QuietHandler)
+    port = server.server_address[1]
     server.set_app(WSGIHandler())
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()

@@ -70,7 +70,7 @@ def test_connection_refused_is_a_failure(engine, make_probe):
 
 
 def test_one_slow_host_cannot_take_every_slot(make_probe, targets):
-    other = Targets(targets.port + 30)
+    other = Targets()
     try:
         engine = ProbeEngine(concurrency=3, per_host=2)
         for i in range(6):

@@ -10,22 +10,28 @@ see: probe credentials and webhook secrets (nobody), subscriber addresses and we
 """
 
 import datetime as dt
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
 import pytest
 from django.apps import apps
+from django.conf import settings
 from django.contrib import admin as django_admin
 from django.contrib.auth import get_user_model
-from django.test import Client
+from django.db import transaction
+from django.test import Client, override_settings
 from django.urls import URLPattern, URLResolver, get_resolver, resolve
-from django.utils import timezone
+from django.utils import timezone, translation
 from rest_framework.test import APIClient
 
 from incidents.models import (
+    ActionItem,
     ApiToken,
     AuditEvent,
     Channel,
+    Component,
+    ComponentGroup,
     Delivery,
     DeliveryState,
     Metric,
@@ -37,13 +43,13 @@ from incidents.models import (
 )
 from incidents.roles import Role
 from incidents.services.api_tokens import issue_token
+from incidents.services.postmortems import save_action_item, write_postmortem
 from incidents.services.probes import save_probe
 from incidents.services.subscriptions import confirm_subscription, subscribe
+from tests.api.conftest import build_page, build_probes, build_subscriber
 from tests.api.test_permissions import WRITES as API_WRITES
-from tests.api.test_permissions import (
-    own_token,
-    world,  # noqa: F401  (the API world, extended below)
-)
+from tests.api.test_permissions import own_token
+from tests.conftest import make_user
 from tests.editor.test_permissions import ACTIONS as EDITOR_ACTIONS
 from tests.editor.test_permissions import build_world as build_editor_world
 from tests.hostile.conftest import database_rows
@@ -92,18 +98,6 @@ def persona(name: str) -> Persona:
         return Persona(name, RANK[name], logged_in=True)
     role, scope = name.removesuffix("_token").split("_", 1)
     return Persona(name, RANK[role], logged_in=False, token_scope=TokenScope(scope))
-
-
-@pytest.fixture
-def users(admin, responder, viewer, outsider):
-    superuser = get_user_model().objects.create_superuser(username="root", password="x")
-    return {
-        "admin": admin,
-        "responder": responder,
-        "viewer": viewer,
-        "outsider": outsider,
-        "superuser": superuser,
-    }
 
 
 @pytest.fixture
@@ -193,19 +187,40 @@ def add_secrets_and_recipients(objects, admin) -> dict:
     return {**objects, "hook": hook, "run": run, "delivery": deliveries[1]}
 
 
-@pytest.fixture
-def api_world(world, admin):  # noqa: F811
+def make_users() -> dict:
+    return {
+        "admin": make_user("ada", Role.ADMIN),
+        "responder": make_user("rita", Role.RESPONDER),
+        "viewer": make_user("victor", Role.VIEWER),
+        "outsider": make_user("olga", None),
+        "superuser": get_user_model().objects.create_superuser(username="root", password="x"),
+    }
+
+
+def build_api_world(users) -> dict:
+    admin = users["admin"]
+    page = build_page(admin)
+    world = {**page, **build_probes(page, admin), "subscriber": build_subscriber(page)}
+    world["postmortem"] = write_postmortem(
+        page["resolved"], language="en", sections={"summary": "Why."}, actor=admin
+    )
+    world["item"] = save_action_item(
+        ActionItem(postmortem=world["postmortem"], title={"en": "Alert on lag"}), actor=admin
+    )
     extended = add_secrets_and_recipients(world, admin)
     return {**extended, "sample": Sample.objects.first(), "event": AuditEvent.objects.order_by("pk").last()}
 
 
-@pytest.fixture
-def editor_world(make_component, group, responder, admin):
-    component = make_component("public-api", name={"en": "Public API"})
+def build_editor_side(users) -> dict:
+    admin = users["admin"]
+    group = ComponentGroup.objects.create(slug="core", name={"en": "Core", "nb": "Kjerne"}, position=1)
+    component = Component.objects.create(slug="public-api", name={"en": "Public API"})
     metric = Metric.objects.create(
         component=component, slug="latency", name={"en": "Latency"}, degraded_threshold=500
     )
-    objects = build_editor_world(component=component, metric=metric, group=group, responder=responder)
+    objects = build_editor_world(
+        component=component, metric=metric, group=group, responder=users["responder"]
+    )
 
     def probe(kind, slug, url=""):
         spare = Metric.objects.create(component=component, slug=slug, name={"en": slug}, unit="ms")
@@ -222,6 +237,49 @@ def editor_world(make_component, group, responder, admin):
         subscribe(email=ADDRESS, language="en", components=[component], send_mail=False).subscriber
     )
     return add_secrets_and_recipients(objects, admin)
+
+
+@contextmanager
+def built_once(django_db_blocker, build):
+    """The personas and a world, written once for a whole class of tests inside a transaction
+    that is rolled back after its last test. Each test runs in a savepoint of it (pytest-django's
+    `db`), so whatever a request changes is undone before the next test: every case still acts
+    on the same fresh world, without building it 400 times."""
+    quiet = override_settings(
+        PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"],
+        CACHES={"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}},
+    )
+    with (
+        django_db_blocker.unblock(),
+        transaction.atomic(),
+        quiet,
+        translation.override(settings.LANGUAGE_CODE),
+    ):
+        users = make_users()
+        yield users, build(users)
+        transaction.set_rollback(True)
+
+
+@pytest.fixture(scope="class")
+def api_side(django_db_setup, django_db_blocker):
+    with built_once(django_db_blocker, build_api_world) as built:
+        yield built
+
+
+@pytest.fixture(scope="class")
+def editor_side(django_db_setup, django_db_blocker):
+    with built_once(django_db_blocker, build_editor_side) as built:
+        yield built
+
+
+@pytest.fixture
+def api_world(api_side, db):
+    return api_side[1]
+
+
+@pytest.fixture
+def editor_world(editor_side, db):
+    return editor_side[1]
 
 
 # --- the tables ---
@@ -452,27 +510,6 @@ def api_refusal(who: Persona, row: Row) -> int | None:
     return None
 
 
-@pytest.mark.parametrize(("row", "persona_name"), _cases(API_ROWS, API_PERSONAS))
-def test_api_matrix(api_world, client_for, users, row, persona_name, django_capture_on_commit_callbacks):
-    who = persona(persona_name)
-    client = client_for(persona_name)
-    target, data = row.path(api_world, users[who.holder]), row.data(api_world)
-    rows_before, contents_before = database_rows(), database_contents()
-    events_before = AuditEvent.objects.count()
-
-    with django_capture_on_commit_callbacks(execute=True):
-        response = send(client, row.method, target, data, json_body=True)
-
-    refusal = api_refusal(who, row)
-    if refusal is None:
-        assert_allowed(response, row)
-    else:
-        assert_refused_unchanged(response, refusal, rows_before, contents_before, events_before)
-    assert_shows_nothing_hidden(response, who, api_world)
-    if target.startswith("/api/v2/"):
-        assert "Probe breach" not in response.content.decode()  # drafts stay off the public API
-
-
 def editor_refusal(who: Persona, row: Row, login_page: str) -> int | str | None:
     if row.minimum == "public":
         return None
@@ -483,52 +520,113 @@ def editor_refusal(who: Persona, row: Row, login_page: str) -> int | str | None:
     return None
 
 
-@pytest.mark.parametrize(("row", "persona_name"), _cases(EDITOR_ROWS, EDITOR_PERSONAS))
-def test_editor_matrix(
-    editor_world, client_for, users, row, persona_name, django_capture_on_commit_callbacks
-):
-    who = persona(persona_name)
-    client = client_for(persona_name, client_class=Client)
-    target, data = row.path(editor_world, users[who.holder]), row.data(editor_world)
-    rows_before, contents_before = database_rows(), database_contents()
-    events_before = AuditEvent.objects.count()
+class TestApi:
+    @pytest.fixture
+    def users(self, api_side):
+        return api_side[0]
 
-    with django_capture_on_commit_callbacks(execute=True):
-        response = send(client, row.method, target, data, json_body=False)
+    @pytest.mark.parametrize(("row", "persona_name"), _cases(API_ROWS, API_PERSONAS))
+    def test_api_matrix(
+        self, api_world, client_for, users, row, persona_name, django_capture_on_commit_callbacks
+    ):
+        who = persona(persona_name)
+        client = client_for(persona_name)
+        target, data = row.path(api_world, users[who.holder]), row.data(api_world)
+        rows_before, contents_before = database_rows(), database_contents()
+        events_before = AuditEvent.objects.count()
 
-    refusal = editor_refusal(who, row, "/editor/login/?next=")
-    if refusal is None:
-        assert_allowed(response, row)
-    else:
-        assert_refused_unchanged(response, refusal, rows_before, contents_before, events_before)
-    # Admins edit probes in the editor, so only the pages of lesser roles are searched for secrets.
-    if who.rank < RANK["admin"]:
-        assert_shows_nothing_hidden(response, who, editor_world)
+        with django_capture_on_commit_callbacks(execute=True):
+            response = send(client, row.method, target, data, json_body=True)
+
+        refusal = api_refusal(who, row)
+        if refusal is None:
+            assert_allowed(response, row)
+        else:
+            assert_refused_unchanged(response, refusal, rows_before, contents_before, events_before)
+        assert_shows_nothing_hidden(response, who, api_world)
+        if target.startswith("/api/v2/"):
+            assert "Probe breach" not in response.content.decode()  # drafts stay off the public API
+
+    def test_every_api_route_and_method_has_a_row(self, api_world, users):
+        expected = set()
+        for path, view_name, callback in routes(get_resolver().url_patterns):
+            if not path.startswith("api/") or "format" in path:
+                continue  # DRF's format suffixes (.json) repeat the route they extend
+            expected |= {(view_name, method) for method in api_methods(callback)}
+
+        have = covered(API_ROWS, [row.path(api_world, users["admin"]) for row in API_ROWS])
+        have_views = {view_name for view_name, _method in have}
+
+        missing = {
+            (view, method) for view, method in expected if (view, method) not in have and method != "any"
+        }
+        missing |= {(view, "any") for view, method in expected if method == "any" and view not in have_views}
+        assert missing == set(), "API routes without a row in the permission matrix"
 
 
-@pytest.mark.parametrize(("row", "persona_name"), _cases(ADMIN_SITE_ROWS, ADMIN_SITE_PERSONAS))
-def test_admin_site_matrix(
-    editor_world, client_for, users, row, persona_name, django_capture_on_commit_callbacks
-):
-    """The Django admin is a superuser's console: staff roles reach its index, and nothing in it."""
-    who = persona(persona_name)
-    client = client_for(persona_name, client_class=Client)
-    target, data = row.path(editor_world, users[who.holder]), row.data(editor_world)
-    rows_before, contents_before = database_rows(), database_contents()
-    events_before = AuditEvent.objects.count()
+class TestEditorAndAdmin:
+    @pytest.fixture
+    def users(self, editor_side):
+        return editor_side[0]
 
-    with django_capture_on_commit_callbacks(execute=True):
-        response = send(client, row.method, target, data, json_body=False)
+    @pytest.mark.parametrize(("row", "persona_name"), _cases(EDITOR_ROWS, EDITOR_PERSONAS))
+    def test_editor_matrix(
+        self, editor_world, client_for, users, row, persona_name, django_capture_on_commit_callbacks
+    ):
+        who = persona(persona_name)
+        client = client_for(persona_name, client_class=Client)
+        target, data = row.path(editor_world, users[who.holder]), row.data(editor_world)
+        rows_before, contents_before = database_rows(), database_contents()
+        events_before = AuditEvent.objects.count()
 
-    refusal = editor_refusal(who, row, "/admin/login/?next=")
-    if persona_name == "outsider":
-        refusal = "/admin/login/?next="  # the admin asks an account without staff status to log in
-    if refusal is None:
-        assert_allowed(response, row)
-    else:
-        assert_refused_unchanged(response, refusal, rows_before, contents_before, events_before)
-    if who.rank < RANK["admin"]:
-        assert_shows_nothing_hidden(response, who, editor_world)
+        with django_capture_on_commit_callbacks(execute=True):
+            response = send(client, row.method, target, data, json_body=False)
+
+        refusal = editor_refusal(who, row, "/editor/login/?next=")
+        if refusal is None:
+            assert_allowed(response, row)
+        else:
+            assert_refused_unchanged(response, refusal, rows_before, contents_before, events_before)
+        # Admins edit probes in the editor, so only the pages of lesser roles are searched for secrets.
+        if who.rank < RANK["admin"]:
+            assert_shows_nothing_hidden(response, who, editor_world)
+
+    @pytest.mark.parametrize(("row", "persona_name"), _cases(ADMIN_SITE_ROWS, ADMIN_SITE_PERSONAS))
+    def test_admin_site_matrix(
+        self, editor_world, client_for, users, row, persona_name, django_capture_on_commit_callbacks
+    ):
+        """The Django admin is a superuser's console: staff roles reach its index, and nothing in it."""
+        who = persona(persona_name)
+        client = client_for(persona_name, client_class=Client)
+        target, data = row.path(editor_world, users[who.holder]), row.data(editor_world)
+        rows_before, contents_before = database_rows(), database_contents()
+        events_before = AuditEvent.objects.count()
+
+        with django_capture_on_commit_callbacks(execute=True):
+            response = send(client, row.method, target, data, json_body=False)
+
+        refusal = editor_refusal(who, row, "/admin/login/?next=")
+        if persona_name == "outsider":
+            refusal = "/admin/login/?next="  # the admin asks an account without staff status to log in
+        if refusal is None:
+            assert_allowed(response, row)
+        else:
+            assert_refused_unchanged(response, refusal, rows_before, contents_before, events_before)
+        if who.rank < RANK["admin"]:
+            assert_shows_nothing_hidden(response, who, editor_world)
+
+    def test_every_editor_and_admin_screen_has_a_row(self, editor_world, users):
+        expected = set()
+        for path, view_name, _callback in routes(get_resolver().url_patterns):
+            if path.startswith("editor/") and view_name:
+                expected.add(view_name)
+        rows = EDITOR_ROWS + ADMIN_SITE_ROWS
+        have = {
+            name for name, _method in covered(rows, [row.path(editor_world, users["admin"]) for row in rows])
+        }
+
+        assert expected - have == set(), "editor screens without a row in the permission matrix"
+        assert {"admin:index", "admin:incidents_incident_changelist"} <= have
 
 
 # --- every route has its rows ---
@@ -562,30 +660,3 @@ def covered(rows, world_paths) -> set[tuple[str, str]]:
         (resolve(path.split("?")[0]).view_name, row.method)
         for row, path in zip(rows, world_paths, strict=True)
     }
-
-
-def test_every_api_route_and_method_has_a_row(api_world, users):
-    expected = set()
-    for path, view_name, callback in routes(get_resolver().url_patterns):
-        if not path.startswith("api/") or "format" in path:
-            continue  # DRF's format suffixes (.json) repeat the route they extend
-        expected |= {(view_name, method) for method in api_methods(callback)}
-
-    have = covered(API_ROWS, [row.path(api_world, users["admin"]) for row in API_ROWS])
-    have_views = {view_name for view_name, _method in have}
-
-    missing = {(view, method) for view, method in expected if (view, method) not in have and method != "any"}
-    missing |= {(view, "any") for view, method in expected if method == "any" and view not in have_views}
-    assert missing == set(), "API routes without a row in the permission matrix"
-
-
-def test_every_editor_and_admin_screen_has_a_row(editor_world, users):
-    expected = set()
-    for path, view_name, _callback in routes(get_resolver().url_patterns):
-        if path.startswith("editor/") and view_name:
-            expected.add(view_name)
-    rows = EDITOR_ROWS + ADMIN_SITE_ROWS
-    have = {name for name, _method in covered(rows, [row.path(editor_world, users["admin"]) for row in rows])}
-
-    assert expected - have == set(), "editor screens without a row in the permission matrix"
-    assert {"admin:index", "admin:incidents_incident_changelist"} <= have

@@ -1,5 +1,5 @@
 """Fixtures for subscriptions: subscribers, an incident to post to, a local SMTP sink and a
-local webhook receiver (both on 127.0.0.1 ports 8600–8699, issue 6's range)."""
+local webhook receiver (both on 127.0.0.1 ports 8600–8699, each parallel worker in its own share)."""
 
 import email
 import email.policy
@@ -15,6 +15,7 @@ from django.utils import timezone
 
 from incidents.models import Channel, Subscriber
 from incidents.services.incidents import declare_incident
+from tests.conftest import worker_ports
 
 
 @pytest.fixture(autouse=True)
@@ -36,14 +37,15 @@ logging.getLogger("mail.log").setLevel(logging.WARNING)
 
 
 def free_port() -> int:
-    for port in range(8600, 8700):
+    ports = worker_ports(8600, 8700)
+    for port in ports:
         with socket.socket() as sock:
             try:
                 sock.bind(("127.0.0.1", port))
             except OSError:
                 continue
             return port
-    raise RuntimeError("no free port in 8600-8699")
+    raise RuntimeError(f"no free port in {ports.start}-{ports.stop - 1}")
 
 
 class SinkHandler:
