@@ -33,6 +33,10 @@ def _no_page_cache(settings):
 
 @pytest.fixture
 def site(db, admin):
+    return build_site(admin)
+
+
+def build_site(admin) -> dict:
     """A small page: two groups, three components, a metric with samples, incidents of each kind."""
     with time_machine.travel(NOW - dt.timedelta(days=30)):
         core = save_group(
