@@ -355,7 +355,7 @@ CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 # Public site
 
 # Seconds a rendered public page or feed is kept per language; 0 turns the cache off.
-# Any change a reader could see drops the cache at once (incidents.page_cache).
+# Any change a reader could see drops the cache at once (incidents.public.versions).
 PUBLIC_PAGE_CACHE_SECONDS = env_int("PUBLIC_PAGE_CACHE_SECONDS", 60)
 # New samples drop the cache at most this often, so live values are at most this old.
 PUBLIC_METRICS_REFRESH_SECONDS = env_int("PUBLIC_METRICS_REFRESH_SECONDS", 10)

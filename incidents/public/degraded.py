@@ -1,6 +1,6 @@
 """Degraded mode: while the database is unreachable, answer from the static snapshot.
 
-Public pages and /api/v2/ documents are served from the latest snapshot (incidents.snapshot)
+Public pages and /api/v2/ documents are served from the latest snapshot (incidents.public.snapshot)
 with `X-Status-Snapshot: <time>` and a visible note; the editor, /api/v1/, admin and every
 write answer 503 with a clear message (JSON under /api/); nothing answers 500 for it.
 

@@ -3,7 +3,7 @@
 `export()` renders each public URL in-process (Django's test client through the WSGI handler,
 never over the network) into a new folder `builds/<stamp>/`, writes `manifest.json`, then
 swaps the `current` symlink to it with one rename, so a reader (nginx, a CDN upload, the
-degraded mode in incidents.degraded) never sees half a snapshot. Each page carries a
+degraded mode in incidents.public.degraded) never sees half a snapshot. Each page carries a
 "last updated" note with the snapshot's time.
 
 URL to file: `/x/` -> `x/index.html`, `/history/?page=N` -> `history/page/N/index.html`,

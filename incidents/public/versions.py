@@ -74,7 +74,7 @@ def page_version_or_none(*, live: bool) -> str | None:
 
 def content_changed() -> None:
     """Drops every cached public page once the current transaction commits, and asks for a new
-    static snapshot (debounced, incidents.snapshot_schedule)."""
+    static snapshot (debounced, incidents.public.snapshot_schedule)."""
     # Robust: a cache server that is down must not turn a saved change into an error.
     transaction.on_commit(_bump_content, robust=True)
     transaction.on_commit(snapshot_schedule.request_snapshot, robust=True)

@@ -1,4 +1,4 @@
-"""The static snapshot task: after publishes (debounced, incidents.snapshot_schedule) and periodically."""
+"""The static snapshot task: after publishes (debounced, incidents.public.snapshot_schedule) and periodically."""
 
 import logging
 

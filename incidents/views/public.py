@@ -1,6 +1,6 @@
 """The public status pages: thin views over incidents.selectors and incidents.public.presentation.
 
-Every page is cached per language (incidents.page_cache) and answers conditional GETs
+Every page is cached per language (incidents.public.page_cache) and answers conditional GETs
 with 304 (ETag from the content), and none needs JavaScript.
 """
 
