@@ -17,7 +17,7 @@ from incidents.metrics import readings
 from incidents.metrics.uptime import Span
 from incidents.models import Component, ComponentStatus, Incident, Metric
 from incidents.public import charts
-from incidents.public.uptime_bars import BarTexts, uptime_bars
+from incidents.public.uptime_bars import overview_bars
 from incidents.translation import Shown, pick
 
 UPTIME_DAYS = 90  # days of bars on the overview and component pages
@@ -120,24 +120,25 @@ def metric_row(
 
 
 def component_rows(
-    components: list[Component],
-    *,
-    language: str,
-    hourly: dict[int, list[float | None]],
-    days: dict[int, list[Span]],
-    texts: BarTexts | None = None,
+    components: list[Component], *, language: str, hourly: dict[int, list[float | None]]
 ) -> list[ComponentRow]:
-    rows = []
-    texts = texts or BarTexts(language)
-    for component in components:
-        name = shown(component.name, component, language=language)
-        row = ComponentRow(component=component, name=name, status=ComponentStatus(component.status))
-        row.metrics = [
-            metric_row(m, language=language, hourly=hourly.get(m.pk)) for m in component.metrics.all()
-        ]
-        if component.pk in days:
-            row.bars, row.uptime = uptime_bars(name.text, days[component.pk], language, texts)
-        rows.append(row)
+    """Each component's row with its metrics, and its day bars when it is a showcase."""
+    rows = [
+        ComponentRow(
+            component=component,
+            name=shown(component.name, component, language=language),
+            status=ComponentStatus(component.status),
+            metrics=[
+                metric_row(m, language=language, hourly=hourly.get(m.pk)) for m in component.metrics.all()
+            ],
+        )
+        for component in components
+    ]
+    showcase = [row for row in rows if row.component.showcase]
+    names = {row.component.pk: row.name.text for row in showcase}
+    bars = overview_bars([row.component for row in showcase], names, language=language, days=UPTIME_DAYS)
+    for row in showcase:
+        row.bars, row.uptime = bars[row.component.pk]
     return rows
 
 
@@ -207,12 +208,8 @@ def overview_context(language: str) -> dict:
     shown_components = [c for g in summary.groups for c in g.components]
     metrics = [m for c in shown_components for m in c.metrics.all()]
     hourly = selectors.hourly_values(metrics)
-    days = selectors.uptime_days([c for c in shown_components if c.showcase], days=UPTIME_DAYS)
-    texts = BarTexts(language)
-    groups = [
-        (group, component_rows(group.components, language=language, hourly=hourly, days=days, texts=texts))
-        for group in summary.groups
-    ]
+    rows = iter(component_rows(shown_components, language=language, hourly=hourly))
+    groups = [(group, [next(rows) for _component in group.components]) for group in summary.groups]
     return {
         "summary": summary,
         "groups": groups,

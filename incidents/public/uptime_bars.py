@@ -2,18 +2,30 @@
 language, with quiet days gathered in runs; drawn by incidents.public.charts."""
 
 import datetime as dt
+import hashlib
+import logging
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
 
+from django.core.cache import cache
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from incidents import formatting
+from incidents import formatting, selectors
 from incidents.metrics.uptime import Span, overall
-from incidents.models import ComponentStatus
-from incidents.public import charts
+from incidents.models import Component, ComponentStatus
+from incidents.public import charts, versions
 from incidents.translation import pick
 
+logger = logging.getLogger(__name__)
+
 NO_DATA = "none"
+# A fragment cache, kept because it saves more than 5 ms per uncached overview (docs/public-site.md).
+# The days before today change only with content; the bound covers status periods edited by hand.
+PAST_DAYS_SECONDS = 600
 
 
 class BarTexts:
@@ -53,8 +65,10 @@ class BarTexts:
 
     def run_text(self, run: list[Span]) -> str:
         """What a run of quiet days says: "Dec 1, 2025 – Dec 20, 2025: Operational"."""
-        days = f"{self.day(run[0].date)} – {self.day(run[-1].date)}"
-        worst = run[0].worst
+        return self.dates_text(run[0].date, run[-1].date, run[0].worst)
+
+    def dates_text(self, first: dt.date, last: dt.date, worst: ComponentStatus | None) -> str:
+        days = f"{self.day(first)} – {self.day(last)}"
         if worst is None:
             return self._no_data % {"day": days}
         return f"{days}: {self._labels[worst]}"
@@ -98,12 +112,41 @@ def _is_quiet(span: Span) -> bool:
 def _runs(days: list[Span]) -> list[list[Span]]:
     """Days in order, quiet days with the same status gathered in runs (each other day alone)."""
     runs: list[list[Span]] = []
+    last_quiet = False
     for span in days:
-        if runs and _is_quiet(span) and _is_quiet(runs[-1][-1]) and runs[-1][-1].worst == span.worst:
+        quiet = _is_quiet(span)
+        if runs and quiet and last_quiet and runs[-1][-1].worst == span.worst:
             runs[-1].append(span)
         else:
             runs.append([span])
+        last_quiet = quiet
     return runs
+
+
+def _bar(run: list[Span], texts: BarTexts) -> charts.Bar:
+    first = run[0]
+    worst = first.worst
+    css_class = f"status-{worst.value if worst else NO_DATA}"
+    if len(run) > 1:
+        return charts.Bar(css_class=css_class, text=texts.run_text(run), days=len(run))
+    href = texts.link(first.incidents[0]["incident__slug"]) if first.incidents else None
+    return charts.Bar(css_class=css_class, text=texts.text(first), href=href)
+
+
+def _drawn(component_name: str, bars: list[charts.Bar], total: Span | None, days: int, language: str):
+    percent = formatting.format_percent(total.uptime, language) if total and total.uptime is not None else ""
+    if percent:
+        label = _("%(component)s, last %(days)d days: %(uptime)s uptime, one bar per day") % {
+            "component": component_name,
+            "days": days,
+            "uptime": percent,
+        }
+    else:
+        label = _("%(component)s, last %(days)d days: no data yet") % {
+            "component": component_name,
+            "days": days,
+        }
+    return charts.uptime_bars(bars, label=label), percent
 
 
 def uptime_bars(
@@ -111,27 +154,114 @@ def uptime_bars(
 ) -> tuple[str, str]:
     """The bars of one component and its uptime over those days as text."""
     texts = texts or BarTexts(language)
-    bars = []
-    for run in _runs(days):
-        first = run[0]
-        worst = first.worst
-        css_class = f"status-{worst.value if worst else NO_DATA}"
-        if len(run) == 1:
-            href = texts.link(first.incidents[0]["incident__slug"]) if first.incidents else None
-            bars.append(charts.Bar(css_class=css_class, text=texts.text(first), href=href))
-        else:
-            bars.append(charts.Bar(css_class=css_class, text=texts.run_text(run), days=len(run)))
-    total = overall(days)
-    percent = formatting.format_percent(total.uptime, language) if total and total.uptime is not None else ""
-    if percent:
-        label = _("%(component)s, last %(days)d days: %(uptime)s uptime, one bar per day") % {
-            "component": component_name,
-            "days": len(days),
-            "uptime": percent,
-        }
+    bars = [_bar(run, texts) for run in _runs(days)]
+    return _drawn(component_name, bars, overall(days), len(days), language)
+
+
+@dataclass(frozen=True)
+class PastDays:
+    """One component's bars of the days before today in one language, with what today's bar
+    needs to join them: the last run (today may extend it) and the seconds per status."""
+
+    bars: list[charts.Bar]  # every run but the last
+    last: list[charts.Bar]  # the last run's bar, or nothing
+    last_start: dt.date | None
+    last_days: int
+    last_status: ComponentStatus | None
+    last_quiet: bool
+    seconds: dict[str, float]
+    start: dt.datetime
+
+
+def past_days(days: list[Span], texts: BarTexts) -> PastDays:
+    runs = _runs(days)
+    seconds: dict[str, float] = defaultdict(float)
+    for span in days:
+        for status, value in span.seconds.items():
+            seconds[status] += value
+    last = runs[-1] if runs else []
+    return PastDays(
+        bars=[_bar(run, texts) for run in runs[:-1]],
+        last=[_bar(last, texts)] if last else [],
+        last_start=last[0].date if last else None,
+        last_days=len(last),
+        last_status=last[0].worst if last else None,
+        last_quiet=bool(last) and _is_quiet(last[-1]),
+        seconds=dict(seconds),
+        start=days[0].start,
+    )
+
+
+def bars_with_today(component_name: str, past: PastDays, today: Span, texts: BarTexts) -> tuple[str, str]:
+    """The bars and uptime of `past_days` followed by today's bar, as uptime_bars draws them."""
+    if past.last_quiet and _is_quiet(today) and past.last_status == today.worst:
+        worst = today.worst
+        bars = [
+            *past.bars,
+            charts.Bar(
+                css_class=f"status-{worst.value if worst else NO_DATA}",
+                text=texts.dates_text(past.last_start, today.date, worst),
+                days=past.last_days + 1,
+            ),
+        ]
     else:
-        label = _("%(component)s, last %(days)d days: no data yet") % {
-            "component": component_name,
-            "days": len(days),
-        }
-    return charts.uptime_bars(bars, label=label), percent
+        bars = [*past.bars, *past.last, _bar([today], texts)]
+    seconds = dict(past.seconds)
+    for status, value in today.seconds.items():
+        seconds[status] = seconds.get(status, 0.0) + value
+    total = Span(past.start, today.end, seconds)
+    return _drawn(component_name, bars, total, sum(bar.days for bar in bars), texts.language)
+
+
+def overview_bars(
+    components: Sequence[Component], names: dict[int, str], *, language: str, days: int
+) -> dict[int, tuple[str, str]]:
+    """The bars and uptime of each component over the last `days` days, today included.
+
+    The bars of the days before today depend on content only: they are kept in the page cache
+    store under the content version, the language and the date; today's bar is read per request.
+    """
+    now = timezone.now()
+    texts = BarTexts(language)
+    key = _past_days_key(components, language=language, days=days, now=now)
+    past = _kept(key)
+    if past is None:
+        spans = selectors.uptime_days(components, days=days, now=now)
+        past = {pk: past_days(component_spans[:-1], texts) for pk, component_spans in spans.items()}
+        today = {pk: component_spans[-1] for pk, component_spans in spans.items()}
+        _keep(key, past)
+    else:
+        today = {pk: spans[0] for pk, spans in selectors.uptime_days(components, days=1, now=now).items()}
+    return {c.pk: bars_with_today(names[c.pk], past[c.pk], today[c.pk], texts) for c in components}
+
+
+def _past_days_key(
+    components: Sequence[Component], *, language: str, days: int, now: dt.datetime
+) -> str | None:
+    """None while the cache server is unreachable."""
+    try:
+        version = versions.content_version()
+    except Exception:  # any cache failure: the bars are computed afresh
+        logger.warning("Cache unreachable: overview bars computed afresh", exc_info=True)
+        return None
+    today = now.astimezone(formatting.status_zone()).date()
+    ids = hashlib.sha256(",".join(str(c.pk) for c in components).encode()).hexdigest()[:16]
+    return f"public:past-days:{version}:{language}:{today.isoformat()}:{days}:{ids}"
+
+
+def _kept(key: str | None) -> dict[int, PastDays] | None:
+    if key is None:
+        return None
+    try:
+        return cache.get(key)
+    except Exception:  # any cache failure: the bars are computed afresh
+        return None
+
+
+def _keep(key: str | None, past: dict[int, PastDays]) -> None:
+    if key is None:
+        return
+    try:
+        cache.set(key, past, timeout=PAST_DAYS_SECONDS)
+    except Exception:  # a cache failure must never fail the page
+        logger.warning("Cache unreachable: overview bars not kept", exc_info=True)

@@ -65,9 +65,12 @@ def incidents_by_component(component_ids: Iterable[int], *, since: dt.datetime) 
     return found
 
 
-def uptime_days(components: Sequence[Component], *, days: int = 90) -> dict[int, list[Span]]:
-    """For each component, one span per day of the last `days` days with the incidents in it."""
-    now, zone = timezone.now(), status_zone()
+def uptime_days(
+    components: Sequence[Component], *, days: int = 90, now: dt.datetime | None = None
+) -> dict[int, list[Span]]:
+    """For each component, one span per day of the last `days` days with the incidents in it
+    (two queries)."""
+    now, zone = now or timezone.now(), status_zone()
     boundaries = day_starts(days=days, now=now, zone=zone)
     ids = [c.pk for c in components]
     periods = status_periods(ids, since=boundaries[0])

@@ -21,6 +21,7 @@ from incidents import formatting, selectors
 from incidents.models import ComponentStatus, Resolution
 from incidents.public import presentation
 from incidents.public.page_cache import cached_page, no_query
+from incidents.public.uptime_bars import uptime_bars
 from incidents.translation import language_codes
 
 UPTIME_DAYS = presentation.UPTIME_DAYS
@@ -106,7 +107,7 @@ def component(request, slug: str):
     late = presentation.ComponentRow(
         component=found, name=name, status=ComponentStatus(found.status), metrics=[c.row for c in charts]
     ).late
-    bars, uptime = presentation.uptime_bars(name.text, selectors.uptime(found, days=UPTIME_DAYS), language)
+    bars, uptime = uptime_bars(name.text, selectors.uptime(found, days=UPTIME_DAYS), language)
     return render(
         request,
         "public/component.html",
