@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 
 from incidents import formatting
 from incidents.models import ComponentStatus
+from incidents.rendering import stored_or_rendered
 from incidents.translation import Shown, language_codes
 
 register = template.Library()
@@ -140,3 +141,10 @@ def iso_utc(value: dt.datetime | None) -> str:
 def due_text(item) -> str:
     """An action item's due date by its precision ("Q1 2027"), or nothing."""
     return formatting.format_due(item.due_date, item.due_precision, _language()) if item.due_date else ""
+
+
+@register.filter
+def body_html(body: Shown, update) -> str:
+    """The HTML of an update's body as shown: the one stored when it was written (rendered
+    now only when there is none)."""
+    return stored_or_rendered(str(body), update.body_html)

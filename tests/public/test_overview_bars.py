@@ -1,0 +1,62 @@
+"""The overview's day bars: the days before today are kept between renders (under the content
+version), today's bar is read on every request."""
+
+import datetime as dt
+import re
+
+import pytest
+from django.utils import timezone
+
+from incidents.models import Component
+from incidents.services.components import observe_component_status
+from incidents.services.incidents import declare_incident, resolve_incident
+
+
+def bar_texts(html: str, component: str) -> list[str]:
+    """The texts of a component's day bars on the overview."""
+    svg = re.search(
+        rf'<svg class="bars"[^>]*aria-label="{component}, last 90 days[^"]*".*?</svg>', html, re.S
+    )
+    assert svg, f"no bars for {component}"
+    return re.findall(r"<title>([^<]*)</title>", svg.group(0))[1:]
+
+
+@pytest.mark.django_db
+def test_todays_bar_follows_a_status_probes_moved_after_the_bars_were_kept(client, site):
+    assert bar_texts(client.get("/").content.decode(), "Email delivery")[-1].endswith("Operational")
+    email = Component.objects.get(slug="email-delivery")
+    observe_component_status(
+        email,
+        status="major_outage",
+        at=timezone.now() - dt.timedelta(minutes=30),
+        reason="",
+        automation="probe",
+    )
+
+    today = bar_texts(client.get("/").content.decode(), "Email delivery")[-1]
+
+    assert today.startswith("Mar 10, 2026: Major outage")
+    assert "down for 30 minutes" in today
+
+
+@pytest.mark.django_db
+def test_an_incident_published_for_an_earlier_day_shows_in_its_bar_at_once(
+    client, site, admin, django_capture_on_commit_callbacks
+):
+    client.get("/")
+    email = Component.objects.get(slug="email-delivery")
+    with django_capture_on_commit_callbacks(execute=True):
+        incident = declare_incident(
+            title="Mail bounced",
+            language="en",
+            body="Bounces.",
+            impact="minor",
+            component_statuses={email: "operational"},
+            actor=admin,
+            started_at=timezone.now() - dt.timedelta(days=5),
+        )
+        resolve_incident(incident, body={"en": "Fixed."}, language="en", actor=admin)
+
+    texts = bar_texts(client.get("/").content.decode(), "Email delivery")
+
+    assert any(text.startswith("Mar 5, 2026") and "1 incident: Mail bounced" in text for text in texts)
