@@ -12,7 +12,6 @@ from django.utils.translation import gettext_lazy as _
 from incidents import models
 from incidents.public.versions import content_changed
 from incidents.services.audit import record_event
-from incidents.services.component_timelines import index_component_timelines
 from incidents.services.components import save_component, save_group
 from incidents.services.metrics import save_metric
 from incidents.services.probes import issue_push_token, save_probe, validate_probe
@@ -78,9 +77,6 @@ class AdminEditedAdmin(ModelAdmin):
 
     def save_related(self, request, form, formsets, change):
         super().save_related(request, form, formsets, change)
-        if isinstance(form.instance, models.Incident | models.IncidentUpdate):
-            # The incident's components, or an update's time, may have changed.
-            index_component_timelines([_incident_of(form.instance).pk])
         self._record(request, form.instance, "admin_changed" if change else "admin_created")
 
     def delete_model(self, request, obj):

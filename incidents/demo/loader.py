@@ -40,7 +40,6 @@ from incidents.models import (
 )
 from incidents.planner_statistics import refresh_statistics
 from incidents.rendering import rendered_texts
-from incidents.services.component_timelines import index_component_timelines
 from incidents.services.incidents import declare_incident, post_update
 from incidents.services.metrics import bucket_start
 from incidents.services.postmortems import publish_postmortem, save_action_item, write_postmortem
@@ -81,8 +80,6 @@ def load_demo(*, now: dt.datetime | None = None, seed: int = 7) -> dict[str, int
             _maintenance(spec, components, now=now, created=created)
         for component in components.values():
             _rebuild_status_periods(component, now)
-        # The demo backdates updates and sets components after the services wrote them.
-        index_component_timelines(Incident.objects.values_list("pk", flat=True))
         recount_uptime_months(components.values())
         for metric in Metric.objects.select_related("component"):
             if not metric.rollups.exists():

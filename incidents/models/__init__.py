@@ -14,7 +14,6 @@ from .components import (
 from .editor import OverdueReminder, ReminderState, UpdateTemplate
 from .incidents import (
     ComponentChange,
-    ComponentTimelineEntry,
     Impact,
     Incident,
     IncidentKind,
@@ -60,7 +59,6 @@ __all__ = [
     "ComponentGroup",
     "ComponentStatus",
     "ComponentStatusChange",
-    "ComponentTimelineEntry",
     "Counter",
     "Delivery",
     "DeliveryState",

@@ -171,32 +171,6 @@ class IncidentUpdate(models.Model):
         return (self.created_at - self.display_at).total_seconds() > self.BACKDATE_TOLERANCE_SECONDS
 
 
-class ComponentTimelineEntry(models.Model):
-    """An update of an incident that affects the component, with the update's times copied, so
-    a component's feed walks its newest updates in an index instead of sorting its whole
-    history. Written by incidents.services.component_timelines whenever an incident's updates or
-    components change."""
-
-    component = models.ForeignKey(Component, on_delete=models.CASCADE, related_name="+")
-    update = models.ForeignKey(IncidentUpdate, on_delete=models.CASCADE, related_name="+")
-    display_at = models.DateTimeField()
-    created_at = models.DateTimeField()
-
-    class Meta:
-        constraints = [
-            models.UniqueConstraint(fields=["component", "update"], name="one_timeline_entry_per_update")
-        ]
-        # The order of IncidentUpdate.objects.timeline(), per component.
-        indexes = [
-            models.Index(
-                fields=["component", "-display_at", "-created_at", "-update"], name="component_timeline"
-            )
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.component_id}: update {self.update_id}"
-
-
 class ComponentChange(models.Model):
     """The status a component moved to with an update (Statuspage's affected_components)."""
 

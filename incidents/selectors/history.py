@@ -3,7 +3,7 @@
 from django.core.paginator import Page, Paginator
 from django.db.models import Exists, OuterRef, Prefetch, prefetch_related_objects
 
-from incidents.models import Component, ComponentTimelineEntry, Incident, IncidentKind, IncidentUpdate
+from incidents.models import Component, Incident, IncidentKind, IncidentUpdate
 from incidents.models.incidents import STATUSES_BY_KIND
 
 
@@ -51,22 +51,13 @@ def maintenance_windows(*, past_limit: int = 20) -> tuple[list[Incident], list[I
 
 
 def feed_updates(*, component: Component | None = None, limit: int = 50) -> list[IncidentUpdate]:
-    """The newest updates of published incidents and maintenance, with their incident, for the feeds."""
+    """The newest updates of published incidents and maintenance, optionally of those affecting
+    one component, with their incident, for the feeds."""
     order = ("-display_at", "-created_at", "-id")
-    if component is None:
-        # EXISTS rather than a join: with a join and a small limit SQLite sorts every update
-        # instead of walking the display_at index.
-        published = Incident.objects.filter(pk=OuterRef("incident_id"), published_at__isnull=False)
-        newest = IncidentUpdate.objects.filter(Exists(published))
-        newest_ids = newest.order_by(*order).values("pk")[:limit]
-    else:
-        # A component's updates in the order of its index (component, display_at, created_at,
-        # update): the newest are read first, whatever the length of its history.
-        newest_ids = (
-            ComponentTimelineEntry.objects.filter(
-                component=component, update__incident__published_at__isnull=False
-            )
-            .order_by("-display_at", "-created_at", "-update_id")
-            .values("update_id")[:limit]
-        )
+    # EXISTS rather than a join: with a join and a small limit SQLite sorts every update instead
+    # of walking the display_at index (update_timeline) until it has found `limit` of them.
+    published = Incident.objects.filter(pk=OuterRef("incident_id"), published_at__isnull=False)
+    if component is not None:
+        published = published.filter(components=component)
+    newest_ids = IncidentUpdate.objects.filter(Exists(published)).order_by(*order).values("pk")[:limit]
     return list(IncidentUpdate.objects.filter(pk__in=newest_ids).select_related("incident").order_by(*order))

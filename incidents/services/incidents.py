@@ -27,7 +27,6 @@ from incidents.translation import validate_language, validate_translations
 from incidents.validation.instants import check_instants
 
 from .audit import record_event
-from .component_timelines import index_component_timelines
 from .components import set_component_status
 from .notifications import enqueue_notifications
 from .transitions import check_status, check_transition, pinned_by_other_open_incidents, resting_status
@@ -212,7 +211,6 @@ def post_update(
     component_statuses = dict(component_statuses or {})
     if component_statuses:
         locked.components.add(*component_statuses)
-    index_component_timelines([locked.pk])
     _apply_component_statuses(update, component_statuses, actor=actor, at=now)
     newest = locked.updates.timeline().first()
     before = {"status": locked.status}

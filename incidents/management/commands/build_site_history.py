@@ -38,7 +38,6 @@ from incidents.models import (
 )
 from incidents.planner_statistics import refresh_statistics
 from incidents.rendering import rendered_texts
-from incidents.services.component_timelines import index_component_timelines
 from incidents.services.uptime_months import recount_uptime_months
 
 INCIDENT_STEPS = (
@@ -243,8 +242,6 @@ def build_history(
             )
     _bulk(through, links)
     _bulk(IncidentUpdate, update_rows, batch=5000)
-    for start in range(0, len(incident_rows), 500):
-        index_component_timelines(incident.pk for incident in incident_rows[start : start + 500])
 
     period_rows = []
     for component in component_rows:

@@ -1,5 +1,5 @@
 """A component's feed lists every update of the incidents affecting it, newest first, whatever
-the order in which updates were posted and components were added (ComponentTimelineEntry)."""
+the order in which updates were posted and components were added."""
 
 import datetime as dt
 
@@ -7,8 +7,7 @@ import feedparser
 import pytest
 from django.contrib import admin as django_admin
 
-from incidents.models import ComponentStatus, ComponentTimelineEntry
-from incidents.services.component_timelines import index_component_timelines
+from incidents.models import ComponentStatus
 from incidents.services.incidents import declare_incident, post_update
 
 pytestmark = pytest.mark.django_db
@@ -75,7 +74,7 @@ def test_a_component_added_later_lists_the_incidents_earlier_updates(client, res
 def test_an_update_backdated_in_the_admin_moves_down_the_component_feed(
     client, rf, admin_user, responder, api, at, settings
 ):
-    settings.PUBLIC_FEED_ENTRIES = 1  # the feed shows whichever update its index says is newest
+    settings.PUBLIC_FEED_ENTRIES = 1  # the feed shows only the update it takes for the newest
     incident = declare(responder, api, started_at=at - dt.timedelta(hours=3))
     later = post_update(
         incident, status="identified", body={"en": "Found it."}, language="en", actor=responder
@@ -98,11 +97,3 @@ def test_a_component_taken_off_an_incident_in_the_admin_leaves_its_feed(
     admin_saves(rf, admin_user, incident)
     assert feed_texts(client, "dashboard") == []
     assert feed_texts(client, "public-api") == ["<p>First look.</p>"]
-
-
-def test_indexing_again_changes_nothing(responder, api, dashboard):
-    incident = declare(responder, api, dashboard)
-    rows = set(ComponentTimelineEntry.objects.values_list("component_id", "update_id", "display_at"))
-    index_component_timelines([incident.pk])
-    assert set(ComponentTimelineEntry.objects.values_list("component_id", "update_id", "display_at")) == rows
-    assert len(rows) == 2
