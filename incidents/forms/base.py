@@ -2,6 +2,7 @@
 
 from django import forms
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.utils.translation import get_language
 
 from incidents.models import Component
@@ -46,3 +47,12 @@ def translated_value(form: forms.Form, name: str) -> dict[str, str]:
 
 def translated_initial(name: str, texts: dict[str, str]) -> dict[str, str]:
     return {f"{name}_{code}": text for code, text in (texts or {}).items()}
+
+
+def apply_errors(form, error: ValidationError) -> None:
+    """Puts a service's validation error on the form field it names, or on the form."""
+    if hasattr(error, "error_dict"):
+        for field, errors in error.error_dict.items():
+            form.add_error(field if field in form.fields else None, errors)
+    else:
+        form.add_error(None, error)

@@ -5,7 +5,7 @@ from django.core.exceptions import ValidationError
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 
-from incidents.forms.base import translated_initial, translated_value
+from incidents.forms.base import apply_errors, translated_initial, translated_value
 from incidents.forms.components import ComponentForm, MetricForm
 from incidents.models import AuditEvent, Component, ComponentGroup, Metric, Sample, Subject
 from incidents.services.components import save_component
@@ -31,14 +31,6 @@ METRIC_FIELDS = (
 )
 
 
-def _apply_errors(form, error: ValidationError) -> None:
-    if hasattr(error, "error_dict"):
-        for field, errors in error.error_dict.items():
-            form.add_error(field if field in form.fields else None, errors)
-    else:
-        form.add_error(None, error)
-
-
 @admin_required
 def components(request):
     rows = Component.objects.select_related("group").prefetch_related("metrics__probe")
@@ -61,7 +53,7 @@ def component_new(request):
         try:
             component = _save_component(request, Component(), form)
         except ValidationError as error:
-            _apply_errors(form, error)
+            apply_errors(form, error)
         else:
             messages.success(request, _("Component created."))
             return redirect("editor:component", component.pk)
@@ -85,7 +77,7 @@ def component_detail(request, pk: int):
         try:
             _save_component(request, component, form)
         except ValidationError as error:
-            _apply_errors(form, error)
+            apply_errors(form, error)
         else:
             messages.success(request, _("Component saved."))
             return redirect("editor:component", component.pk)
@@ -127,7 +119,7 @@ def metric_new(request, pk: int):
         try:
             _save_metric(request, Metric(component=component), form)
         except ValidationError as error:
-            _apply_errors(form, error)
+            apply_errors(form, error)
         else:
             messages.success(request, _("Metric created."))
             return redirect("editor:component", component.pk)
@@ -144,7 +136,7 @@ def metric_detail(request, pk: int):
         try:
             _save_metric(request, metric, form)
         except ValidationError as error:
-            _apply_errors(form, error)
+            apply_errors(form, error)
         else:
             messages.success(request, _("Metric saved."))
             return redirect("editor:metric", metric.pk)

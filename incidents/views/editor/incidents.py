@@ -9,6 +9,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from incidents.forms.base import apply_errors
 from incidents.forms.incidents import (
     ClosingForm,
     DeclareForm,
@@ -39,15 +40,6 @@ def _components():
     return list(Component.objects.select_related("group").order_by("group__position", "position", "slug"))
 
 
-def _apply_errors(form, error: ValidationError) -> None:
-    """Puts a service's validation error on the form field it names, or on the form."""
-    if hasattr(error, "error_dict"):
-        for field, errors in error.error_dict.items():
-            form.add_error(field if field in form.fields else None, errors)
-    else:
-        form.add_error(None, error)
-
-
 @responder_required
 def declare(request):
     form = DeclareForm(request.POST or None, components=_components())
@@ -64,7 +56,7 @@ def declare(request):
                 publish=data["publish"],
             )
         except ValidationError as error:
-            _apply_errors(form, error)
+            apply_errors(form, error)
         else:
             messages.success(request, _("Incident declared."))
             return redirect("editor:incident", incident.pk)
@@ -88,7 +80,7 @@ def new_maintenance(request):
                 publish=data["publish"],
             )
         except ValidationError as error:
-            _apply_errors(form, error)
+            apply_errors(form, error)
         else:
             messages.success(request, _("Maintenance scheduled."))
             return redirect("editor:incident", incident.pk)
@@ -161,7 +153,7 @@ def add_update(request, pk: int):
         except TransitionRefused as refused:
             return _refused_transition(request, incident, refused)
         except ValidationError as error:
-            _apply_errors(form, error)
+            apply_errors(form, error)
         else:
             messages.success(request, _("Update posted."))
             return redirect("editor:incident", incident.pk)
@@ -209,7 +201,7 @@ def _closing(request, pk: int, *, prefix: str, service, done_message: str, actio
         except TransitionRefused as refused:
             return _refused_transition(request, incident, refused)
         except ValidationError as error:
-            _apply_errors(form, error)
+            apply_errors(form, error)
         else:
             messages.success(request, done_message)
             return redirect("editor:incident", incident.pk)
@@ -283,7 +275,7 @@ def edit(request, pk: int):
                 back_url=reverse("editor:incident", args=[pk]),
             )
         except ValidationError as error:
-            _apply_errors(form, error)
+            apply_errors(form, error)
         else:
             messages.success(request, _("Saved."))
             return redirect("editor:incident", pk)
@@ -318,7 +310,7 @@ def edit_update_view(request, pk: int, language: str):
                 back_url=reverse("editor:incident", args=[update.incident_id]),
             )
         except ValidationError as error:
-            _apply_errors(form, error)
+            apply_errors(form, error)
         else:
             messages.success(request, _("Update corrected."))
             return redirect("editor:incident", update.incident_id)

@@ -7,7 +7,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from incidents.forms.base import translated_initial, translated_value
+from incidents.forms.base import apply_errors, translated_initial, translated_value
 from incidents.forms.components import GroupForm
 from incidents.forms.people import RoleForm
 from incidents.models import ComponentGroup
@@ -33,8 +33,7 @@ def group_edit(request, pk: int | None = None):
         try:
             save_group(group, actor=request.user)
         except ValidationError as error:
-            for field, errors in error.message_dict.items():
-                form.add_error(field if field in form.fields else None, errors)
+            apply_errors(form, error)
         else:
             messages.success(request, _("Group saved."))
             return redirect("editor:components")

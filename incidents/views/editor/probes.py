@@ -15,13 +15,14 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from incidents.forms.base import apply_errors
 from incidents.forms.probes import ProbeForm
 from incidents.models import AuditEvent, CircuitBreaker, Probe, ProbeKind, ProbeRun, Sample, Subject
 from incidents.probes.base import target_of
 from incidents.services.probes import issue_push_token, rotate_webhook_secret, save_probe
 
 from .access import admin_required
-from .config import RECENT_SAMPLES, _apply_errors
+from .config import RECENT_SAMPLES
 
 RECENT_RUNS = 20
 PROBE_FIELDS = ("name", "kind", "enabled", "url", "config", "interval", "connect_timeout", "read_timeout")
@@ -60,7 +61,7 @@ def _save(request, form: ProbeForm, probe: Probe) -> Probe | None:
     except ValidationError as error:
         if hasattr(error, "error_dict") and "metric_id" in error.error_dict:
             error.error_dict["metric"] = error.error_dict.pop("metric_id")
-        _apply_errors(form, error)
+        apply_errors(form, error)
         return None
 
 
