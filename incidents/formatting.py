@@ -100,40 +100,6 @@ def format_datetime(value: dt.datetime, language: str, *, zone: ZoneInfo | None 
     return locale.datetime_formats["medium"].format(f"{time} {offset}", date)
 
 
-class DateTimeFormatter:
-    """format_datetime for the many times of one page: each day's and each offset's text made once."""
-
-    def __init__(self, language: str, *, zone: ZoneInfo | None = None):
-        code = _code(language)
-        self.locale = _parsed_locale(code)
-        self.zone = zone or status_zone()
-        self._date, self._time = _skeleton_pattern("yMMMd", code), _skeleton_pattern("Hm", code)
-        self._layout = self.locale.datetime_formats["medium"]
-        self._dates: dict[dt.date, str] = {}
-        self._offsets: dict[dt.timedelta | None, str] = {}
-
-    def __call__(self, value: dt.datetime) -> str:
-        local = in_zone(value, self.zone)
-        if local is None:
-            return utc_text(value)
-        day, offset = local.date(), local.utcoffset()
-        if day not in self._dates:
-            self._dates[day] = self._date.apply(local, self.locale)
-        if offset not in self._offsets:
-            self._offsets[offset] = _offset_pattern().apply(local, self.locale)
-        if self._time.pattern == "HH:mm":  # en, ru, nb: what the pattern gives, without walking it
-            time = f"{local.hour:02d}:{local.minute:02d}"
-        else:
-            time = self._time.apply(local, self.locale)
-        return self._layout.format(f"{time} {self._offsets[offset]}", self._dates[day])
-
-
-def format_time(value: dt.datetime, language: str, *, zone: ZoneInfo | None = None) -> str:
-    """ "11:17" in the status page's zone."""
-    local = in_zone(value, zone or status_zone())
-    return utc_text(value) if local is None else _skeleton("Hm", local, language)
-
-
 def format_date(value: dt.date, language: str) -> str:
     return _skeleton("yMMMd", value, language)
 

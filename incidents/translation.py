@@ -91,8 +91,3 @@ def pick(texts: dict[str, str] | None, *, language: str, original: str | None = 
         if texts[code].strip():
             return Shown(texts[code], code, requested)
     return Shown("", requested, requested)
-
-
-def missing_languages(texts: dict[str, str] | None) -> list[str]:
-    texts = texts or {}
-    return [code for code in language_codes() if not texts.get(code, "").strip()]

@@ -80,11 +80,6 @@ def reading_of(
     )
 
 
-def component_readings(component, *, now: dt.datetime | None = None) -> list[MetricReading]:
-    metrics = component.metrics.select_related("probe", "health").order_by("position", "slug")
-    return [metric_reading(metric, now=now) for metric in metrics]
-
-
 def lateness(reading: MetricReading) -> float | None:
     """How far a fresh latency value is past its degraded threshold (None when it is not)."""
     metric = reading.metric

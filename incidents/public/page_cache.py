@@ -127,7 +127,6 @@ def cached_page(
         response["CDN-Cache-Control"] = cache_control()
         return response
 
-    wrapper.uncached = view
     return wrapper
 
 

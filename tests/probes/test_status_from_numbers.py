@@ -7,7 +7,7 @@ import pytest
 import time_machine
 from django.utils import timezone
 
-from incidents.metrics.readings import component_readings, metric_reading
+from incidents.metrics.readings import metric_reading
 from incidents.models import (
     AuditEvent,
     ComponentStatus,
@@ -152,8 +152,7 @@ def test_a_metric_silent_for_three_intervals_reads_as_no_data(metric):
 
 
 def test_a_metric_that_never_reported_is_no_data_not_operational(metric):
-    [reading] = component_readings(metric.component)
-    assert reading.no_data is True
+    assert metric_reading(metric).no_data is True
 
 
 def test_going_silent_is_recorded_once_in_the_audit_trail(metric):
