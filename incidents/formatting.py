@@ -1,7 +1,7 @@
 """Locale-aware formatting of dates, times, durations, numbers and due dates.
 
 The only module that imports Babel. Every function takes the page's language and shows times
-in the status page's time zone (settings.STATUS_TIME_ZONE).
+in the status page's time zone (settings.STATUS_TIME_ZONE) unless given another (an incident's).
 """
 
 import datetime as dt
@@ -10,7 +10,14 @@ from functools import cache, lru_cache
 from zoneinfo import ZoneInfo
 
 from babel import Locale
-from babel.dates import DateTimePattern, format_skeleton, format_timedelta, match_skeleton, parse_pattern
+from babel.dates import (
+    DateTimePattern,
+    format_skeleton,
+    format_timedelta,
+    get_timezone_name,
+    match_skeleton,
+    parse_pattern,
+)
 from babel.lists import format_list
 from babel.numbers import format_decimal, get_decimal_symbol, get_group_symbol
 from babel.numbers import format_percent as babel_format_percent
@@ -88,7 +95,7 @@ def utc_text(value: dt.datetime) -> str:
 
 
 def format_datetime(value: dt.datetime, language: str, *, zone: ZoneInfo | None = None) -> str:
-    """ "Mar 4, 2025, 11:17 GMT+1" in the page's language and the status page's zone."""
+    """ "Mar 4, 2025, 11:17 GMT+1" in the page's language, in `zone` (the status page's by default)."""
     code = _code(language)
     locale = _parsed_locale(code)
     local = in_zone(value, zone or status_zone())
@@ -98,6 +105,15 @@ def format_datetime(value: dt.datetime, language: str, *, zone: ZoneInfo | None 
     time = _skeleton_pattern("Hm", code).apply(local, locale)
     offset = _offset_pattern().apply(local, locale)
     return locale.datetime_formats["medium"].format(f"{time} {offset}", date)
+
+
+def format_time_zone(zone: ZoneInfo, language: str, *, at: dt.datetime) -> str:
+    """ "Moscow Standard Time", "Москва, стандартное время": the zone's name at `at`, as Babel
+    says it in the page's language (summer or standard time as it was then)."""
+    local = in_zone(at, zone)
+    if local is None:
+        return zone.key
+    return get_timezone_name(local, width="long", locale=_locale(language))
 
 
 def format_date(value: dt.date, language: str) -> str:

@@ -22,6 +22,7 @@ from incidents.models import (
 )
 from incidents.services.postmortems import save_action_item
 from incidents.validation.instants import check_happened, check_planned
+from incidents.validation.time_zones import check_time_zone
 
 from .serializers import (
     LANGUAGE_CHOICES,
@@ -71,6 +72,11 @@ class IncidentSerializer(ApiModelSerializer):
     id = serializers.CharField(source="public_id", read_only=True)
     title = TranslationsField(read_only=True)
     components = serializers.SlugRelatedField(slug_field="public_id", many=True, read_only=True)
+    display_time_zone = serializers.CharField(
+        source="time_zone_name",
+        read_only=True,
+        help_text=_("The IANA time zone the incident's pages, feeds and mails show its times in."),
+    )
     updates = UpdateSerializer(many=True, read_only=True)
 
     class Meta:
@@ -90,6 +96,7 @@ class IncidentSerializer(ApiModelSerializer):
             "scheduled_for",
             "scheduled_until",
             "published_at",
+            "display_time_zone",
             "is_draft",
             "version",
             "created_at",
@@ -108,6 +115,16 @@ def component_statuses(changes: list[dict]) -> dict:
     return {change["component"]: change["status"] for change in changes}
 
 
+def display_time_zone_field() -> serializers.CharField:
+    return serializers.CharField(
+        required=False,
+        allow_blank=True,
+        max_length=64,
+        validators=[check_time_zone],
+        help_text=_("An IANA time zone name (Europe/Moscow, UTC); empty for the status page's zone."),
+    )
+
+
 class IncidentCreateSerializer(ApiSerializer):
     kind = serializers.ChoiceField(choices=IncidentKind.choices, default=IncidentKind.INCIDENT)
     title = serializers.CharField(max_length=300)
@@ -120,11 +137,13 @@ class IncidentCreateSerializer(ApiSerializer):
     scheduled_for = serializers.DateTimeField(required=False, validators=[check_planned])
     scheduled_until = serializers.DateTimeField(required=False, validators=[check_planned])
     publish = serializers.BooleanField(default=True)
+    display_time_zone = display_time_zone_field()
 
 
 class IncidentEditSerializer(ApiSerializer):
     title = TranslationsField(required=False)
     impact = serializers.ChoiceField(choices=Impact.choices, required=False)
+    display_time_zone = display_time_zone_field()
     version = serializers.IntegerField(
         required=False, min_value=1, help_text=_("The version you read; a stale one is refused with 409.")
     )

@@ -94,7 +94,7 @@ class IncidentViewSet(ByPublicId, mixins.ListModelMixin, ApiViewSet):
 
     @extend_schema(request=s.IncidentEditSerializer, responses={200: s.IncidentSerializer, **ERRORS, **STALE})
     def partial_update(self, request, *args, **kwargs):
-        """Changes the title (translations) or impact."""
+        """Changes the title (translations), impact or display time zone."""
         serializer = s.IncidentEditSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
@@ -105,6 +105,7 @@ class IncidentViewSet(ByPublicId, mixins.ListModelMixin, ApiViewSet):
                 expected_version=current.version,
                 title=data.get("title"),
                 impact=data.get("impact"),
+                display_time_zone=data.get("display_time_zone"),
             )
         return self.fresh(incident)
 

@@ -10,6 +10,7 @@ from incidents.models import Component, ComponentStatus, Impact, IncidentKind, I
 from incidents.models.incidents import STATUSES_BY_KIND
 from incidents.translation import language_codes
 from incidents.validation.instants import check_happened, check_planned
+from incidents.validation.time_zones import time_zone_names
 
 from .base import (
     DATETIME_WIDGET,
@@ -74,6 +75,17 @@ class ComponentStatusesMixin:
         return [by_slug[slug] for slug in self.cleaned_data.get("affected", [])]
 
 
+def time_zone_field() -> forms.ChoiceField:
+    """The zone an incident's times are shown in; the first choice (empty) is the page's."""
+    page_zone = _("The status page's (%(zone)s)") % {"zone": settings.STATUS_TIME_ZONE}
+    return forms.ChoiceField(
+        label=_("Time zone"),
+        choices=[("", page_zone), *((name, name) for name in time_zone_names())],
+        required=False,
+        help_text=_("Its page, feeds and mails show its times in this zone."),
+    )
+
+
 class DeclareForm(ComponentStatusesMixin, forms.Form):
     title = forms.CharField(label=_("Title"), max_length=TITLE_MAX)
     impact = forms.ChoiceField(label=_("Impact"), choices=Impact.choices, initial=Impact.MINOR)
@@ -91,6 +103,7 @@ class DeclareForm(ComponentStatusesMixin, forms.Form):
     def __init__(self, *args, components, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["language"].initial = default_language()
+        self.fields["display_time_zone"] = time_zone_field()
         self.add_component_fields(components)
 
 
@@ -161,6 +174,10 @@ class IncidentEditForm(forms.Form):
     title = forms.CharField(label=_("Title"), max_length=TITLE_MAX)
     impact = forms.ChoiceField(label=_("Impact"), choices=Impact.choices)
     version = forms.IntegerField(widget=forms.HiddenInput)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["display_time_zone"] = time_zone_field()
 
 
 class UpdateEditForm(forms.Form):

@@ -1,11 +1,14 @@
 """Incidents, scheduled maintenance, and their timeline updates."""
 
+from zoneinfo import ZoneInfo
+
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from incidents.translation import TranslatedField, pick
+from incidents.validation.time_zones import check_time_zone
 
 from .components import Component, ComponentStatus
 from .ids import new_public_id
@@ -86,6 +89,11 @@ class Incident(models.Model):
     scheduled_until = models.DateTimeField(null=True, blank=True)
     # Drafts (for example opened by a probe breach) have no publication time and stay private.
     published_at = models.DateTimeField(null=True, blank=True)
+    # A record of the past (Statuspage's `backfilled`): entered without notifying anyone or
+    # touching current component status; its impact counts on its own days.
+    backfilled = models.BooleanField(default=False)
+    # The IANA zone its times are shown in; blank: the status page's (STATUS_TIME_ZONE).
+    display_time_zone = models.CharField(max_length=64, blank=True, default="", validators=[check_time_zone])
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -120,6 +128,15 @@ class Incident(models.Model):
     @property
     def is_draft(self) -> bool:
         return self.published_at is None
+
+    @property
+    def time_zone_name(self) -> str:
+        """The IANA name of the zone its times are shown in."""
+        return self.display_time_zone or settings.STATUS_TIME_ZONE
+
+    @property
+    def time_zone(self) -> ZoneInfo:
+        return ZoneInfo(self.time_zone_name)
 
     def allowed_statuses(self) -> tuple[IncidentStatus, ...]:
         return STATUSES_BY_KIND[IncidentKind(self.kind)]

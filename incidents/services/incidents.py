@@ -29,6 +29,7 @@ from incidents.validation.instants import check_instants
 from .audit import record_event
 from .components import set_component_status
 from .notifications import enqueue_notifications
+from .records import status_at, write_record_impact
 from .transitions import check_status, check_transition, pinned_by_other_open_incidents, resting_status
 
 
@@ -58,10 +59,16 @@ def _apply_component_statuses(
 ) -> None:
     for component, new_status in component_statuses.items():
         new_status = ComponentStatus(new_status)
-        old_status = Component.objects.values_list("status", flat=True).get(pk=component.pk)
+        if update.incident.backfilled:
+            # A record's statuses belong to its own window (write_record_impact), not to now.
+            old_status = status_at(component, update.display_at)
+        else:
+            old_status = Component.objects.values_list("status", flat=True).get(pk=component.pk)
         ComponentChange.objects.create(
             update=update, component=component, old_status=old_status, new_status=new_status
         )
+        if update.incident.backfilled:
+            continue
         set_component_status(
             component,
             status=new_status,
@@ -75,6 +82,12 @@ def _apply_component_statuses(
 def _check_body(body: dict[str, str], language: str) -> None:
     validate_language(language)
     validate_translations(body)
+
+
+def _declare_action(kind: IncidentKind, *, backfilled: bool) -> str:
+    if backfilled:
+        return "incident.entered_as_record"
+    return "incident.declared" if kind == IncidentKind.INCIDENT else "maintenance.scheduled"
 
 
 @transaction.atomic
@@ -92,8 +105,13 @@ def declare_incident(
     scheduled_for: dt.datetime | None = None,
     scheduled_until: dt.datetime | None = None,
     publish: bool = True,
+    display_time_zone: str = "",
+    backfilled: bool = False,
 ) -> Incident:
-    """Opens an incident (or schedules maintenance) with its first update, in one transaction."""
+    """Opens an incident (or schedules maintenance) with its first update, in one transaction.
+
+    `backfilled` enters it as a record of the past: its updates notify nobody and its component
+    statuses count on its own days, never as the components' current status."""
     validate_language(language)
     if not title.strip():
         raise ValidationError({"title": _("An incident needs a title.")})
@@ -126,6 +144,8 @@ def declare_incident(
         scheduled_for=scheduled_for,
         scheduled_until=scheduled_until,
         published_at=now if publish else None,
+        backfilled=backfilled,
+        display_time_zone=display_time_zone,
         created_by=actor,
     )
     first_status = check_status(
@@ -142,7 +162,7 @@ def declare_incident(
     incident.components.set(component_statuses)
     record_event(
         actor=actor,
-        action="incident.declared" if kind == IncidentKind.INCIDENT else "maintenance.scheduled",
+        action=_declare_action(kind, backfilled=backfilled),
         subject_type=Subject.INCIDENT,
         subject_id=incident.pk,
         subject_label=str(incident),
@@ -151,6 +171,8 @@ def declare_incident(
             "impact": incident.impact,
             "status": incident.status,
             "published": publish,
+            "backfilled": backfilled,
+            "display_time_zone": incident.display_time_zone,
         },
         incident=incident,
     )
@@ -184,7 +206,8 @@ def post_update(
     """Adds a timeline update; the incident takes the status of its newest update.
 
     A resolved incident takes no further update that would reopen or resolve it again, unless
-    `reopening` (set by `reopen_incident` only); TransitionRefused then."""
+    `reopening` (set by `reopen_incident` only); TransitionRefused then. An update of a record of
+    the past never notifies."""
     _check_body(body, language)
     if not body.get(language, "").strip():
         raise ValidationError({"body": _("An update needs a text.")})
@@ -206,7 +229,7 @@ def post_update(
         created_at=now,
         updated_at=now,
         author=actor,
-        deliver_notifications=deliver_notifications,
+        deliver_notifications=deliver_notifications and not locked.backfilled,
     )
     component_statuses = dict(component_statuses or {})
     if component_statuses:
@@ -225,6 +248,8 @@ def post_update(
     locked.updated_at = now
     locked.save(update_fields=["status", "monitoring_at", "resolved_at", "version", "updated_at"])
     content_changed()
+    if locked.backfilled:
+        write_record_impact(locked)
     record_event(
         actor=actor,
         action="update.posted",
@@ -232,7 +257,12 @@ def post_update(
         subject_id=update.pk,
         subject_label=str(locked),
         before=before,
-        after={"status": locked.status, "body": body, "display_at": display_at.isoformat()},
+        after={
+            "status": locked.status,
+            "body": body,
+            "display_at": display_at.isoformat(),
+            "notify": update.deliver_notifications,
+        },
         incident=locked,
     )
     enqueue_notifications(update)
@@ -321,12 +351,16 @@ def edit_incident(
     expected_version: int,
     title: dict[str, str] | None = None,
     impact: Impact | str | None = None,
+    display_time_zone: str | None = None,
 ) -> Incident:
-    """Changes an incident's title or impact, refusing if someone saved it meanwhile."""
+    """Changes an incident's title, impact or display time zone, refusing if someone saved it
+    meanwhile."""
     locked = Incident.objects.select_for_update().get(pk=incident.pk)
     if locked.version != expected_version:
         raise ConcurrentEdit(locked)
-    before = {"title": locked.title, "impact": locked.impact}
+    before = {"title": locked.title, "impact": locked.impact, "display_time_zone": locked.display_time_zone}
+    if display_time_zone is not None:
+        locked.display_time_zone = display_time_zone
     if title is not None:
         validate_translations(title)
         locked.title = title
@@ -344,7 +378,7 @@ def edit_incident(
         subject_id=locked.pk,
         subject_label=str(locked),
         before=before,
-        after={"title": locked.title, "impact": locked.impact},
+        after={"title": locked.title, "impact": locked.impact, "display_time_zone": locked.display_time_zone},
         incident=locked,
     )
     return locked

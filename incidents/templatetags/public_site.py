@@ -1,6 +1,7 @@
 """Template tags of the public site: status badges, times, fallback notes, language links."""
 
 import datetime as dt
+from zoneinfo import ZoneInfo
 
 from django import template
 from django.conf import settings
@@ -48,18 +49,28 @@ def status_icon(status) -> str:
 
 
 @register.simple_tag
-def time_tag(value: dt.datetime | None, style: str = "datetime") -> str:
-    """A time for people in the page's language and zone, with UTC for machines."""
+def time_tag(value: dt.datetime | None, style: str = "datetime", zone: ZoneInfo | None = None) -> str:
+    """A time for people in the page's language and in `zone` (an incident's; the status page's
+    by default), with UTC for machines."""
     if value is None:
         return ""
+    zone = zone or formatting.status_zone()
     machine = value.astimezone(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-    local = formatting.in_zone(value, formatting.status_zone())
+    local = formatting.in_zone(value, zone)
     human = (
         formatting.format_date(local.date(), _language())
         if style == "date" and local is not None
-        else formatting.format_datetime(value, _language())
+        else formatting.format_datetime(value, _language(), zone=zone)
     )
     return format_html('<time datetime="{}">{}</time>', machine, human)
+
+
+@register.simple_tag
+def zone_note(incident) -> str:
+    """ "Times in Moscow Standard Time (Europe/Moscow).": the zone an incident's times are in."""
+    name = formatting.format_time_zone(incident.time_zone, _language(), at=incident.started_at)
+    text = _("Times in %(zone)s (%(name)s).") % {"zone": name, "name": incident.time_zone_name}
+    return format_html('<p class="zone">{}</p>', text)
 
 
 @register.simple_tag

@@ -54,6 +54,7 @@ def declare(request):
                 component_statuses=form.component_statuses(),
                 actor=request.user,
                 publish=data["publish"],
+                display_time_zone=data["display_time_zone"],
             )
         except ValidationError as error:
             apply_errors(form, error)
@@ -250,6 +251,7 @@ def edit(request, pk: int):
     initial = {
         "title": incident.title.get(language, ""),
         "impact": incident.impact,
+        "display_time_zone": incident.display_time_zone,
         "version": incident.version,
     }
     form = IncidentEditForm(request.POST or None, initial=initial)
@@ -262,16 +264,30 @@ def edit(request, pk: int):
                 expected_version=data["version"],
                 title={**incident.title, language: data["title"]},
                 impact=data["impact"],
+                display_time_zone=data["display_time_zone"],
             )
         except ConcurrentEdit as error:
             current = error.current
             return conflict(
                 request,
                 what=str(incident),
-                mine=[(_("Title"), data["title"]), (_("Impact"), data["impact"])],
-                theirs=[(_("Title"), current.title.get(language, "")), (_("Impact"), current.impact)],
+                mine=[
+                    (_("Title"), data["title"]),
+                    (_("Impact"), data["impact"]),
+                    (_("Time zone"), data["display_time_zone"]),
+                ],
+                theirs=[
+                    (_("Title"), current.title.get(language, "")),
+                    (_("Impact"), current.impact),
+                    (_("Time zone"), current.display_time_zone),
+                ],
                 retry_url=request.path,
-                retry_data={"title": data["title"], "impact": data["impact"], "version": current.version},
+                retry_data={
+                    "title": data["title"],
+                    "impact": data["impact"],
+                    "display_time_zone": data["display_time_zone"],
+                    "version": current.version,
+                },
                 back_url=reverse("editor:incident", args=[pk]),
             )
         except ValidationError as error:

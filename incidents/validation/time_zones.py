@@ -1,0 +1,32 @@
+"""IANA time zone names as people choose them for an incident's times."""
+
+import zoneinfo
+from functools import cache
+
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext_lazy as _
+
+
+@cache
+def time_zone_names() -> tuple[str, ...]:
+    """Every IANA name this system's time zone database knows, sorted."""
+    return tuple(sorted(zoneinfo.available_timezones()))
+
+
+def is_time_zone(name: str) -> bool:
+    return name in _known()
+
+
+@cache
+def _known() -> frozenset[str]:
+    return frozenset(time_zone_names())
+
+
+def check_time_zone(name: str) -> None:
+    """Refuses a name that is not an IANA time zone (blank means the status page's zone)."""
+    if name and not is_time_zone(name):
+        raise ValidationError(
+            _("“%(name)s” is not an IANA time zone name such as Europe/Oslo or UTC."),
+            code="time_zone",
+            params={"name": name},
+        )
