@@ -184,6 +184,7 @@ class Page:
             "started_at": timestamp(incident.started_at),
             "monitoring_at": timestamp(incident.monitoring_at),
             "resolved_at": timestamp(incident.resolved_at),
+            "backfilled": incident.backfilled,
             "shortlink": f"{settings.SITE_URL}/incidents/{incident.slug}/",
             "page_id": self.page_id,
         }

@@ -99,6 +99,11 @@ class DeclareForm(ComponentStatusesMixin, forms.Form):
         initial=True,
         help_text=_("Leave unchecked to keep a draft only staff can see."),
     )
+    backfilled = forms.BooleanField(
+        label=_("Record of the past (no notifications, current status unchanged)"),
+        required=False,
+        help_text=_("Its component statuses count on its own days in the uptime and day bars."),
+    )
 
     def __init__(self, *args, components, **kwargs):
         super().__init__(*args, **kwargs)
@@ -148,6 +153,7 @@ class UpdateForm(ComponentStatusesMixin, forms.Form):
         validators=[check_happened],
         help_text=_("Leave empty for now; an earlier time is shown as backdated."),
     )
+    deliver_notifications = forms.BooleanField(label=_("Notify subscribers"), required=False, initial=True)
 
     def __init__(self, *args, incident, components, **kwargs):
         super().__init__(*args, **kwargs)
@@ -158,6 +164,10 @@ class UpdateForm(ComponentStatusesMixin, forms.Form):
         ) % {"zone": settings.STATUS_TIME_ZONE}
         self.fields["language"].initial = incident.original_language
         self.add_component_fields(components, affected=list(incident.components.all()))
+        if incident.backfilled:
+            notify = self.fields["deliver_notifications"]
+            notify.initial, notify.disabled = False, True
+            notify.help_text = _("A record of the past notifies nobody.")
 
 
 class ClosingForm(forms.Form):

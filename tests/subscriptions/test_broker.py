@@ -124,7 +124,13 @@ def test_the_editor_says_when_the_broker_was_unreachable(client, responder, make
     with broker_at(f"redis://127.0.0.1:{free_port()}/0"):
         response = client.post(
             f"/editor/incidents/{incident.pk}/updates/",
-            {"status": "identified", "language": "en", "body": "Found it.", "version": incident.version},
+            {
+                "status": "identified",
+                "language": "en",
+                "body": "Found it.",
+                "version": incident.version,
+                "deliver_notifications": "on",
+            },
             follow=True,
         )
 

@@ -55,6 +55,7 @@ def declare(request):
                 actor=request.user,
                 publish=data["publish"],
                 display_time_zone=data["display_time_zone"],
+                backfilled=data["backfilled"],
             )
         except ValidationError as error:
             apply_errors(form, error)
@@ -149,6 +150,7 @@ def add_update(request, pk: int):
                 language=data["language"],
                 component_statuses=form.component_statuses(),
                 display_at=data["display_at"],
+                deliver_notifications=data["deliver_notifications"],
                 actor=request.user,
             )
         except TransitionRefused as refused:
