@@ -7,7 +7,7 @@ from django.db import connections
 from incidents.public import degraded
 from tests.public.conftest import _frozen_now, _no_page_cache, site  # noqa: F401  (shared fixtures)
 
-CLOSED_PORT = "8899"  # inside this branch's port range, never listened on by the tests
+CLOSED_PORT = "8899"  # never listened on by the tests
 
 
 @pytest.fixture
@@ -25,6 +25,7 @@ def database_down(settings, tmp_path):
     """
     settings.DEGRADED_RECHECK_SECONDS = 0
     connection = connections["default"]
+    connection.ensure_connection()  # the live connection is put aside and restored, never reopened
     saved = (connection.connection, dict(connection.settings_dict))
     degraded.state.down_since = None
 
@@ -40,6 +41,5 @@ def database_down(settings, tmp_path):
     else:
         connection.settings_dict["NAME"] = str(tmp_path / "missing-folder" / "db.sqlite3")
     yield restore
-    if connection.connection is not saved[0]:
-        restore()
+    restore()
     degraded.state.down_since = None
