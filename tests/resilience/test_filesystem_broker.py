@@ -5,12 +5,16 @@ import queue
 
 import pytest
 from kombu import Connection
+from kombu.transport.virtual import BrokerState
 
 from statuspage.filesystem_broker import Transport
 
 
 @pytest.fixture
-def broker(tmp_path):
+def broker(tmp_path, monkeypatch):
+    # kombu keeps the exchanges and bindings of every file-system connection in the process on
+    # the class: start from none, whatever the app's own connections declared earlier.
+    monkeypatch.setattr(Transport, "global_state", BrokerState())
     folder = tmp_path / "celery-queue"
     folder.mkdir()
     options = {
