@@ -152,6 +152,45 @@ def _duration_text(shown: tuple[tuple[int, str], ...], code: str) -> str:
     return format_list(texts, style="standard", locale=locale)
 
 
+def format_incident_duration(seconds: int, language: str) -> str:
+    """ "1 hr", "31 hr" or "1 day, 7 hr, 12 min": how long an incident lasted, exact to the minute
+    (never rounded to its largest unit as format_duration is). Under a minute, in seconds."""
+    seconds = max(0, int(seconds))
+    if seconds < 60:
+        return _units_text(((seconds, "second"),), _code(language))
+    days, rest = divmod((seconds + 30) // 60, 24 * 60)
+    hours, minutes = divmod(rest, 60)
+    parts = ((days, "day"), (hours, "hour"), (minutes, "minute"))
+    return _units_text(tuple((amount, unit) for amount, unit in parts if amount), _code(language))
+
+
+@cache
+def _units_text(shown: tuple[tuple[int, str], ...], code: str) -> str:
+    locale = _parsed_locale(code)
+    texts = [format_unit(amount, f"duration-{unit}", length="short", locale=locale) for amount, unit in shown]
+    return _joined_units(texts, _unit_list_patterns(code))
+
+
+@cache
+def _unit_list_patterns(code: str) -> dict[str, str]:
+    # Babel does not inherit list patterns: Spanish and Norwegian give only the "end" of
+    # "unit-short". The keys they lack come from CLDR's root, "{0}, {1}".
+    patterns = _parsed_locale(code).list_patterns
+    own = dict(patterns["unit-short"]) if "unit-short" in patterns else {}
+    return {key: own.get(key, "{0}, {1}") for key in ("start", "middle", "end", "2")}
+
+
+def _joined_units(texts: list[str], patterns: dict[str, str]) -> str:
+    if len(texts) == 1:
+        return texts[0]
+    if len(texts) == 2:
+        return patterns["2"].format(*texts)
+    joined = patterns["end"].format(texts[-2], texts[-1])
+    for text in reversed(texts[1:-2]):
+        joined = patterns["middle"].format(text, joined)
+    return patterns["start"].format(texts[0], joined)
+
+
 @lru_cache(maxsize=4096)
 def format_number(value: float, language: str, *, precision: int = 0) -> str:
     # Cached: pages show the same latest values on every request until new samples arrive.

@@ -20,6 +20,7 @@ from incidents.models import (
     IncidentUpdate,
     Postmortem,
 )
+from incidents.public.durations import resolved_duration_seconds
 from incidents.services.postmortems import save_action_item
 from incidents.validation.instants import check_happened, check_planned
 from incidents.validation.time_zones import check_time_zone
@@ -77,6 +78,12 @@ class IncidentSerializer(ApiModelSerializer):
         read_only=True,
         help_text=_("The IANA time zone the incident's pages, feeds and mails show its times in."),
     )
+    duration_seconds = serializers.SerializerMethodField(
+        help_text=_(
+            "Whole seconds from started_at to resolved_at; null while the incident is open "
+            "(its duration so far is now minus started_at)."
+        ),
+    )
     updates = UpdateSerializer(many=True, read_only=True)
 
     class Meta:
@@ -93,6 +100,7 @@ class IncidentSerializer(ApiModelSerializer):
             "started_at",
             "monitoring_at",
             "resolved_at",
+            "duration_seconds",
             "scheduled_for",
             "scheduled_until",
             "published_at",
@@ -104,6 +112,10 @@ class IncidentSerializer(ApiModelSerializer):
             "updates",
         ]
         read_only_fields = fields
+
+    @extend_schema_field(serializers.IntegerField(allow_null=True, min_value=0))
+    def get_duration_seconds(self, incident: Incident) -> int | None:
+        return resolved_duration_seconds(incident)
 
 
 class ComponentStatusChangeSerializer(ApiSerializer):

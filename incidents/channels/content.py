@@ -15,6 +15,7 @@ from django.utils.safestring import SafeString
 
 from incidents.formatting import format_datetime
 from incidents.models import ComponentStatus, IncidentStatus, IncidentUpdate
+from incidents.public.durations import duration_at_update
 from incidents.rendering import render_markdown
 from incidents.translation import Shown, pick
 
@@ -38,6 +39,7 @@ class UpdateContent:
     status_label: str
     is_maintenance: bool
     shown_at: str
+    duration: str  # as it stood at the update; empty for maintenance and at the start
     incident_url: str
     components: tuple[ComponentLine, ...]
 
@@ -92,6 +94,7 @@ def render_content(update: IncidentUpdate, language: str) -> UpdateContent:
             status_label=str(IncidentStatus(update.status).label),
             is_maintenance=incident.is_maintenance,
             shown_at=format_datetime(update.display_at, language),
+            duration=duration_at_update(incident, language, at=update.display_at),
             incident_url=incident_url(incident, language),
             components=tuple(components),
         )

@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 
 from incidents import formatting
 from incidents.models import ComponentStatus
+from incidents.public.durations import duration_text
 from incidents.rendering import stored_or_rendered
 from incidents.translation import Shown, language_codes
 
@@ -159,3 +160,9 @@ def body_html(body: Shown, update) -> str:
     """The HTML of an update's body as shown: the one stored when it was written (rendered
     now only when there is none)."""
     return stored_or_rendered(str(body), update.body_html)
+
+
+@register.simple_tag
+def incident_duration(incident) -> str:
+    """How long the incident lasted, or "… so far (ongoing)" while it is open."""
+    return duration_text(incident, _language())
