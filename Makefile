@@ -29,10 +29,12 @@ run: venv compilemessages migrate
 	$(PY) manage.py ensure_admin
 	$(PY) scripts/run_platform.py --port $(PORT)
 
-# The suite on every core (pytest-xdist); TEST_WORKERS=0 runs it in one process.
+# The suite on every core (pytest-xdist); TEST_WORKERS=0 runs it in one process. Each module
+# (each class, where tests are grouped in classes) runs on one worker, so a fixture built once
+# for it (the demo, the permission matrix's worlds, one snapshot export) is built once.
 TEST_WORKERS ?= auto
 test: venv compilemessages
-	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadgroup --durations=15 $(PYTEST_ARGS)
+	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadscope --durations=15 $(PYTEST_ARGS)
 
 lint: venv
 	$(VENV)/bin/ruff check .

@@ -26,9 +26,6 @@ from incidents.models import (
 from incidents.models.postmortems import status_page_today
 from incidents.tasks.demo import feed
 
-# The demo is loaded once (about half a minute): every test here runs on the same worker.
-pytestmark = pytest.mark.xdist_group("demo")
-
 MODELS = (
     ComponentGroup,
     Component,
@@ -45,6 +42,7 @@ MODELS = (
 )
 
 
+# Loaded once for the module (about half a minute); `make test` keeps a module on one worker.
 @pytest.fixture(scope="module")
 def demo(django_db_setup, django_db_blocker):
     with django_db_blocker.unblock():
