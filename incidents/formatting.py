@@ -94,8 +94,11 @@ def utc_text(value: dt.datetime) -> str:
     return value.isoformat(timespec="minutes").replace("+00:00", "Z")
 
 
-def format_datetime(value: dt.datetime, language: str, *, zone: ZoneInfo | None = None) -> str:
-    """ "Mar 4, 2025, 11:17 GMT+1" in the page's language, in `zone` (the status page's by default)."""
+def format_datetime(
+    value: dt.datetime, language: str, *, zone: ZoneInfo | None = None, zone_name: bool = False
+) -> str:
+    """ "Mar 4, 2025, 11:17 GMT+1" in the page's language, in `zone` (the status page's by default);
+    with `zone_name`, followed by the zone's name: "… GMT+03:00 (Moscow Standard Time)"."""
     code = _code(language)
     locale = _parsed_locale(code)
     local = in_zone(value, zone or status_zone())
@@ -104,7 +107,10 @@ def format_datetime(value: dt.datetime, language: str, *, zone: ZoneInfo | None 
     date = _skeleton_pattern("yMMMd", code).apply(local, locale)
     time = _skeleton_pattern("Hm", code).apply(local, locale)
     offset = _offset_pattern().apply(local, locale)
-    return locale.datetime_formats["medium"].format(f"{time} {offset}", date)
+    text = locale.datetime_formats["medium"].format(f"{time} {offset}", date)
+    if zone_name:
+        return f"{text} ({get_timezone_name(local, width='long', locale=locale)})"
+    return text
 
 
 def format_time_zone(zone: ZoneInfo, language: str, *, at: dt.datetime) -> str:

@@ -93,7 +93,7 @@ def render_content(update: IncidentUpdate, language: str) -> UpdateContent:
             status=update.status,
             status_label=str(IncidentStatus(update.status).label),
             is_maintenance=incident.is_maintenance,
-            shown_at=format_datetime(update.display_at, language),
+            shown_at=format_datetime(update.display_at, language, zone=incident.time_zone, zone_name=True),
             duration=duration_at_update(incident, language, at=update.display_at),
             incident_url=incident_url(incident, language),
             components=tuple(components),

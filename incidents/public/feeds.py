@@ -2,8 +2,8 @@
 
 One entry per update, in the language of the URL (`/ru/history.atom`). Entry ids are tag URIs
 (RFC 4151) built from the update's public id and language, so they stay the same across renders
-and edits; links are absolute (SITE_URL); summaries are the sanitised HTML stored with the update,
-followed by the incident's duration.
+and edits; links are absolute (SITE_URL); summaries are the update's time in its incident's zone,
+the sanitised HTML stored with the update, and the incident's duration.
 """
 
 import datetime as dt
@@ -22,6 +22,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from incidents import selectors
+from incidents.formatting import format_datetime
 from incidents.models import Component, IncidentStatus, IncidentUpdate
 from incidents.public.durations import duration_at_update
 from incidents.rendering import stored_or_rendered
@@ -129,11 +130,20 @@ class UpdatesFeed(Feed):
 
     def item_description(self, update: IncidentUpdate) -> str:
         body = pick(update.body, language=self.language, original=update.original_language).text
-        return NOT_XML.sub("", stored_or_rendered(body, update.body_html) + self.duration_line(update))
+        text = (
+            self.time_line(update) + stored_or_rendered(body, update.body_html) + self.duration_line(update)
+        )
+        return NOT_XML.sub("", text)
 
     def duration_line(self, update: IncidentUpdate) -> str:
         text = duration_at_update(update.incident, self.language, at=update.display_at)
         return f"<p>{html.escape(_('Duration: %(duration)s') % {'duration': text})}</p>" if text else ""
+
+    def time_line(self, update: IncidentUpdate) -> str:
+        """When the update was shown, in its incident's zone and named, for readers of the entry."""
+        zone = update.incident.time_zone
+        shown = format_datetime(update.display_at, self.language, zone=zone, zone_name=True)
+        return f"<p>{html.escape(shown)}</p>"
 
     def item_link(self, update: IncidentUpdate) -> str:
         url = reverse("public:incident", args=[update.incident.slug])

@@ -17,12 +17,25 @@ def test_editor_changes_write_audit_events_with_before_and_after(responder, inci
     client = logged_in(responder)
     client.post(
         f"/editor/incidents/{incident.pk}/edit/",
-        {"title": "Renamed", "impact": "critical", "version": incident.version},
+        {
+            "title": "Renamed",
+            "impact": "critical",
+            "display_time_zone": "Europe/Moscow",
+            "version": incident.version,
+        },
     )
     event = AuditEvent.objects.get(action="incident.edited")
     assert event.actor == responder and event.actor_label == "rita"
-    assert event.before == {"title": {"en": "Elevated API errors"}, "impact": "major"}
-    assert event.after == {"title": {"en": "Renamed"}, "impact": "critical"}
+    assert event.before == {
+        "title": {"en": "Elevated API errors"},
+        "impact": "major",
+        "display_time_zone": "",
+    }
+    assert event.after == {
+        "title": {"en": "Renamed"},
+        "impact": "critical",
+        "display_time_zone": "Europe/Moscow",
+    }
     assert event.incident == incident
 
 

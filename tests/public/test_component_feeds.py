@@ -14,6 +14,8 @@ from incidents.services.incidents import declare_incident, post_update
 pytestmark = pytest.mark.django_db
 
 DURATION_LINE = re.compile(r"<p>Duration: [^<]*</p>")
+# The line each entry begins with: when the update was shown, in its incident's zone.
+TIME_LINE = re.compile(r"^<p>[^<]* GMT[^<]*</p>")
 
 
 @pytest.fixture(autouse=True)
@@ -22,9 +24,9 @@ def _uncached(settings):
 
 
 def feed_texts(client, slug: str) -> list[str]:
-    """Each entry's update text, without the line telling the incident's duration."""
+    """Each entry's update text, without the lines telling its time and the incident's duration."""
     parsed = feedparser.parse(client.get(f"/components/{slug}/history.atom").content)
-    return [DURATION_LINE.sub("", entry.summary) for entry in parsed.entries]
+    return [TIME_LINE.sub("", DURATION_LINE.sub("", entry.summary)) for entry in parsed.entries]
 
 
 @pytest.fixture
