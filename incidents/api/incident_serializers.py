@@ -106,6 +106,7 @@ class IncidentSerializer(ApiModelSerializer):
             "published_at",
             "display_time_zone",
             "is_draft",
+            "backfilled",
             "version",
             "created_at",
             "updated_at",
@@ -150,15 +151,33 @@ class IncidentCreateSerializer(ApiSerializer):
     scheduled_until = serializers.DateTimeField(required=False, validators=[check_planned])
     publish = serializers.BooleanField(default=True)
     display_time_zone = display_time_zone_field()
+    backfilled = serializers.BooleanField(
+        default=False,
+        help_text=_(
+            "Enter it as a record of the past: no notifications, current component status "
+            "unchanged, its component impact counted on its own days. Set only when declaring."
+        ),
+    )
 
 
 class IncidentEditSerializer(ApiSerializer):
     title = TranslationsField(required=False)
     impact = serializers.ChoiceField(choices=Impact.choices, required=False)
     display_time_zone = display_time_zone_field()
+    backfilled = serializers.BooleanField(
+        required=False, help_text=_("Set only when declaring: a record stays a record, news stays news.")
+    )
     version = serializers.IntegerField(
         required=False, min_value=1, help_text=_("The version you read; a stale one is refused with 409.")
     )
+
+
+def check_backfilled_unchanged(incident: Incident, data: dict) -> None:
+    """A PATCH may send `backfilled` back as it reads, never change it: a record's updates were
+    never sent, and news already sent cannot become a record."""
+    if "backfilled" in data and data["backfilled"] != incident.backfilled:
+        message = _("Whether it is a record of the past is set when declaring and cannot change.")
+        raise serializers.ValidationError({"backfilled": [message]})
 
 
 class UpdateCreateSerializer(ApiSerializer):
@@ -167,7 +186,10 @@ class UpdateCreateSerializer(ApiSerializer):
     body = serializers.CharField(max_length=MAX_TEXT)
     components = ComponentStatusChangeSerializer(many=True, required=False, max_length=200)
     display_at = serializers.DateTimeField(required=False, validators=[check_happened])
-    deliver_notifications = serializers.BooleanField(default=True)
+    deliver_notifications = serializers.BooleanField(
+        default=True,
+        help_text=_("Whether subscribers hear of this update; always false on a record of the past."),
+    )
     version = serializers.IntegerField(required=False, min_value=1)
 
 

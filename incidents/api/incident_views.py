@@ -99,6 +99,7 @@ class IncidentViewSet(ByPublicId, mixins.ListModelMixin, ApiViewSet):
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
         with self.locked_for_write(request, data.get("version")) as current:
+            s.check_backfilled_unchanged(current, data)
             incident = edit_incident(
                 current,
                 actor=request.user,
