@@ -33,9 +33,6 @@ def test_dates_read_as_babel_writes_them(language, settings):
         dt.datetime(2025, 12, 31, 23, 59, tzinfo=dt.UTC),
     ]:
         assert formatting.format_datetime(value, language) == babel_datetime(value, language)
-        assert formatting.format_time(value, language) == format_skeleton(
-            "Hm", value, tzinfo=OSLO, locale=locale
-        )
         assert formatting.format_month(value.date(), language) == format_skeleton(
             "yMMMM", value.date(), locale=locale
         )
