@@ -246,7 +246,6 @@ from django.core.management import call_command  # noqa: E402
 from django.db import connection  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
-from incidents.public import snapshot  # noqa: E402
 from incidents.channels.emails import message_domain  # noqa: E402
 from incidents.models import (  # noqa: E402
     ACTIVE_RUN_STATES,
@@ -261,6 +260,7 @@ from incidents.models import (  # noqa: E402
     RunState,
     Subscriber,
 )
+from incidents.public import snapshot  # noqa: E402
 from incidents.roles import Role, assign_role  # noqa: E402
 from incidents.services.api_tokens import issue_token  # noqa: E402
 from incidents.services.incidents import declare_incident, post_update  # noqa: E402

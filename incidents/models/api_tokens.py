@@ -29,7 +29,9 @@ class ApiToken(models.Model):
     last_used_at = models.DateTimeField(null=True, blank=True)
     revoked_at = models.DateTimeField(null=True, blank=True)
     expires_at = models.DateTimeField(
-        null=True, blank=True, help_text=_("After this instant the token is refused; empty: it never expires.")
+        null=True,
+        blank=True,
+        help_text=_("After this instant the token is refused; empty: it never expires."),
     )
 
     class Meta:
