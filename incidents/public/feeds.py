@@ -1,6 +1,7 @@
 """RSS 2.0 and Atom 1.0 feeds of incident and maintenance updates, per page and per component.
 
-One entry per update, in the language of the URL (`/ru/history.atom`). Entry ids are tag URIs
+One entry per update of the newest incidents (`PUBLIC_FEED_ENTRIES` of them), in the language of
+the URL (`/ru/history.atom`); an Atom entry names the language of the text it shows. Entry ids are tag URIs
 (RFC 4151) built from the update's public id and language, so they stay the same across renders
 and edits; links are absolute (SITE_URL); summaries are the update's time in its incident's zone,
 the sanitised HTML stored with the update, and the incident's duration.
@@ -59,6 +60,10 @@ class SelfLinked:
 class AtomFeed(SelfLinked, Atom1Feed):
     url_suffix = "atom"
     text_is_html = False  # titles are type="text"
+
+    def item_attributes(self, item) -> dict:
+        # The language of the text the entry shows, which after a fallback is not the feed's.
+        return {"xml:lang": item["content_language"]}
 
 
 class RssFeed(SelfLinked, Rss201rev2Feed):
@@ -128,8 +133,14 @@ class UpdatesFeed(Feed):
         # One label rather than get_status_display(), which translates every status of the choices.
         return self.text(f"{title}: {IncidentStatus(update.status).label}")
 
+    def shown_body(self, update: IncidentUpdate):
+        return pick(update.body, language=self.language, original=update.original_language)
+
+    def item_extra_kwargs(self, update: IncidentUpdate) -> dict:
+        return {"content_language": self.shown_body(update).language}
+
     def item_description(self, update: IncidentUpdate) -> str:
-        body = pick(update.body, language=self.language, original=update.original_language).text
+        body = self.shown_body(update).text
         text = (
             self.time_line(update) + stored_or_rendered(body, update.body_html) + self.duration_line(update)
         )

@@ -1,7 +1,7 @@
 """Reads of published incidents and maintenance as lists: history, maintenance and feeds."""
 
 from django.core.paginator import Page, Paginator
-from django.db.models import Exists, OuterRef, Prefetch, prefetch_related_objects
+from django.db.models import Max, Prefetch, prefetch_related_objects
 
 from incidents.models import Component, Incident, IncidentKind, IncidentUpdate
 from incidents.models.incidents import STATUSES_BY_KIND
@@ -51,13 +51,14 @@ def maintenance_windows(*, past_limit: int = 20) -> tuple[list[Incident], list[I
 
 
 def feed_updates(*, component: Component | None = None, limit: int = 50) -> list[IncidentUpdate]:
-    """The newest updates of published incidents and maintenance, optionally of those affecting
-    one component, with their incident, for the feeds."""
-    order = ("-display_at", "-created_at", "-id")
-    # EXISTS rather than a join: with a join and a small limit SQLite sorts every update instead
-    # of walking the display_at index (update_timeline) until it has found `limit` of them.
-    published = Incident.objects.filter(pk=OuterRef("incident_id"), published_at__isnull=False)
+    """Every update of the `limit` published incidents and maintenance windows with the newest
+    activity, optionally of those affecting one component, with their incident, newest first."""
+    incidents = Incident.objects.published()
     if component is not None:
-        published = published.filter(components=component)
-    newest_ids = IncidentUpdate.objects.filter(Exists(published)).order_by(*order).values("pk")[:limit]
-    return list(IncidentUpdate.objects.filter(pk__in=newest_ids).select_related("incident").order_by(*order))
+        incidents = incidents.filter(components=component)
+    # Incidents rather than updates are counted: one long incident's updates must not push the
+    # incidents before it out of the feed.
+    newest = incidents.annotate(last_activity=Max("updates__display_at")).order_by("-last_activity", "-id")
+    order = ("-display_at", "-created_at", "-id")
+    updates = IncidentUpdate.objects.filter(incident__in=newest.values("pk")[:limit])
+    return list(updates.select_related("incident").order_by(*order))
