@@ -30,6 +30,7 @@ from .audit import record_event
 from .components import set_component_status
 from .notifications import enqueue_notifications
 from .records import status_at, write_record_impact
+from .slugs import transliterate
 from .transitions import check_status, check_transition, pinned_by_other_open_incidents, resting_status
 
 
@@ -42,7 +43,7 @@ class ConcurrentEdit(Exception):
 
 
 def unique_slug(title: str, *, at: dt.datetime) -> str:
-    base = (slugify(title)[:60] or "incident").strip("-")
+    base = (slugify(transliterate(title))[:60] or "incident").strip("-")
     slug = f"{at:%Y-%m-%d}-{base}"
     candidate, n = slug, 2
     while Incident.objects.filter(slug=candidate).exists():

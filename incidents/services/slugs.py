@@ -1,0 +1,37 @@
+"""Latin letters for titles written in Cyrillic or Greek, so their slugs say something."""
+
+# Cyrillic as the passport system of Russia writes it (ICAO Doc 9303), with the Ukrainian and
+# Belarusian letters it lacks; soft and hard signs dropped, as slugs rarely want them.
+CYRILLIC = dict(
+    zip(
+        "абвгдеёжзийклмнопрстуфхцчшщъыьэюяіїєґў",
+        "a b v g d e e zh z i i k l m n o p r s t u f kh ts ch sh shch _ y _ e iu ia i i ie g u".split(),
+        strict=True,
+    )
+)
+# Greek by ELOT 743 (ISO 843), letter by letter.
+GREEK = dict(
+    zip(
+        "αβγδεζηθικλμνξοπρσςτυφχψωάέήίόύώϊϋΐΰ",
+        "a v g d e z i th i k l m n x o p r s s t y f ch ps o a e i i o y o i y i y".split(),
+        strict=True,
+    )
+)
+# Latin letters that Unicode does not decompose into a base letter and an accent.
+UNDECOMPOSED = {"æ": "ae", "ø": "o", "œ": "oe", "ß": "ss", "đ": "d", "ł": "l", "þ": "th", "ð": "d"}
+LATIN = {
+    ord(letter): ("" if latin == "_" else latin)
+    for letter, latin in (CYRILLIC | GREEK | UNDECOMPOSED).items()
+}
+
+
+def transliterate(text: str) -> str:
+    """The text with Cyrillic and Greek letters in Latin ones; other characters as they were."""
+    return "".join(_latin_letter(character) for character in text)
+
+
+def _latin_letter(character: str) -> str:
+    latin = LATIN.get(ord(character.lower()))
+    if latin is None:
+        return character
+    return latin.capitalize() if character.isupper() else latin
