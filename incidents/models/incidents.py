@@ -94,6 +94,8 @@ class Incident(models.Model):
     backfilled = models.BooleanField(default=False)
     # The IANA zone its times are shown in; blank: the status page's (STATUS_TIME_ZONE).
     display_time_zone = models.CharField(max_length=64, blank=True, default="", validators=[check_time_zone])
+    # The id it had on the Statuspage page it was imported from, so a re-run finds it.
+    statuspage_id = models.CharField(max_length=64, blank=True, default="", editable=False)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -112,6 +114,13 @@ class Incident(models.Model):
             models.Index(fields=["published_at"]),
             # Past maintenance, latest window first, read without sorting every window.
             models.Index(fields=["kind", "-scheduled_for", "-started_at"]),
+        ]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["statuspage_id"],
+                condition=~models.Q(statuspage_id=""),
+                name="one_incident_per_statuspage_id",
+            )
         ]
 
     def __str__(self) -> str:
@@ -164,6 +173,7 @@ class IncidentUpdate(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     deliver_notifications = models.BooleanField(default=True)
+    statuspage_id = models.CharField(max_length=64, blank=True, default="", editable=False)
     version = models.PositiveIntegerField(default=1)
 
     objects = IncidentUpdateQuerySet.as_manager()
@@ -178,6 +188,13 @@ class IncidentUpdate(models.Model):
             # The order of timeline(), covering what the page feed's newest-first walk reads: with
             # planner statistics SQLite otherwise sorts every update rather than look up rows.
             models.Index(fields=["-display_at", "-created_at", "-id", "incident"], name="update_timeline"),
+        ]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["statuspage_id"],
+                condition=~models.Q(statuspage_id=""),
+                name="one_update_per_statuspage_id",
+            )
         ]
 
     def __str__(self) -> str:
