@@ -69,6 +69,10 @@ bench-site: venv
 # The Statuspage-compatible JSON: cold build, cached read, 304.
 bench-api: venv
 	$(PY) scripts/bench_api.py
+# 2,000 Statuspage incidents with 10,000 updates through manage.py import_statuspage, twice, into a
+# fresh PostgreSQL database on DATABASE_URL's server; the second run must create nothing.
+bench-import: venv
+	$(PY) scripts/bench_import.py
 .PHONY: bench-probes
 # 1,000 local HTTP targets probed every 30 s for 90 s through beat, Redis and a probes worker.
 # Needs REDIS_URL; uses DATABASE_URL's server with a database of its own (SQLite otherwise).
