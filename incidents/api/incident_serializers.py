@@ -45,6 +45,9 @@ class ComponentChangeSerializer(ApiSerializer):
 
 class UpdateSerializer(ApiModelSerializer):
     id = serializers.CharField(source="public_id", read_only=True)
+    status = serializers.SerializerMethodField(
+        help_text=_("The status this update set; null for a context event, which sets none.")
+    )
     incident = serializers.CharField(source="incident.public_id", read_only=True)
     body = TranslationsField(read_only=True)
     author = serializers.SlugRelatedField(slug_field="username", read_only=True, allow_null=True)
@@ -67,6 +70,10 @@ class UpdateSerializer(ApiModelSerializer):
             "component_changes",
         ]
         read_only_fields = fields
+
+    @extend_schema_field(serializers.ChoiceField(choices=IncidentStatus.choices, allow_null=True))
+    def get_status(self, update: IncidentUpdate) -> str | None:
+        return update.status or None
 
 
 class IncidentSerializer(ApiModelSerializer):
@@ -142,9 +149,18 @@ class IncidentCreateSerializer(ApiSerializer):
     kind = serializers.ChoiceField(choices=IncidentKind.choices, default=IncidentKind.INCIDENT)
     title = serializers.CharField(max_length=300)
     language = serializers.ChoiceField(choices=LANGUAGE_CHOICES)
-    body = serializers.CharField(max_length=MAX_TEXT)
+    body = serializers.CharField(
+        max_length=MAX_TEXT,
+        required=False,
+        allow_blank=True,
+        help_text=_("The first update's text; without one, no first update is written."),
+    )
     impact = serializers.ChoiceField(choices=Impact.choices, default=Impact.MINOR)
-    status = serializers.ChoiceField(choices=IncidentStatus.choices, required=False)
+    status = serializers.ChoiceField(
+        choices=IncidentStatus.choices,
+        required=False,
+        help_text=_("Its status from the start (investigating, or scheduled for maintenance, by default)."),
+    )
     components = ComponentStatusChangeSerializer(many=True, required=False, max_length=200)
     started_at = serializers.DateTimeField(required=False, validators=[check_happened])
     scheduled_for = serializers.DateTimeField(required=False, validators=[check_planned])
@@ -164,6 +180,12 @@ class IncidentEditSerializer(ApiSerializer):
     title = TranslationsField(required=False)
     impact = serializers.ChoiceField(choices=Impact.choices, required=False)
     display_time_zone = display_time_zone_field()
+    started_at = serializers.DateTimeField(required=False, validators=[check_planned])
+    resolved_at = serializers.DateTimeField(
+        required=False,
+        validators=[check_happened],
+        help_text=_("When it was resolved; only for a resolved incident, not before started_at."),
+    )
     backfilled = serializers.BooleanField(
         required=False, help_text=_("Set only when declaring: a record stays a record, news stays news.")
     )
@@ -181,14 +203,24 @@ def check_backfilled_unchanged(incident: Incident, data: dict) -> None:
 
 
 class UpdateCreateSerializer(ApiSerializer):
-    status = serializers.ChoiceField(choices=IncidentStatus.choices)
+    status = serializers.ChoiceField(
+        choices=IncidentStatus.choices,
+        allow_null=True,
+        help_text=_(
+            "The incident's new status; null for a context event (a deploy before, a note during "
+            "or after), which changes no status."
+        ),
+    )
     language = serializers.ChoiceField(choices=LANGUAGE_CHOICES)
     body = serializers.CharField(max_length=MAX_TEXT)
     components = ComponentStatusChangeSerializer(many=True, required=False, max_length=200)
     display_at = serializers.DateTimeField(required=False, validators=[check_happened])
     deliver_notifications = serializers.BooleanField(
-        default=True,
-        help_text=_("Whether subscribers hear of this update; always false on a record of the past."),
+        required=False,
+        help_text=_(
+            "Whether subscribers hear of this update: by default yes for a status change, no for a "
+            "context event; always false on a record of the past."
+        ),
     )
     version = serializers.IntegerField(required=False, min_value=1)
 
@@ -200,7 +232,22 @@ class CloseSerializer(ApiSerializer):
 
 
 class ResolveSerializer(CloseSerializer):
-    display_at = serializers.DateTimeField(required=False, validators=[check_happened])
+    display_at = serializers.DateTimeField(
+        required=False,
+        validators=[check_happened],
+        help_text=_("When it was resolved (the resolving update's time); now by default."),
+    )
+
+
+class PostmortemPublishSerializer(ApiSerializer):
+    published_at = serializers.DateTimeField(
+        required=False,
+        allow_null=True,
+        validators=[check_happened],
+        help_text=_(
+            "When the postmortem was published (for one published elsewhere before); now by default."
+        ),
+    )
 
 
 class SectionsSerializer(ApiSerializer):

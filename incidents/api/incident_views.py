@@ -94,7 +94,7 @@ class IncidentViewSet(ByPublicId, mixins.ListModelMixin, ApiViewSet):
 
     @extend_schema(request=s.IncidentEditSerializer, responses={200: s.IncidentSerializer, **ERRORS, **STALE})
     def partial_update(self, request, *args, **kwargs):
-        """Changes the title (translations), impact or display time zone."""
+        """Changes the title (translations), impact, display time zone, start or resolution time."""
         serializer = s.IncidentEditSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
@@ -107,6 +107,8 @@ class IncidentViewSet(ByPublicId, mixins.ListModelMixin, ApiViewSet):
                 title=data.get("title"),
                 impact=data.get("impact"),
                 display_time_zone=data.get("display_time_zone"),
+                started_at=data.get("started_at"),
+                resolved_at=data.get("resolved_at"),
             )
         return self.fresh(incident)
 
@@ -137,7 +139,7 @@ class IncidentViewSet(ByPublicId, mixins.ListModelMixin, ApiViewSet):
                 language=data["language"],
                 component_statuses=s.component_statuses(data.get("components", [])),
                 display_at=data.get("display_at"),
-                deliver_notifications=data["deliver_notifications"],
+                deliver_notifications=data.get("deliver_notifications"),
                 actor=request.user,
                 expected_version=current.version,
             )
@@ -194,6 +196,7 @@ class PostmortemViewSet(mixins.ListModelMixin, ApiViewSet):
     request_serializers = {
         "create": s.PostmortemCreateSerializer,
         "partial_update": s.PostmortemWriteSerializer,
+        "publish": s.PostmortemPublishSerializer,
     }
     http_method_names = ["get", "post", "patch", "head", "options"]
     filter_lookups = {"incident": "incident__public_id", "state": "state"}
@@ -234,11 +237,16 @@ class PostmortemViewSet(mixins.ListModelMixin, ApiViewSet):
             )
         return self.respond(postmortem)
 
-    @extend_schema(request=None, responses={200: s.PostmortemSerializer, **ERRORS})
+    @extend_schema(request=s.PostmortemPublishSerializer, responses={200: s.PostmortemSerializer, **ERRORS})
     @action(detail=True, methods=["post"])
     def publish(self, request, *args, **kwargs):
+        """Publishes the postmortem, at `published_at` when given (now by default)."""
+        serializer = s.PostmortemPublishSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
         with transaction.atomic():
-            postmortem = publish_postmortem(self.locked(), actor=request.user)
+            postmortem = publish_postmortem(
+                self.locked(), actor=request.user, published_at=serializer.validated_data.get("published_at")
+            )
         return self.respond(postmortem)
 
     @extend_schema(request=None, responses={200: s.PostmortemSerializer, **ERRORS})

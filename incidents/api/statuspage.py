@@ -191,7 +191,10 @@ class Page:
         if incident.is_maintenance:
             row["scheduled_for"] = timestamp(incident.scheduled_for)
             row["scheduled_until"] = timestamp(incident.scheduled_until)
-        row["incident_updates"] = [self.update(update, incident) for update in incident.updates.all()]
+        # Statuspage's updates always carry a status: context events (ours, without one) stay out.
+        row["incident_updates"] = [
+            self.update(update, incident) for update in incident.updates.all() if update.status
+        ]
         row["components"] = [self.component(c, with_metrics=False) for c in incident.components.all()]
         return row
 

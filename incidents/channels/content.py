@@ -14,7 +14,7 @@ from django.utils import translation
 from django.utils.safestring import SafeString
 
 from incidents.formatting import format_datetime
-from incidents.models import ComponentStatus, IncidentStatus, IncidentUpdate
+from incidents.models import ComponentStatus, IncidentUpdate
 from incidents.public.durations import duration_at_update
 from incidents.rendering import render_markdown
 from incidents.translation import Shown, pick
@@ -91,7 +91,7 @@ def render_content(update: IncidentUpdate, language: str) -> UpdateContent:
             body=body,
             body_html=render_markdown(body.text),
             status=update.status,
-            status_label=str(IncidentStatus(update.status).label),
+            status_label=update.status_label,
             is_maintenance=incident.is_maintenance,
             shown_at=format_datetime(update.display_at, language, zone=incident.time_zone, zone_name=True),
             duration=duration_at_update(incident, language, at=update.display_at),

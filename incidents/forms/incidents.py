@@ -90,8 +90,24 @@ class DeclareForm(ComponentStatusesMixin, forms.Form):
     title = forms.CharField(label=_("Title"), max_length=TITLE_MAX)
     impact = forms.ChoiceField(label=_("Impact"), choices=Impact.choices, initial=Impact.MINOR)
     language = forms.ChoiceField(label=_("Language"), choices=language_choices)
+    status = forms.ChoiceField(
+        label=_("Status"),
+        choices=[(s.value, s.label) for s in STATUSES_BY_KIND[IncidentKind.INCIDENT]],
+        initial=IncidentStatus.INVESTIGATING,
+        required=False,
+    )
+    started_at = forms.DateTimeField(
+        label=_("Started"),
+        required=False,
+        widget=DATETIME_WIDGET,
+        validators=[check_happened],
+    )
     body = forms.CharField(
-        label=_("First update"), max_length=UPDATE_TEXT_MAX, widget=forms.Textarea(attrs={"rows": 5})
+        label=_("First update"),
+        max_length=UPDATE_TEXT_MAX,
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 5}),
+        help_text=_("Optional: without a text the incident starts with the status above and no update."),
     )
     publish = forms.BooleanField(
         label=_("Publish now"),
@@ -108,6 +124,9 @@ class DeclareForm(ComponentStatusesMixin, forms.Form):
     def __init__(self, *args, components, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["language"].initial = default_language()
+        self.fields["started_at"].help_text = _("Leave empty for now. Time zone: %(zone)s.") % {
+            "zone": settings.STATUS_TIME_ZONE
+        }
         self.fields["display_time_zone"] = time_zone_field()
         self.add_component_fields(components)
 
@@ -141,7 +160,7 @@ class MaintenanceForm(ComponentStatusesMixin, forms.Form):
 
 class UpdateForm(ComponentStatusesMixin, forms.Form):
     only_changed_statuses = True
-    status = forms.ChoiceField(label=_("Status"))
+    status = forms.ChoiceField(label=_("Status"), required=False)
     language = forms.ChoiceField(label=_("Language"), choices=language_choices)
     body = forms.CharField(
         label=_("Message"), max_length=UPDATE_TEXT_MAX, widget=forms.Textarea(attrs={"rows": 5})
@@ -157,7 +176,10 @@ class UpdateForm(ComponentStatusesMixin, forms.Form):
 
     def __init__(self, *args, incident, components, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["status"].choices = [(s.value, s.label) for s in incident.allowed_statuses()]
+        self.fields["status"].choices = [
+            *((s.value, s.label) for s in incident.allowed_statuses()),
+            ("", _("Note (no status change)")),
+        ]
         self.fields["status"].initial = incident.status
         self.fields["display_at"].help_text = _(
             "Leave empty for now; an earlier time is shown as backdated. Time zone: %(zone)s."
@@ -168,6 +190,12 @@ class UpdateForm(ComponentStatusesMixin, forms.Form):
             notify = self.fields["deliver_notifications"]
             notify.initial, notify.disabled = False, True
             notify.help_text = _("A record of the past notifies nobody.")
+
+    def clean(self):
+        data = super().clean()
+        if not data.get("status"):
+            data["deliver_notifications"] = False  # a note is context, not news
+        return data
 
 
 class ClosingForm(forms.Form):
@@ -180,6 +208,23 @@ class ClosingForm(forms.Form):
     version = forms.IntegerField(widget=forms.HiddenInput)
 
 
+def happened_field(label, help_text) -> forms.DateTimeField:
+    zone = _("Time zone: %(zone)s.") % {"zone": settings.STATUS_TIME_ZONE}
+    return forms.DateTimeField(
+        label=label,
+        required=False,
+        widget=DATETIME_WIDGET,
+        validators=[check_happened],
+        help_text=f"{help_text} {zone}",
+    )
+
+
+class ResolveForm(ClosingForm):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["display_at"] = happened_field(_("Resolved at"), _("Leave empty for now."))
+
+
 class IncidentEditForm(forms.Form):
     title = forms.CharField(label=_("Title"), max_length=TITLE_MAX)
     impact = forms.ChoiceField(label=_("Impact"), choices=Impact.choices)
@@ -188,6 +233,10 @@ class IncidentEditForm(forms.Form):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["display_time_zone"] = time_zone_field()
+        self.fields["started_at"] = happened_field(_("Started"), _("Leave empty to keep it."))
+        self.fields["resolved_at"] = happened_field(
+            _("Resolved"), _("Leave empty to keep it; only for a resolved incident.")
+        )
 
 
 class UpdateEditForm(forms.Form):

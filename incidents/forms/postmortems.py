@@ -11,11 +11,21 @@ from django.utils.translation import gettext_lazy as _
 from incidents.models import SECTIONS, ActionItemState, DuePrecision
 from incidents.models.postmortems import validate_due
 from incidents.translation import pick
-from incidents.validation.instants import check_planned
+from incidents.validation.instants import check_happened, check_planned
 
-from .base import TITLE_MAX
+from .base import DATETIME_WIDGET, TITLE_MAX
 
 SECTION_TEXT_MAX = 100_000
+
+
+class PostmortemPublishForm(forms.Form):
+    published_at = forms.DateTimeField(
+        label=_("Published at"),
+        required=False,
+        widget=DATETIME_WIDGET,
+        validators=[check_happened],
+        help_text=_("Leave empty for now; set it for a postmortem published elsewhere before."),
+    )
 
 
 class PostmortemForm(forms.Form):

@@ -156,11 +156,17 @@ class IncidentUpdateQuerySet(models.QuerySet):
         """Newest first by the time shown to readers, which may be backdated."""
         return self.order_by("-display_at", "-created_at", "-id")
 
+    def status_changes(self):
+        """The updates that set a status, leaving out context events."""
+        return self.exclude(status="")
+
 
 class IncidentUpdate(models.Model):
     public_id = models.CharField(max_length=12, unique=True, default=new_public_id, editable=False)
     incident = models.ForeignKey(Incident, on_delete=models.CASCADE, related_name="updates")
-    status = models.CharField(max_length=16, choices=IncidentStatus.choices)
+    # Empty for a context event (a deploy before, a note during): it changes no status, and the
+    # incident takes the status of its newest update that has one.
+    status = models.CharField(max_length=16, choices=IncidentStatus.choices, blank=True, default="")
     body = TranslatedField()
     # The sanitised HTML of each text of body, written with it (incidents.rendering.rendered_texts).
     body_html = models.JSONField(default=dict, blank=True, editable=False)
@@ -203,6 +209,15 @@ class IncidentUpdate(models.Model):
     @property
     def is_backdated(self) -> bool:
         return (self.created_at - self.display_at).total_seconds() > self.BACKDATE_TOLERANCE_SECONDS
+
+    @property
+    def is_context_event(self) -> bool:
+        return not self.status
+
+    @property
+    def status_label(self) -> str:
+        """The status it set, or "Note" for a context event, in the active language."""
+        return str(IncidentStatus(self.status).label) if self.status else str(_("Note"))
 
 
 class ComponentChange(models.Model):

@@ -24,7 +24,7 @@ from django.utils.translation import gettext as _
 
 from incidents import selectors
 from incidents.formatting import format_datetime
-from incidents.models import Component, IncidentStatus, IncidentUpdate
+from incidents.models import Component, IncidentUpdate
 from incidents.public.durations import duration_at_update
 from incidents.rendering import stored_or_rendered
 from incidents.translation import pick
@@ -131,7 +131,7 @@ class UpdatesFeed(Feed):
         incident = update.incident
         title = pick(incident.title, language=self.language, original=incident.original_language).text
         # One label rather than get_status_display(), which translates every status of the choices.
-        return self.text(f"{title}: {IncidentStatus(update.status).label}")
+        return self.text(f"{title}: {update.status_label}")
 
     def shown_body(self, update: IncidentUpdate):
         return pick(update.body, language=self.language, original=update.original_language)

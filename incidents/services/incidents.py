@@ -28,6 +28,7 @@ from incidents.validation.instants import check_instants
 
 from .audit import record_event
 from .components import set_component_status
+from .incident_windows import edited_fields, set_window
 from .notifications import enqueue_notifications
 from .records import status_at, write_record_impact
 from .slugs import transliterate
@@ -80,11 +81,6 @@ def _apply_component_statuses(
         )
 
 
-def _check_body(body: dict[str, str], language: str) -> None:
-    validate_language(language)
-    validate_translations(body)
-
-
 def _declare_action(kind: IncidentKind, *, backfilled: bool) -> str:
     if backfilled:
         return "incident.entered_as_record"
@@ -96,7 +92,7 @@ def declare_incident(
     *,
     title: str,
     language: str,
-    body: str,
+    body: str = "",
     impact: Impact | str = Impact.MINOR,
     component_statuses: Mapping[Component, ComponentStatus | str] | None = None,
     actor: AbstractBaseUser | None,
@@ -109,7 +105,8 @@ def declare_incident(
     display_time_zone: str = "",
     backfilled: bool = False,
 ) -> Incident:
-    """Opens an incident (or schedules maintenance) with its first update, in one transaction.
+    """Opens an incident (or schedules maintenance), with a first update when `body` has a text,
+    in one transaction; without one it takes `status` (investigating by default).
 
     `backfilled` enters it as a record of the past: its updates notify nobody and its component
     statuses count on its own days, never as the components' current status."""
@@ -177,15 +174,20 @@ def declare_incident(
         },
         incident=incident,
     )
-    post_update(
-        incident,
-        status=first_status,
-        body={language: body},
-        language=language,
-        component_statuses=component_statuses if publish and opens_now else {},
-        display_at=started_at if started_at < now else now,
-        actor=actor,
-    )
+    changes_now = component_statuses if publish and opens_now else {}
+    # Without a message, a first update (with no text) only to carry the components' change at
+    # the start: a record's impact is read from such changes.
+    if body.strip() or changes_now:
+        post_update(
+            incident,
+            status=first_status,
+            body={language: body} if body.strip() else {},
+            language=language,
+            component_statuses=changes_now,
+            display_at=started_at if started_at < now else now,
+            actor=actor,
+            allow_empty_body=not body.strip(),
+        )
     incident.refresh_from_db()
     return incident
 
@@ -194,35 +196,40 @@ def declare_incident(
 def post_update(
     incident: Incident,
     *,
-    status: IncidentStatus | str,
+    status: IncidentStatus | str | None,
     body: dict[str, str],
     language: str,
     component_statuses: Mapping[Component, ComponentStatus | str] | None = None,
     display_at: dt.datetime | None = None,
     actor: AbstractBaseUser | None,
     expected_version: int | None = None,
-    deliver_notifications: bool = True,
+    deliver_notifications: bool | None = None,
     reopening: bool = False,
+    allow_empty_body: bool = False,
 ) -> IncidentUpdate:
-    """Adds a timeline update; the incident takes the status of its newest update.
+    """Adds a timeline update; the incident takes the status of its newest update with one. One
+    without a status is a context event (a deploy, a note): it notifies nobody unless asked to.
 
-    A resolved incident takes no further update that would reopen or resolve it again, unless
-    `reopening` (set by `reopen_incident` only); TransitionRefused then. An update of a record of
-    the past never notifies."""
-    _check_body(body, language)
-    if not body.get(language, "").strip():
+    A closed incident is not reopened or closed again but by `reopen_incident` (TransitionRefused).
+    An update of a record of the past never notifies."""
+    validate_language(language)
+    validate_translations(body)
+    if not allow_empty_body and not body.get(language, "").strip():
         raise ValidationError({"body": _("An update needs a text.")})
     locked = Incident.objects.select_for_update().get(pk=incident.pk)
     if expected_version is not None and locked.version != expected_version:
         raise ConcurrentEdit(locked)
-    status = check_status(locked, status)
+    status = check_status(locked, status) if status else None
     now = timezone.now()
     display_at = display_at or now
     check_instants(happened={"display_at": display_at})
-    check_transition(locked, status, display_at=display_at, reopening=reopening)
+    if status is not None:
+        check_transition(locked, status, display_at=display_at, reopening=reopening)
+    if deliver_notifications is None:
+        deliver_notifications = status is not None
     update = IncidentUpdate.objects.create(
         incident=locked,
-        status=status,
+        status=status or "",
         body=body,
         body_html=rendered_texts(body),
         original_language=language,
@@ -236,9 +243,10 @@ def post_update(
     if component_statuses:
         locked.components.add(*component_statuses)
     _apply_component_statuses(update, component_statuses, actor=actor, at=now)
-    newest = locked.updates.timeline().first()
+    newest = locked.updates.status_changes().timeline().first()
     before = {"status": locked.status}
-    locked.status = newest.status
+    if newest is not None:
+        locked.status = newest.status
     if status == IncidentStatus.MONITORING and not locked.monitoring_at:
         locked.monitoring_at = display_at
     if IncidentStatus(locked.status).is_closed:
@@ -260,6 +268,7 @@ def post_update(
         before=before,
         after={
             "status": locked.status,
+            "update_status": status or None,
             "body": body,
             "display_at": display_at.isoformat(),
             "notify": update.deliver_notifications,
@@ -338,7 +347,7 @@ def publish_incident(incident: Incident, *, actor: AbstractBaseUser | None) -> I
             after={"published": True},
             incident=locked,
         )
-        newest = locked.updates.timeline().first()
+        newest = locked.updates.status_changes().timeline().first()
         if newest is not None:
             enqueue_notifications(newest)  # subscribers hear of a draft when it goes public
     return locked
@@ -353,13 +362,16 @@ def edit_incident(
     title: dict[str, str] | None = None,
     impact: Impact | str | None = None,
     display_time_zone: str | None = None,
+    started_at: dt.datetime | None = None,
+    resolved_at: dt.datetime | None = None,
 ) -> Incident:
-    """Changes an incident's title, impact or display time zone, refusing if someone saved it
-    meanwhile."""
+    """Changes an incident's title, impact, display time zone, start or resolution time, refusing
+    if someone saved it meanwhile."""
     locked = Incident.objects.select_for_update().get(pk=incident.pk)
     if locked.version != expected_version:
         raise ConcurrentEdit(locked)
-    before = {"title": locked.title, "impact": locked.impact, "display_time_zone": locked.display_time_zone}
+    before = edited_fields(locked)
+    set_window(locked, started_at=started_at, resolved_at=resolved_at)
     if display_time_zone is not None:
         locked.display_time_zone = display_time_zone
     if title is not None:
@@ -372,6 +384,8 @@ def edit_incident(
     locked.full_clean()
     locked.save()
     content_changed()
+    if locked.backfilled and (started_at or resolved_at):
+        write_record_impact(locked)
     record_event(
         actor=actor,
         action="incident.edited",
@@ -379,7 +393,7 @@ def edit_incident(
         subject_id=locked.pk,
         subject_label=str(locked),
         before=before,
-        after={"title": locked.title, "impact": locked.impact, "display_time_zone": locked.display_time_zone},
+        after=edited_fields(locked),
         incident=locked,
     )
     return locked

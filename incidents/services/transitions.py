@@ -41,7 +41,7 @@ def check_transition(
 
     An open status that would not become the newest update (a backdated entry filling in the
     timeline) leaves the incident closed, so it is allowed."""
-    newest = incident.updates.timeline().first()
+    newest = incident.updates.status_changes().timeline().first()
     is_closed = newest is not None and IncidentStatus(incident.status).is_closed
     if reopening:
         if not is_closed:

@@ -15,6 +15,7 @@ from incidents.forms.incidents import (
     DeclareForm,
     IncidentEditForm,
     MaintenanceForm,
+    ResolveForm,
     UpdateEditForm,
     UpdateForm,
 )
@@ -51,6 +52,8 @@ def declare(request):
                 language=data["language"],
                 body=data["body"],
                 impact=data["impact"],
+                status=data["status"] or None,
+                started_at=data["started_at"],
                 component_statuses=form.component_statuses(),
                 actor=request.user,
                 publish=data["publish"],
@@ -121,7 +124,7 @@ def _cockpit(
         "title": pick(incident.title, language=incident.original_language),
         "updates": incident.updates.all(),
         "update_form": update_form,
-        "resolve_form": resolve_form or ClosingForm(initial=closing_initial, prefix="resolve"),
+        "resolve_form": resolve_form or ResolveForm(initial=closing_initial, prefix="resolve"),
         "reopen_form": reopen_form or ClosingForm(initial=closing_initial, prefix="reopen"),
         "templates": UpdateTemplate.objects.filter(kind=incident.kind),
         "audit_events": AuditEvent.objects.filter(incident=incident).select_related("actor")[:50],
@@ -169,11 +172,14 @@ def _refused_transition(request, incident: Incident, refused: TransitionRefused)
     return redirect("editor:incident", incident.pk)
 
 
-def _closing(request, pk: int, *, prefix: str, service, done_message: str, action_label: str):
+def _closing(
+    request, pk: int, *, prefix: str, service, done_message: str, action_label: str, form_class=ClosingForm
+):
     incident = _load(pk)
-    form = ClosingForm(request.POST, prefix=prefix)
+    form = form_class(request.POST, prefix=prefix)
     if form.is_valid():
         data = form.cleaned_data
+        extra = {"display_at": data["display_at"]} if "display_at" in data else {}
         try:
             service(
                 incident,
@@ -181,6 +187,7 @@ def _closing(request, pk: int, *, prefix: str, service, done_message: str, actio
                 language=data["language"],
                 actor=request.user,
                 expected_version=data["version"],
+                **extra,
             )
         except ConcurrentEdit as error:
             current = _load(pk)
@@ -221,6 +228,7 @@ def resolve(request, pk: int):
         service=resolve_incident,
         done_message=_("Resolved."),
         action_label=_("Resolve"),
+        form_class=ResolveForm,
     )
 
 
@@ -267,6 +275,8 @@ def edit(request, pk: int):
                 title={**incident.title, language: data["title"]},
                 impact=data["impact"],
                 display_time_zone=data["display_time_zone"],
+                started_at=data["started_at"],
+                resolved_at=data["resolved_at"],
             )
         except ConcurrentEdit as error:
             current = error.current

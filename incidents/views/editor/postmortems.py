@@ -9,7 +9,13 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from incidents.forms.postmortems import SECTION_TEXT_MAX, ActionItemForm, PostmortemForm, initial_for_item
+from incidents.forms.postmortems import (
+    SECTION_TEXT_MAX,
+    ActionItemForm,
+    PostmortemForm,
+    PostmortemPublishForm,
+    initial_for_item,
+)
 from incidents.models import SECTIONS, ActionItem, Incident, Postmortem
 from incidents.rendering import render_markdown
 from incidents.services.incidents import ConcurrentEdit
@@ -169,8 +175,12 @@ def markdown_preview(request):
 def publish(request, pk: int):
     incident = get_object_or_404(Incident, pk=pk)
     postmortem = get_object_or_404(Postmortem, incident=incident)
+    form = PostmortemPublishForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, " ".join(message for errors in form.errors.values() for message in errors))
+        return redirect("editor:postmortem", pk)
     try:
-        publish_postmortem(postmortem, actor=request.user)
+        publish_postmortem(postmortem, actor=request.user, published_at=form.cleaned_data["published_at"])
     except ValidationError as error:
         messages.error(request, " ".join(error.messages))
     else:

@@ -1,0 +1,42 @@
+"""An incident's window: when it started and when it was resolved, as responders correct them."""
+
+import datetime as dt
+
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext as _
+
+from incidents.models import Incident, IncidentKind, IncidentStatus
+from incidents.validation.instants import check_instants
+
+
+def edited_fields(incident: Incident) -> dict:
+    return {
+        "title": incident.title,
+        "impact": incident.impact,
+        "display_time_zone": incident.display_time_zone,
+        "started_at": incident.started_at.isoformat(),
+        "resolved_at": incident.resolved_at.isoformat() if incident.resolved_at else None,
+    }
+
+
+def set_window(
+    incident: Incident, *, started_at: dt.datetime | None, resolved_at: dt.datetime | None
+) -> None:
+    """Moves the start or the resolution time, within the bounds of every instant; a resolution
+    time needs a resolved incident and comes after the start."""
+    if started_at is None and resolved_at is None:
+        return
+    planned_start = incident.kind == IncidentKind.MAINTENANCE
+    check_instants(
+        happened={"resolved_at": resolved_at, **({} if planned_start else {"started_at": started_at})},
+        planned={"started_at": started_at} if planned_start else {},
+    )
+    if resolved_at is not None and not IncidentStatus(incident.status).is_closed:
+        raise ValidationError({"resolved_at": _("It is still open: resolve it to give a resolution time.")})
+    start = started_at or incident.started_at
+    end = resolved_at or incident.resolved_at
+    if end is not None and end < start:
+        field = "resolved_at" if resolved_at is not None else "started_at"
+        raise ValidationError({field: _("The resolution cannot come before the start.")})
+    incident.started_at = start
+    incident.resolved_at = end
