@@ -18,6 +18,9 @@ from babel.dates import (
     match_skeleton,
     parse_pattern,
 )
+from babel.dates import (
+    format_date as babel_format_date,
+)
 from babel.lists import format_list
 from babel.numbers import format_decimal, get_decimal_symbol, get_group_symbol
 from babel.numbers import format_percent as babel_format_percent
@@ -126,6 +129,24 @@ def format_date(value: dt.date, language: str) -> str:
     return _skeleton("yMMMd", value, language)
 
 
+def format_long_date(value: dt.date, language: str) -> str:
+    """The date written out: "12. september 2026", "13 de julio de 2018", "July 13, 2018"."""
+    return babel_format_date(value, format="long", locale=_locale(language))
+
+
+def format_long_datetime(value: dt.datetime, language: str, *, zone: ZoneInfo | None = None) -> str:
+    """ "12. september 2026 kl. 10:41 GMT+2": the date written out, the time and its offset."""
+    code = _code(language)
+    locale = _parsed_locale(code)
+    local = in_zone(value, zone or status_zone())
+    if local is None:
+        return utc_text(value)
+    date = format_long_date(local.date(), language)
+    time = _skeleton_pattern("Hm", code).apply(local, locale)
+    offset = _offset_pattern().apply(local, locale)
+    return locale.datetime_formats["long"].format(f"{time} {offset}", date)
+
+
 def format_duration(value: dt.timedelta, language: str) -> str:
     """ "23 minutes", "1 hour and 30 minutes", "3 days": at most two units, as people say it."""
     seconds = value.total_seconds()
@@ -205,15 +226,16 @@ def format_number(value: float, language: str, *, precision: int = 0) -> str:
 
 
 def format_due(due: dt.date, precision: str, language: str) -> str:
-    """A due date as its precision says: "Dec 15, 2026", "November 2026", "Q1 2025", "2026"."""
+    """A due date as its precision says, in the long forms a record reads well in:
+    "December 15, 2026", "November 2026", "4th quarter 2024", "2026"."""
     locale = _locale(language)
     if precision == DuePrecision.MONTH:
         return format_skeleton("yMMMM", due, locale=locale)
     if precision == DuePrecision.QUARTER:
-        return format_skeleton("yQQQ", due, locale=locale)
+        return format_skeleton("yQQQQ", due, locale=locale)
     if precision == DuePrecision.YEAR:
         return format_skeleton("y", due, locale=locale)
-    return format_skeleton("yMMMd", due, locale=locale)
+    return format_long_date(due, language)
 
 
 def format_age(age: dt.timedelta, language: str) -> str:

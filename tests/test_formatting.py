@@ -66,10 +66,10 @@ def test_durations_under_half_a_minute_in_seconds(seconds, language, expected):
 @pytest.mark.parametrize(
     ("language", "month", "quarter"),
     [
-        ("en", "November 2026", "Q1 2025"),
-        ("ru", "ноябрь 2026\u202fг.", "1-й кв. 2025\u202fг."),
-        ("es", "noviembre de 2026", "T1 2025"),
-        ("nb", "november 2026", "K1 2025"),
+        ("en", "November 2026", "1st quarter 2025"),
+        ("ru", "ноябрь 2026\u202fг.", "1-й квартал 2025\u202fг."),
+        ("es", "noviembre de 2026", "1.er trimestre de 2025"),
+        ("nb", "november 2026", "1. kvartal 2025"),
     ],
 )
 def test_month_and_quarter_due_dates(language, month, quarter):
@@ -78,7 +78,8 @@ def test_month_and_quarter_due_dates(language, month, quarter):
 
 
 def test_day_and_year_due_dates():
-    assert format_due(dt.date(2026, 12, 15), "day", "en") == "Dec 15, 2026"
+    assert format_due(dt.date(2026, 12, 15), "day", "en") == "December 15, 2026"
+    assert format_due(dt.date(2018, 7, 13), "day", "es") == "13 de julio de 2018"
     assert format_due(dt.date(2026, 1, 1), "year", "nb") == "2026"
 
 

@@ -4,6 +4,7 @@ Writes hand the validated data to the services, as in the rest of the API.
 """
 
 from django.contrib.auth import get_user_model
+from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
@@ -76,10 +77,37 @@ class UpdateSerializer(ApiModelSerializer):
         return update.status or None
 
 
+class RelatedIncidentsField(serializers.ListField):
+    """Incidents named by slug or id, each found, as a list of Incident."""
+
+    child = serializers.CharField(max_length=80)
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("max_length", 50)
+        kwargs.setdefault(
+            "help_text", _("Slugs or ids of related incidents; the link shows on both incidents' pages.")
+        )
+        super().__init__(**kwargs)
+
+    def to_internal_value(self, data):
+        names = list(dict.fromkeys(super().to_internal_value(data)))
+        found = Incident.objects.filter(Q(slug__in=names) | Q(public_id__in=names))
+        by_name = {name: incident for incident in found for name in (incident.slug, incident.public_id)}
+        unknown = [name for name in names if name not in by_name]
+        if unknown:
+            raise serializers.ValidationError(
+                _("No incident has the slug or id %(names)s.") % {"names": ", ".join(unknown)}
+            )
+        return list(dict.fromkeys(by_name[name] for name in names))
+
+
 class IncidentSerializer(ApiModelSerializer):
     id = serializers.CharField(source="public_id", read_only=True)
     title = TranslationsField(read_only=True)
     components = serializers.SlugRelatedField(slug_field="public_id", many=True, read_only=True)
+    related = serializers.SlugRelatedField(
+        slug_field="slug", many=True, read_only=True, help_text=_("Slugs of related incidents.")
+    )
     display_time_zone = serializers.CharField(
         source="time_zone_name",
         read_only=True,
@@ -104,6 +132,7 @@ class IncidentSerializer(ApiModelSerializer):
             "impact",
             "status",
             "components",
+            "related",
             "started_at",
             "monitoring_at",
             "resolved_at",
@@ -167,6 +196,7 @@ class IncidentCreateSerializer(ApiSerializer):
     scheduled_until = serializers.DateTimeField(required=False, validators=[check_planned])
     publish = serializers.BooleanField(default=True)
     display_time_zone = display_time_zone_field()
+    related = RelatedIncidentsField(required=False)
     backfilled = serializers.BooleanField(
         default=False,
         help_text=_(
@@ -178,6 +208,7 @@ class IncidentCreateSerializer(ApiSerializer):
 
 class IncidentEditSerializer(ApiSerializer):
     title = TranslationsField(required=False)
+    related = RelatedIncidentsField(required=False)
     impact = serializers.ChoiceField(choices=Impact.choices, required=False)
     display_time_zone = display_time_zone_field()
     started_at = serializers.DateTimeField(required=False, validators=[check_planned])

@@ -24,6 +24,7 @@ from incidents.services.incidents import (
     resolve_incident,
 )
 from incidents.services.postmortems import publish_postmortem, unpublish_postmortem, write_postmortem
+from incidents.services.related import relate_incidents
 
 from . import filters
 from . import incident_serializers as s
@@ -37,7 +38,7 @@ def incidents_with_timelines():
     updates = updates.prefetch_related(
         Prefetch("component_changes", queryset=ComponentChange.objects.select_related("component"))
     )
-    return Incident.objects.prefetch_related(Prefetch("updates", queryset=updates), "components")
+    return Incident.objects.prefetch_related(Prefetch("updates", queryset=updates), "components", "related")
 
 
 @extend_schema_view(
@@ -85,9 +86,12 @@ class IncidentViewSet(ByPublicId, mixins.ListModelMixin, ApiViewSet):
         serializer = s.IncidentCreateSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = dict(serializer.validated_data)
-        incident = declare_incident(
-            component_statuses=s.component_statuses(data.pop("components", [])), actor=request.user, **data
-        )
+        related = data.pop("related", [])
+        changes = s.component_statuses(data.pop("components", []))
+        with transaction.atomic():
+            incident = declare_incident(component_statuses=changes, actor=request.user, **data)
+            if related:
+                relate_incidents(incident, related=related, actor=request.user)
         response = self.fresh(incident)
         response.status_code = status.HTTP_201_CREATED
         return response
@@ -110,6 +114,8 @@ class IncidentViewSet(ByPublicId, mixins.ListModelMixin, ApiViewSet):
                 started_at=data.get("started_at"),
                 resolved_at=data.get("resolved_at"),
             )
+            if "related" in data:
+                relate_incidents(incident, related=data["related"], actor=request.user)
         return self.fresh(incident)
 
     @extend_schema(methods=["GET"], responses={200: s.UpdateSerializer(many=True), **ERRORS})

@@ -15,6 +15,7 @@ from .public import (
     postmortem_for,
     public_component,
     public_incident,
+    related_incidents,
 )
 from .statuspage import (
     MAINTENANCE_ACTIVE,
@@ -48,6 +49,7 @@ __all__ = [
     "postmortem_for",
     "public_component",
     "public_incident",
+    "related_incidents",
     "recent_incidents",
     "recent_maintenances",
     "rollup_value",

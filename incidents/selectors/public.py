@@ -134,6 +134,11 @@ class PostmortemView:
     sections: list[tuple[str, str, Shown]]
     action_items: list[ActionItem]
 
+    @property
+    def language(self) -> str:
+        """The language of the text shown, which its dates are written in too."""
+        return self.sections[0][2].language if self.sections else self.postmortem.original_language
+
 
 def postmortem_for(incident: Incident, language: str) -> PostmortemView | None:
     """The published postmortem of an incident in `language` with its public action items."""
@@ -149,6 +154,11 @@ def postmortem_for(incident: Incident, language: str) -> PostmortemView | None:
     for item in items:
         item.postmortem = postmortem
     return PostmortemView(postmortem, list(postmortem.sections_in(language)), items)
+
+
+def related_incidents(incident: Incident) -> list[Incident]:
+    """The published incidents linked to this one, newest first."""
+    return list(incident.related.published().order_by("-started_at", "-id"))
 
 
 def public_component(slug: str) -> Component:

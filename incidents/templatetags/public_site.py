@@ -52,17 +52,19 @@ def status_icon(status) -> str:
 @register.simple_tag
 def time_tag(value: dt.datetime | None, style: str = "datetime", zone: ZoneInfo | None = None) -> str:
     """A time for people in the page's language and in `zone` (an incident's; the status page's
-    by default), with UTC for machines."""
+    by default), with UTC for machines; `style` "date" for the date alone, "long" for the date
+    written out with the time."""
     if value is None:
         return ""
     zone = zone or formatting.status_zone()
     machine = value.astimezone(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
     local = formatting.in_zone(value, zone)
-    human = (
-        formatting.format_date(local.date(), _language())
-        if style == "date" and local is not None
-        else formatting.format_datetime(value, _language(), zone=zone)
-    )
+    if style == "date" and local is not None:
+        human = formatting.format_date(local.date(), _language())
+    elif style == "long":
+        human = formatting.format_long_datetime(value, _language(), zone=zone)
+    else:
+        human = formatting.format_datetime(value, _language(), zone=zone)
     return format_html('<time datetime="{}">{}</time>', machine, human)
 
 
@@ -150,9 +152,12 @@ def iso_utc(value: dt.datetime | None) -> str:
 
 
 @register.simple_tag
-def due_text(item) -> str:
-    """An action item's due date by its precision ("Q1 2027"), or nothing."""
-    return formatting.format_due(item.due_date, item.due_precision, _language()) if item.due_date else ""
+def due_text(item, language: str = "") -> str:
+    """An action item's due date by its precision ("4th quarter 2027") in `language` (the page's
+    by default), or nothing."""
+    if not item.due_date:
+        return ""
+    return formatting.format_due(item.due_date, item.due_precision, language or _language())
 
 
 @register.filter

@@ -81,6 +81,7 @@ def incident(request, slug: str):
             "updates": list(found.updates.all()),
             "postmortem": selectors.postmortem_for(found, language),
             "components": list(found.components.all()),
+            "related": selectors.related_incidents(found),
         },
     )
 

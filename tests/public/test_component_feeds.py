@@ -80,18 +80,18 @@ def test_a_component_added_later_lists_the_incidents_earlier_updates(client, res
 def test_an_update_backdated_in_the_admin_moves_down_the_component_feed(
     client, rf, admin_user, responder, api, at, settings
 ):
-    settings.PUBLIC_FEED_ENTRIES = 1  # the feed shows only the update it takes for the newest
+    settings.PUBLIC_FEED_ENTRIES = 1  # one incident, its updates newest first
     incident = declare(responder, api, started_at=at - dt.timedelta(hours=3))
     later = post_update(
         incident, status="identified", body={"en": "Found it."}, language="en", actor=responder
     )
-    assert feed_texts(client, "public-api") == ["<p>Found it.</p>"]
+    assert feed_texts(client, "public-api") == ["<p>Found it.</p>", "<p>First look.</p>"]
 
     later.display_at = at - dt.timedelta(hours=4)  # before the first update
     later.save()
     admin_saves(rf, admin_user, later)
 
-    assert feed_texts(client, "public-api") == ["<p>First look.</p>"]
+    assert feed_texts(client, "public-api") == ["<p>First look.</p>", "<p>Found it.</p>"]
 
 
 def test_a_component_taken_off_an_incident_in_the_admin_leaves_its_feed(

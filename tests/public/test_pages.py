@@ -169,7 +169,7 @@ def test_incident_page_shows_published_postmortem_and_public_action_items(client
     assert "Postmortem" in page
     assert page.index("Summary") < page.index("A stuck queue delayed webhooks.") < page.index("Root cause")
     assert "Alert on queue age" in page and "Platform team" in page
-    assert "Q4 2025" in page
+    assert "4th quarter 2025" in page
     assert "overdue" in page
     assert "Secret internal follow-up" not in page
 
