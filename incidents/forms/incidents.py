@@ -1,12 +1,22 @@
 """Forms for incidents, maintenance windows, their updates and update templates."""
 
+import re
+
 from django import forms
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxLengthValidator
 from django.utils.translation import gettext_lazy as _
 
-from incidents.models import Component, ComponentStatus, Impact, IncidentKind, IncidentStatus, UpdateTemplate
+from incidents.models import (
+    Component,
+    ComponentStatus,
+    Impact,
+    Incident,
+    IncidentKind,
+    IncidentStatus,
+    UpdateTemplate,
+)
 from incidents.models.incidents import STATUSES_BY_KIND
 from incidents.translation import language_codes
 from incidents.validation.instants import check_happened, check_planned
@@ -228,15 +238,34 @@ class ResolveForm(ClosingForm):
 class IncidentEditForm(forms.Form):
     title = forms.CharField(label=_("Title"), max_length=TITLE_MAX)
     impact = forms.ChoiceField(label=_("Impact"), choices=Impact.choices)
+    related = forms.CharField(
+        label=_("Related incidents"),
+        required=False,
+        max_length=4000,
+        help_text=_("Slugs of related incidents, separated by commas; the link shows on both pages."),
+    )
     version = forms.IntegerField(widget=forms.HiddenInput)
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args, incident: Incident | None = None, **kwargs):
         super().__init__(*args, **kwargs)
+        self.incident = incident
         self.fields["display_time_zone"] = time_zone_field()
         self.fields["started_at"] = happened_field(_("Started"), _("Leave empty to keep it."))
         self.fields["resolved_at"] = happened_field(
             _("Resolved"), _("Leave empty to keep it; only for a resolved incident.")
         )
+
+    def clean_related(self) -> list[Incident]:
+        names = list(
+            dict.fromkeys(name for name in re.split(r"[\s,]+", self.cleaned_data["related"]) if name)
+        )
+        found = {incident.slug: incident for incident in Incident.objects.filter(slug__in=names)}
+        unknown = [name for name in names if name not in found]
+        if unknown:
+            raise ValidationError(_("No incident has the slug %(names)s.") % {"names": ", ".join(unknown)})
+        if self.incident is not None and self.incident.slug in found:
+            raise ValidationError(_("An incident cannot be related to itself."))
+        return [found[name] for name in names]
 
 
 class UpdateEditForm(forms.Form):

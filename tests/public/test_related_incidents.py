@@ -10,6 +10,7 @@ from tests.hostile.conftest import (  # noqa: F401
     _fast_passwords,
     api,
     assert_api_refused,
+    assert_form_refused,
     client_as,
     database_rows,
     token_for,
@@ -102,4 +103,36 @@ def test_declaring_with_an_unknown_related_incident_writes_nothing(writer):
     before = database_rows()
     body = {"title": "Follow-up", "language": "en", "body": "Again.", "related": ["nope"]}
     assert_api_refused(writer.post("/api/v1/incidents/", body, format="json"), "related")
+    assert database_rows() == before
+
+
+def editor_post(client, incident, related: str):
+    return client.post(
+        f"/editor/incidents/{incident.pk}/edit/",
+        {
+            "title": incident.title[incident.original_language],
+            "impact": incident.impact,
+            "display_time_zone": "",
+            "related": related,
+            "version": incident.version,
+        },
+    )
+
+
+def test_the_editor_links_related_incidents_by_slug(client, responder, deploy, outage):
+    client.force_login(responder)
+    response = editor_post(client, outage, f"{deploy.slug}, ")
+    assert response.status_code == 302
+    assert list(deploy.related.values_list("slug", flat=True)) == [outage.slug]
+    assert AuditEvent.objects.get(action="incident.related").actor == responder
+    form = client.get(f"/editor/incidents/{outage.pk}/edit/").content.decode()
+    assert f'value="{deploy.slug}"' in form
+
+
+@pytest.mark.parametrize("related", ["no-such-incident", "self"])
+def test_the_editor_refuses_unknown_or_self_related_incidents(client, responder, outage, related):
+    client.force_login(responder)
+    before = database_rows()
+    response = editor_post(client, outage, outage.slug if related == "self" else related)
+    assert_form_refused(response, "related")
     assert database_rows() == before

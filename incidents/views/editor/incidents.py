@@ -2,6 +2,7 @@
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
+from django.db import transaction
 from django.db.models import Prefetch
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
@@ -30,6 +31,7 @@ from incidents.services.incidents import (
     resolve_incident,
 )
 from incidents.services.maintenance import schedule_maintenance
+from incidents.services.related import relate_incidents
 from incidents.services.transitions import TransitionRefused
 from incidents.services.updates import edit_update
 from incidents.translation import language_codes, pick
@@ -262,22 +264,25 @@ def edit(request, pk: int):
         "title": incident.title.get(language, ""),
         "impact": incident.impact,
         "display_time_zone": incident.display_time_zone,
+        "related": ", ".join(incident.related.order_by("slug").values_list("slug", flat=True)),
         "version": incident.version,
     }
-    form = IncidentEditForm(request.POST or None, initial=initial)
+    form = IncidentEditForm(request.POST or None, initial=initial, incident=incident)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
-            edit_incident(
-                incident,
-                actor=request.user,
-                expected_version=data["version"],
-                title={**incident.title, language: data["title"]},
-                impact=data["impact"],
-                display_time_zone=data["display_time_zone"],
-                started_at=data["started_at"],
-                resolved_at=data["resolved_at"],
-            )
+            with transaction.atomic():
+                edit_incident(
+                    incident,
+                    actor=request.user,
+                    expected_version=data["version"],
+                    title={**incident.title, language: data["title"]},
+                    impact=data["impact"],
+                    display_time_zone=data["display_time_zone"],
+                    started_at=data["started_at"],
+                    resolved_at=data["resolved_at"],
+                )
+                relate_incidents(incident, related=data["related"], actor=request.user)
         except ConcurrentEdit as error:
             current = error.current
             return conflict(
