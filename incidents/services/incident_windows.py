@@ -9,14 +9,17 @@ from incidents.models import Incident, IncidentKind, IncidentStatus
 from incidents.validation.instants import check_instants
 
 
-def edited_fields(incident: Incident) -> dict:
-    return {
+def edited_fields(incident: Incident, *, with_window: bool) -> dict:
+    """What an edit may change, for the audit; the window only when it was edited."""
+    fields = {
         "title": incident.title,
         "impact": incident.impact,
         "display_time_zone": incident.display_time_zone,
-        "started_at": incident.started_at.isoformat(),
-        "resolved_at": incident.resolved_at.isoformat() if incident.resolved_at else None,
     }
+    if with_window:
+        fields["started_at"] = incident.started_at.isoformat()
+        fields["resolved_at"] = incident.resolved_at.isoformat() if incident.resolved_at else None
+    return fields
 
 
 def set_window(

@@ -370,7 +370,8 @@ def edit_incident(
     locked = Incident.objects.select_for_update().get(pk=incident.pk)
     if locked.version != expected_version:
         raise ConcurrentEdit(locked)
-    before = edited_fields(locked)
+    window_edited = started_at is not None or resolved_at is not None
+    before = edited_fields(locked, with_window=window_edited)
     set_window(locked, started_at=started_at, resolved_at=resolved_at)
     if display_time_zone is not None:
         locked.display_time_zone = display_time_zone
@@ -384,7 +385,7 @@ def edit_incident(
     locked.full_clean()
     locked.save()
     content_changed()
-    if locked.backfilled and (started_at or resolved_at):
+    if locked.backfilled and window_edited:
         write_record_impact(locked)
     record_event(
         actor=actor,
@@ -393,7 +394,7 @@ def edit_incident(
         subject_id=locked.pk,
         subject_label=str(locked),
         before=before,
-        after=edited_fields(locked),
+        after=edited_fields(locked, with_window=window_edited),
         incident=locked,
     )
     return locked

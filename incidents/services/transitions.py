@@ -48,6 +48,9 @@ def check_transition(
             raise TransitionRefused({"status": _("This is still open: there is nothing to reopen.")})
         return
     if not is_closed:
+        if status.is_closed and newest is not None and display_at < newest.display_at:
+            # Closing before the newest update would leave that update's open status in force.
+            raise ValidationError({"display_at": _("It cannot be closed before its latest update.")})
         return
     if status.is_closed:
         if incident.kind == IncidentKind.MAINTENANCE:

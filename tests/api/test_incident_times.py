@@ -43,6 +43,14 @@ def test_declaring_without_a_message_has_no_first_update(writer):
     assert incident["updates"] == []
     assert incident["status"] == "identified"
     assert incident["started_at"] == "2026-11-30T10:00:00Z"
+    for path in (
+        f"/incidents/{incident['slug']}/",
+        "/",
+        "/history/",
+        "/history.atom",
+        "/api/v2/incidents.json",
+    ):
+        assert Client().get(path).status_code == 200, path
 
 
 def test_resolving_at_a_given_time(writer):
@@ -180,3 +188,15 @@ def test_components_declared_without_a_message_still_take_their_status(writer):
     declare(writer, components=[{"component": component.public_id, "status": "major_outage"}])
     component.refresh_from_db()
     assert component.status == "major_outage"
+
+
+def test_a_resolution_before_the_latest_update_is_refused(writer):
+    incident = declare(writer, body="Looking.", started_at="2026-11-30T10:00:00Z")
+    response = writer.post(
+        f"/api/v1/incidents/{incident['id']}/resolve/",
+        {"language": "en", "body": "Fixed.", "display_at": "2026-11-30T09:00:00Z"},
+        format="json",
+    )
+    assert_api_refused(response, "display_at")
+    stored = Incident.objects.get(public_id=incident["id"])
+    assert stored.status == "investigating" and stored.resolved_at is None
