@@ -8,13 +8,8 @@ from incidents.models import Aggregation, ComponentGroup, MetricKind, StatusMode
 from .base import add_translated_fields
 
 
-class ComponentForm(forms.Form):
-    slug = forms.SlugField(label=_("Slug"), max_length=50)
-    group = forms.ModelChoiceField(label=_("Group"), queryset=ComponentGroup.objects.all(), required=False)
-    position = forms.IntegerField(label=_("Position"), min_value=0, initial=0)
-    status_mode = forms.ChoiceField(label=_("Status"), choices=StatusMode.choices)
-    showcase = forms.BooleanField(label=_("Show uptime bars"), required=False, initial=True)
-    only_show_if_degraded = forms.BooleanField(label=_("Only show when degraded"), required=False)
+class NamedForm(forms.Form):
+    """A name in every language (the site's required) and an optional description."""
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -26,6 +21,15 @@ class ComponentForm(forms.Form):
             required_language="",
             widget=forms.Textarea(attrs={"rows": 2}),
         )
+
+
+class ComponentForm(NamedForm):
+    slug = forms.SlugField(label=_("Slug"), max_length=50)
+    group = forms.ModelChoiceField(label=_("Group"), queryset=ComponentGroup.objects.all(), required=False)
+    position = forms.IntegerField(label=_("Position"), min_value=0, initial=0)
+    status_mode = forms.ChoiceField(label=_("Status"), choices=StatusMode.choices)
+    showcase = forms.BooleanField(label=_("Show uptime bars"), required=False, initial=True)
+    only_show_if_degraded = forms.BooleanField(label=_("Only show when degraded"), required=False)
 
 
 class MetricForm(forms.Form):
@@ -51,17 +55,6 @@ class MetricForm(forms.Form):
         add_translated_fields(self, "name", _("Name"))
 
 
-class GroupForm(forms.Form):
+class GroupForm(NamedForm):
     slug = forms.SlugField(label=_("Slug"), max_length=50)
     position = forms.IntegerField(label=_("Position"), min_value=0, initial=0)
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        add_translated_fields(self, "name", _("Name"))
-        add_translated_fields(
-            self,
-            "description",
-            _("Description"),
-            required_language="",
-            widget=forms.Textarea(attrs={"rows": 2}),
-        )
