@@ -257,7 +257,7 @@ def check_public_incident_page(steps: Steps, incident: Incident):
     ):
         assert text in page
     assert "Webhook deliveries were delayed for 40 minutes." in page
-    assert "Alert on consumer lag" in page and "Q1 2027" in page
+    assert "Alert on consumer lag" in page and "1st quarter 2027" in page
     assert "Document the restart procedure" in page
     steps.shot("public-incident-en")
     steps.open(f"/nb/incidents/{incident.slug}/")
