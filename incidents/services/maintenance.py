@@ -19,7 +19,7 @@ from incidents.models import (
 )
 
 from .incidents import ConcurrentEdit, declare_incident, post_update, publish_incident
-from .transitions import resting_status
+from .transitions import pinned_by_other_open_incidents, resting_status
 
 AUTOMATION = "maintenance schedule"
 
@@ -86,7 +86,7 @@ def start_maintenance(incident: Incident, *, now: dt.datetime | None = None) -> 
 def complete_maintenance(incident: Incident, *, now: dt.datetime | None = None) -> IncidentUpdate | None:
     """Closes the window: posts "completed" and returns the components to their resting status."""
     components = list(incident.components.prefetch_related("metrics"))
-    pinned = _pinned_elsewhere(incident, components)
+    pinned = pinned_by_other_open_incidents(incident, components)
     try:
         return post_update(
             incident,
@@ -100,18 +100,6 @@ def complete_maintenance(incident: Incident, *, now: dt.datetime | None = None) 
         )
     except ConcurrentEdit:
         return None
-
-
-def _pinned_elsewhere(incident: Incident, components: list[Component]) -> set[int]:
-    """Components another running incident or maintenance still holds (not merely scheduled ones)."""
-    return set(
-        Incident.objects.open()
-        .published()
-        .exclude(pk=incident.pk)
-        .exclude(status=IncidentStatus.SCHEDULED)
-        .filter(components__in=components)
-        .values_list("components__id", flat=True)
-    )
 
 
 def due_to_start(now: dt.datetime):

@@ -61,11 +61,14 @@ def check_transition(
 
 
 def pinned_by_other_open_incidents(incident: Incident, components: list[Component]) -> set[int]:
-    """The components another open, published incident still holds in its status."""
+    """The components another running, published incident or maintenance still holds in its
+    status: not one merely scheduled, nor a record of the past, which holds no current status."""
     return set(
         Incident.objects.open()
         .published()
         .exclude(pk=incident.pk)
+        .exclude(status=IncidentStatus.SCHEDULED)
+        .exclude(backfilled=True)
         .filter(components__in=components)
         .values_list("components__id", flat=True)
     )

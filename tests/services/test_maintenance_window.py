@@ -7,6 +7,7 @@ import time_machine
 from rest_framework.test import APIClient
 
 from incidents.models import Component, Incident
+from incidents.services.incidents import declare_incident, resolve_incident
 from incidents.tasks.maintenance import advance_maintenance_windows
 
 ANNOUNCED = dt.datetime(2026, 7, 1, 9, 0, tzinfo=dt.UTC)
@@ -60,3 +61,33 @@ def test_maintenance_scheduled_through_the_api_waits_for_its_window(component, r
     assert status_of(component) == "operational"
     maintenance.refresh_from_db()
     assert maintenance.status == "completed"
+
+
+@pytest.mark.django_db
+def test_an_outage_resolved_while_maintenance_is_only_scheduled_returns_the_component_to_operational(
+    component, responder
+):
+    with time_machine.travel(ANNOUNCED, tick=False):
+        declare_incident(
+            title="Database upgrade",
+            language="en",
+            body="We upgrade the database.",
+            kind="maintenance",
+            component_statuses={component: "under_maintenance"},
+            scheduled_for=START,
+            scheduled_until=END,
+            actor=responder,
+        )
+        outage = declare_incident(
+            title="Database down",
+            language="en",
+            body="Investigating.",
+            component_statuses={component: "major_outage"},
+            actor=responder,
+        )
+        assert status_of(component) == "major_outage"
+
+        resolve_incident(outage, body={"en": "Fixed."}, language="en", actor=responder)
+
+    # The maintenance has not started: it holds nothing yet.
+    assert status_of(component) == "operational"
