@@ -398,6 +398,11 @@ SPECTACULAR_SETTINGS = {
     "SCHEMA_PATH_PREFIX": r"/api/v1",
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    # Every operation documents its error answers (400, 401, 403, 404, 409, 412, 413) and their bodies.
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "incidents.api.schema_errors.add_error_responses",
+    ],
     "ENUM_NAME_OVERRIDES": {
         "ComponentStatusEnum": "incidents.models.components.ComponentStatus",
         "IncidentStatusEnum": "incidents.models.incidents.IncidentStatus",
