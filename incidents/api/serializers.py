@@ -192,7 +192,7 @@ class MetricSerializer(ApiModelSerializer):
 class SampleSerializer(ApiModelSerializer):
     class Meta:
         model = Sample
-        fields = ["id", "metric", "at", "value", "outcome"]
+        fields = ["id", "metric", "at", "value", "outcome", "imported"]
         read_only_fields = fields
 
 

@@ -19,10 +19,12 @@ from incidents.models import (
 from incidents.roles import can_respond, can_view_drafts
 from incidents.services.api_tokens import issue_token, revoke_token
 from incidents.services.components import set_component_status
+from incidents.services.sample_import import import_samples
 
 from . import filters
 from . import serializers as s
 from .base import ERRORS, ApiViewSet, ByPublicId, ServiceCrudViewSet
+from .sample_import import SampleImportResultSerializer, SampleImportSerializer
 
 # --- components ---
 
@@ -77,6 +79,27 @@ class MetricViewSet(ServiceCrudViewSet):
             value = params["component"]
             queryset = queryset.filter(Q(component__public_id=value) | Q(component__slug=value))
         return queryset
+
+    @extend_schema(
+        request=SampleImportSerializer,
+        responses={
+            200: SampleImportResultSerializer,
+            **ERRORS,
+            404: OpenApiResponse(description=_("No such metric")),
+            413: OpenApiResponse(description=_("The body is too large")),
+        },
+    )
+    @action(detail=True, methods=["post"], url_path="samples/import")
+    def import_samples(self, request, *args, **kwargs):
+        """Imports samples of the past (any time since 1970), marked as imported and folded into
+        the rollups; one already stored at the same instant is skipped, so a re-import counts
+        nothing twice. All or none; one audit event."""
+        metric = self.get_object()
+        serializer = SampleImportSerializer(data=request.data, context={"metric": metric})
+        serializer.is_valid(raise_exception=True)
+        values = [(sample["at"], sample["value"]) for sample in serializer.validated_data["samples"]]
+        result = import_samples(metric, values, actor=request.user)
+        return Response(SampleImportResultSerializer(result).data)
 
 
 @extend_schema_view(list=extend_schema(parameters=[filters.SampleFilters]))

@@ -143,6 +143,9 @@ class Sample(models.Model):
     at = models.DateTimeField()
     value = models.FloatField(null=True, blank=True, help_text=_("Empty when the probe failed."))
     outcome = models.CharField(max_length=16, choices=Outcome.choices, default=Outcome.OK)
+    imported = models.BooleanField(
+        default=False, help_text=_("Imported as history, not measured live; kept by the retention pruning.")
+    )
 
     class Meta:
         ordering = ["metric", "-at"]

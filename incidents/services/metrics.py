@@ -45,7 +45,7 @@ def _fold(rollup: Rollup, value: float | None) -> None:
     rollups.add(rollup.sketch, value)
 
 
-def _checked(entry: NewSample) -> NewSample:
+def checked(entry: NewSample) -> NewSample:
     try:
         check_happened(entry.at)
     except ValidationError as invalid:
@@ -67,12 +67,21 @@ def record_samples(entries: list[NewSample]) -> list[Sample]:
     rows are created empty if missing, then locked in a fixed order (concurrent writers of the
     same bucket wait instead of losing counts) and folded in memory.
     """
-    entries = [_checked(entry) for entry in entries]
+    entries = [checked(entry) for entry in entries]
     if not entries:
         return []
     samples = Sample.objects.bulk_create(
         [Sample(metric=e.metric, at=e.at, value=e.value, outcome=e.outcome) for e in entries]
     )
+    fold_into_rollups(entries)
+    _advance_latest(entries)
+    live_changed()
+    return samples
+
+
+def fold_into_rollups(entries: list[NewSample]) -> None:
+    """Adds checked samples to the minute, hour and day rollups of their buckets (call inside a
+    transaction)."""
     keys = {
         (e.metric.pk, resolution.value, bucket_start(e.at, resolution))
         for e in entries
@@ -95,9 +104,6 @@ def record_samples(entries: list[NewSample]) -> list[Sample]:
     for rollup in touched:
         rollup.p95 = rollups.quantile(rollup.sketch, 0.95)
     update_many(Rollup, touched, ["count", "failures", "minimum", "maximum", "total", "p95", "sketch"])
-    _advance_latest(entries)
-    live_changed()
-    return samples
 
 
 def _locked_rollups(keys: set[tuple[int, str, dt.datetime]]) -> dict[tuple, Rollup]:

@@ -266,19 +266,22 @@ def sweep_abandoned_runs(*, now: dt.datetime | None = None) -> int:
 
 
 def prune_old_data(*, now: dt.datetime | None = None, chunk: int = 5000) -> dict[str, int]:
-    """Deletes raw samples and probe runs older than their retention; rollups are kept."""
+    """Deletes raw samples and probe runs older than their retention; rollups are kept.
+
+    Imported samples are kept: a re-import of the same window finds them and counts nothing twice.
+    """
     now = now or timezone.now()
     deleted = {"samples": 0, "runs": 0}
-    for key, model, field, days in (
-        ("samples", Sample, "at", settings.SAMPLE_RETENTION_DAYS),
-        ("runs", ProbeRun, "scheduled_at", settings.PROBE_RUN_RETENTION_DAYS),
+    for key, objects, field, days in (
+        ("samples", Sample.objects.filter(imported=False), "at", settings.SAMPLE_RETENTION_DAYS),
+        ("runs", ProbeRun.objects.all(), "scheduled_at", settings.PROBE_RUN_RETENTION_DAYS),
     ):
         cutoff = now - dt.timedelta(days=days)
         while True:
-            ids = list(model.objects.filter(**{f"{field}__lt": cutoff}).values_list("pk", flat=True)[:chunk])
+            ids = list(objects.filter(**{f"{field}__lt": cutoff}).values_list("pk", flat=True)[:chunk])
             if not ids:
                 break
-            deleted[key] += model.objects.filter(pk__in=ids).delete()[0]
+            deleted[key] += objects.model.objects.filter(pk__in=ids).delete()[0]
     return deleted
 
 
