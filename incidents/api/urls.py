@@ -6,7 +6,15 @@ from rest_framework.routers import DefaultRouter
 
 from incidents.security.browser_policy import with_inline_styles
 
-from . import incident_views, probe_views, statuspage, statuspage_views, subscriber_views, views
+from . import (
+    incident_views,
+    probe_views,
+    statuspage,
+    statuspage_upload,
+    statuspage_views,
+    subscriber_views,
+    views,
+)
 
 router = DefaultRouter()
 router.register("component-groups", views.ComponentGroupViewSet, basename="component-group")
@@ -28,6 +36,11 @@ statuspage_patterns = [
 ]
 
 urlpatterns = [
+    path(
+        "v1/imports/statuspage/",
+        statuspage_upload.StatuspageImportViewSet.as_view({"post": "create"}),
+        name="statuspage-import",
+    ),
     path("v1/", include(router.urls)),
     path("v2/", include((statuspage_patterns, "statuspage-v2"))),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
