@@ -26,6 +26,7 @@ from babel.numbers import format_decimal, get_decimal_symbol, get_group_symbol
 from babel.numbers import format_percent as babel_format_percent
 from babel.units import format_unit
 from django.conf import settings
+from django.utils import translation
 
 from incidents.models import DuePrecision
 
@@ -310,3 +311,32 @@ def format_day(value: dt.date, language: str) -> str:
 def language_name(code: str, language: str) -> str:
     """The name of language `code` in `language` ("Russian", "ruso", "русский")."""
     return Locale.parse(BABEL_LOCALES.get(code, code)).get_display_name(_locale(language)) or code
+
+
+_BYTE_UNITS = (
+    (1000**4, "digital-terabyte"),
+    (1000**3, "digital-gigabyte"),
+    (1000**2, "digital-megabyte"),
+    (1000, "digital-kilobyte"),
+    (1, "digital-byte"),
+)
+
+
+def format_key_figure(value: float, unit: str, language: str) -> str:
+    """A postmortem's key figure: "23 min", "10 с", "99.2 %", "1.5 GB", "1,200 req/s"."""
+    if unit == "duration":
+        return format_incident_duration(round(value), language)
+    if unit == "percent":
+        return babel_format_percent(value / 100, format="#,##0.### %", locale=_locale(language))
+    if unit == "bytes":
+        return _bytes_text(value, language)
+    number = format_decimal(value, format="#,##0.###", locale=_locale(language))
+    if unit == "requests_per_second":
+        with translation.override(_code(language)):
+            return translation.gettext("%(number)s req/s") % {"number": number}
+    return number
+
+
+def _bytes_text(value: float, language: str) -> str:
+    scale, unit = next((scale, unit) for scale, unit in _BYTE_UNITS if abs(value) >= scale or scale == 1)
+    return format_unit(value / scale, unit, length="short", format="#,##0.#", locale=_locale(language))

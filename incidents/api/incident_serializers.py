@@ -26,6 +26,7 @@ from incidents.services.postmortems import save_action_item
 from incidents.validation.instants import check_happened, check_planned
 from incidents.validation.time_zones import check_time_zone
 
+from .key_figure_serializers import KeyFigureReadSerializer, key_figures_field
 from .serializers import (
     LANGUAGE_CHOICES,
     MAX_POSITION,
@@ -302,6 +303,7 @@ class PostmortemSerializer(ApiModelSerializer):
     incident = serializers.CharField(source="incident.public_id", read_only=True)
     sections = serializers.SerializerMethodField()
     completeness = serializers.SerializerMethodField()
+    key_figures = KeyFigureReadSerializer(many=True, read_only=True)
 
     class Meta:
         model = Postmortem
@@ -311,6 +313,7 @@ class PostmortemSerializer(ApiModelSerializer):
             "state",
             "original_language",
             "sections",
+            "key_figures",
             "completeness",
             "published_at",
             "version",
@@ -331,6 +334,7 @@ class PostmortemSerializer(ApiModelSerializer):
 class PostmortemWriteSerializer(ApiSerializer):
     language = serializers.ChoiceField(choices=LANGUAGE_CHOICES)
     sections = SectionsSerializer()
+    key_figures = key_figures_field()
     version = serializers.IntegerField(required=False, min_value=1)
 
 

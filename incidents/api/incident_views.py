@@ -23,6 +23,7 @@ from incidents.services.incidents import (
     reopen_incident,
     resolve_incident,
 )
+from incidents.services.key_figures import save_key_figures
 from incidents.services.postmortems import publish_postmortem, unpublish_postmortem, write_postmortem
 from incidents.services.related import relate_incidents
 
@@ -191,6 +192,15 @@ class IncidentViewSet(ByPublicId, mixins.ListModelMixin, ApiViewSet):
 # --- postmortems and action items ---
 
 
+def write_key_figures(postmortem, data: dict, *, actor):
+    """Saves the key figures a postmortem write carries, if it carries any."""
+    if "key_figures" not in data:
+        return postmortem
+    return save_key_figures(
+        postmortem, language=data["language"], figures=[dict(f) for f in data["key_figures"]], actor=actor
+    )
+
+
 @extend_schema_view(list=extend_schema(parameters=[filters.PostmortemFilters]))
 class PostmortemViewSet(mixins.ListModelMixin, ApiViewSet):
     queryset = Postmortem.objects.select_related("incident")
@@ -216,13 +226,15 @@ class PostmortemViewSet(mixins.ListModelMixin, ApiViewSet):
         serializer = s.PostmortemCreateSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
-        postmortem = write_postmortem(
-            data["incident"],
-            language=data["language"],
-            sections=dict(data["sections"]),
-            actor=request.user,
-            expected_version=data.get("version"),
-        )
+        with transaction.atomic():
+            postmortem = write_postmortem(
+                data["incident"],
+                language=data["language"],
+                sections=dict(data["sections"]),
+                actor=request.user,
+                expected_version=data.get("version"),
+            )
+            postmortem = write_key_figures(postmortem, data, actor=request.user)
         return self.respond(postmortem, status_code=status.HTTP_201_CREATED)
 
     @extend_schema(
@@ -241,6 +253,7 @@ class PostmortemViewSet(mixins.ListModelMixin, ApiViewSet):
                 actor=request.user,
                 expected_version=current.version,
             )
+            postmortem = write_key_figures(postmortem, data, actor=request.user)
         return self.respond(postmortem)
 
     @extend_schema(request=s.PostmortemPublishSerializer, responses={200: s.PostmortemSerializer, **ERRORS})

@@ -21,7 +21,17 @@ from .incidents import (
     IncidentUpdate,
 )
 from .metrics import Aggregation, Metric, MetricKind, Outcome, Resolution, Rollup, Sample, Unit
-from .postmortems import SECTIONS, ActionItem, ActionItemState, DuePrecision, Postmortem, PostmortemState
+from .postmortems import (
+    MAX_KEY_FIGURES,
+    SECTIONS,
+    ActionItem,
+    ActionItemState,
+    DuePrecision,
+    KeyFigure,
+    KeyFigureUnit,
+    Postmortem,
+    PostmortemState,
+)
 from .probes import (
     ACTIVE_RUN_STATES,
     BreakerState,
@@ -73,6 +83,9 @@ __all__ = [
     "MetricKind",
     "Outcome",
     "OverdueReminder",
+    "KeyFigure",
+    "KeyFigureUnit",
+    "MAX_KEY_FIGURES",
     "Postmortem",
     "PostmortemState",
     "Probe",

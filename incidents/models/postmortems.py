@@ -68,6 +68,37 @@ class Postmortem(models.Model):
         }
 
 
+class KeyFigureUnit(models.TextChoices):
+    DURATION = "duration", _("Duration (seconds)")
+    PERCENT = "percent", _("Percent")
+    COUNT = "count", _("Count")
+    BYTES = "bytes", _("Bytes")
+    REQUESTS_PER_SECOND = "requests_per_second", _("Requests per second")
+
+
+MAX_KEY_FIGURES = 20
+
+
+class KeyFigure(models.Model):
+    """A number that tells the story ("peak webhook delay: 23 min"), shown above the text."""
+
+    postmortem = models.ForeignKey(Postmortem, on_delete=models.CASCADE, related_name="key_figures")
+    position = models.PositiveIntegerField(default=0)
+    label = TranslatedField()
+    value = models.FloatField()
+    unit = models.CharField(max_length=24, choices=KeyFigureUnit.choices)
+
+    class Meta:
+        ordering = ["postmortem", "position", "id"]
+
+    def __str__(self) -> str:
+        return f"{pick(self.label, language='en').text}: {self.value} {self.unit}"
+
+    @property
+    def original_language(self) -> str:
+        return self.postmortem.original_language
+
+
 class ActionItemState(models.TextChoices):
     OPEN = "open", _("Open")
     IN_PROGRESS = "in_progress", _("In progress")

@@ -19,6 +19,7 @@ from incidents.models import (
     Incident,
     IncidentStatus,
     IncidentUpdate,
+    KeyFigure,
     Metric,
     Postmortem,
 )
@@ -133,6 +134,7 @@ class PostmortemView:
     postmortem: Postmortem
     sections: list[tuple[str, str, Shown]]
     action_items: list[ActionItem]
+    key_figures: list[KeyFigure]
 
     @property
     def language(self) -> str:
@@ -151,9 +153,10 @@ def postmortem_for(incident: Incident, language: str) -> PostmortemView | None:
     items = list(
         postmortem.action_items.filter(is_public=True).select_related("owner").order_by("position", "id")
     )
-    for item in items:
+    figures = list(postmortem.key_figures.order_by("position", "id"))
+    for item in [*items, *figures]:
         item.postmortem = postmortem
-    return PostmortemView(postmortem, list(postmortem.sections_in(language)), items)
+    return PostmortemView(postmortem, list(postmortem.sections_in(language)), items, figures)
 
 
 def related_incidents(incident: Incident) -> list[Incident]:

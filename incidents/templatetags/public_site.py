@@ -160,6 +160,12 @@ def due_text(item, language: str = "") -> str:
     return formatting.format_due(item.due_date, item.due_precision, language or _language())
 
 
+@register.simple_tag
+def key_figure_value(figure, language: str = "") -> str:
+    """A key figure's value with its unit ("23 мин") in `language` (the page's by default)."""
+    return formatting.format_key_figure(figure.value, figure.unit, language or _language())
+
+
 @register.filter
 def body_html(body: Shown, update) -> str:
     """The HTML of an update's body as shown: the one stored when it was written (rendered
