@@ -13,7 +13,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
 from incidents.models import Metric, Outcome, Sample, Subject
-from incidents.public.versions import live_changed
+from incidents.public.versions import content_changed, live_changed
 
 from .audit import record_event
 from .metrics import NewSample, checked, fold_into_rollups
@@ -66,5 +66,7 @@ def import_samples(
             "until": max(e.at for e in entries).isoformat(),
         },
     )
+    # Incident pages chart past windows and are cached by content version, not the live one.
+    content_changed()
     live_changed()
     return result

@@ -20,6 +20,7 @@ from django.views.decorators.http import conditional_page, require_safe
 from incidents import formatting, selectors
 from incidents.models import ComponentStatus, Resolution
 from incidents.public import presentation
+from incidents.public.incident_charts import incident_charts
 from incidents.public.page_cache import cached_page, no_query
 from incidents.public.uptime_bars import uptime_bars
 from incidents.translation import language_codes
@@ -82,6 +83,7 @@ def incident(request, slug: str):
             "postmortem": selectors.postmortem_for(found, language),
             "components": list(found.components.all()),
             "related": selectors.related_incidents(found),
+            "metric_charts": incident_charts(found, list(found.components.all()), language),
         },
     )
 

@@ -1,0 +1,82 @@
+"""The affected metrics of an incident, charted over its window (from a little before it
+started to a little after it ended), at a resolution that fits its length."""
+
+import datetime as dt
+from dataclasses import dataclass
+
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from incidents import formatting, selectors
+from incidents.models import Component, Incident, Metric, Resolution
+from incidents.public import charts
+from incidents.public.presentation import metric_value, shown
+
+# Minute rollups for incidents up to this long; hour rollups up to LONGEST_HOURLY; days beyond.
+LONGEST_BY_MINUTE = dt.timedelta(hours=6)
+LONGEST_HOURLY = dt.timedelta(days=30)
+
+
+@dataclass
+class IncidentChart:
+    title: str
+    svg: str
+
+
+def incident_window(incident: Incident) -> tuple[dt.datetime, dt.datetime, Resolution]:
+    end = incident.resolved_at or timezone.now()
+    margin = max((end - incident.started_at) / 4, dt.timedelta(minutes=15))
+    start, end = incident.started_at - margin, end + margin
+    length = end - start
+    if length <= LONGEST_BY_MINUTE:
+        return start, end, Resolution.MINUTE
+    if length <= LONGEST_HOURLY:
+        return start, end, Resolution.HOUR
+    return start, end, Resolution.DAY
+
+
+def incident_charts(incident: Incident, components: list[Component], language: str) -> list[IncidentChart]:
+    """One chart per metric of the affected components with data in the incident's window; none
+    for a metric without."""
+    if not components or incident.started_at is None:
+        return []
+    metrics = list(
+        Metric.objects.filter(component__in=components).order_by("component__position", "position", "slug")
+    )
+    start, end, resolution = incident_window(incident)
+    series = selectors.metric_series(metrics, resolution=resolution, since=start, until=end)
+    zone = getattr(incident, "time_zone", None) or formatting.status_zone()
+    drawn = []
+    for metric in metrics:
+        points = series.get(metric.pk, [])
+        present = [v for _at, v in points if v is not None]
+        if not present:
+            continue
+        name = shown(metric.name, metric, language=language).text
+        thresholds = [
+            charts.Threshold(
+                f"status-{status.value}", f"{status.label} {metric_value(metric, limit, language)}", limit
+            )
+            for status, limit in metric.thresholds()
+        ]
+        label = _("%(metric)s during the incident: from %(low)s to a peak of %(high)s") % {
+            "metric": name,
+            "low": metric_value(metric, min(present), language),
+            "high": metric_value(metric, max(present), language),
+        }
+        if thresholds:
+            label += "; " + _("thresholds: %(thresholds)s") % {
+                "thresholds": ", ".join(t.label for t in thresholds)
+            }
+        svg = charts.line_chart(
+            points,
+            start=start,
+            end=end,
+            thresholds=thresholds,
+            label=label,
+            start_label=formatting.format_datetime(start, language, zone=zone),
+            end_label=formatting.format_datetime(end, language, zone=zone),
+            top_label_format=lambda v, metric=metric: metric_value(metric, v, language),
+        )
+        drawn.append(IncidentChart(title=name, svg=svg))
+    return drawn
