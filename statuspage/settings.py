@@ -408,6 +408,7 @@ SPECTACULAR_SETTINGS = {
         "IncidentStatusEnum": "incidents.models.incidents.IncidentStatus",
         "IncidentKindEnum": "incidents.models.incidents.IncidentKind",
         "MetricKindEnum": "incidents.models.metrics.MetricKind",
+        "KeyFigureUnitEnum": "incidents.models.postmortems.KeyFigureUnit",
     },
 }
 # Requests to /api/v1/ with a larger body are refused with 413 before they are read.
