@@ -1,0 +1,1 @@
+"""Acceptance tests: real postmortems entered through the REST API, judged where readers see them."""
