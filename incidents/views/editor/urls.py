@@ -2,7 +2,18 @@
 
 from django.urls import path
 
-from . import api_tokens, auth, config, dashboard, incidents, people, postmortems, probes, update_templates
+from . import (
+    api_tokens,
+    auth,
+    config,
+    dashboard,
+    incidents,
+    people,
+    postmortems,
+    probes,
+    statuspage_import,
+    update_templates,
+)
 
 app_name = "editor"
 
@@ -50,6 +61,7 @@ urlpatterns = [
     path("groups/new/", people.group_edit, name="new-group"),
     path("groups/<int:pk>/", people.group_edit, name="group"),
     path("users/", people.users, name="users"),
+    path("import/statuspage/", statuspage_import.statuspage_import, name="statuspage-import"),
     path("users/<int:pk>/role/", people.user_role, name="user-role"),
     path("tokens/", api_tokens.token_list, name="api-tokens"),
     path("tokens/new/", api_tokens.token_new, name="new-api-token"),
