@@ -9,6 +9,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from incidents.forms.key_figures import key_figure_formset
 from incidents.forms.postmortems import (
     SECTION_TEXT_MAX,
     ActionItemForm,
@@ -19,6 +20,7 @@ from incidents.forms.postmortems import (
 from incidents.models import SECTIONS, ActionItem, Incident, Postmortem
 from incidents.rendering import render_markdown
 from incidents.services.incidents import ConcurrentEdit
+from incidents.services.key_figures import save_key_figures
 from incidents.services.postmortems import (
     publish_postmortem,
     save_action_item,
@@ -74,6 +76,7 @@ def _page(
     previews=None,
     new_item_form=None,
     failed_item=None,
+    figure_formset=None,
     status=200,
 ):
     postmortem = _postmortem(incident)
@@ -96,6 +99,7 @@ def _page(
         "sections_read": list(postmortem.sections_in(language)) if postmortem else [],
         "item_rows": _item_forms(postmortem, language, failed=failed_item),
         "new_item_form": new_item_form or ActionItemForm(prefix="new"),
+        "figure_formset": figure_formset or key_figure_formset(postmortem, language),
     }
     return render(request, "editor/postmortem.html", context, status=status)
 
@@ -142,6 +146,23 @@ def save(request, pk: int, language: str):
             messages.success(request, _("Postmortem saved."))
             return redirect(f"{reverse('editor:postmortem', args=[pk])}?language={language}")
     return _page(request, incident, language, form=form)
+
+
+@require_POST
+@responder_required
+def save_figures(request, pk: int, language: str):
+    incident = get_object_or_404(Incident, pk=pk)
+    language = _language(language)
+    postmortem = _postmortem(incident)
+    formset = key_figure_formset(postmortem, language, data=request.POST)
+    if formset.is_valid():
+        postmortem = postmortem or write_postmortem(
+            incident, language=language, sections={}, actor=request.user
+        )
+        save_key_figures(postmortem, language=language, figures=formset.figures(), actor=request.user)
+        messages.success(request, _("Key figures saved."))
+        return redirect(f"{reverse('editor:postmortem', args=[pk])}?language={language}#key-figures")
+    return _page(request, incident, language, figure_formset=formset)
 
 
 @require_POST

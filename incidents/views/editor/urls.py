@@ -38,6 +38,11 @@ urlpatterns = [
     path("incidents/<int:pk>/postmortem/unpublish/", postmortems.unpublish, name="unpublish-postmortem"),
     path("incidents/<int:pk>/postmortem/<str:language>/", postmortems.save, name="save-postmortem"),
     path(
+        "incidents/<int:pk>/postmortem/<str:language>/key-figures/",
+        postmortems.save_figures,
+        name="save-key-figures",
+    ),
+    path(
         "incidents/<int:pk>/postmortem/<str:language>/preview/",
         postmortems.preview,
         name="preview-postmortem",
