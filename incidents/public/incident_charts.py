@@ -11,6 +11,7 @@ from incidents import formatting, selectors
 from incidents.models import Component, Incident, Metric, Resolution
 from incidents.public import charts
 from incidents.public.presentation import metric_value, shown
+from incidents.validation.instants import EARLIEST
 
 # Minute rollups for incidents up to this long; hour rollups up to LONGEST_HOURLY; days beyond.
 LONGEST_BY_MINUTE = dt.timedelta(hours=6)
@@ -23,8 +24,13 @@ class IncidentChart:
     svg: str
 
 
-def incident_window(incident: Incident) -> tuple[dt.datetime, dt.datetime, Resolution]:
-    end = incident.resolved_at or timezone.now()
+def incident_window(incident: Incident) -> tuple[dt.datetime, dt.datetime, Resolution] | None:
+    """The charted window and its resolution, or None when the incident's times lie outside the
+    bounds every instant keeps (written there before the bounds, or by hand)."""
+    now = timezone.now()
+    end = incident.resolved_at or now
+    if not EARLIEST <= incident.started_at <= end <= now + dt.timedelta(days=1):
+        return None
     margin = max((end - incident.started_at) / 4, dt.timedelta(minutes=15))
     start, end = incident.started_at - margin, end + margin
     length = end - start
@@ -43,7 +49,10 @@ def incident_charts(incident: Incident, components: list[Component], language: s
     metrics = list(
         Metric.objects.filter(component__in=components).order_by("component__position", "position", "slug")
     )
-    start, end, resolution = incident_window(incident)
+    window = incident_window(incident)
+    if window is None:
+        return []
+    start, end, resolution = window
     series = selectors.metric_series(metrics, resolution=resolution, since=start, until=end)
     zone = getattr(incident, "time_zone", None) or formatting.status_zone()
     drawn = []
