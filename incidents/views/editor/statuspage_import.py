@@ -4,7 +4,7 @@
 from django.contrib import messages
 from django.db import transaction
 from django.shortcuts import redirect, render
-from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from incidents.forms.statuspage_import import StatuspageImportForm
 from incidents.services.statuspage_import import import_export
@@ -25,13 +25,14 @@ def statuspage_import(request):
         except ImportRefused as error:
             form.add_error("file", str(error))
         else:
-            messages.success(
-                request,
-                _(
-                    "Imported %(incidents)s incidents with %(updates)s updates as records; "
-                    "%(skipped)s imported before were left as they are."
-                )
-                % {"incidents": result.incidents, "updates": result.updates, "skipped": result.skipped},
-            )
+            messages.success(request, _summary(result))
             return redirect("editor:statuspage-import")
     return render(request, "editor/statuspage_import.html", {"form": form})
+
+
+def _summary(result) -> str:
+    return ngettext(
+        "Imported %(incidents)s incident as a record (updates: %(updates)s; imported before and left as they are: %(skipped)s).",
+        "Imported %(incidents)s incidents as records (updates: %(updates)s; imported before and left as they are: %(skipped)s).",
+        result.incidents,
+    ) % {"incidents": result.incidents, "updates": result.updates, "skipped": result.skipped}
