@@ -307,6 +307,26 @@ def _read(name, minimum, path) -> Row:
     return Row(name, "get", minimum, path, allowed_status=200)
 
 
+# One resolved incident of a Statuspage export, for the import rows.
+STATUSPAGE_INCIDENT = {
+    "id": "p0rtm4tr1x01",
+    "name": "Delayed deliveries",
+    "status": "resolved",
+    "impact": "minor",
+    "created_at": "2018-03-01T10:00:00Z",
+    "resolved_at": "2018-03-01T11:00:00Z",
+    "incident_updates": [
+        {
+            "id": "p0rtm4tr1xu1",
+            "status": "resolved",
+            "body": "Deliveries are back to normal.",
+            "created_at": "2018-03-01T11:00:00Z",
+            "display_at": "2018-03-01T11:00:00Z",
+        }
+    ],
+    "components": [],
+}
+
 API_ROWS = [
     _read("api root", "viewer", lambda w, u: "/api/v1/"),
     _read("list groups", "viewer", lambda w, u: "/api/v1/component-groups/"),
@@ -347,6 +367,22 @@ API_ROWS = [
     _read("session login page", "public", lambda w, u: "/api/v1/auth/login/"),
     Row("session logout", "post", "public", lambda w, u: "/api/v1/auth/logout/", {}),
     *[_api_write(name, spec) for name, spec in API_WRITES.items()],
+    Row(
+        "import samples",
+        "post",
+        "admin",
+        lambda w, u: f"/api/v1/metrics/{w['metric'].pk}/samples/import/",
+        {"samples": [{"at": "2018-03-01T10:00:00Z", "value": 12.5}]},
+        200,
+    ),
+    Row(
+        "import a statuspage export",
+        "post",
+        "admin",
+        lambda w, u: "/api/v1/imports/statuspage/",
+        {"incidents": [STATUSPAGE_INCIDENT]},
+        200,
+    ),
 ]
 
 
@@ -413,6 +449,23 @@ EDITOR_ROWS = [
         302,
     ),
     Row("api tokens page", "get", "viewer", lambda w, u: "/editor/tokens/", None, 200),
+    Row("statuspage import page", "get", "admin", lambda w, u: "/editor/import/statuspage/", None, 200),
+    Row(
+        "save key figures",
+        "post",
+        "responder",
+        lambda w, u: f"/editor/incidents/{w['incident'].pk}/postmortem/en/key-figures/",
+        {
+            "figures-TOTAL_FORMS": "1",
+            "figures-INITIAL_FORMS": "0",
+            "figures-MIN_NUM_FORMS": "0",
+            "figures-MAX_NUM_FORMS": "20",
+            "figures-0-label": "Peak delay",
+            "figures-0-value": "1380",
+            "figures-0-unit": "duration",
+        },
+        302,
+    ),
     Row(
         "issue api token",
         "post",
