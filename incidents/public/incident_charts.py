@@ -9,8 +9,7 @@ from django.utils.translation import gettext as _
 
 from incidents import formatting, selectors
 from incidents.models import Component, Incident, Metric, Resolution
-from incidents.public import charts
-from incidents.public.presentation import metric_value, shown
+from incidents.public.presentation import metric_line_chart, metric_value, shown, threshold_lines
 from incidents.validation.instants import EARLIEST
 
 # Minute rollups for incidents up to this long; hour rollups up to LONGEST_HOURLY; days beyond.
@@ -62,30 +61,21 @@ def incident_charts(incident: Incident, components: list[Component], language: s
         if not present:
             continue
         name = shown(metric.name, metric, language=language).text
-        thresholds = [
-            charts.Threshold(
-                f"status-{status.value}", f"{status.label} {metric_value(metric, limit, language)}", limit
-            )
-            for status, limit in metric.thresholds()
-        ]
+        thresholds = threshold_lines(metric, language)
         label = _("%(metric)s during the incident: from %(low)s to a peak of %(high)s") % {
             "metric": name,
             "low": metric_value(metric, min(present), language),
             "high": metric_value(metric, max(present), language),
         }
-        if thresholds:
-            label += "; " + _("thresholds: %(thresholds)s") % {
-                "thresholds": ", ".join(t.label for t in thresholds)
-            }
-        svg = charts.line_chart(
+        svg = metric_line_chart(
+            metric,
             points,
             start=start,
             end=end,
             thresholds=thresholds,
             label=label,
-            start_label=formatting.format_datetime(start, language, zone=zone),
-            end_label=formatting.format_datetime(end, language, zone=zone),
-            top_label_format=lambda v, metric=metric: metric_value(metric, v, language),
+            language=language,
+            zone=zone,
         )
         drawn.append(IncidentChart(title=name, svg=svg))
     return drawn

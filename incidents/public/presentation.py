@@ -8,6 +8,7 @@ alternatives.
 
 import datetime as dt
 from dataclasses import dataclass, field
+from zoneinfo import ZoneInfo
 
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -148,6 +149,44 @@ class MetricCharts:
     charts: list[tuple[str, str]]  # (period name, svg)
 
 
+def threshold_lines(metric: Metric, language: str) -> list[charts.Threshold]:
+    """The lines a metric's chart draws at its status thresholds, labelled with their values."""
+    return [
+        charts.Threshold(
+            f"status-{status.value}", f"{status.label} {metric_value(metric, limit, language)}", limit
+        )
+        for status, limit in metric.thresholds()
+    ]
+
+
+def metric_line_chart(
+    metric: Metric,
+    points: list,
+    *,
+    start: dt.datetime,
+    end: dt.datetime,
+    thresholds: list[charts.Threshold],
+    label: str,
+    language: str,
+    zone: ZoneInfo | None = None,
+) -> str:
+    """The SVG chart of `metric` between `start` and `end`; `label` gains the thresholds."""
+    if thresholds:
+        label += "; " + _("thresholds: %(thresholds)s") % {
+            "thresholds": ", ".join(t.label for t in thresholds)
+        }
+    return charts.line_chart(
+        points,
+        start=start,
+        end=end,
+        thresholds=thresholds,
+        label=label,
+        start_label=formatting.format_datetime(start, language, zone=zone),
+        end_label=formatting.format_datetime(end, language, zone=zone),
+        top_label_format=lambda v: metric_value(metric, v, language),
+    )
+
+
 def metric_charts(
     metric: Metric,
     *,
@@ -158,12 +197,7 @@ def metric_charts(
     """A metric over 24 hours, 7 days (hourly rollups) and 90 days (daily rollups)."""
     now = timezone.now()
     row = metric_row(metric, language=language)
-    thresholds = [
-        charts.Threshold(
-            f"status-{status.value}", f"{status.label} {metric_value(metric, limit, language)}", limit
-        )
-        for status, limit in metric.thresholds()
-    ]
+    thresholds = threshold_lines(metric, language)
     periods = [
         (_("Last 24 hours"), dt.timedelta(hours=24), hourly),
         (_("Last 7 days"), dt.timedelta(days=7), hourly),
@@ -184,19 +218,8 @@ def metric_charts(
             }
         else:
             label = _("%(metric)s, %(period)s: no data") % {"metric": row.name.text, "period": title.lower()}
-        if thresholds:
-            label += "; " + _("thresholds: %(thresholds)s") % {
-                "thresholds": ", ".join(t.label for t in thresholds)
-            }
-        svg = charts.line_chart(
-            points,
-            start=start,
-            end=now,
-            thresholds=thresholds,
-            label=label,
-            start_label=formatting.format_datetime(start, language),
-            end_label=formatting.format_datetime(now, language),
-            top_label_format=lambda v: metric_value(metric, v, language),
+        svg = metric_line_chart(
+            metric, points, start=start, end=now, thresholds=thresholds, label=label, language=language
         )
         drawn.append((title, svg))
     return MetricCharts(row=row, charts=drawn)
