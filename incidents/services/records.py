@@ -11,6 +11,7 @@ record's statuses downwards needs the periods edited by hand.
 
 import datetime as dt
 from collections import defaultdict
+from collections.abc import Iterable
 from typing import NamedTuple
 
 from django.db import transaction
@@ -65,20 +66,27 @@ def impact_segments(incident: Incident) -> dict[int, list[Segment]]:
     return segments
 
 
-@transaction.atomic
 def write_record_impact(incident: Incident) -> int:
     """Lays a resolved record's impact over its components' periods on its own days and recounts
     their months; returns how many components it touched."""
-    touched = []
-    for component_id, segments in impact_segments(incident).items():
-        if not segments:
-            continue
-        component = Component.objects.select_for_update().get(pk=component_id)
-        for segment in segments:
-            _lay_over_days(component, segment)
-        touched.append(component)
+    return write_records_impact([incident])
+
+
+@transaction.atomic
+def write_records_impact(incidents: Iterable[Incident]) -> int:
+    """write_record_impact for many records, each component locked once and its months recounted
+    once for all of them (an import writes hundreds)."""
+    touched: dict[int, Component] = {}
+    for incident in incidents:
+        for component_id, segments in impact_segments(incident).items():
+            if not segments:
+                continue
+            if component_id not in touched:
+                touched[component_id] = Component.objects.select_for_update().get(pk=component_id)
+            for segment in segments:
+                _lay_over_days(touched[component_id], segment)
     if touched:
-        recount_uptime_months(touched)
+        recount_uptime_months(touched.values())
         content_changed()
     return len(touched)
 

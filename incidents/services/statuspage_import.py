@@ -30,7 +30,7 @@ from incidents.rendering import rendered_texts
 from incidents.translation import validate_language
 
 from .audit import actor_label
-from .records import write_record_impact
+from .records import write_records_impact
 from .statuspage_parsing import Export, ImportedIncident
 
 BATCH_SIZE = 500
@@ -190,9 +190,11 @@ def _write_batch(batch: list[ImportedIncident], components, *, language: str) ->
         )
         for row in rows
     )
-    for imported, row in zip(batch, rows, strict=True):
-        if row.resolved_at and any(update.affected for update in imported.updates):
-            write_record_impact(row)
+    write_records_impact(
+        row
+        for imported, row in zip(batch, rows, strict=True)
+        if row.resolved_at and any(update.affected for update in imported.updates)
+    )
     return len(rows), updates
 
 
