@@ -7,7 +7,6 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
-from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from incidents.models import (
@@ -31,7 +30,7 @@ from .components import set_component_status
 from .incident_windows import edited_fields, set_window
 from .notifications import enqueue_notifications
 from .records import status_at, write_record_impact
-from .slugs import transliterate
+from .slugs import incident_slug
 from .transitions import check_status, check_transition, pinned_by_other_open_incidents, resting_status
 
 
@@ -44,8 +43,7 @@ class ConcurrentEdit(Exception):
 
 
 def unique_slug(title: str, *, at: dt.datetime) -> str:
-    base = (slugify(transliterate(title))[:60] or "incident").strip("-")
-    slug = f"{at:%Y-%m-%d}-{base}"
+    slug = incident_slug(title, at=at)
     candidate, n = slug, 2
     while Incident.objects.filter(slug=candidate).exists():
         candidate, n = f"{slug}-{n}", n + 1

@@ -1,4 +1,8 @@
-"""Latin letters for titles written in Cyrillic or Greek, so their slugs say something."""
+"""Incident slugs, with Latin letters for titles written in Cyrillic or Greek so they say something."""
+
+import datetime as dt
+
+from django.utils.text import slugify
 
 # Cyrillic as the passport system of Russia writes it (ICAO Doc 9303), with the Ukrainian and
 # Belarusian letters it lacks; soft and hard signs dropped, as slugs rarely want them.
@@ -35,3 +39,9 @@ def _latin_letter(character: str) -> str:
     if latin is None:
         return character
     return latin.capitalize() if character.isupper() else latin
+
+
+def incident_slug(title: str, *, at: dt.datetime) -> str:
+    """An incident's slug before any suffix that makes it unique: its day and its title."""
+    base = (slugify(transliterate(title))[:60] or "incident").strip("-")
+    return f"{at:%Y-%m-%d}-{base}"

@@ -31,6 +31,7 @@ from incidents.translation import validate_language
 
 from .audit import actor_label
 from .records import write_records_impact
+from .slugs import incident_slug
 from .statuspage_parsing import Export, ImportedIncident
 
 BATCH_SIZE = 500
@@ -119,7 +120,7 @@ def _new_component(name: str, *, language: str) -> Component:
 
 
 def _slugs(batch: list[ImportedIncident]) -> list[str]:
-    wanted = [f"{i.started_at:%Y-%m-%d}-{(slugify(i.name)[:60] or 'incident').strip('-')}" for i in batch]
+    wanted = [incident_slug(i.name, at=i.started_at) for i in batch]
     taken = set(Incident.objects.filter(slug__in=wanted).values_list("slug", flat=True))
     slugs = []
     for base in wanted:
