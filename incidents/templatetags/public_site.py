@@ -113,7 +113,11 @@ def lang_attr(shown: Shown) -> str:
 
 @register.simple_tag(takes_context=True)
 def language_links(context) -> list[dict]:
-    """Each language with the URL of this page in it (absolute) and its switcher URL."""
+    """Each language with the URL of this page in it (absolute) and its switcher URL.
+
+    Worked out once per render: the head and the header of public/base.html both ask for it."""
+    if "language_links" in context.render_context:
+        return context.render_context["language_links"]
     request = context.get("request")
     path = request.get_full_path() if request else "/"
     current = _language()
@@ -133,6 +137,7 @@ def language_links(context) -> list[dict]:
                 "current": code == current,
             }
         )
+    context.render_context["language_links"] = links
     return links
 
 
