@@ -74,6 +74,7 @@ def overview(request):
 def incident(request, slug: str):
     language = _language()
     found = selectors.public_incident(slug)
+    components = list(found.components.all())
     return render(
         request,
         "public/incident.html",
@@ -81,9 +82,9 @@ def incident(request, slug: str):
             "incident": found,
             "updates": list(found.updates.all()),
             "postmortem": selectors.postmortem_for(found, language),
-            "components": list(found.components.all()),
+            "components": components,
             "related": selectors.related_incidents(found),
-            "metric_charts": incident_charts(found, list(found.components.all()), language),
+            "metric_charts": incident_charts(found, components, language),
         },
     )
 
