@@ -16,6 +16,8 @@ from incidents.models import (
     Incident,
     IncidentUpdate,
     Postmortem,
+    StatusPeriod,
+    UptimeMonth,
 )
 from incidents.services.incidents import declare_incident, post_update, resolve_incident
 from incidents.services.subscriptions import confirm_subscription, subscribe
@@ -242,6 +244,11 @@ def test_an_export_is_imported_as_records_with_its_times_statuses_and_updates(
     dashboard = Component.objects.get(name__en="Dashboard")
     assert dashboard.status == "operational"
     assert ComponentChange.objects.filter(component=dashboard, new_status="major_outage").exists()
+    # ...but its record's impact is laid over its own days, and their months counted.
+    assert StatusPeriod.objects.filter(
+        component=dashboard, status="major_outage", ended_at__isnull=False
+    ).exists()
+    assert UptimeMonth.objects.filter(component=dashboard).exists()
 
     letters = Incident.objects.get(statuspage_id="w8e2r6t0y4u7")
     assert letters.original_language == "ru"
