@@ -58,6 +58,11 @@ clean:
 # The editor's browser test (needs scripts/ci-install-browser).
 test-browser: venv
 	$(PY) -m pytest -m browser $(PYTEST_ARGS)
+# Full-page screenshots of the public site and the editor (1280 and 390 px, light and dark) into
+# var/screenshots/, from a fresh demo database; needs Chromium and chromedriver.
+.PHONY: screenshots
+screenshots: venv compilemessages
+	$(PY) scripts/screenshots.py
 # Benchmarks and drills (each script's docstring says what it measures).
 # One update to 20,000 subscribers through outbox, Celery worker and a local SMTP sink; compares
 # with a plain smtplib loop. Use DATABASE_URL (PostgreSQL) and REDIS_URL for a meaningful figure.
