@@ -7,7 +7,9 @@ import re
 import pytest
 from django.utils import timezone
 
+from incidents import selectors
 from incidents.models import Component
+from incidents.public.uptime_bars import overview_bars, uptime_bars
 from incidents.services.components import observe_component_status
 from incidents.services.incidents import declare_incident, resolve_incident
 
@@ -60,3 +62,15 @@ def test_an_incident_published_for_an_earlier_day_shows_in_its_bar_at_once(
     texts = bar_texts(client.get("/").content.decode(), "Email delivery")
 
     assert any(text.startswith("Mar 5, 2026") and "1 incident: Mail bounced" in text for text in texts)
+
+
+@pytest.mark.django_db
+def test_the_overview_draws_the_same_bars_as_the_component_page(client, site):
+    components = list(Component.objects.all())
+    names = {c.pk: c.slug for c in components}
+    spans = selectors.uptime_days(components, days=90)
+
+    for _render in ("afresh", "with the days kept"):
+        drawn = overview_bars(components, names, language="en", days=90)
+
+        assert drawn == {c.pk: uptime_bars(names[c.pk], spans[c.pk], "en") for c in components}
