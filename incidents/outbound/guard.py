@@ -123,8 +123,7 @@ def refusal_for(address: Address | str, *, allow_private: bool | None = None) ->
     reason = _never_allowed(address)
     if reason:
         return reason
-    in_shared = address.version == 4 and address in SHARED_ADDRESS_SPACE
-    if address.is_global and not in_shared:
+    if address.is_global:  # for IPv4 this already excludes shared address space
         return None
     if allow_private and _lifted_by_setting(address):
         return None
