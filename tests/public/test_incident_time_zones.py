@@ -78,6 +78,8 @@ def test_an_incident_written_in_moscow_time_shows_its_entries_on_their_own_day(
         assert f":{minute:02d} GMT+03:00</time>" in page
     assert "23:00" not in page and "23:50" not in page
     assert f"{MOSCOW_NAME[language]} (Europe/Moscow)" in page
+    # The page-wide footer sentence would name Oslo; the incident's own note replaces it.
+    assert "Europe/Oslo" not in page
 
 
 @pytest.mark.parametrize("language", PREFIXES)
