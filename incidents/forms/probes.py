@@ -1,7 +1,5 @@
 """The probe form: its kind's settings as a JSON object, checked for shape here and in depth by the kind."""
 
-import json
-
 from django import forms
 from django.core.exceptions import ValidationError
 from django.db import models
@@ -9,6 +7,7 @@ from django.utils.translation import gettext_lazy as _
 
 from incidents.models import Metric, ProbeKind
 from incidents.translation import pick
+from incidents.validation.json_bodies import loads_bounded
 
 from .base import component_label, default_language
 
@@ -59,7 +58,7 @@ class ProbeForm(forms.Form):
                 params={"limit": PROBE_CONFIG_MAX_CHARS},
             )
         try:
-            config = json.loads(text, parse_constant=_refuse_json_constant)
+            config = loads_bounded(text, parse_constant=_refuse_json_constant)
         except ValueError:
             raise ValidationError(_("The settings must be valid JSON.")) from None
         if not isinstance(config, dict):

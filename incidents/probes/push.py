@@ -12,8 +12,8 @@ from django.core.exceptions import ValidationError
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from incidents.api.parsers import JsonTooDeep, loads_bounded
 from incidents.validation.instants import check_within_window, parse_instant
+from incidents.validation.json_bodies import JsonTooDeep, loads_bounded
 
 from .base import refuse_unknown_keys, require_mapping
 

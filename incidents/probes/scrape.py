@@ -5,7 +5,6 @@ Config, Prometheus: {"format": "prometheus", "metric": "consumer_lag_seconds",
 The exposition format is parsed with prometheus_client's own parser.
 """
 
-import json
 import math
 
 import aiohttp
@@ -14,6 +13,7 @@ from django.utils.translation import gettext as _
 from prometheus_client.parser import text_string_to_metric_families
 
 from incidents.models import RunState
+from incidents.validation.json_bodies import loads_bounded
 
 from . import http
 from .base import (
@@ -61,7 +61,7 @@ def prometheus_value(text: str, name: str, labels: dict[str, str]) -> float:
 
 
 def json_value(text: str, path: str) -> float:
-    value = json_path_get(json.loads(text), path)
+    value = json_path_get(loads_bounded(text), path)
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise ValueError(path)
     return float(value)

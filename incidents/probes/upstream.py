@@ -5,14 +5,13 @@ overall indicator. The sample is the status's severity (as in incidents.models.c
 and `status_for_value` turns it back into a status, whatever the metric's thresholds.
 """
 
-import json
-
 import aiohttp
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
 from incidents.models import ComponentStatus, RunState
 from incidents.models.components import SEVERITY
+from incidents.validation.json_bodies import loads_bounded
 
 from . import http
 from .base import Measurement, RunSpec, refuse_unknown_keys, require_mapping, validate_target_url
@@ -54,7 +53,7 @@ async def measure(spec: RunSpec, session: aiohttp.ClientSession) -> Measurement:
     if not 200 <= status < 300:
         return Measurement(RunState.FAILED, None, f"HTTP {status}")
     try:
-        mirrored = status_in_summary(json.loads(body), spec.config.get("component", ""))
+        mirrored = status_in_summary(loads_bounded(body), spec.config.get("component", ""))
     except LookupError:
         return Measurement(RunState.FAILED, None, "component not in the summary")
     except (ValueError, KeyError, TypeError):

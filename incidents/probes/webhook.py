@@ -14,8 +14,8 @@ import aiohttp
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
-from incidents.api.parsers import loads_bounded
 from incidents.models import RunState
+from incidents.validation.json_bodies import loads_bounded
 
 from . import http
 from .base import (

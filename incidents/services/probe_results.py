@@ -7,7 +7,6 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
-from incidents.api.parsers import JsonTooDeep
 from incidents.models import (
     BreakerState,
     CircuitBreaker,
@@ -21,6 +20,7 @@ from incidents.probes import push, webhook
 from incidents.probes.base import RunResult, elapsed_in_unit, spec_of_run
 from incidents.services.bulk import update_many
 from incidents.validation.instants import check_happened
+from incidents.validation.json_bodies import JsonTooDeep
 
 from .health import evaluate_metrics, group_samples
 from .metrics import NewSample, record_samples

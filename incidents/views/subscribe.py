@@ -15,13 +15,13 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST
 
 from incidents import roles
-from incidents.api.parsers import JsonTooDeep, loads_bounded
 from incidents.channels import outbox
 from incidents.forms.subscriptions import FollowForm, PreferencesForm, SubscribeForm
 from incidents.models import Delivery, DeliveryState, Incident
 from incidents.security.client_address import client_address
 from incidents.security.rate_limits import allow
 from incidents.services import subscriptions
+from incidents.validation.json_bodies import JsonTooDeep, loads_bounded
 
 RATE_WINDOW_SECONDS = 3600
 

@@ -7,13 +7,13 @@ from rest_framework import serializers as drf_serializers
 
 from incidents.api import (
     incident_serializers,
-    parsers,
     probe_serializers,
     serializers,
     subscriber_serializers,
 )
 from incidents.api.strict import RejectUnknownFields
 from incidents.models import AuditEvent
+from incidents.validation.json_bodies import json_depth_exceeds
 
 
 @pytest.mark.parametrize(
@@ -28,7 +28,7 @@ from incidents.models import AuditEvent
     ],
 )
 def test_depth_is_counted_outside_strings(settings, text, too_deep):
-    assert parsers.json_depth_exceeds(text, settings.JSON_MAX_DEPTH) is too_deep
+    assert json_depth_exceeds(text, settings.JSON_MAX_DEPTH) is too_deep
 
 
 def test_every_serializer_of_our_api_refuses_unknown_fields():

@@ -156,6 +156,7 @@ BAD_INPUT = [
     ("timeout past the interval", {"timeout": 30, "interval": 20}, "timeout", "shorter than its interval"),
     ("one megabyte of settings", {"config": '{"x": "' + "a" * 1_048_576 + '"}'}, "config", "too long"),
     ("settings not JSON", {"config": "{method: GET"}, "config", "must be valid JSON"),
+    ("settings nested too deeply", {"config": "[" * 16_000}, "config", "must be valid JSON"),
     ("settings not an object", {"config": "[1, 2]"}, "config", "must be a JSON object"),
     ("unknown setting", {"config": '{"verb": "GET"}'}, "config", "Unknown settings: verb"),
     ("bad method", {"config": '{"method": "DELETE"}'}, "config", "The method must be GET, HEAD or POST"),

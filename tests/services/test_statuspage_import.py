@@ -320,6 +320,7 @@ def test_a_url_to_the_metadata_address_is_refused_by_the_guard(db):
     ("document", "named"),
     [
         ("{not json", "not JSON"),
+        ("[" * 100_000, "nested too deeply"),
         (
             {"incidents": [{"id": "x1", "status": "resolved", "created_at": "2024-01-01T00:00:00Z"}]},
             "x1.*name",
