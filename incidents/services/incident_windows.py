@@ -5,8 +5,8 @@ import datetime as dt
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
-from incidents.models import Incident, IncidentKind, IncidentStatus
-from incidents.validation.instants import check_instants
+from incidents.models import Incident, IncidentStatus
+from incidents.validation.instants import check_fields
 
 
 def edited_fields(incident: Incident, *, with_window: bool) -> dict:
@@ -29,11 +29,7 @@ def set_window(
     time needs a resolved incident and comes after the start."""
     if started_at is None and resolved_at is None:
         return
-    planned_start = incident.kind == IncidentKind.MAINTENANCE
-    check_instants(
-        happened={"resolved_at": resolved_at, **({} if planned_start else {"started_at": started_at})},
-        planned={"started_at": started_at} if planned_start else {},
-    )
+    check_fields(incident, {"started_at": started_at, "resolved_at": resolved_at})
     if resolved_at is not None and not IncidentStatus(incident.status).is_closed:
         raise ValidationError({"resolved_at": _("It is still open: resolve it to give a resolution time.")})
     start = started_at or incident.started_at

@@ -23,7 +23,7 @@ from incidents.models import (
 from incidents.public.versions import content_changed
 from incidents.rendering import rendered_texts
 from incidents.translation import validate_language, validate_translations
-from incidents.validation.instants import check_instants
+from incidents.validation.instants import PLANNED, check_instants, incident_start_kind
 
 from .audit import record_event
 from .components import set_component_status
@@ -112,15 +112,12 @@ def declare_incident(
     if not title.strip():
         raise ValidationError({"title": _("An incident needs a title.")})
     kind = IncidentKind(kind)
-    # A maintenance window starts when it is planned to: its start is a planned instant.
-    started_is_planned = kind == IncidentKind.MAINTENANCE
+    start = {"started_at": started_at}
+    starts_as_planned = incident_start_kind(kind) == PLANNED
     check_instants(
-        happened={} if started_is_planned else {"started_at": started_at},
-        planned={
-            "scheduled_for": scheduled_for,
-            "scheduled_until": scheduled_until,
-            **({"started_at": started_at} if started_is_planned else {}),
-        },
+        happened={} if starts_as_planned else start,
+        planned={"scheduled_for": scheduled_for, "scheduled_until": scheduled_until}
+        | (start if starts_as_planned else {}),
     )
     if kind == IncidentKind.MAINTENANCE:
         if not scheduled_for or not scheduled_until:

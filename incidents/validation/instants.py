@@ -125,10 +125,17 @@ def check_instants(
         raise ValidationError(errors)
 
 
+def incident_start_kind(kind: str) -> str:
+    """A maintenance window starts when it is planned to; any other incident's start happened."""
+    return PLANNED if kind == "maintenance" else HAPPENED
+
+
 def check_fields(instance, values: Mapping[str, object]) -> None:
     """check_instants for values of a model instance's fields, each by its kind in FIELD_KINDS."""
     label = instance._meta.label_lower
     kinds = {field: FIELD_KINDS.get((label, field), PLANNED) for field in values}
+    if label == "incidents.incident" and "started_at" in kinds:
+        kinds["started_at"] = incident_start_kind(instance.kind)
     check_instants(
         happened={field: value for field, value in values.items() if kinds[field] == HAPPENED},
         planned={field: value for field, value in values.items() if kinds[field] == PLANNED},

@@ -7,12 +7,14 @@ import json
 from html.parser import HTMLParser
 
 import pytest
+from django.core.exceptions import ValidationError
 from django.test import Client
 from django.utils import timezone
 
-from incidents.models import ActionItem, Component, IncidentUpdate, Sample
+from incidents.models import ActionItem, Component, Incident, IncidentUpdate, Sample
 from incidents.services.postmortems import save_action_item, write_postmortem
 from incidents.services.probes import issue_push_token
+from incidents.validation.instants import check_fields
 
 from .conftest import assert_api_refused, assert_form_refused, assert_public_pages_render, database_rows
 
@@ -367,3 +369,13 @@ def test_times_at_the_edges_are_accepted_everywhere(page, probes, client_as, edi
     )
     assert item.due_date == dt.date(1970, 1, 1)
     assert_public_pages_render(extra_paths=(f"/incidents/{page['incident'].slug}/",))
+
+
+@pytest.mark.parametrize(("kind", "refused"), [("maintenance", False), ("incident", True)])
+def test_a_start_a_month_ahead_is_a_plan_only_for_maintenance(kind, refused):
+    month_ahead = dt.datetime.now(dt.UTC) + dt.timedelta(days=30)
+    if refused:
+        with pytest.raises(ValidationError, match="started_at"):
+            check_fields(Incident(kind=kind), {"started_at": month_ahead})
+    else:
+        check_fields(Incident(kind=kind), {"started_at": month_ahead})
