@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from incidents import formatting, selectors
+from incidents import selectors
 from incidents.models import Component, Incident, Metric, Resolution
 from incidents.public.presentation import metric_line_chart, metric_value, shown, threshold_lines
 from incidents.validation.instants import EARLIEST
@@ -53,7 +53,7 @@ def incident_charts(incident: Incident, components: list[Component], language: s
         return []
     start, end, resolution = window
     series = selectors.metric_series(metrics, resolution=resolution, since=start, until=end)
-    zone = getattr(incident, "time_zone", None) or formatting.status_zone()
+    zone = incident.time_zone
     drawn = []
     for metric in metrics:
         points = series.get(metric.pk, [])

@@ -23,7 +23,7 @@ from incidents.translation import pick
 logger = logging.getLogger(__name__)
 
 NO_DATA = "none"
-# A fragment cache, kept because it saves more than 5 ms per uncached overview (docs/public-site.md).
+# A fragment cache; why it is kept, with its measurement, is in docs/public-site.md.
 # The days before today change only with content; the bound covers status periods edited by hand.
 PAST_DAYS_SECONDS = 600
 
