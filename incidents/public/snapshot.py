@@ -240,6 +240,11 @@ def _swap(base: Path, folder: Path) -> None:
 
 
 def _prune(builds: Path, *, keep: int, current: Path) -> None:
-    older = sorted((p for p in builds.iterdir() if p.is_dir() and p != current), reverse=True)
+    # Newest first by when each was written: names share their stamp when exports fall in one second.
+    older = sorted(
+        (p for p in builds.iterdir() if p.is_dir() and p != current),
+        key=lambda p: p.stat().st_mtime_ns,
+        reverse=True,
+    )
     for stale in older[keep:]:
         shutil.rmtree(stale, ignore_errors=True)
