@@ -6,6 +6,7 @@ with scripts/ci-install-browser), and fail instead under REQUIRE_SERVICES=1, as 
 
 import os
 import shutil
+from pathlib import Path
 
 import pytest
 
@@ -25,7 +26,12 @@ CHROMIUM_FLAGS = (
 )
 
 
+AXE_SCRIPT = Path(__file__).resolve().parent / "node_modules" / "axe-core" / "axe.min.js"
+
+
 def _browser_missing() -> str | None:
+    if not AXE_SCRIPT.is_file():
+        return "needs axe-core: run scripts/ci-install-browser (npm ci --prefix tests/browser)"
     for path in (CHROMIUM, CHROMEDRIVER):
         if not (os.path.isfile(path) and os.access(path, os.X_OK)) and not shutil.which(path):
             return f"needs {path}: run scripts/ci-install-browser (apt-get install chromium chromium-driver)"
@@ -65,3 +71,38 @@ def browser():
 @pytest.fixture(autouse=True)
 def _fast_passwords(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+def serious_axe_violations(driver) -> list[str]:
+    """Runs axe-core (WCAG 2 A/AA rules) on the page the browser shows; returns the serious and
+    critical violations as readable lines, each with the elements it found."""
+    driver.execute_script(AXE_SCRIPT.read_text(encoding="utf-8"))
+    driver.set_script_timeout(60)
+    result = driver.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "axe.run(document, {runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']}})"
+        ".then(r => done(r.violations)).catch(e => done([{id: 'axe-error', impact: 'critical',"
+        " help: String(e), nodes: []}]));"
+    )
+    return [
+        f"{v['id']} ({v['impact']}): {v['help']} at {[n['target'] for n in v['nodes']][:5]}"
+        for v in result
+        if v["impact"] in ("serious", "critical")
+    ]
+
+
+def use_color_scheme(driver, scheme: str) -> None:
+    """Makes the page see prefers-color-scheme: light or dark, as the visitor's system would set it."""
+    driver.execute_cdp_cmd(
+        "Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": scheme}]}
+    )
+
+
+def use_viewport(driver, width: int, height: int = 900) -> None:
+    """A phone or desktop viewport of that CSS width, with touch on narrow ones."""
+    mobile = width < 600
+    driver.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": mobile},
+    )
+    driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": mobile})
