@@ -1,5 +1,5 @@
-"""One URL module per area: public site and subscriptions (with a language prefix), editor,
-APIs, probe receivers, admin."""
+"""One URL module per area: public site and subscriptions (with a language prefix), embeds,
+editor, APIs, probe receivers, admin."""
 
 from django.conf.urls.i18n import i18n_patterns
 from django.urls import include, path
@@ -9,6 +9,8 @@ from incidents.security.login_views import api_login_patterns
 urlpatterns = [
     path("admin/", include("incidents.views.admin_urls")),
     path("i18n/", include("django.conf.urls.i18n")),
+    # Badges, widget and calendar: one URL for every reader, the language a parameter.
+    path("", include("incidents.views.embed_urls")),
     *i18n_patterns(
         path("", include("incidents.views.public_urls")),
         path("", include("incidents.views.subscribe_urls")),
