@@ -30,15 +30,18 @@ SETUP = f"""
 import json
 from django.contrib.auth import get_user_model
 from django.db.models import Count
-from incidents.models import Component, Incident
+from incidents.models import Component, Incident, Probe
 from incidents.roles import Role, assign_role
 user = get_user_model().objects.create_user({USER!r}, password={PASSWORD!r})
 assign_role(user, Role.ADMIN)
 with_pm = Incident.objects.filter(published_at__isnull=False, postmortem__state="published")
 incident = with_pm.annotate(n=Count("postmortem__key_figures")).order_by("-n", "-pk").first()
 incident = incident or Incident.objects.filter(published_at__isnull=False).first()
+first_component = Component.objects.order_by("pk").first()
+probe = Probe.objects.order_by("pk").first()
 print(json.dumps({{"slug": incident.slug, "pk": incident.pk,
-                  "component": Component.objects.order_by("pk").first().slug}}))
+                  "component": first_component.slug, "component_pk": first_component.pk,
+                  "probe_pk": probe.pk if probe else None}}))
 """
 
 
@@ -126,7 +129,7 @@ def shoot(driver, url, path, width, scheme):
 
 
 def pages(ids):
-    inc, pk, comp = ids["slug"], ids["pk"], ids["component"]
+    inc, comp = ids["slug"], ids["component"]
     return [
         ("overview", "/"),
         ("overview-ru", "/ru/"),
@@ -136,13 +139,29 @@ def pages(ids):
         ("uptime", "/uptime/"),
         ("maintenance", "/maintenance/"),
         ("subscribe", "/subscribe/"),
+    ]
+
+
+def editor_pages(ids):
+    pk = ids["pk"]
+    shots = [
         ("editor", "/editor/"),
-        ("editor-incident", f"/editor/incidents/{pk}/"),
         ("editor-declare", "/editor/incidents/new/"),
+        ("editor-incident", f"/editor/incidents/{pk}/"),
         ("editor-postmortem", f"/editor/incidents/{pk}/postmortem/"),
+        ("editor-components", "/editor/components/"),
+        ("editor-component", f"/editor/components/{ids['component_pk']}/"),
+        ("editor-probes", "/editor/probes/"),
+        ("editor-action-items", "/editor/action-items/"),
+        ("editor-audit", "/editor/audit/"),
+        ("editor-users", "/editor/users/"),
         ("editor-tokens", "/editor/tokens/"),
+        ("editor-templates", "/editor/templates/"),
         ("editor-import-statuspage", "/editor/import/statuspage/"),
     ]
+    if ids.get("probe_pk"):
+        shots.insert(7, ("editor-probe", f"/editor/probes/{ids['probe_pk']}/"))
+    return shots
 
 
 def main():
@@ -157,7 +176,11 @@ def main():
         try:
             root = f"http://127.0.0.1:{port}"
             log_in(driver, root)
-            for name, url in pages(ids):
+            # `screenshots.py editor` shoots only the pages whose names start with "editor".
+            prefix = sys.argv[1] if len(sys.argv) > 1 else ""
+            for name, url in [*pages(ids), *editor_pages(ids)]:
+                if not name.startswith(prefix):
+                    continue
                 for width in WIDTHS:
                     for scheme in SCHEMES:
                         shoot(driver, root + url, OUT / f"{name}-{width}-{scheme}.png", width, scheme)

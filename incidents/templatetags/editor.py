@@ -7,6 +7,8 @@ from django.utils import timezone
 from django.utils.translation import get_language
 
 from incidents import formatting, roles
+from incidents.editor import audit_text
+from incidents.translation import pick
 
 register = template.Library()
 
@@ -47,3 +49,19 @@ def time_left(value: dt.datetime | None) -> str:
     if value is None:
         return ""
     return formatting.format_time_left(value - timezone.now(), get_language() or "en")
+
+
+@register.simple_tag
+def audit_lines(events) -> list:
+    """Audit events in words (incidents.editor.audit_text), in the editor's language."""
+    return audit_text.audit_lines(events)
+
+
+@register.simple_tag
+def update_texts(update, incident) -> tuple:
+    """An update's text in the editor's language (or its fallback), and its other languages."""
+    shown = pick(update.body, language=get_language() or "en", original=incident.original_language)
+    others = [
+        (code, text) for code, text in sorted(update.body.items()) if code != shown.language and text.strip()
+    ]
+    return shown, others

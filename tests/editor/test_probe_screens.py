@@ -228,8 +228,10 @@ def test_each_probe_change_is_audited_and_listed_on_the_overview(admin, probe, s
     ]
     assert events[1].before == {"interval": 30} and events[1].after == {"interval": 120}
     overview = client.get("/editor/").content.decode()
-    assert "probe.created" in overview and "probe.changed" in overview and "Checkout health" in overview
-    assert "probe.changed" in client.get(f"/editor/probes/{probe.pk}/").content.decode()
+    assert "Probe Checkout health created, by ada" in overview
+    assert "Probe API health changed, by ada" in overview
+    probe_page = client.get(f"/editor/probes/{probe.pk}/").content.decode()
+    assert "Probe API health changed" in probe_page and "Interval (seconds): 30 → 120" in probe_page
 
 
 @pytest.mark.django_db

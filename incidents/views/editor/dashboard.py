@@ -4,22 +4,22 @@ import datetime as dt
 
 from django.core.paginator import Paginator
 from django.shortcuts import render
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
+from incidents.editor.board import board_context
 from incidents.forms.audit import AuditFilterForm
 from incidents.models import (
-    CONFIGURATION_SUBJECTS,
     ActionItem,
     ActionItemState,
     AuditEvent,
     Incident,
-    IncidentStatus,
 )
 from incidents.models.postmortems import status_page_today
 
 from .access import viewer_required
 
-RECENT_CONFIG_CHANGES = 15
+RECENT_EVENTS = 10
 AUDIT_PAGE_SIZE = 100
 
 
@@ -31,21 +31,8 @@ def open_action_items():
 
 @viewer_required
 def overview(request):
-    today = status_page_today()
-    overdue = [item for item in open_action_items() if item.is_overdue(today)]
-    context = {
-        "open_incidents": Incident.objects.open()
-        .exclude(status=IncidentStatus.SCHEDULED)
-        .order_by("-started_at"),
-        "scheduled": Incident.objects.maintenances()
-        .filter(status=IncidentStatus.SCHEDULED)
-        .order_by("scheduled_for"),
-        "recent": Incident.objects.order_by("-started_at")[:20],
-        "config_changes": AuditEvent.objects.filter(subject_type__in=CONFIGURATION_SUBJECTS).select_related(
-            "actor"
-        )[:RECENT_CONFIG_CHANGES],
-        "overdue_count": len(overdue),
-    }
+    context = board_context(language=get_language() or "en")
+    context["recent"] = Incident.objects.order_by("-started_at")[:RECENT_EVENTS]
     return render(request, "editor/overview.html", context)
 
 

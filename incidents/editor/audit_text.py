@@ -1,0 +1,282 @@
+"""The audit trail in words: one sentence per event, with the fields that changed.
+
+Events store machine values ({"status": "under_maintenance"}); this module says them in the
+reader's language ("Data exports: Under maintenance → Operational"), with statuses, impacts,
+roles and states by their labels and times and numbers through incidents.formatting.
+"""
+
+import datetime as dt
+from dataclasses import dataclass, field
+
+from django.utils.translation import get_language, gettext_lazy
+from django.utils.translation import gettext as _
+
+from incidents import formatting
+from incidents.models import (
+    ActionItemState,
+    AuditEvent,
+    ComponentStatus,
+    Impact,
+    IncidentStatus,
+    PostmortemState,
+    StatusMode,
+    Subject,
+)
+from incidents.roles import Role
+from incidents.translation import pick
+
+# What each action did; %(subject)s is the object's name. Unknown actions get a generic sentence.
+SENTENCES = {
+    "component.created": gettext_lazy("Component %(subject)s created"),
+    "component.changed": gettext_lazy("Component %(subject)s changed"),
+    "group.created": gettext_lazy("Group %(subject)s created"),
+    "group.changed": gettext_lazy("Group %(subject)s changed"),
+    "metric.created": gettext_lazy("Metric %(subject)s created"),
+    "metric.changed": gettext_lazy("Metric %(subject)s changed"),
+    "metric.no_data": gettext_lazy("%(subject)s: no data"),
+    "thresholds.created": gettext_lazy("Thresholds of %(subject)s set"),
+    "thresholds.changed": gettext_lazy("Thresholds of %(subject)s changed"),
+    "probe.created": gettext_lazy("Probe %(subject)s created"),
+    "probe.changed": gettext_lazy("Probe %(subject)s changed"),
+    "probe.deleted": gettext_lazy("Probe %(subject)s deleted"),
+    "probe.token_issued": gettext_lazy("New push token issued for probe %(subject)s"),
+    "probe.secret_rotated": gettext_lazy("Signing secret of probe %(subject)s rotated"),
+    "samples.imported": gettext_lazy("Samples imported into %(subject)s"),
+    "incident.declared": gettext_lazy("Incident declared: %(subject)s"),
+    "maintenance.scheduled": gettext_lazy("Maintenance scheduled: %(subject)s"),
+    "incident.entered_as_record": gettext_lazy("Entered as a record of the past: %(subject)s"),
+    "incident.imported_as_record": gettext_lazy("Imported from Statuspage: %(subject)s"),
+    "incident.published": gettext_lazy("Published: %(subject)s"),
+    "incident.edited": gettext_lazy("Edited: %(subject)s"),
+    "incident.related": gettext_lazy("Related incidents of %(subject)s changed"),
+    "update.edited": gettext_lazy("Update text corrected: %(subject)s"),
+    "postmortem.published": gettext_lazy("Postmortem published"),
+    "postmortem.unpublished": gettext_lazy("Postmortem unpublished"),
+    "postmortem.key_figures_changed": gettext_lazy("Key figures of the postmortem changed"),
+    "action_item.created": gettext_lazy("Action item added: %(subject)s"),
+    "action_item.changed": gettext_lazy("Action item changed: %(subject)s"),
+    "user.role_changed": gettext_lazy("Role of %(subject)s changed"),
+    "api_token.issued": gettext_lazy("API token %(subject)s issued"),
+    "api_token.revoked": gettext_lazy("API token %(subject)s revoked"),
+    "subscriber.created": gettext_lazy("Subscriber %(subject)s added"),
+    "subscriber.changed": gettext_lazy("Subscriber %(subject)s changed"),
+    "subscriber.deleted": gettext_lazy("Subscriber %(subject)s removed"),
+    "update_template.created": gettext_lazy("Update template %(subject)s created"),
+    "update_template.changed": gettext_lazy("Update template %(subject)s changed"),
+    "update_template.deleted": gettext_lazy("Update template %(subject)s deleted"),
+    "admin_created": gettext_lazy("%(type)s %(subject)s created in the admin"),
+    "admin_changed": gettext_lazy("%(type)s %(subject)s changed in the admin"),
+    "admin_deleted": gettext_lazy("%(type)s %(subject)s deleted in the admin"),
+}
+
+# The automations that act without a person (AuditEvent.actor_label when actor is empty).
+AUTOMATIONS = {
+    "system": gettext_lazy("the system"),
+    "probes": gettext_lazy("the probes"),
+    "maintenance schedule": gettext_lazy("the maintenance schedule"),
+}
+
+FIELD_LABELS = {
+    "status": gettext_lazy("Status"),
+    "update_status": gettext_lazy("Status"),
+    "impact": gettext_lazy("Impact"),
+    "title": gettext_lazy("Title"),
+    "name": gettext_lazy("Name"),
+    "slug": gettext_lazy("Slug"),
+    "description": gettext_lazy("Description"),
+    "position": gettext_lazy("Position"),
+    "group_id": gettext_lazy("Group"),
+    "status_mode": gettext_lazy("Status mode"),
+    "showcase": gettext_lazy("Shown with day bars"),
+    "only_show_if_degraded": gettext_lazy("Only shown when not operational"),
+    "published": gettext_lazy("Published"),
+    "backfilled": gettext_lazy("Record of the past"),
+    "display_time_zone": gettext_lazy("Time zone"),
+    "display_at": gettext_lazy("Shown at"),
+    "notify": gettext_lazy("Notify subscribers"),
+    "body": gettext_lazy("Text"),
+    "state": gettext_lazy("State"),
+    "owner_name": gettext_lazy("Owner"),
+    "due_date": gettext_lazy("Due"),
+    "is_public": gettext_lazy("Public"),
+    "role": gettext_lazy("Role"),
+    "reason": gettext_lazy("Reason"),
+    "degraded_threshold": gettext_lazy("Degraded performance at"),
+    "partial_outage_threshold": gettext_lazy("Partial outage at"),
+    "major_outage_threshold": gettext_lazy("Major outage at"),
+    "higher_is_worse": gettext_lazy("Higher is worse"),
+    "window": gettext_lazy("Samples looked at"),
+    "interval": gettext_lazy("Interval (seconds)"),
+    "timeout": gettext_lazy("Timeout (seconds)"),
+    "enabled": gettext_lazy("Enabled"),
+    "url": gettext_lazy("URL"),
+    "kind": gettext_lazy("Kind"),
+    "unit": gettext_lazy("Unit"),
+    "precision": gettext_lazy("Decimals"),
+    "aggregation": gettext_lazy("Aggregation"),
+    "expected_interval": gettext_lazy("Expected interval (seconds)"),
+    "scheduled_for": gettext_lazy("Starts"),
+    "scheduled_until": gettext_lazy("Ends"),
+    "started_at": gettext_lazy("Started"),
+    "revoked": gettext_lazy("Revoked"),
+    "confirmed": gettext_lazy("Confirmed"),
+}
+
+# Keys said in the sentence itself, or bookkeeping nobody reads.
+QUIET_KEYS = {"language", "owner_id", "due_precision", "update_status", "metric_id", "config", "token"}
+
+CHOICES = {
+    "status": (ComponentStatus, IncidentStatus),
+    "update_status": (IncidentStatus,),
+    "impact": (Impact,),
+    "status_mode": (StatusMode,),
+    "role": (Role,),
+    "state": (PostmortemState, ActionItemState),
+}
+
+LONG_TEXT = 80  # longer values (Markdown bodies, postmortem sections) are named, not quoted
+
+
+@dataclass
+class AuditLine:
+    event: AuditEvent
+    sentence: str  # "Data exports: Under maintenance → Operational"
+    actor: str  # "alice", or "the probes"
+    by_automation: bool
+    details: list[str] = field(default_factory=list)  # "Impact: Minor → Major"
+
+
+def actor_text(event: AuditEvent) -> tuple[str, bool]:
+    """Who acted, as a reader says it; True when it was an automation rather than a person."""
+    if event.actor_id is None and event.actor_label in AUTOMATIONS:
+        return str(AUTOMATIONS[event.actor_label]), True
+    return event.actor_label, False
+
+
+def choice_label(key: str, value) -> str | None:
+    for choices in CHOICES.get(key, ()):
+        if value in choices.values:
+            return str(choices(value).label)
+    return None
+
+
+def value_text(key: str, value, language: str, *, precision: str = "day") -> str:
+    """One stored value in words: labels for choices, yes/no, dates and numbers localised."""
+    if value is None or value == "" or value == {}:
+        return "—"
+    label = choice_label(key, value)
+    if label is not None:
+        return label
+    if isinstance(value, bool):
+        return _("yes") if value else _("no")
+    if isinstance(value, int | float):
+        return formatting.format_number(value, language, precision=0 if float(value).is_integer() else 2)
+    if isinstance(value, dict):
+        return value_text(key, pick(value, language=language).text, language)
+    if isinstance(value, list):
+        return ", ".join(value_text(key, item, language) for item in value) or "—"
+    text = str(value)
+    if key.endswith(("_at", "_for", "_until", "_since", "_before")):
+        try:
+            return formatting.format_datetime(dt.datetime.fromisoformat(text), language)
+        except ValueError:
+            pass
+    if key == "due_date":
+        try:
+            return formatting.format_due(dt.date.fromisoformat(text), precision, language)
+        except ValueError:
+            pass
+    return text
+
+
+def is_long(value) -> bool:
+    if isinstance(value, dict):
+        return any(is_long(v) for v in value.values())
+    return isinstance(value, str) and (len(value) > LONG_TEXT or "\n" in value)
+
+
+def field_label(key: str) -> str:
+    return str(FIELD_LABELS.get(key, key.replace("_", " ").capitalize()))
+
+
+def details(event: AuditEvent, language: str, *, said: tuple[str, ...] = ()) -> list[str]:
+    """ "Impact: Minor → Major" for each changed field not `said` already; long texts are only named."""
+    before, after = event.before or {}, event.after or {}
+    lines = []
+    for key in [*after, *(k for k in before if k not in after)]:
+        if key in QUIET_KEYS or key in said:
+            continue
+        old, new = before.get(key), after.get(key)
+        if key in before and old == new:
+            continue
+        label = field_label(key)
+        if is_long(old) or is_long(new):
+            lines.append(_("%(field)s written") % {"field": label})
+        elif key in before:
+            lines.append(
+                _("%(field)s: %(before)s → %(after)s")
+                % {
+                    "field": label,
+                    "before": value_text(key, old, language),
+                    "after": value_text(key, new, language),
+                }
+            )
+        else:
+            lines.append(
+                _("%(field)s: %(value)s") % {"field": label, "value": value_text(key, new, language)}
+            )
+    return lines
+
+
+def sentence(event: AuditEvent, language: str) -> tuple[str, list[str]]:
+    """The event's sentence and the details it does not already say."""
+    before, after = event.before or {}, event.after or {}
+    subject = event.subject_label
+    if event.action == "component.status_changed":
+        text = _("%(subject)s: %(before)s → %(after)s") % {
+            "subject": subject,
+            "before": value_text("status", before.get("status"), language),
+            "after": value_text("status", after.get("status"), language),
+        }
+        return text, [_("Reason: %(reason)s") % {"reason": after["reason"]}] if after.get("reason") else []
+    if event.action == "update.posted":
+        status = value_text("update_status", after.get("update_status") or after.get("status"), language)
+        text = _("Update posted on %(subject)s: %(status)s") % {"subject": subject, "status": status}
+        return text, details(event, language, said=("status",))
+    if event.action == "postmortem.written":
+        name = formatting.language_name(after.get("language", ""), language) if after.get("language") else ""
+        text = (
+            _("Postmortem written in %(language)s") % {"language": name} if name else _("Postmortem written")
+        )
+        return text, details(event, language)
+    if event.action == "user.role_changed":
+        text = _("Role of %(subject)s: %(before)s → %(after)s") % {
+            "subject": subject,
+            "before": value_text("role", before.get("role"), language),
+            "after": value_text("role", after.get("role"), language),
+        }
+        return text, []
+    template = SENTENCES.get(event.action)
+    kind = event.get_subject_type_display() if event.subject_type in Subject.values else event.subject_type
+    if template is None:
+        text = _("%(type)s %(subject)s: %(action)s") % {
+            "type": kind,
+            "subject": subject,
+            "action": event.action,
+        }
+    else:
+        text = str(template) % {"subject": subject, "type": kind}
+    return text, details(event, language)
+
+
+def describe(event: AuditEvent, language: str | None = None) -> AuditLine:
+    """One audit event in words, in `language` (the active one by default)."""
+    language = language or get_language() or "en"
+    text, lines = sentence(event, language)
+    actor, automated = actor_text(event)
+    return AuditLine(event=event, sentence=text, actor=actor, by_automation=automated, details=lines)
+
+
+def audit_lines(events) -> list[AuditLine]:
+    language = get_language() or "en"
+    return [describe(event, language) for event in events]
