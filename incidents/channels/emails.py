@@ -13,6 +13,7 @@ the SMTP exchange itself (docs/subscriptions.md).
 """
 
 import binascii
+import email.policy
 import secrets
 from dataclasses import dataclass
 from email.header import Header
@@ -155,9 +156,37 @@ def personal_copy(
     )
 
 
+MAX_HEADER_LINE = 78
+
+
+def header_lines(name: str, value: str) -> str:
+    """One header as plain ASCII, folded before a value too long for its line (RFC 5322 2.2.3).
+
+    Values here are ASCII tokens such as `<https://…>`: folding at the whitespace after the colon
+    keeps them whole, where Python's own folder would turn a long URL into RFC 2047 encoded words
+    that mail software no longer reads as a List-Unsubscribe URL.
+    """
+    if len(name) + 2 + len(value) <= MAX_HEADER_LINE:
+        return f"{name}: {value}"
+    return f"{name}:{CRLF} {value}"
+
+
+class NotificationMessage(EmailMultiAlternatives):
+    """Django's message with our ASCII headers folded as `header_lines` folds them."""
+
+    def message(self, *, policy=email.policy.default):
+        msg = super().message(policy=policy.clone(refold_source="none"))
+        for name in ("List-Unsubscribe", "List-ID"):
+            value = msg[name]
+            if value is not None and str(value).isascii():
+                del msg[name]
+                msg.set_raw(*msg.policy.header_source_parse(header_lines(name, str(value)).splitlines(True)))
+        return msg
+
+
 def django_message(mail: PersonalMail, connection=None) -> EmailMultiAlternatives:
     """The copy as a Django message, for backends other than SMTP."""
-    message = EmailMultiAlternatives(
+    message = NotificationMessage(
         subject=mail.rendered.subject,
         body=mail.text,
         from_email=settings.DEFAULT_FROM_EMAIL,
@@ -207,7 +236,7 @@ def mime_bytes(mail: PersonalMail, sender: Sender | None = None) -> bytes:
         f"From: {sender.from_header}",
         f"To: {mail.to}",
         f"Reply-To: {sender.reply_to_header}",
-        *(f"{name}: {value}" for name, value in mail.headers.items()),
+        *(header_lines(name, value) for name, value in mail.headers.items()),
         "MIME-Version: 1.0",
         f'Content-Type: multipart/alternative; boundary="{boundary}"',
         "",

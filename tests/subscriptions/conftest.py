@@ -53,6 +53,7 @@ class SinkHandler:
 
     def __init__(self):
         self.messages: list[email.message.EmailMessage] = []
+        self.raw: list[bytes] = []  # the bytes as they arrived, for checks of header encoding
         self.refuse_next = 0
         self.refusal = "451 4.3.0 Try again later"
 
@@ -64,6 +65,7 @@ class SinkHandler:
         return "250 OK"
 
     async def handle_DATA(self, server, session, envelope):
+        self.raw.append(envelope.content)
         self.messages.append(email.message_from_bytes(envelope.content, policy=email.policy.default))
         return "250 OK"
 
