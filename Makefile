@@ -24,9 +24,9 @@ migrate: venv
 demo: migrate
 	$(PY) manage.py load_demo
 
+# Links in mails, feeds and badges follow PORT (make run PORT=8001) unless SITE_URL is set.
 run: venv compilemessages migrate
 	$(PY) manage.py load_demo
-	$(PY) manage.py ensure_admin
 	$(PY) scripts/run_platform.py --port $(PORT)
 
 # The suite on every core (pytest-xdist); TEST_WORKERS=0 runs it in one process. Each module

@@ -1,13 +1,18 @@
 """Starts the web server, a Celery worker and the Celery scheduler together; Ctrl-C stops all.
 
-Run by `make run`. Refuses to start when the port is taken, and prints the address once the
-web server answers. A worker or scheduler that stops (the broker went away: Redis stopped, the
+Run by `make run`. Refuses to start when the port is taken; sets SITE_URL to its own address
+unless it is set, so links in mails, feeds and badges point here; once the web server answers,
+prints the site's and the editor's address and the admin login; then prints each mail saved in
+var/mail/ (its subject and first link) as it arrives. A worker or scheduler that stops (the broker went away: Redis stopped, the
 embedded broker's folder moved) is started again after a growing pause while the web server
 keeps serving; only the web server stopping, or Ctrl-C, stops everything.
 """
 
 import argparse
+import email
+import email.policy
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -89,10 +94,19 @@ def wait_until_answering(url: str, seconds: float) -> bool:
     return False
 
 
+def site_url(port: int, environ: dict[str, str]) -> str:
+    """SITE_URL as set, or this server's own address."""
+    return (environ.get("SITE_URL") or f"http://127.0.0.1:{port}").rstrip("/")
+
+
 def platform(port: int) -> list[Child]:
     celery = [PYTHON, "-m", "celery", "-A", "statuspage"]
     # The demo's metrics get a synthetic sample a minute (incidents.demo.feed), so values move.
-    env = {**os.environ, "DEMO_FEED": os.environ.get("DEMO_FEED", "1")}
+    env = {
+        **os.environ,
+        "DEMO_FEED": os.environ.get("DEMO_FEED", "1"),
+        "SITE_URL": site_url(port, os.environ),
+    }
     return [
         Child(
             "web",
@@ -109,6 +123,64 @@ def platform(port: int) -> list[Child]:
         ),
         Child("scheduler", celery + ["beat", "-l", "warning"], env=env),
     ]
+
+
+def var_dir() -> Path:
+    return Path(os.environ.get("STATUSPAGE_VAR_DIR") or ROOT / "var")
+
+
+LINK = re.compile(r"https?://[^\s<>\"')]+")
+
+
+def mail_summary(path: Path) -> str:
+    """One line for a saved mail: to whom, its subject and the first link of its text."""
+    with open(path, "rb") as file:
+        message = email.message_from_binary_file(file, policy=email.policy.default)
+    part = message.get_body(preferencelist=("plain", "html"))
+    text = part.get_content() if part is not None else ""
+    link = LINK.search(text)
+    line = f"Mail to {message['To']}: {message['Subject']}"
+    return f"{line}\n    {link.group(0)}" if link else line
+
+
+class MailWatch:
+    """The .eml files that appear in a folder, each reported once."""
+
+    def __init__(self, folder: Path):
+        self.folder = folder
+        self.seen = set(self._names())
+
+    def _names(self) -> list[str]:
+        try:
+            return sorted(p.name for p in self.folder.iterdir() if p.suffix == ".eml")
+        except OSError:
+            return []
+
+    def new_mail(self) -> list[Path]:
+        fresh = [name for name in self._names() if name not in self.seen]
+        self.seen.update(fresh)
+        return [self.folder / name for name in fresh]
+
+
+def admin_login() -> str:
+    """Makes sure the admin account exists; what to log in with (the password on the first run)."""
+    done = subprocess.run(
+        [PYTHON, "manage.py", "ensure_admin"], cwd=ROOT, capture_output=True, text=True, check=False
+    )
+    return (done.stdout or done.stderr).strip()
+
+
+def start_up_message(url: str, login: str) -> str:
+    return "\n".join(
+        [
+            "",
+            f"Status page:  {url}/",
+            f"Editor:       {url}/editor/",
+            f"Admin login:  {login}",
+            f"Mails are saved in {var_dir() / 'mail'} and shown here as they arrive. Ctrl-C stops everything.",
+            "",
+        ]
+    )
 
 
 def start(child: Child) -> subprocess.Popen:
@@ -133,7 +205,10 @@ def main() -> int:
     if not port_is_free(port):
         print(f"Port {port} on 127.0.0.1 is already in use; stop what uses it or run: make run PORT=8001")
         return 1
+    login = admin_login()
     children = platform(port)
+    url = site_url(port, os.environ)
+    mail = MailWatch(var_dir() / "mail")
     for child in children:
         child.process, child.started_at = start(child), time.monotonic()
 
@@ -141,14 +216,16 @@ def main() -> int:
         signal.signal(signum, lambda *a: (stop_all(children), sys.exit(0)))
     try:
         if wait_until_answering(f"http://127.0.0.1:{port}/", 60):
-            print(
-                f"Status page running at http://127.0.0.1:{port}/ (editor at /admin/); Ctrl-C stops it.",
-                flush=True,
-            )
+            print(start_up_message(url, login), flush=True)
         parent = os.getppid()
         while True:
             if os.getppid() != parent:  # make was killed: take the platform down with it
                 return 1
+            for path in mail.new_mail():
+                try:
+                    print(mail_summary(path), flush=True)
+                except (OSError, ValueError) as error:
+                    print(f"Mail saved in {path} (cannot read it: {error})", flush=True)
             stopped = tend(children, start=start, now=time.monotonic())
             if stopped:
                 print(f"{stopped} stopped; stopping the rest.", flush=True)

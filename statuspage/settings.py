@@ -62,7 +62,8 @@ if not SECRET_KEY or (not DEBUG and SECRET_KEY == _DEV_SECRET):
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]", "testserver"])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
-# Absolute base for links that leave the site: emails, feeds, Statuspage JSON.
+# Absolute base for links that leave the site: emails, feeds, Statuspage JSON, badges. `make run`
+# sets it to its own address (scripts/run_platform.py) unless it is set.
 SITE_URL = env_str("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
 STATUS_PAGE_NAME = env_str("STATUS_PAGE_NAME", "Acme Status")
 
@@ -214,11 +215,12 @@ STATUS_TIME_ZONE = env_str("STATUS_TIME_ZONE", "Europe/Oslo")
 # Mail
 
 # Outgoing mail (Django's MAILERS). EMAIL_BACKEND picks smtp, console or file (the default with DEBUG:
-# mails are written to var/mail so a fresh install sends nothing by accident).
+# each mail is saved as a readable .eml file in var/mail, so a fresh install sends nothing by
+# accident, and `make run` prints each one's subject and first link).
 EMAIL_BACKENDS = {
     "smtp": "django.core.mail.backends.smtp.EmailBackend",
     "console": "django.core.mail.backends.console.EmailBackend",
-    "file": "django.core.mail.backends.filebased.EmailBackend",
+    "file": "statuspage.mail_files.EmailFileBackend",
 }
 _email_backend = env_str("EMAIL_BACKEND", "file" if DEBUG else "smtp")
 if _email_backend not in EMAIL_BACKENDS:

@@ -116,3 +116,76 @@ def test_the_connection_age_comes_from_the_environment():
         DATABASE_URL="postgres://u:p@127.0.0.1:1/none",
     )
     assert result.stdout.strip().splitlines()[-1] == "60", result.stderr
+
+
+# --- the address, the start-up message and the mail `make run` prints ---
+
+
+def test_site_url_follows_the_port_unless_it_is_set(monkeypatch):
+    monkeypatch.delenv("SITE_URL", raising=False)
+    assert all(child.env["SITE_URL"] == "http://127.0.0.1:8001" for child in run_platform.platform(8001))
+
+    monkeypatch.setenv("SITE_URL", "https://status.example.com/")
+    assert all(child.env["SITE_URL"] == "https://status.example.com" for child in run_platform.platform(8001))
+
+
+def test_links_in_feeds_and_pages_use_the_port_make_run_was_given(monkeypatch):
+    monkeypatch.delenv("SITE_URL", raising=False)
+    web = run_platform.platform(8001)[0]
+    result = run_manage(
+        "shell",
+        "--no-imports",
+        "-c",
+        "from django.conf import settings; print(settings.SITE_URL)",
+        SITE_URL=web.env["SITE_URL"],
+    )
+    assert result.stdout.strip().splitlines()[-1] == "http://127.0.0.1:8001", result.stderr
+
+
+def test_start_up_ends_with_the_site_the_editor_and_the_admin_login():
+    message = run_platform.start_up_message(
+        "http://127.0.0.1:8001", "user 'admin', password 'pa55' (new account: the password is shown only now)"
+    )
+    lines = message.strip().splitlines()
+
+    assert lines[0] == "Status page:  http://127.0.0.1:8001/"
+    assert lines[1] == "Editor:       http://127.0.0.1:8001/editor/"
+    assert "/admin/" not in message
+    assert "'pa55'" in lines[2]
+
+
+def write_mail(folder, subject: str, body: str):
+    from django.core.mail import EmailMultiAlternatives
+
+    from statuspage.mail_files import EmailFileBackend
+
+    message = EmailMultiAlternatives(subject, body, "Acme Status <status@acme.example>", ["ops@example.com"])
+    message.attach_alternative("<p>html</p>", "text/html")
+    EmailFileBackend(file_path=str(folder), alias="default").send_messages([message])
+
+
+def test_each_new_mail_is_printed_once_with_its_subject_and_first_link(tmp_path):
+    folder = tmp_path / "mail"
+    write_mail(folder, "Old news", "Seen before make run started: http://127.0.0.1:8001/old/")
+    watch = run_platform.MailWatch(folder)
+    assert watch.new_mail() == []
+    token = "k" * 120
+    write_mail(
+        folder,
+        "Confirm your subscription to Acme Status",
+        f"Someone asked.\n\nConfirm the subscription: http://127.0.0.1:8001/subscribe/confirm/{token}/\n\n"
+        "Or read http://127.0.0.1:8001/ first.",
+    )
+
+    (path,) = watch.new_mail()
+    line = run_platform.mail_summary(path)
+
+    assert watch.new_mail() == []
+    assert line.splitlines() == [
+        "Mail to ops@example.com: Confirm your subscription to Acme Status",
+        f"    http://127.0.0.1:8001/subscribe/confirm/{token}/",
+    ]
+
+
+def test_a_missing_mail_folder_is_no_mail():
+    assert run_platform.MailWatch(Path("/nonexistent/mail")).new_mail() == []

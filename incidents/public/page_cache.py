@@ -28,6 +28,7 @@ from django.http import HttpRequest, HttpResponse
 from django.utils.translation import get_language
 
 from incidents.public import versions
+from incidents.telemetry import instruments
 
 logger = logging.getLogger(__name__)
 
@@ -50,8 +51,11 @@ def no_query(request: HttpRequest) -> str:
 
 
 def page_key(request: HttpRequest, version: str, query: str = "") -> str:
-    """`query` is the page's normalised query (see cached_page), never the one the reader sent."""
-    path = hashlib.sha256(f"{request.path}?{query}".encode()).hexdigest()[:32]
+    """`query` is the page's normalised query (see cached_page), never the one the reader sent.
+
+    SITE_URL is part of the key: pages hold absolute links, and `make run PORT=8001` after a run
+    on 8000 reads the same cache folder."""
+    path = hashlib.sha256(f"{settings.SITE_URL}{request.path}?{query}".encode()).hexdigest()[:32]
     return f"public:page:{version}:{get_language()}:{path}"
 
 
@@ -113,6 +117,7 @@ def cached_page(
             return (response.content, headers)
 
         stored = fetch(fresh_key=key, latest_key=latest_key(key), timeout=seconds, compute=render)
+        instruments.PAGE_CACHE_REQUESTS.labels(outcome="render" if rendered else "hit").inc()
         if rendered and stored is None:
             return rendered[0]
         if stored is None:  # nothing cached and the winner's page was not cacheable

@@ -49,6 +49,20 @@ CONTENT_TYPES = {
 }
 
 
+# Asked for in every language to save the site's 404 page (`<lang>/404.html`).
+NOT_FOUND_PATH = "/snapshot-page-not-found/"
+
+
+class _ExpectedNotFound(logging.Filter):
+    """Django logs every 404 as a warning; the export asks for one on purpose in every language
+    at every export, which made most of `make run`'s log."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        request = getattr(record, "request", None)
+        expected = request is not None and request.path.endswith(NOT_FOUND_PATH)
+        return not (expected and getattr(record, "status_code", None) == 404)
+
+
 class SnapshotFailed(Exception):
     """A page that belongs in the snapshot answered with a server error; `current` was kept."""
 
@@ -215,9 +229,16 @@ def export(destination: Path | None = None) -> Snapshot:
         if relative.endswith(".html"):
             body = _with_note(body, generated_at, _language_of(url))
         write(relative, body)
-    for language in language_codes():
-        response = client.get(f"{prefix(language)}/snapshot-page-not-found/", secure=not settings.DEBUG)
-        write(file_for(f"{prefix(language)}/404.html"), _with_note(response.content, generated_at, language))
+    quiet, request_log = _ExpectedNotFound(), logging.getLogger("django.request")
+    request_log.addFilter(quiet)
+    try:
+        for language in language_codes():
+            response = client.get(f"{prefix(language)}{NOT_FOUND_PATH}", secure=not settings.DEBUG)
+            write(
+                file_for(f"{prefix(language)}/404.html"), _with_note(response.content, generated_at, language)
+            )
+    finally:
+        request_log.removeFilter(quiet)
     assets = _copy_static(folder)
     manifest = {
         "generated_at": generated_at.isoformat(),

@@ -18,11 +18,11 @@ class Command(BaseCommand):
         User = get_user_model()
         if User.objects.filter(username=username).exists():
             self.stdout.write(
-                f"Admin account '{username}' exists. Forgot the password? "
-                f"Run: .venv/bin/python manage.py changepassword {username}"
+                f"user '{username}' (password set on the first run; to set a new one: "
+                f".venv/bin/python manage.py changepassword {username})"
             )
             return
         password = secrets.token_urlsafe(12)
         user = User.objects.create_superuser(username=username, email="", password=password)
         assign_role(user, Role.ADMIN)
-        self.stdout.write(f"Created admin account: user '{username}', password '{password}' (shown once).")
+        self.stdout.write(f"user '{username}', password '{password}' (new account: the password is shown only now)")
