@@ -45,6 +45,8 @@ from incidents.services.metrics import bucket_start
 from incidents.services.postmortems import publish_postmortem, save_action_item, write_postmortem
 from incidents.services.uptime_months import recount_uptime_months
 
+from .update_templates import load_update_templates
+
 CONTENT_FILE = Path(__file__).with_name("content.json")
 HISTORY_DAYS = 90
 
@@ -69,7 +71,7 @@ def load_demo(*, now: dt.datetime | None = None, seed: int = 7) -> dict[str, int
     """Creates whatever part of the demo page is missing; returns how many objects it created."""
     now = (now or timezone.now()).replace(second=0, microsecond=0)
     rng = random.Random(seed)
-    created = {"components": 0, "metrics": 0, "incidents": 0, "probes": 0}
+    created = {"components": 0, "metrics": 0, "incidents": 0, "probes": 0, "update_templates": 0}
     with transaction.atomic():
         components = _components(created)
         windows = []
@@ -85,6 +87,7 @@ def load_demo(*, now: dt.datetime | None = None, seed: int = 7) -> dict[str, int
             if not metric.rollups.exists():
                 _metric_history(metric, windows, now=now, rng=rng)
         created["probes"] = _push_probes()
+        created["update_templates"] = load_update_templates()
     refresh_statistics()
     return created
 

@@ -5,7 +5,6 @@ import re
 from django import forms
 from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.core.validators import MaxLengthValidator
 from django.utils.translation import gettext_lazy as _
 
 from incidents.models import (
@@ -15,10 +14,9 @@ from incidents.models import (
     Incident,
     IncidentKind,
     IncidentStatus,
-    UpdateTemplate,
 )
 from incidents.models.incidents import STATUSES_BY_KIND
-from incidents.translation import language_codes
+from incidents.services.proposals import default_update_text, proposed_impact
 from incidents.validation.instants import check_happened, check_planned
 from incidents.validation.time_zones import time_zone_names
 
@@ -96,15 +94,38 @@ def time_zone_field() -> forms.ChoiceField:
     )
 
 
+MARKDOWN_HINT = _(
+    "Markdown: **bold**, _italic_, [a link](https://example.com), lists with “- ”. "
+    "Leave it empty to post the default message for the status."
+)
+PROPOSED = "proposed"
+
+
+def impact_field() -> forms.ChoiceField:
+    """Impact, proposed from the worst component status until a responder picks one."""
+    return forms.ChoiceField(
+        label=_("Impact"),
+        choices=[(PROPOSED, _("Proposed from the components")), *Impact.choices],
+        initial=PROPOSED,
+        help_text=_("Proposed from the worst status of the affected components; choose one to override."),
+    )
+
+
 class DeclareForm(ComponentStatusesMixin, forms.Form):
     title = forms.CharField(label=_("Title"), max_length=TITLE_MAX)
-    impact = forms.ChoiceField(label=_("Impact"), choices=Impact.choices, initial=Impact.MINOR)
-    language = forms.ChoiceField(label=_("Language"), choices=language_choices)
     status = forms.ChoiceField(
         label=_("Status"),
         choices=[(s.value, s.label) for s in STATUSES_BY_KIND[IncidentKind.INCIDENT]],
         initial=IncidentStatus.INVESTIGATING,
         required=False,
+    )
+    language = forms.ChoiceField(label=_("Language"), choices=language_choices)
+    body = forms.CharField(
+        label=_("Message"),
+        max_length=UPDATE_TEXT_MAX,
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 5, "data-markdown": "1"}),
+        help_text=MARKDOWN_HINT,
     )
     started_at = forms.DateTimeField(
         label=_("Started"),
@@ -112,12 +133,11 @@ class DeclareForm(ComponentStatusesMixin, forms.Form):
         widget=DATETIME_WIDGET,
         validators=[check_happened],
     )
-    body = forms.CharField(
-        label=_("First update"),
-        max_length=UPDATE_TEXT_MAX,
+    deliver_notifications = forms.BooleanField(
+        label=_("Notify subscribers"),
         required=False,
-        widget=forms.Textarea(attrs={"rows": 5}),
-        help_text=_("Optional: without a text the incident starts with the status above and no update."),
+        initial=True,
+        help_text=_("Unchecked, the incident is published without a mail, webhook or chat message."),
     )
     publish = forms.BooleanField(
         label=_("Publish now"),
@@ -133,12 +153,27 @@ class DeclareForm(ComponentStatusesMixin, forms.Form):
 
     def __init__(self, *args, components, **kwargs):
         super().__init__(*args, **kwargs)
+        self.fields["impact"] = impact_field()
         self.fields["language"].initial = default_language()
         self.fields["started_at"].help_text = _("Leave empty for now. Time zone: %(zone)s.") % {
             "zone": settings.STATUS_TIME_ZONE
         }
         self.fields["display_time_zone"] = time_zone_field()
         self.add_component_fields(components)
+        language = self.initial.get("language") or default_language()
+        status = self.initial.get("status") or IncidentStatus.INVESTIGATING
+        self.fields["body"].widget.attrs["placeholder"] = default_update_text(status, language=language)
+
+    def clean(self):
+        data = super().clean()
+        if data.get("impact") == PROPOSED:
+            data["impact"] = proposed_impact(self.component_statuses().values())
+        status = data.get("status") or IncidentStatus.INVESTIGATING
+        language = data.get("language")
+        # A record of the past may start without a message: it tells no one anything now.
+        if language and not data.get("body", "").strip() and not data.get("backfilled"):
+            data["body"] = default_update_text(status, language=language)
+        return data
 
 
 class MaintenanceForm(ComponentStatusesMixin, forms.Form):
@@ -173,7 +208,11 @@ class UpdateForm(ComponentStatusesMixin, forms.Form):
     status = forms.ChoiceField(label=_("Status"), required=False)
     language = forms.ChoiceField(label=_("Language"), choices=language_choices)
     body = forms.CharField(
-        label=_("Message"), max_length=UPDATE_TEXT_MAX, widget=forms.Textarea(attrs={"rows": 5})
+        label=_("Message"),
+        max_length=UPDATE_TEXT_MAX,
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 5, "data-markdown": "1"}),
+        help_text=MARKDOWN_HINT,
     )
     display_at = forms.DateTimeField(
         label=_("Shown time"),
@@ -196,6 +235,9 @@ class UpdateForm(ComponentStatusesMixin, forms.Form):
         ) % {"zone": settings.STATUS_TIME_ZONE}
         self.fields["language"].initial = incident.original_language
         self.add_component_fields(components, affected=list(incident.components.all()))
+        language = self.initial.get("language") or incident.original_language
+        status = self.initial.get("status") or incident.status
+        self.fields["body"].widget.attrs["placeholder"] = default_update_text(status, language=language)
         if incident.backfilled:
             notify = self.fields["deliver_notifications"]
             notify.initial, notify.disabled = False, True
@@ -205,6 +247,10 @@ class UpdateForm(ComponentStatusesMixin, forms.Form):
         data = super().clean()
         if not data.get("status"):
             data["deliver_notifications"] = False  # a note is context, not news
+            if not data.get("body", "").strip() and "body" not in self.errors:
+                self.add_error("body", _("A note needs a text."))
+        elif data.get("language") and not data.get("body", "").strip():
+            data["body"] = default_update_text(data["status"], language=data["language"])
         return data
 
 
@@ -276,40 +322,3 @@ class UpdateEditForm(forms.Form):
         widget=forms.Textarea(attrs={"rows": 6}),
     )
     version = forms.IntegerField(widget=forms.HiddenInput)
-
-
-class UpdateTemplateForm(forms.ModelForm):
-    version = forms.IntegerField(widget=forms.HiddenInput, required=False)
-
-    class Meta:
-        model = UpdateTemplate
-        fields = ["name", "language", "kind", "status", "body"]
-        labels = {
-            "name": _("Name"),
-            "language": _("Language"),
-            "kind": _("For"),
-            "status": _("Suggested status"),
-            "body": _("Text"),
-        }
-        widgets = {"body": forms.Textarea}
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.fields["language"].widget = forms.Select(choices=language_choices())
-        self.fields["body"].max_length = UPDATE_TEXT_MAX
-        self.fields["body"].validators.append(MaxLengthValidator(UPDATE_TEXT_MAX))
-        if self.instance.pk:
-            self.fields["version"].initial = self.instance.version
-
-    def clean_language(self):
-        code = self.cleaned_data["language"]
-        if code not in language_codes():
-            raise ValidationError(_("Choose one of the site's languages."))
-        return code
-
-    def clean(self):
-        data = super().clean()
-        kind, status = data.get("kind"), data.get("status")
-        if kind and status and IncidentStatus(status) not in STATUSES_BY_KIND[IncidentKind(kind)]:
-            self.add_error("status", _("This status does not belong to this kind of event."))
-        return data

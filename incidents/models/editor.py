@@ -5,17 +5,24 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from incidents.translation import TranslatedField
+
 from .incidents import IncidentKind, IncidentStatus
 
 
 class UpdateTemplate(models.Model):
-    """A reusable update text in one language ("We are investigating…")."""
+    """A reusable start for a declaration or an update: a title and a text per language, the
+    status to set and the components to mark ({slug: component status}).
+
+    `language` is the one it was written in (the text it always has)."""
 
     name = models.CharField(max_length=120)
     language = models.CharField(max_length=8)
     kind = models.CharField(max_length=16, choices=IncidentKind.choices, default=IncidentKind.INCIDENT)
     status = models.CharField(max_length=16, choices=IncidentStatus.choices, blank=True)
-    body = models.TextField()
+    title = TranslatedField()
+    body = TranslatedField()
+    component_statuses = models.JSONField(default=dict, blank=True)
     version = models.PositiveIntegerField(default=1)
     created_at = models.DateTimeField(default=timezone.now)
     updated_at = models.DateTimeField(default=timezone.now)

@@ -102,9 +102,11 @@ def declare_incident(
     publish: bool = True,
     display_time_zone: str = "",
     backfilled: bool = False,
+    deliver_notifications: bool | None = None,
 ) -> Incident:
     """Opens an incident (or schedules maintenance), with a first update when `body` has a text,
     in one transaction; without one it takes `status` (investigating by default).
+    `deliver_notifications=False` declares it without telling subscribers.
 
     `backfilled` enters it as a record of the past: its updates notify nobody and its component
     statuses count on its own days, never as the components' current status."""
@@ -182,6 +184,7 @@ def declare_incident(
             display_at=started_at if started_at < now else now,
             actor=actor,
             allow_empty_body=not body.strip(),
+            deliver_notifications=deliver_notifications,
         )
     incident.refresh_from_db()
     return incident

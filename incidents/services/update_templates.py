@@ -1,10 +1,12 @@
-"""Reusable update texts, one language each."""
+"""Update templates: a title and a text per language, the status and component statuses they set."""
 
 from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
-from incidents.models import UpdateTemplate
+from incidents.models import ComponentStatus, UpdateTemplate
 from incidents.translation import validate_language
 
 from .audit import changed_fields, record_event
@@ -13,7 +15,15 @@ from .incidents import ConcurrentEdit
 # Not one of the domain subjects (models.audit.Subject): templates are editor furniture,
 # but their changes still belong in the trail.
 TEMPLATE_SUBJECT = "update_template"
-TEMPLATE_FIELDS = ("name", "language", "kind", "status", "body")
+TEMPLATE_FIELDS = ("name", "language", "kind", "status", "title", "body", "component_statuses")
+
+
+def check_component_statuses(statuses: object) -> None:
+    """{component slug: component status}; the slugs are checked when the template is used."""
+    if not isinstance(statuses, dict) or not all(
+        isinstance(slug, str) and status in ComponentStatus.values for slug, status in statuses.items()
+    ):
+        raise ValidationError({"component_statuses": _("Map each component to one of its statuses.")})
 
 
 def _snapshot(template: UpdateTemplate) -> dict:
@@ -26,6 +36,7 @@ def save_update_template(
 ) -> UpdateTemplate:
     """Creates or edits an update template; ConcurrentEdit if someone saved it meanwhile."""
     validate_language(template.language)
+    check_component_statuses(template.component_statuses)
     template.full_clean()
     creating = template.pk is None
     before = {}

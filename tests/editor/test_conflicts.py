@@ -106,10 +106,10 @@ def test_resolving_after_someone_else_posted_gets_a_conflict(me, colleague, inci
 
 @pytest.mark.django_db
 def test_second_template_edit_gets_a_conflict(me, colleague):
-    template = UpdateTemplate.objects.create(name="Fixed", language="en", body="Fixed.")
+    template = UpdateTemplate.objects.create(name="Fixed", language="en", body={"en": "Fixed."})
     data = {"name": "Fixed", "language": "en", "kind": "incident", "status": "", "version": 1}
-    colleague.post(f"/editor/templates/{template.pk}/", {**data, "body": "Theirs."})
-    response = me.post(f"/editor/templates/{template.pk}/", {**data, "body": "Mine."})
+    colleague.post(f"/editor/templates/{template.pk}/", {**data, "body_en": "Theirs."})
+    response = me.post(f"/editor/templates/{template.pk}/", {**data, "body_en": "Mine."})
     assert response.status_code == 409
     template.refresh_from_db()
-    assert template.body == "Theirs."
+    assert template.body == {"en": "Theirs."}

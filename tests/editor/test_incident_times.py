@@ -12,6 +12,7 @@ from django.test import Client
 
 from incidents.models import AuditEvent, Incident
 from incidents.services.incidents import declare_incident, resolve_incident
+from incidents.services.proposals import default_update_text
 from tests.hostile.conftest import assert_form_refused
 
 from .conftest import logged_in
@@ -29,7 +30,7 @@ def local(text: str) -> dt.datetime:
     return dt.datetime.fromisoformat(text).replace(tzinfo=ZoneInfo(settings.STATUS_TIME_ZONE))
 
 
-def test_declaring_with_a_start_time_and_no_message(client):
+def test_declaring_with_a_start_time_and_no_message_posts_the_default_message_at_the_start(client):
     response = client.post(
         "/editor/incidents/new/",
         {
@@ -46,7 +47,9 @@ def test_declaring_with_a_start_time_and_no_message(client):
     incident = Incident.objects.get()
     assert incident.started_at == local("2026-11-30T10:00")
     assert incident.status == "identified"
-    assert incident.updates.count() == 0
+    first = incident.updates.get()
+    assert first.display_at == local("2026-11-30T10:00")
+    assert first.body == {"en": default_update_text("identified", language="en")}
 
 
 def test_a_future_start_is_refused_in_the_form(client):

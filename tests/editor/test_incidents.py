@@ -9,6 +9,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from incidents.models import AuditEvent, Incident, IncidentUpdate, UpdateTemplate
+from incidents.services.proposals import default_update_text
 
 from .conftest import logged_in
 
@@ -165,7 +166,7 @@ def test_reopening_a_resolved_incident(client, incident):
 @pytest.mark.django_db
 def test_an_update_template_fills_the_update_form(client, incident):
     template = UpdateTemplate.objects.create(
-        name="Fix deployed", language="nb", status="monitoring", body="En rettelse er ute."
+        name="Fix deployed", language="nb", status="monitoring", body={"nb": "En rettelse er ute."}
     )
     page = client.get(f"/editor/incidents/{incident.pk}/?template={template.pk}").content.decode()
     assert "En rettelse er ute." in page
@@ -182,15 +183,15 @@ def test_update_templates_are_created_per_language(client):
             "language": "es",
             "kind": "incident",
             "status": "investigating",
-            "body": "Investigando.",
+            "body_es": "Investigando.",
         },
     )
     template = UpdateTemplate.objects.get()
-    assert template.language == "es"
+    assert template.language == "es" and template.body == {"es": "Investigando."}
     assert AuditEvent.objects.filter(action="update_template.created", subject_id=str(template.pk)).exists()
     bad = client.post(
         "/editor/templates/new/",
-        {"name": "Wrong", "language": "fr", "kind": "incident", "status": "completed", "body": "Oui."},
+        {"name": "Wrong", "language": "fr", "kind": "incident", "status": "completed", "body_en": "Oui."},
     )
     assert bad.status_code == 200 and UpdateTemplate.objects.count() == 1
     assert (
@@ -306,11 +307,11 @@ def test_a_megabyte_title_is_refused(client, api):
 
 
 @pytest.mark.django_db
-def test_an_update_without_text_is_refused(client, incident, api):
+def test_a_note_without_text_is_refused(client, incident, api):
     response = client.post(
         f"/editor/incidents/{incident.pk}/updates/",
         {
-            "status": "identified",
+            "status": "",
             "language": "en",
             "body": "",
             "affected": ["public-api"],
@@ -318,10 +319,22 @@ def test_an_update_without_text_is_refused(client, incident, api):
         },
     )
     assert response.status_code == 200
-    assert b"This field is required." in response.content
+    assert b"A note needs a text." in response.content
     assert b'<option value="major_outage" selected>' in response.content
     api.refresh_from_db()
     assert api.status == "partial_outage"
+
+
+@pytest.mark.django_db
+def test_an_update_without_text_posts_the_default_message_of_its_status(client, incident):
+    response = client.post(
+        f"/editor/incidents/{incident.pk}/updates/",
+        {"status": "identified", "language": "es", "body": ""},
+    )
+    assert response.status_code == 302
+    newest = incident.updates.timeline().first()
+    assert newest.status == "identified"
+    assert newest.body == {"es": default_update_text("identified", language="es")}
 
 
 @pytest.mark.django_db

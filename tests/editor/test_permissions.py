@@ -51,7 +51,7 @@ def build_world(*, component, metric, group, responder) -> dict:
     item = save_action_item(
         ActionItem(postmortem=postmortem, title={"en": "Fix"}, owner_name="Team"), actor=responder
     )
-    template = UpdateTemplate.objects.create(name="Investigating", language="en", body="Looking.")
+    template = UpdateTemplate.objects.create(name="Investigating", language="en", body={"en": "Looking."})
     return {
         "incident": incident,
         "draft": draft,
@@ -280,7 +280,7 @@ ACTIONS = [
             "language": "en",
             "kind": "incident",
             "status": "resolved",
-            "body": "Fixed.",
+            "body_en": "Fixed.",
         },
         302,
     ),
@@ -294,7 +294,7 @@ ACTIONS = [
             "language": "en",
             "kind": "incident",
             "status": "",
-            "body": "Hmm.",
+            "body_en": "Hmm.",
             "version": 1,
         },
         302,

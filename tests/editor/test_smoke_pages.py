@@ -10,7 +10,9 @@ from incidents.models import UpdateTemplate
 def test_every_page_renders_for_an_admin_in_each_language(
     clients, incident, draft, action_item, metric, language
 ):
-    template = UpdateTemplate.objects.create(name="Investigating", language="en", body="Looking into it.")
+    template = UpdateTemplate.objects.create(
+        name="Investigating", language="en", body={"en": "Looking into it."}
+    )
     update = incident.updates.first()
     urls = [
         "/editor/",

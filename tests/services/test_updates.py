@@ -49,22 +49,22 @@ def test_the_original_text_cannot_be_emptied_but_a_translation_can(update, respo
 @pytest.mark.django_db
 def test_templates_are_versioned_and_deleted_with_a_trail(responder):
     template = save_update_template(
-        UpdateTemplate(name="Fixed", language="en", body="Fixed."), actor=responder
+        UpdateTemplate(name="Fixed", language="en", body={"en": "Fixed."}), actor=responder
     )
-    template.body = "A fix is deployed."
+    template.body = {"en": "A fix is deployed."}
     save_update_template(template, actor=responder, expected_version=1)
     assert UpdateTemplate.objects.get().version == 2
     stale = UpdateTemplate.objects.get()
-    stale.body = "Old view"
+    stale.body = {"en": "Old view"}
     with pytest.raises(ConcurrentEdit):
         save_update_template(stale, actor=responder, expected_version=1)
     delete_update_template(UpdateTemplate.objects.get(), actor=responder)
     assert not UpdateTemplate.objects.exists()
     deleted = AuditEvent.objects.get(action="update_template.deleted")
-    assert deleted.before["body"] == "A fix is deployed."
+    assert deleted.before["body"] == {"en": "A fix is deployed."}
 
 
 @pytest.mark.django_db
 def test_a_template_in_an_unknown_language_is_refused(responder):
     with pytest.raises(ValidationError):
-        save_update_template(UpdateTemplate(name="Oui", language="fr", body="Oui."), actor=responder)
+        save_update_template(UpdateTemplate(name="Oui", language="fr", body={"fr": "Oui."}), actor=responder)

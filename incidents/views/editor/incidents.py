@@ -10,7 +10,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from incidents.forms.base import apply_errors
+from incidents.forms.base import apply_errors, default_language
 from incidents.forms.incidents import (
     ClosingForm,
     DeclareForm,
@@ -20,7 +20,9 @@ from incidents.forms.incidents import (
     UpdateEditForm,
     UpdateForm,
 )
-from incidents.models import AuditEvent, Component, ComponentChange, Incident, IncidentUpdate, UpdateTemplate
+from incidents.forms.update_templates import template_initial
+from incidents.models import AuditEvent, Component, ComponentChange, Incident, IncidentKind, IncidentUpdate
+from incidents.selectors.deliveries import delivery_counts
 from incidents.services.incidents import (
     ConcurrentEdit,
     declare_incident,
@@ -37,6 +39,7 @@ from incidents.services.updates import edit_update
 from incidents.translation import language_codes, pick
 
 from .access import conflict, responder_required, viewer_required
+from .form_aids import chosen_template, form_aids, templates_for
 
 
 def _components():
@@ -45,7 +48,13 @@ def _components():
 
 @responder_required
 def declare(request):
-    form = DeclareForm(request.POST or None, components=_components())
+    components = _components()
+    templates = templates_for(IncidentKind.INCIDENT)
+    initial = {}
+    template = chosen_template(request)
+    if template is not None and request.method == "GET":
+        initial = template_initial(template, language=default_language(), components=components)
+    form = DeclareForm(request.POST or None, initial=initial, components=components)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
@@ -61,13 +70,15 @@ def declare(request):
                 publish=data["publish"],
                 display_time_zone=data["display_time_zone"],
                 backfilled=data["backfilled"],
+                deliver_notifications=data["deliver_notifications"],
             )
         except ValidationError as error:
             apply_errors(form, error)
         else:
             messages.success(request, _("Incident declared."))
             return redirect("editor:incident", incident.pk)
-    return render(request, "editor/declare.html", {"form": form})
+    context = {"form": form, "templates": templates, "chosen": template, "aids": form_aids(templates)}
+    return render(request, "editor/declare.html", context)
 
 
 @responder_required
@@ -109,26 +120,31 @@ def _load(pk: int) -> Incident:
 def _cockpit(
     request, incident: Incident, *, update_form=None, resolve_form=None, reopen_form=None, status=200
 ):
-    template = None
-    template_id = request.GET.get("template", "")
+    templates = templates_for(incident.kind)
+    template = chosen_template(request)
     if update_form is None:
+        components = _components()
         initial = {}
-        if template_id.isdigit():
-            template = UpdateTemplate.objects.filter(pk=template_id).first()
-        if template:
-            initial = {"body": template.body, "language": template.language}
-            if template.status in incident.allowed_statuses():
-                initial["status"] = template.status
-        update_form = UpdateForm(initial=initial, incident=incident, components=_components())
+        if template is not None:
+            initial = template_initial(
+                template,
+                language=incident.original_language,
+                components=components,
+                statuses=incident.allowed_statuses(),
+            )
+        update_form = UpdateForm(initial=initial, incident=incident, components=components)
     closing_initial = {"language": incident.original_language, "version": incident.version}
     context = {
         "incident": incident,
         "title": pick(incident.title, language=incident.original_language),
         "updates": incident.updates.all(),
+        "deliveries": delivery_counts(incident.updates.all()),
         "update_form": update_form,
         "resolve_form": resolve_form or ResolveForm(initial=closing_initial, prefix="resolve"),
         "reopen_form": reopen_form or ClosingForm(initial=closing_initial, prefix="reopen"),
-        "templates": UpdateTemplate.objects.filter(kind=incident.kind),
+        "templates": templates,
+        "chosen": template,
+        "aids": form_aids(templates),
         "audit_events": AuditEvent.objects.filter(incident=incident).select_related("actor")[:50],
         "postmortem": getattr(incident, "postmortem", None),
     }

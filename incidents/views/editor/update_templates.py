@@ -1,4 +1,4 @@
-"""Reusable update texts per language."""
+"""Update templates: a title and a text per language, a status and the components it marks."""
 
 from django.contrib import messages
 from django.shortcuts import get_object_or_404, redirect, render
@@ -6,55 +6,64 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from incidents.forms.incidents import UpdateTemplateForm
-from incidents.models import UpdateTemplate
+from incidents.forms.update_templates import UpdateTemplateForm
+from incidents.models import Component, UpdateTemplate
 from incidents.services.incidents import ConcurrentEdit
 from incidents.services.update_templates import delete_update_template, save_update_template
+from incidents.translation import pick
 
 from .access import conflict, responder_required, viewer_required
 
 
+def _components():
+    return list(Component.objects.select_related("group").order_by("group__position", "position", "slug"))
+
+
+def _list(request, form):
+    rows = [
+        (template, pick(template.body, language=template.language))
+        for template in UpdateTemplate.objects.all()
+    ]
+    return render(request, "editor/update_templates.html", {"rows": rows, "form": form})
+
+
 @viewer_required
 def template_list(request):
-    return render(
-        request,
-        "editor/update_templates.html",
-        {"templates": UpdateTemplate.objects.all(), "form": UpdateTemplateForm()},
-    )
+    return _list(request, UpdateTemplateForm(components=_components()))
 
 
 @require_POST
 @responder_required
 def template_new(request):
-    form = UpdateTemplateForm(request.POST)
+    form = UpdateTemplateForm(request.POST, components=_components())
     if form.is_valid():
         save_update_template(form.save(commit=False), actor=request.user)
         messages.success(request, _("Template saved."))
         return redirect("editor:update-templates")
-    return render(
-        request, "editor/update_templates.html", {"templates": UpdateTemplate.objects.all(), "form": form}
-    )
+    return _list(request, form)
 
 
 @responder_required
 def template_edit(request, pk: int):
     template = get_object_or_404(UpdateTemplate, pk=pk)
-    saved = {f: getattr(template, f) for f in ("name", "language", "kind", "status", "body")}
-    form = UpdateTemplateForm(request.POST or None, instance=template)
+    form = UpdateTemplateForm(request.POST or None, instance=template, components=_components())
     if request.method == "POST" and form.is_valid():
+        edited = form.save(commit=False)
         try:
-            save_update_template(
-                form.save(commit=False), actor=request.user, expected_version=form.cleaned_data["version"]
-            )
+            save_update_template(edited, actor=request.user, expected_version=form.cleaned_data["version"])
         except ConcurrentEdit as error:
             current = error.current
+            language = edited.language
             return conflict(
                 request,
                 what=str(current),
-                mine=[(_("Name"), form.cleaned_data["name"]), (_("Text"), form.cleaned_data["body"])],
-                theirs=[(_("Name"), current.name), (_("Text"), current.body)],
+                mine=[(_("Name"), edited.name), (_("Text"), edited.body.get(language, ""))],
+                theirs=[(_("Name"), current.name), (_("Text"), current.body.get(language, ""))],
                 retry_url=request.path,
-                retry_data={**{k: form.cleaned_data[k] for k in saved}, "version": current.version},
+                retry_data={
+                    **{key: value for key, value in request.POST.items() if key != "csrfmiddlewaretoken"},
+                    "version": current.version,
+                },
                 back_url=reverse("editor:update-templates"),
             )
         messages.success(request, _("Template saved."))

@@ -1,0 +1,34 @@
+"""What the declare and update forms' script reads: templates, the impact proposal, default texts."""
+
+from incidents.forms.update_templates import template_data
+from incidents.models import IncidentKind, UpdateTemplate
+from incidents.services.proposals import (
+    IMPACT_FOR_STATUS,
+    IMPACT_ORDER,
+    default_update_texts,
+    proposed_impact,
+)
+from incidents.translation import language_codes
+
+
+def templates_for(kind: IncidentKind | str) -> list[UpdateTemplate]:
+    return list(UpdateTemplate.objects.filter(kind=kind).order_by("name", "language"))
+
+
+def chosen_template(request) -> UpdateTemplate | None:
+    """The template named by `?template=<id>`, or None for a missing or malformed id."""
+    template_id = request.GET.get("template", "")
+    if not template_id.isdigit():
+        return None
+    return UpdateTemplate.objects.filter(pk=template_id).first()
+
+
+def form_aids(templates: list[UpdateTemplate]) -> dict:
+    """Data for static/js/declare.js, served as a JSON script element (never executed)."""
+    return {
+        "templates": [template_data(template) for template in templates],
+        "impactForStatus": {status.value: impact.value for status, impact in IMPACT_FOR_STATUS.items()},
+        "impactOrder": [impact.value for impact in IMPACT_ORDER],
+        "impactWithoutComponents": proposed_impact([]).value,
+        "defaultTexts": {code: default_update_texts(language=code) for code in language_codes()},
+    }
