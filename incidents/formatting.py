@@ -304,6 +304,11 @@ def format_month(value: dt.date, language: str) -> str:
     return _skeleton("yMMMM", value, language)
 
 
+def format_month_short(value: dt.date, language: str) -> str:
+    """ "Mar": a month in a list under its year."""
+    return _skeleton("MMM", value, language)
+
+
 def format_day(value: dt.date, language: str) -> str:
     return _skeleton("yMMMd", value, language)
 

@@ -1,9 +1,14 @@
 """Reads of published incidents and maintenance as lists: history, maintenance and feeds."""
 
-from django.core.paginator import Page, Paginator
-from django.db.models import Max, Prefetch, prefetch_related_objects
+import datetime as dt
+from zoneinfo import ZoneInfo
 
-from incidents.models import Component, Incident, IncidentKind, IncidentUpdate
+from django.core.paginator import Page, Paginator
+from django.db.models import Count, Max, Prefetch, prefetch_related_objects
+from django.db.models.functions import TruncMonth
+from django.utils import timezone
+
+from incidents.models import Component, Incident, IncidentKind, IncidentStatus, IncidentUpdate
 from incidents.models.incidents import STATUSES_BY_KIND
 
 
@@ -14,13 +19,42 @@ def _with_components(events: list[Incident]) -> list[Incident]:
     return events
 
 
-def history(*, component: Component | int | None = None, page: int = 1, page_size: int = 25) -> Page:
-    """One page of published incidents and maintenance with their components, newest first,
-    optionally of one component; the first page when there is no page `page`."""
-    order = ("-started_at", "-id")
-    queryset = Incident.objects.published().order_by(*order)
+def past_events(*, component: Component | int | None = None, impact: str = ""):
+    """Published incidents and maintenance that have begun, optionally of one component and
+    one impact ("maintenance" for maintenance). Upcoming maintenance belongs to the
+    maintenance page, not to history."""
+    queryset = (
+        Incident.objects.published()
+        .filter(started_at__lte=timezone.now())
+        .exclude(kind=IncidentKind.MAINTENANCE, status=IncidentStatus.SCHEDULED)
+    )
     if component is not None:
         queryset = queryset.filter(components=component)
+    if impact == IncidentKind.MAINTENANCE:
+        queryset = queryset.filter(kind=IncidentKind.MAINTENANCE)
+    elif impact:
+        queryset = queryset.filter(kind=IncidentKind.INCIDENT, impact=impact)
+    return queryset
+
+
+def history(
+    *,
+    component: Component | int | None = None,
+    impact: str = "",
+    since: dt.datetime | None = None,
+    until: dt.datetime | None = None,
+    page: int = 1,
+    page_size: int = 25,
+) -> Page:
+    """One page of past incidents and maintenance with their components, newest first,
+    optionally of one component and impact, started in [since, until); the first page when
+    there is no page `page`."""
+    order = ("-started_at", "-id")
+    queryset = past_events(component=component, impact=impact).order_by(*order)
+    if since is not None:
+        queryset = queryset.filter(started_at__gte=since)
+    if until is not None:
+        queryset = queryset.filter(started_at__lt=until)
     # Ids first, rows after: a component's incidents are sorted, and sorting them with their
     # texts costs more than sorting their ids.
     paginator = Paginator(queryset.values_list("pk", flat=True), page_size)
@@ -29,6 +63,35 @@ def history(*, component: Component | int | None = None, page: int = 1, page_siz
         list(Incident.objects.filter(pk__in=found.object_list).order_by(*order))
     )
     return found
+
+
+def history_months(
+    zone: ZoneInfo, *, component: Component | int | None = None, impact: str = ""
+) -> dict[dt.date, int]:
+    """How many past events began in each month (its first day, in `zone`), for the months
+    that have any (one query)."""
+    rows = (
+        past_events(component=component, impact=impact)
+        .annotate(month=TruncMonth("started_at", tzinfo=zone))
+        .order_by()
+        .values("month")
+        .annotate(count=Count("pk"))
+        .values_list("month", "count")
+    )
+    return {_first_day(month, zone): count for month, count in rows}
+
+
+def _first_day(month: dt.datetime | dt.date, zone: ZoneInfo) -> dt.date:
+    if isinstance(month, dt.datetime):
+        month = month.astimezone(zone) if month.tzinfo else month
+        return month.date().replace(day=1)
+    return month.replace(day=1)
+
+
+def first_history_month(zone: ZoneInfo) -> dt.date | None:
+    """The month of the first past event, whatever the filters (one query)."""
+    first = past_events().order_by("started_at").values_list("started_at", flat=True).first()
+    return first.astimezone(zone).date().replace(day=1) if first else None
 
 
 def maintenance_windows(*, past_limit: int = 20) -> tuple[list[Incident], list[Incident]]:

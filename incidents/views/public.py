@@ -18,7 +18,9 @@ from django.utils.translation import get_language
 from django.views.decorators.http import conditional_page, require_safe
 
 from incidents import formatting, selectors
+from incidents.forms.history import HistoryFilterForm, impact_choices, normalised_query
 from incidents.models import ComponentStatus, Resolution
+from incidents.public import history_navigation as navigation
 from incidents.public import presentation
 from incidents.public.incident_charts import incident_charts
 from incidents.public.page_cache import cached_page, no_query
@@ -41,7 +43,6 @@ def public_page(view=None, *, query=no_query, live=False):
 
 
 PAGE_NUMBER = re.compile(r"[0-9]{1,6}")
-SLUG = re.compile(r"[-a-zA-Z0-9_]{1,100}")
 
 
 def _page_number(request) -> int:
@@ -51,18 +52,15 @@ def _page_number(request) -> int:
 
 
 def history_query(request) -> str | None:
-    """The key of a kept history page: a component slug and a page number past the first.
+    """The key of a kept history page: its filters in one order and a page number past the first.
 
-    None for a component that is not a slug: such requests are answered but never kept.
+    None for a value of the wrong shape: such requests are answered but never kept.
     """
-    component = request.GET.get("component", "")
-    if component and not SLUG.fullmatch(component):
+    filters = normalised_query(request.GET)
+    if filters is None:
         return None
     number = _page_number(request)
-    parts = [f"component={component}"] if component else []
-    if number > 1:
-        parts.append(f"page={number}")
-    return "&".join(parts)
+    return "&".join(part for part in (filters, f"page={number}" if number > 1 else "") if part)
 
 
 @public_page(live=True)
@@ -131,30 +129,82 @@ def component(request, slug: str):
 
 @public_page(query=history_query)
 def history(request):
-    language = _language()
+    language, zone = _language(), formatting.status_zone()
     components = selectors.component_choices()
-    wanted = request.GET.get("component", "")
-    chosen = next((c for c in components if c.slug == wanted), None)
+    first = selectors.first_history_month(zone)
+    this_month = timezone.now().astimezone(zone).date().replace(day=1)
+    form = HistoryFilterForm(
+        request.GET, components=components, months=(first, this_month) if first else None
+    )
+    filters = form.filters()
+    since, until = history_window(filters, zone)
     number = _page_number(request)
     page = selectors.history(
-        component=chosen.pk if chosen else None, page=number, page_size=settings.PUBLIC_HISTORY_PAGE_SIZE
+        component=filters.component,
+        impact=filters.impact,
+        since=since,
+        until=until,
+        page=number,
+        page_size=settings.PUBLIC_HISTORY_PAGE_SIZE,
     )
-    past_the_end = page.number != number
+    counts = selectors.history_months(zone, component=filters.component, impact=filters.impact)
+    query = filters.query
     response = render(
         request,
         "public/history.html",
         {
+            "form": form,
+            "filters": filters,
+            "impacts": impact_choices(),
             "page": page,
             "months": presentation.history_months(page.object_list, language),
             "components": components,
-            "chosen": chosen,
-            "unknown_component": bool(wanted) and chosen is None,
+            "month_index": navigation.month_index(
+                first, this_month, counts, query=query, chosen=filters.month, language=language
+            )
+            if first
+            else [],
+            "chosen_month": filters.month and formatting.format_month(filters.month, language),
+            "newer_month": _month_link(filters.month, +1, first, this_month, query, language),
+            "older_month": _month_link(filters.month, -1, first, this_month, query, language),
+            "page_query": navigation.history_href(query)[1:],
+            "feed_component": filters.component,
         },
     )
-    if past_the_end or (wanted and chosen is None):
-        # Made-up numbers and names all show the same first or unfiltered page: keep none.
+    days = [day for day in (filters.since, filters.until) if day]
+    outside = bool(days) and (
+        first is None or not all(first <= day < navigation.next_month(this_month) for day in days)
+    )
+    if page.number != number or form.errors or outside:
+        # Made-up numbers, names and dates all show a page that is kept already: keep none.
         add_never_cache_headers(response)
     return response
+
+
+def history_window(filters, zone) -> tuple[dt.datetime | None, dt.datetime | None]:
+    """The filters' days as local midnights: [first day, the day after the last)."""
+
+    def midnight(day: dt.date) -> dt.datetime:
+        return dt.datetime.combine(day, dt.time(), tzinfo=zone)
+
+    if filters.month:
+        return midnight(filters.month), midnight(navigation.next_month(filters.month))
+    since = midnight(filters.since) if filters.since else None
+    until = midnight(filters.until + dt.timedelta(days=1)) if filters.until else None
+    return since, until
+
+
+def _month_link(month, step: int, first, last, query, language) -> dict | None:
+    """The month before or after the one shown, while there is history there."""
+    if month is None:
+        return None
+    other = navigation.next_month(month) if step > 0 else (month - dt.timedelta(days=1)).replace(day=1)
+    if not first <= other <= last:
+        return None
+    return {
+        "label": formatting.format_month(other, language),
+        "href": navigation.history_href(query, month=navigation.month_value(other)),
+    }
 
 
 @public_page

@@ -21,7 +21,7 @@ NOT_COMPONENTS = ["nope", "<img src=x onerror=alert(1)>", "public-api'", "../../
 def kept(settings):
     """The page cache on, in a local-memory cache large enough never to cull what we count."""
     settings.PUBLIC_PAGE_CACHE_SECONDS = 300
-    settings.PUBLIC_HISTORY_PAGE_SIZE = 2
+    settings.PUBLIC_HISTORY_PAGE_SIZE = 1  # two pages: the past and the current incident
     settings.CACHES = {
         "default": {
             "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
@@ -121,3 +121,42 @@ def test_a_known_component_and_page_are_still_kept(client, site, kept, django_as
     assert "Webhooks delayed" in client.get("/history/?component=webhook-delivery").content.decode()
     with django_assert_num_queries(0):
         assert "Webhooks delayed" in client.get("/history/?component=webhook-delivery").content.decode()
+
+
+NOT_FILTERS = [
+    "impact=catastrophic",
+    "impact=%00",
+    "month=2026-13",
+    "month=1999-01",
+    "month=2099-12",
+    "month=march",
+    "from=2026-02-30",
+    "from=2026-03-09&to=2026-03-01",
+    "to=<img src=x>",
+]
+
+
+@pytest.mark.parametrize("query", NOT_FILTERS)
+def test_a_bad_history_filter_is_named_answers_200_and_is_not_kept(client, site, kept, query):  # noqa: F811
+    client.get("/history/")
+    cached = len(kept._cache)
+    response = client.get(f"/history/?{query}")
+    assert response.status_code == 200
+    assert 'class="field-error' in response.content.decode()
+    assert "<img src=x>" not in response.content.decode()
+    assert len(kept._cache) == cached
+
+
+@pytest.mark.parametrize("query", ["from=1900-01-01", "to=2099-01-01", "from=2000-01-01&to=2000-01-02"])
+def test_dates_outside_the_history_are_answered_but_not_kept(client, site, kept, query):  # noqa: F811
+    client.get("/history/")
+    cached = len(kept._cache)
+    assert client.get(f"/history/?{query}").status_code == 200
+    assert len(kept._cache) == cached
+
+
+def test_filters_in_any_order_are_one_cached_page(client, site, kept, django_assert_num_queries):  # noqa: F811
+    client.get("/history/?impact=major&component=webhook-delivery&from=2026-03-01&to=2026-03-09")
+    with django_assert_num_queries(0):
+        page = client.get("/history/?to=2026-03-09&from=2026-03-01&component=webhook-delivery&impact=major")
+    assert "Webhooks delayed" in page.content.decode()

@@ -24,7 +24,7 @@ def test_a_renamed_component_shows_in_the_history_filter_and_its_rows(client, si
     after = client.get("/history/").content.decode()
     assert "Public API" not in after
     assert '<option value="public-api">Partner API</option>' in after
-    assert '<span class="affected">Partner API' in after
+    assert '<ul class="affected" aria-label="Affected components"><li>Partner API</li></ul>' in after
 
 
 def test_a_renamed_component_shows_in_the_uptime_table(client, site, admin):
