@@ -129,6 +129,13 @@ def var_dir() -> Path:
     return Path(os.environ.get("STATUSPAGE_VAR_DIR") or ROOT / "var")
 
 
+def clear_process_metrics() -> None:
+    """Counters of processes that no longer run would otherwise be added to every scrape."""
+    folder = Path(os.environ.get("METRICS_PROCESS_DIR") or var_dir() / "prometheus")
+    for file in folder.glob("*.db"):
+        file.unlink(missing_ok=True)
+
+
 LINK = re.compile(r"https?://[^\s<>\"')]+")
 
 
@@ -209,6 +216,7 @@ def main() -> int:
     children = platform(port)
     url = site_url(port, os.environ)
     mail = MailWatch(var_dir() / "mail")
+    clear_process_metrics()
     for child in children:
         child.process, child.started_at = start(child), time.monotonic()
 

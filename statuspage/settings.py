@@ -548,3 +548,18 @@ STATUS_SNAPSHOT_KEEP = env_int("STATUS_SNAPSHOT_KEEP", 2)
 STATUS_SNAPSHOT_DEBOUNCE_SECONDS = env_int("STATUS_SNAPSHOT_DEBOUNCE_SECONDS", 5)
 # While the database is unreachable, each process retries it at most this often.
 DEGRADED_RECHECK_SECONDS = env_int("DEGRADED_RECHECK_SECONDS", 1)
+
+
+# Platform metrics
+
+# /metrics serves the platform's own health to Prometheus (docs/operations.md). With a token set,
+# a scrape must send `Authorization: Bearer <token>`; empty: open, as most exporters are.
+METRICS_TOKEN = env_str("METRICS_TOKEN", "")
+# Every process of one installation writes its counters into this folder, and a scrape adds
+# them up (prometheus_client's multiprocess mode). It must be emptied when the platform starts:
+# scripts/run_platform.py does; under systemd or a container, clear it in the start command.
+# prometheus_client reads PROMETHEUS_MULTIPROC_DIR when first imported, so it is set here from
+# our own setting (an inherited value would make two installations share one folder).
+METRICS_PROCESS_DIR = Path(env_str("METRICS_PROCESS_DIR", str(VAR_DIR / "prometheus")))
+METRICS_PROCESS_DIR.mkdir(parents=True, exist_ok=True)
+os.environ["PROMETHEUS_MULTIPROC_DIR"] = str(METRICS_PROCESS_DIR)

@@ -24,6 +24,7 @@ from incidents.channels.base import Result
 from incidents.channels.registry import CHANNELS, channel_for
 from incidents.models import Delivery, DeliveryState
 from incidents.services.notifications import kick
+from incidents.telemetry import instruments
 
 MARK_EVERY = 50
 # Accepted mails are marked sent at least this often, so a crash sends again at most the mails
@@ -161,6 +162,13 @@ def deliver_batch(ids: list[int]) -> BatchReport:
             break
     sent.flush()
     report.sent += sent.marked
+    instruments.count_deliveries(
+        deliveries[0].channel,
+        sent=sent.marked,
+        retried=report.retried,
+        failed=report.failed,
+        dropped=report.dropped,
+    )
     return report
 
 

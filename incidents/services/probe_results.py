@@ -19,6 +19,7 @@ from incidents.models import (
 from incidents.probes import push, webhook
 from incidents.probes.base import RunResult, elapsed_in_unit, spec_of_run
 from incidents.services.bulk import update_many
+from incidents.telemetry import instruments
 from incidents.validation.instants import check_happened
 from incidents.validation.json_bodies import JsonTooDeep
 
@@ -77,6 +78,14 @@ def record_run_results(results: list[RunResult]) -> int:
         ],
         ["state", "started_at", "finished_at", "value", "detail"],
     )
+    for r in ended:
+        instruments.count_probe_run(
+            kind=r.spec.kind,
+            outcome=r.state,
+            scheduled_at=r.spec.scheduled_at,
+            started_at=r.started_at,
+            finished_at=r.finished_at,
+        )
     measured = [r for r in ended if r.state in SAMPLE_OUTCOMES]
     metrics = Metric.objects.select_related("probe").in_bulk({r.spec.metric_id for r in measured})
     now = timezone.now()
