@@ -221,10 +221,9 @@ def details(event: AuditEvent, language: str, *, said: tuple[str, ...] = ()) -> 
                     "after": value_text(key, new, language),
                 }
             )
-        else:
-            lines.append(
-                _("%(field)s: %(value)s") % {"field": label, "value": value_text(key, new, language)}
-            )
+        elif new not in (None, "", {}):
+            shown = value_text(key, new, language, precision=after.get("due_precision", "day"))
+            lines.append(_("%(field)s: %(value)s") % {"field": label, "value": shown})
     return lines
 
 
