@@ -68,6 +68,11 @@ screenshots: venv compilemessages
 # with a plain smtplib loop. Use DATABASE_URL (PostgreSQL) and REDIS_URL for a meaningful figure.
 bench-notify: venv
 	$(PY) scripts/bench_notify.py
+# Seconds from declaring an incident to its first mail, with the platform started as `make run`
+# starts it (embedded defaults: SQLite, the file-system broker) and a local SMTP sink.
+.PHONY: bench-first-mail
+bench-first-mail: venv
+	$(PY) scripts/bench_first_mail.py
 # Every public page on a small and a large history, and re-renders while samples arrive.
 bench-site: venv
 	$(PY) scripts/bench_site.py

@@ -1,4 +1,4 @@
-"""Starts the web server, a Celery worker and the Celery scheduler together; Ctrl-C stops all.
+"""Starts the web server, the Celery workers and the Celery scheduler together; Ctrl-C stops all.
 
 Run by `make run`. Refuses to start when the port is taken; sets SITE_URL to its own address
 unless it is set, so links in mails, feeds and badges point here; once the web server answers,
@@ -118,7 +118,14 @@ def platform(port: int) -> list[Child]:
         ),
         Child(
             "worker",
-            celery + ["worker", "-Q", "default,probes,notify", "--concurrency", "2", "-l", "warning"],
+            celery + ["worker", "-Q", "default,probes", "--concurrency", "2", "-l", "warning"],
+            env=env,
+        ),
+        # Notifications get a worker of their own, so the first mail of an incident never waits
+        # behind the snapshot export that every publish starts (see docs/subscriptions.md).
+        Child(
+            "notifier",
+            celery + ["worker", "-Q", "notify", "-n", "notify@%h", "--pool", "solo", "-l", "warning"],
             env=env,
         ),
         Child("scheduler", celery + ["beat", "-l", "warning"], env=env),

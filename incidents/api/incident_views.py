@@ -2,7 +2,8 @@
 
 from django.db import transaction
 from django.db.models import Prefetch, Q
-from drf_spectacular.utils import extend_schema, extend_schema_view
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import mixins, status
 from rest_framework.decorators import action
 from rest_framework.response import Response
@@ -15,6 +16,7 @@ from incidents.models import (
     Postmortem,
 )
 from incidents.roles import can_respond
+from incidents.selectors.deliveries import update_deliveries
 from incidents.services.incidents import (
     declare_incident,
     edit_incident,
@@ -30,6 +32,7 @@ from incidents.services.related import relate_incidents
 from . import filters
 from . import incident_serializers as s
 from .base import ERRORS, STALE, ApiViewSet, ByPublicId, ServiceCrudViewSet
+from .delivery_serializers import UpdateDeliveriesSerializer, update_deliveries_data
 
 # --- incidents ---
 
@@ -151,6 +154,23 @@ class IncidentViewSet(ByPublicId, mixins.ListModelMixin, ApiViewSet):
                 expected_version=current.version,
             )
         return self.respond(update, serializer_class=s.UpdateSerializer, status_code=status.HTTP_201_CREATED)
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("update_id", str, OpenApiParameter.PATH, description="The update's id.")
+        ],
+        responses={200: UpdateDeliveriesSerializer, **ERRORS},
+    )
+    @action(
+        detail=True,
+        methods=["get"],
+        url_path=r"updates/(?P<update_id>[^/.]+)/deliveries",
+        pagination_class=None,
+    )
+    def deliveries(self, request, *args, update_id: str, **kwargs):
+        """Who was told about one update: its deliveries queued, sent and failed, per channel."""
+        update = get_object_or_404(self.get_object().updates.all(), public_id=update_id)
+        return Response(update_deliveries_data(update.public_id, update_deliveries(update)))
 
     @extend_schema(request=s.ResolveSerializer, responses={200: s.IncidentSerializer, **ERRORS, **STALE})
     @action(detail=True, methods=["post"])

@@ -17,7 +17,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from incidents import roles
 from incidents.channels import outbox
 from incidents.forms.subscriptions import FollowForm, PreferencesForm, SubscribeForm
-from incidents.models import Delivery, DeliveryState, Incident
+from incidents.models import Delivery, DeliveryState, Incident, IncidentUpdate
 from incidents.security.client_address import client_address
 from incidents.security.rate_limits import allow
 from incidents.services import subscriptions
@@ -213,13 +213,21 @@ def deliveries(request):
     refused = _require_staff(request)
     if refused:
         return refused
-    counts = dict(Delivery.objects.values_list("state").annotate(n=Count("id")).order_by())
+    shown, update = Delivery.objects.all(), None
+    update_id = request.GET.get("update")
+    if update_id is not None:
+        if not update_id.isdigit():
+            return HttpResponse(_("update: expected the number of an update."), status=400)
+        update = get_object_or_404(IncidentUpdate.objects.select_related("incident"), pk=update_id)
+        shown = shown.filter(update=update)
+    counts = dict(shown.values_list("state").annotate(n=Count("id")).order_by())
     failed = (
-        Delivery.objects.filter(state=DeliveryState.FAILED)
+        shown.filter(state=DeliveryState.FAILED)
         .select_related("subscriber", "update__incident", "status_change__component")
         .order_by("-created_at", "-id")[:200]
     )
     context = {
+        "update": update,
         "counts": [(state, counts.get(state.value, 0)) for state in DeliveryState],
         "failed": failed,
         "can_retry": roles.can_respond(request.user),

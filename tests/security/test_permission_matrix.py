@@ -340,6 +340,14 @@ API_ROWS = [
     _read("list incidents", "viewer", lambda w, u: "/api/v1/incidents/"),
     _read("read draft", "viewer", lambda w, u: f"/api/v1/incidents/{w['draft'].public_id}/"),
     _read("read timeline", "viewer", lambda w, u: f"/api/v1/incidents/{w['incident'].public_id}/updates/"),
+    _read(
+        "update deliveries",
+        "viewer",
+        lambda w, u: (
+            f"/api/v1/incidents/{w['incident'].public_id}/updates/{w['incident'].updates.first().public_id}"
+            "/deliveries/"
+        ),
+    ),
     _read("list postmortems", "viewer", lambda w, u: "/api/v1/postmortems/"),
     _read("read postmortem", "viewer", lambda w, u: f"/api/v1/postmortems/{w['postmortem'].pk}/"),
     _read("list action items", "viewer", lambda w, u: "/api/v1/action-items/"),
@@ -410,6 +418,22 @@ EDITOR_ROWS = [
         "post",
         "responder",
         lambda w, u: f"/editor/deliveries/{w['delivery'].pk}/retry/",
+        {},
+        302,
+    ),
+    Row(
+        "update deliveries",
+        "get",
+        "viewer",
+        lambda w, u: f"/editor/updates/{w['delivery'].update_id}/deliveries/",
+        None,
+        200,
+    ),
+    Row(
+        "retry update deliveries",
+        "post",
+        "responder",
+        lambda w, u: f"/editor/updates/{w['delivery'].update_id}/deliveries/retry/",
         {},
         302,
     ),
