@@ -1,8 +1,8 @@
-"""Charts and bars as inline SVG drawn on the server: no JavaScript, a text alternative each.
+"""Charts as inline SVG and day bars as HTML lists, drawn on the server, a text alternative each.
 
 The functions here only draw: callers pass values and the texts (already translated and
 formatted) that describe them. Colours come from CSS classes; every chart carries an
-`aria-label` and a `<title>`, and every bar its own `<title>`, so nothing is said by colour alone.
+`aria-label` and a `<title>`, and every day bar its own text, so nothing is said by colour alone.
 """
 
 import datetime as dt
@@ -14,11 +14,11 @@ from django.utils.safestring import SafeString, mark_safe
 
 
 @dataclass(frozen=True)
-class Bar:
+class Day:
     css_class: str  # status-operational, status-major_outage, … or status-none for no data
-    text: str  # what the bar says to a screen reader and in its tooltip
-    href: str | None = None
-    days: int = 1  # quiet days in a row share one text ("Dec 1 – Dec 20, 2025: Operational")
+    text: str  # what the day says: its link's text and the first line of its popover
+    href: str  # that day's history, the detail without JavaScript
+    incidents: tuple[tuple[str, str], ...] = ()  # (href, title) of the day's incidents
 
 
 @dataclass(frozen=True)
@@ -57,9 +57,16 @@ def _polylines(runs, css_class: str) -> str:
 
 
 def sparkline(
-    values: Sequence[float | None], *, label: str, width: int = 120, height: int = 28
+    values: Sequence[float | None],
+    *,
+    label: str,
+    threshold: float | None = None,
+    width: int = 120,
+    height: int = 28,
 ) -> SafeString:
-    """A small line of `values` (oldest first); `label` is its text alternative."""
+    """A small line of `values` (oldest first) with `threshold` drawn as a dashed line across;
+    `label` is its text alternative. The scale takes in the threshold, so the distance between
+    the line and its limit reads true."""
     present = [v for v in values if v is not None]
     label = escape(label)
     head = (
@@ -68,14 +75,22 @@ def sparkline(
     )
     if not present:
         return mark_safe(head + "</svg>")  # every text escaped above
-    low, high = min(present), max(present)
+    bounds = [*present, *([threshold] if threshold is not None else [])]
+    low, high = min(bounds), max(bounds)
     spread = (high - low) or 1.0
+    low, high = low - spread * 0.1, high + spread * 0.1
+    spread = high - low
+
+    def y(value: float) -> float:
+        return height - 2 - (value - low) / spread * (height - 4)
+
     step = width / max(len(values) - 1, 1)
-    points = [
-        (i * step, None if v is None else height - 2 - (v - low) / spread * (height - 4))
-        for i, v in enumerate(values)
-    ]
-    return mark_safe(head + _polylines(_segments(points), "line") + "</svg>")
+    points = [(i * step, None if v is None else y(v)) for i, v in enumerate(values)]
+    limit = ""
+    if threshold is not None:
+        ty = _number(y(threshold))
+        limit = f'<line class="threshold" x1="0" y1="{ty}" x2="{width}" y2="{ty}" stroke-dasharray="3 2"/>'
+    return mark_safe(head + limit + _polylines(_segments(points), "line") + "</svg>")
 
 
 def line_chart(
@@ -138,30 +153,23 @@ def line_chart(
     return mark_safe("".join(parts))  # every text escaped above
 
 
-def uptime_bars(
-    bars: Sequence[Bar], *, label: str, bar_width: int = 3, gap: int = 1, height: int = 28
-) -> SafeString:
-    """One bar per day, oldest first; each has its own text, and days with incidents link to them."""
-    width = sum(bar.days for bar in bars) * (bar_width + gap)
-    label = escape(label)
-    parts = [
-        # A group, not an image: an image's children are hidden from assistive technology,
-        # and the links inside must stay reachable by keyboard and screen reader.
-        f'<svg class="bars" viewBox="0 0 {width} {height}" preserveAspectRatio="none" role="group" '
-        f'aria-label="{label}" stroke-width="{height}" stroke-dasharray="{bar_width} {gap}">'
-        f"<title>{label}</title>"
-    ]
-    # A run of days is one dashed path (dash: a day's bar, gap: the space between days), not a
-    # rectangle per day: 60 components × 90 days of rectangles made most of the overview's bytes.
-    middle, step, position = height / 2, bar_width + gap, 0
-    for bar in bars:
-        x1, x2 = position * step, (position + bar.days) * step - gap
-        position += bar.days
-        line = f'<path class="{bar.css_class}" d="M{x1} {middle:g}h{x2 - x1}"/>'
-        text = escape(bar.text)
-        if bar.href:
-            parts.append(f'<a href="{escape(bar.href)}" aria-label="{text}"><title>{text}</title>{line}</a>')
-        else:
-            parts.append(f"<g><title>{text}</title>{line}</g>")
-    parts.append("</svg>")
-    return mark_safe("".join(parts))  # every text escaped above
+def day_items(days: Sequence[Day]) -> str:
+    """The list items of `days`, oldest first: each day a link to its history, its incidents
+    listed beside it (hidden; static/js/day-bars.js shows them in the day's popover)."""
+    parts = []
+    for day in days:
+        parts.append(f'<li class="{day.css_class}"><a href="{escape(day.href)}">{escape(day.text)}</a>')
+        if day.incidents:
+            links = "".join(
+                f'<li><a href="{escape(href)}">{escape(title)}</a></li>' for href, title in day.incidents
+            )
+            parts.append(f"<ul hidden>{links}</ul>")
+        parts.append("</li>")
+    return "".join(parts)
+
+
+def day_bars(items: str, *, label: str) -> SafeString:
+    """One bar per day (list items from day_items), oldest first, named by `label`."""
+    # HTML links rather than SVG shapes: each day is reachable by keyboard and touch, and its
+    # pattern and colour come from CSS (status-* classes), light and dark.
+    return mark_safe(f'<ol class="days" aria-label="{escape(label)}">{items}</ol>')  # texts escaped

@@ -22,6 +22,7 @@ from incidents.public.uptime_bars import overview_bars
 from incidents.translation import Shown, pick
 
 UPTIME_DAYS = 90  # days of bars on the overview and component pages
+NARROW_DAYS = 30  # of which a phone shows the last (static/css/site.css, Overview)
 
 
 def shown(texts: dict, obj=None, *, language: str) -> Shown:
@@ -41,6 +42,7 @@ class MetricRow:
     failed: bool = False  # the newest sample was a failure or timeout
     status: ComponentStatus | None = None  # the metric's own status; None when there is no data
     late: str = ""  # "23 minutes": a latency metric's value when past its degraded threshold
+    threshold: str = ""  # "limit 500 ms": the mildest threshold the value is judged against
 
     @property
     def shows_status(self) -> bool:
@@ -69,8 +71,18 @@ class ComponentRow:
 def metric_value(metric: Metric, value: float | None, language: str) -> str:
     if value is None:
         return ""
-    number = formatting.format_number(value, language, precision=metric.precision)
-    return f"{number}\u00a0{metric.unit}" if metric.unit != "count" else number
+    return formatting.format_measure(value, metric.unit, language, precision=metric.precision)
+
+
+def threshold_text(metric: Metric, language: str) -> str:
+    """ "limit 500 ms" (or "at least 99.9 %" when lower is worse): the mildest threshold."""
+    limits = metric.thresholds()
+    if not limits:
+        return ""
+    value = metric_value(metric, limits[0][1], language)
+    if metric.higher_is_worse:
+        return _("limit %(value)s") % {"value": value}
+    return _("at least %(value)s") % {"value": value}
 
 
 def latency_text(metric: Metric, value: float, language: str) -> str:
@@ -105,6 +117,7 @@ def metric_row(
         failed=reading.failed,
         status=reading.status,
         late=latency_text(metric, reading.value, language) if excess is not None else "",
+        threshold=threshold_text(metric, language),
     )
     if hourly is not None:
         present = [v for v in hourly if v is not None]
@@ -116,7 +129,10 @@ def metric_row(
             }
         else:
             label = _("%(metric)s over the last 24 hours: no data") % {"metric": name.text}
-        row.sparkline = charts.sparkline(hourly, label=label)
+        if row.threshold:
+            label += "; " + row.threshold
+        limits = metric.thresholds()
+        row.sparkline = charts.sparkline(hourly, label=label, threshold=limits[0][1] if limits else None)
     return row
 
 
@@ -238,6 +254,7 @@ def overview_context(language: str) -> dict:
         "groups": groups,
         "has_components": bool(summary.components),
         "uptime_days": UPTIME_DAYS,
+        "narrow_days": NARROW_DAYS,
     }
 
 

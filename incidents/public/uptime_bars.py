@@ -1,5 +1,5 @@
-"""The day bars of the overview and component pages: what each bar says, in the page's
-language, with quiet days gathered in runs; drawn by incidents.public.charts."""
+"""The day bars of the overview and component pages: what each day says, in the page's
+language, and where it leads (that day's history); drawn by incidents.public.charts."""
 
 import datetime as dt
 import hashlib
@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from django.core.cache import cache
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -44,6 +45,8 @@ class BarTexts:
         self._links: dict[str, str] = {}
         self._degraded = _("degraded for %(duration)s")
         self._down = _("down for %(duration)s")
+        self._maintenance = _("under maintenance for %(duration)s")
+        self._history = reverse("public:history")
 
     def day(self, date: dt.date) -> str:
         if date not in self._days:
@@ -63,18 +66,13 @@ class BarTexts:
             self._links[slug] = reverse("public:incident", args=[slug])
         return self._links[slug]
 
-    def run_text(self, run: list[Span]) -> str:
-        """What a run of quiet days says: "Dec 1, 2025 – Dec 20, 2025: Operational"."""
-        return self.dates_text(run[0].date, run[-1].date, run[0].worst)
-
-    def dates_text(self, first: dt.date, last: dt.date, worst: ComponentStatus | None) -> str:
-        days = f"{self.day(first)} – {self.day(last)}"
-        if worst is None:
-            return self._no_data % {"day": days}
-        return f"{days}: {self._labels[worst]}"
+    def history(self, date: dt.date, component_slug: str) -> str:
+        """That day's history of one component: the day's detail without JavaScript."""
+        day = date.isoformat()
+        return f"{self._history}?{urlencode({'from': day, 'to': day, 'component': component_slug})}"
 
     def text(self, span: Span) -> str:
-        """What one day's bar says: its date, worst status, time degraded and down, incidents."""
+        """What one day's bar says: its date, worst status, time degraded, down and in maintenance."""
         day = self.day(span.date)
         worst = span.worst
         if worst is None:
@@ -84,57 +82,46 @@ class BarTexts:
             parts.append(self._degraded % {"duration": self.duration(span.degraded_seconds)})
         if span.down_seconds >= 60:
             parts.append(self._down % {"duration": self.duration(span.down_seconds)})
+        maintenance = span.seconds.get(ComponentStatus.UNDER_MAINTENANCE.value, 0.0)
+        if maintenance >= 60:
+            parts.append(self._maintenance % {"duration": self.duration(maintenance)})
         if span.incidents:
-            titles = [
+            parts.append(
+                ngettext("%(count)d incident", "%(count)d incidents", len(span.incidents))
+                % {"count": len(span.incidents)}
+            )
+        return "; ".join(parts)
+
+    def incidents(self, span: Span) -> tuple[tuple[str, str], ...]:
+        return tuple(
+            (
+                self.link(row["incident__slug"]),
                 pick(
                     row["incident__title"],
                     language=self.language,
                     original=row["incident__original_language"],
-                ).text
-                for row in span.incidents
-            ]
-            parts.append(
-                ngettext("%(count)d incident: %(titles)s", "%(count)d incidents: %(titles)s", len(titles))
-                % {"count": len(titles), "titles": "; ".join(titles)}
+                ).text,
             )
-        return "; ".join(parts)
+            for row in span.incidents
+        )
 
 
-def _is_quiet(span: Span) -> bool:
-    return (
-        not span.incidents
-        and span.down_seconds < 60
-        and span.degraded_seconds < 60
-        and span.worst in (None, ComponentStatus.OPERATIONAL)
+def _day(span: Span, texts: BarTexts, component_slug: str) -> charts.Day:
+    worst = span.worst
+    return charts.Day(
+        css_class=f"status-{worst.value if worst else NO_DATA}",
+        text=texts.text(span),
+        href=texts.history(span.date, component_slug),
+        incidents=texts.incidents(span),
     )
 
 
-def _runs(days: list[Span]) -> list[list[Span]]:
-    """Days in order, quiet days with the same status gathered in runs (each other day alone)."""
-    runs: list[list[Span]] = []
-    last_quiet = False
-    for span in days:
-        quiet = _is_quiet(span)
-        if runs and quiet and last_quiet and runs[-1][-1].worst == span.worst:
-            runs[-1].append(span)
-        else:
-            runs.append([span])
-        last_quiet = quiet
-    return runs
-
-
-def _bar(run: list[Span], texts: BarTexts) -> charts.Bar:
-    first = run[0]
-    worst = first.worst
-    css_class = f"status-{worst.value if worst else NO_DATA}"
-    if len(run) > 1:
-        return charts.Bar(css_class=css_class, text=texts.run_text(run), days=len(run))
-    href = texts.link(first.incidents[0]["incident__slug"]) if first.incidents else None
-    return charts.Bar(css_class=css_class, text=texts.text(first), href=href)
-
-
-def _drawn(component_name: str, bars: list[charts.Bar], total: Span | None, days: int, language: str):
-    percent = formatting.format_percent(total.uptime, language) if total and total.uptime is not None else ""
+def _drawn(component_name: str, items: str, total: Span | None, days: int, language: str):
+    percent = (
+        formatting.format_percent(total.uptime, language, precision=2)
+        if total and total.uptime is not None
+        else ""
+    )
     if percent:
         label = _("%(component)s, last %(days)d days: %(uptime)s uptime, one bar per day") % {
             "component": component_name,
@@ -146,71 +133,52 @@ def _drawn(component_name: str, bars: list[charts.Bar], total: Span | None, days
             "component": component_name,
             "days": days,
         }
-    return charts.uptime_bars(bars, label=label), percent
+    return charts.day_bars(items, label=label), percent
 
 
 def uptime_bars(
-    component_name: str, days: list[Span], language: str, texts: BarTexts | None = None
+    component_name: str, days: list[Span], language: str, *, slug: str, texts: BarTexts | None = None
 ) -> tuple[str, str]:
-    """The bars of one component and its uptime over those days as text."""
+    """The day bars of one component and its uptime over those days as text."""
     texts = texts or BarTexts(language)
-    bars = [_bar(run, texts) for run in _runs(days)]
-    return _drawn(component_name, bars, overall(days), len(days), language)
+    items = charts.day_items([_day(span, texts, slug) for span in days])
+    return _drawn(component_name, items, overall(days), len(days), language)
 
 
 @dataclass(frozen=True)
 class PastDays:
-    """One component's bars of the days before today in one language, with what today's bar
-    needs to join them: the last run (today may extend it) and the seconds per status."""
+    """One component's bars of the days before today in one language (drawn), with the
+    seconds per status today's figures add to."""
 
-    bars: list[charts.Bar]  # every run but the last
-    last: list[charts.Bar]  # the last run's bar, or nothing
-    last_start: dt.date | None
-    last_days: int
-    last_status: ComponentStatus | None
-    last_quiet: bool
+    items: str
+    days: int
     seconds: dict[str, float]
     start: dt.datetime
 
 
-def past_days(days: list[Span], texts: BarTexts) -> PastDays:
-    runs = _runs(days)
+def past_days(days: list[Span], texts: BarTexts, component_slug: str) -> PastDays:
     seconds: dict[str, float] = defaultdict(float)
     for span in days:
         for status, value in span.seconds.items():
             seconds[status] += value
-    last = runs[-1] if runs else []
     return PastDays(
-        bars=[_bar(run, texts) for run in runs[:-1]],
-        last=[_bar(last, texts)] if last else [],
-        last_start=last[0].date if last else None,
-        last_days=len(last),
-        last_status=last[0].worst if last else None,
-        last_quiet=bool(last) and _is_quiet(last[-1]),
+        items=charts.day_items([_day(span, texts, component_slug) for span in days]),
+        days=len(days),
         seconds=dict(seconds),
         start=days[0].start,
     )
 
 
-def bars_with_today(component_name: str, past: PastDays, today: Span, texts: BarTexts) -> tuple[str, str]:
+def bars_with_today(
+    component_name: str, past: PastDays, today: Span, texts: BarTexts, component_slug: str
+) -> tuple[str, str]:
     """The bars and uptime of `past_days` followed by today's bar, as uptime_bars draws them."""
-    if past.last_quiet and _is_quiet(today) and past.last_status == today.worst:
-        worst = today.worst
-        bars = [
-            *past.bars,
-            charts.Bar(
-                css_class=f"status-{worst.value if worst else NO_DATA}",
-                text=texts.dates_text(past.last_start, today.date, worst),
-                days=past.last_days + 1,
-            ),
-        ]
-    else:
-        bars = [*past.bars, *past.last, _bar([today], texts)]
+    items = past.items + charts.day_items([_day(today, texts, component_slug)])
     seconds = dict(past.seconds)
     for status, value in today.seconds.items():
         seconds[status] = seconds.get(status, 0.0) + value
     total = Span(past.start, today.end, seconds)
-    return _drawn(component_name, bars, total, sum(bar.days for bar in bars), texts.language)
+    return _drawn(component_name, items, total, past.days + 1, texts.language)
 
 
 def overview_bars(
@@ -227,12 +195,13 @@ def overview_bars(
     past = _kept(key)
     if past is None:
         spans = selectors.uptime_days(components, days=days, now=now)
-        past = {pk: past_days(component_spans[:-1], texts) for pk, component_spans in spans.items()}
+        slugs = {c.pk: c.slug for c in components}
+        past = {pk: past_days(days_of[:-1], texts, slugs[pk]) for pk, days_of in spans.items()}
         today = {pk: component_spans[-1] for pk, component_spans in spans.items()}
         _keep(key, past)
     else:
         today = {pk: spans[0] for pk, spans in selectors.uptime_days(components, days=1, now=now).items()}
-    return {c.pk: bars_with_today(names[c.pk], past[c.pk], today[c.pk], texts) for c in components}
+    return {c.pk: bars_with_today(names[c.pk], past[c.pk], today[c.pk], texts, c.slug) for c in components}
 
 
 def _past_days_key(
@@ -246,7 +215,7 @@ def _past_days_key(
         return None
     today = now.astimezone(formatting.status_zone()).date()
     ids = hashlib.sha256(",".join(str(c.pk) for c in components).encode()).hexdigest()[:16]
-    return f"public:past-days:{version}:{language}:{today.isoformat()}:{days}:{ids}"
+    return f"public:past-days:days-html:{version}:{language}:{today.isoformat()}:{days}:{ids}"
 
 
 def _kept(key: str | None) -> dict[int, PastDays] | None:

@@ -65,7 +65,10 @@ def time_tag(value: dt.datetime | None, style: str = "datetime", zone: ZoneInfo 
         human = formatting.format_long_datetime(value, _language(), zone=zone)
     else:
         human = formatting.format_datetime(value, _language(), zone=zone)
-    return format_html('<time datetime="{}">{}</time>', machine, human)
+    if style == "date":
+        return format_html('<time datetime="{}">{}</time>', machine, human)
+    # data-local: static/js/local-time.js can show it in the reader's own zone.
+    return format_html('<time datetime="{}" data-local="{}">{}</time>', machine, style, human)
 
 
 @register.simple_tag

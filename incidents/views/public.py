@@ -109,7 +109,9 @@ def component(request, slug: str):
     late = presentation.ComponentRow(
         component=found, name=name, status=ComponentStatus(found.status), metrics=[c.row for c in charts]
     ).late
-    bars, uptime = uptime_bars(name.text, selectors.uptime(found, days=UPTIME_DAYS), language)
+    bars, uptime = uptime_bars(
+        name.text, selectors.uptime(found, days=UPTIME_DAYS), language, slug=found.slug
+    )
     return render(
         request,
         "public/component.html",

@@ -1,0 +1,103 @@
+/* Day bars: each day is a link to that day's history (which is all there is without
+   JavaScript). Here a click, a tap or Enter opens the day's popover instead: what the day
+   says, its incidents and the link to its history, placed right after the day so Tab reaches
+   it; Escape or a click elsewhere closes it. Arrow keys, Home and End move between days, so a
+   bar is one stop for Tab rather than ninety. */
+(function () {
+  "use strict";
+  var open = null;
+
+  function visibleDays(list) {
+    return Array.prototype.filter.call(list.querySelectorAll(":scope > li > a"), function (link) {
+      return link.offsetParent !== null;
+    });
+  }
+
+  function prepare(root) {
+    (root.matches && root.matches("ol.days") ? [root] : root.querySelectorAll("ol.days")).forEach(function (list) {
+      var days = list.querySelectorAll(":scope > li > a");
+      days.forEach(function (link, index) {
+        link.setAttribute("aria-expanded", "false");
+        link.tabIndex = index === days.length - 1 ? 0 : -1;
+      });
+    });
+  }
+
+  function close(returnFocus) {
+    if (!open) return;
+    var link = open.link;
+    open.popover.remove();
+    link.setAttribute("aria-expanded", "false");
+    link.removeAttribute("aria-controls");
+    open = null;
+    if (returnFocus) link.focus();
+  }
+
+  function place(popover, item) {
+    var box = item.closest(".uptime") || item.parentElement;
+    var left = item.offsetLeft + item.offsetWidth / 2 - popover.offsetWidth / 2;
+    left = Math.max(0, Math.min(left, box.clientWidth - popover.offsetWidth));
+    popover.style.left = left + "px";
+  }
+
+  function show(link) {
+    close(false);
+    var item = link.parentElement;
+    var popover = document.createElement("div");
+    popover.className = "day-popover";
+    popover.id = "day-popover";
+    var text = document.createElement("p");
+    text.textContent = link.textContent;
+    popover.appendChild(text);
+    var incidents = item.querySelector(":scope > ul[hidden]");
+    if (incidents) {
+      var copy = incidents.cloneNode(true);
+      copy.hidden = false;
+      popover.appendChild(copy);
+    }
+    var history = document.createElement("a");
+    history.href = link.href;
+    var labelled = link.closest("[data-day-history]");
+    history.textContent = labelled ? labelled.getAttribute("data-day-history") : link.textContent;
+    var line = document.createElement("p");
+    line.appendChild(history);
+    popover.appendChild(line);
+    item.appendChild(popover);
+    place(popover, item);
+    link.setAttribute("aria-expanded", "true");
+    link.setAttribute("aria-controls", popover.id);
+    open = { link: link, popover: popover };
+  }
+
+  document.addEventListener("click", function (event) {
+    var link = event.target.closest && event.target.closest("ol.days > li > a");
+    if (link) {
+      event.preventDefault();
+      if (open && open.link === link) close(false); else show(link);
+      return;
+    }
+    if (open && !open.popover.contains(event.target)) close(false);
+  });
+
+  document.addEventListener("keydown", function (event) {
+    if (event.key === "Escape" && open) {
+      close(true);
+      return;
+    }
+    var link = event.target.closest && event.target.closest("ol.days > li > a");
+    if (!link) return;
+    var days = visibleDays(link.closest("ol.days"));
+    var index = days.indexOf(link);
+    var next = { ArrowLeft: index - 1, ArrowRight: index + 1, Home: 0, End: days.length - 1 }[event.key];
+    if (next === undefined || !days[next]) return;
+    event.preventDefault();
+    var wasOpen = open && open.link === link;
+    link.tabIndex = -1;
+    days[next].tabIndex = 0;
+    days[next].focus();
+    if (wasOpen) show(days[next]); else close(false);
+  });
+
+  document.addEventListener("refresh:replaced", function (event) { prepare(event.detail); });
+  prepare(document);
+})();

@@ -1,0 +1,88 @@
+/* Progressive refresh. A page opts in with data-refresh-interval="<seconds>" on <body>; every
+   element with an id and data-refresh is replaced by the element of the same id from the page
+   fetched again, when the page changed (the server answers 304 to our ETag when it did not).
+   Relative ages (<time data-age>) are rewritten in between. Without JavaScript nothing of
+   this runs and the page is whole as served. Paused while the tab is hidden. */
+(function () {
+  "use strict";
+  var body = document.body;
+  var seconds = parseInt(body.getAttribute("data-refresh-interval"), 10);
+  if (!seconds || seconds < 5 || !window.fetch || !window.DOMParser) return;
+  var etag = null;
+  var last = Date.now();
+  var busy = false;
+  var lang = document.documentElement.lang || "en";
+  var relative = window.Intl && Intl.RelativeTimeFormat ? new Intl.RelativeTimeFormat(lang, { numeric: "always" }) : null;
+
+  // As the server says them (incidents.formatting.format_age): whole units, rounded.
+  function ageText(elapsed) {
+    var s = Math.max(1, Math.round(elapsed / 1000));
+    if (s < 60) return relative.format(-s, "second");
+    var m = Math.round(s / 60);
+    if (m < 60) return relative.format(-m, "minute");
+    var h = Math.round(m / 60);
+    if (h < 24) return relative.format(-h, "hour");
+    return relative.format(-Math.round(h / 24), "day");
+  }
+
+  function updateAges(root) {
+    if (!relative) return;
+    var now = Date.now();
+    (root || document).querySelectorAll("time[data-age][datetime]").forEach(function (time) {
+      var at = Date.parse(time.getAttribute("datetime"));
+      if (!isNaN(at)) time.textContent = ageText(now - at);
+    });
+  }
+
+  function holdsReader(element) {
+    // Never pull content from under a reader: a focused control or an open popover stays.
+    return element.contains(document.activeElement) && document.activeElement !== body ||
+      element.querySelector(".day-popover, details[open]") !== null;
+  }
+
+  function apply(html) {
+    var fresh = new DOMParser().parseFromString(html, "text/html");
+    document.querySelectorAll("[data-refresh][id]").forEach(function (old) {
+      var found = fresh.getElementById(old.id);
+      if (!found || holdsReader(old) || found.outerHTML === old.outerHTML) return;
+      var copy = document.importNode(found, true);
+      old.replaceWith(copy);
+      updateAges(copy);
+      document.dispatchEvent(new CustomEvent("refresh:replaced", { detail: copy }));
+    });
+    var icon = fresh.querySelector('link[rel="icon"]');
+    var current = document.querySelector('link[rel="icon"]');
+    if (icon && current && icon.getAttribute("href") !== current.getAttribute("href")) {
+      current.setAttribute("href", icon.getAttribute("href"));
+    }
+    if (fresh.title) document.title = fresh.title;
+  }
+
+  function poll() {
+    if (busy || document.visibilityState === "hidden") return;
+    busy = true;
+    last = Date.now();
+    var headers = { Accept: "text/html" };
+    if (etag) headers["If-None-Match"] = etag;
+    fetch(window.location.href, { headers: headers, cache: "no-store", credentials: "same-origin" })
+      .then(function (response) {
+        if (response.status === 304 || !response.ok) return null;
+        etag = response.headers.get("ETag") || null;
+        return response.text();
+      })
+      .then(function (html) {
+        if (html) apply(html);
+        updateAges();
+      })
+      .catch(function () { /* offline or server away: try again next time */ })
+      .then(function () { busy = false; });
+  }
+
+  window.setInterval(function () {
+    if (Date.now() - last >= seconds * 1000) poll(); else updateAges();
+  }, 5000);
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState === "visible" && Date.now() - last >= seconds * 1000) poll();
+  });
+  updateAges();
+})();
