@@ -469,6 +469,13 @@ NOTIFY_MAX_ATTEMPTS = env_int("NOTIFY_MAX_ATTEMPTS", 8)
 NOTIFY_RETRY_BASE_SECONDS = env_int("NOTIFY_RETRY_BASE_SECONDS", 30)
 NOTIFY_RETRY_MAX_SECONDS = env_int("NOTIFY_RETRY_MAX_SECONDS", 3600)
 NOTIFY_WEBHOOK_TIMEOUT_SECONDS = env_int("NOTIFY_WEBHOOK_TIMEOUT_SECONDS", 10)
+# SMS go through this Apprise URL with {number} where the subscriber's number goes, e.g.
+# twilio://SID:Token@+15551234567/{number}; empty: the page offers no SMS subscriptions.
+SMS_APPRISE_URL = env_str("SMS_APPRISE_URL", "")
+if SMS_APPRISE_URL and "{number}" not in SMS_APPRISE_URL:
+    raise ImproperlyConfigured("SMS_APPRISE_URL must contain {number}.")
+# A longer SMS is shortened (its title) to fit this many parts of 153 or 67 characters.
+SMS_MAX_SEGMENTS = env_int("SMS_MAX_SEGMENTS", 2)
 # A dispatch task hands the rest to a fresh task after this long, so one task never runs forever.
 NOTIFY_DISPATCH_SECONDS = env_int("NOTIFY_DISPATCH_SECONDS", 240)
 # Dispatch messages sent per kick: set it to the notify workers' concurrency to use them all.

@@ -1,10 +1,13 @@
-"""Serializers of subscribers (admins only). Manage tokens and webhook secrets never leave."""
+"""Serializers of subscribers (admins only). Manage tokens and webhook secrets never leave, and
+chat targets (webhook URLs and Apprise URLs carry credentials) are read back masked."""
 
+from django.conf import settings
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
-from incidents.models import Component, Incident, Subscriber
+from incidents.channels.targets import check_target, shown_target
+from incidents.models import Channel, Component, Incident, Subscriber
 from incidents.outbound.guard import check_url
 from incidents.services.subscriptions import check_email, check_no_line_breaks
 
@@ -23,6 +26,12 @@ def django_check(check, value):
 class SubscriberSerializer(ApiModelSerializer):
     id = serializers.CharField(source="public_id", read_only=True)
     endpoint_url = serializers.CharField(read_only=True, help_text=_("Empty for email subscribers."))
+    target = serializers.SerializerMethodField(
+        help_text=_(
+            "Where notifications go: the address, the webhook URL, or for chat and SMS the phone "
+            "number or the service URL with its secret part masked (write-only)."
+        )
+    )
     components = serializers.SlugRelatedField(
         slug_field="public_id",
         many=True,
@@ -47,6 +56,7 @@ class SubscriberSerializer(ApiModelSerializer):
             "channel",
             "email",
             "endpoint_url",
+            "target",
             "language",
             "all_components",
             "components",
@@ -59,10 +69,35 @@ class SubscriberSerializer(ApiModelSerializer):
         ]
         read_only_fields = fields
 
+    def get_target(self, subscriber: Subscriber) -> str:
+        if Channel(subscriber.channel).uses_target:
+            return shown_target(subscriber.channel, subscriber.target)
+        return subscriber.address
+
 
 class SubscriberCreateSerializer(ApiSerializer):
+    channel = serializers.ChoiceField(
+        choices=Channel.choices,
+        required=False,
+        help_text=_("Defaults to webhook when `endpoint_url` is given, else email."),
+    )
+    target = serializers.CharField(
+        max_length=2000,
+        required=False,
+        allow_blank=True,
+        default="",
+        help_text=_(
+            "Where notifications go: an email address, a webhook URL, a Slack or Teams webhook URL, an "
+            "Apprise URL (discord://, tgram://, matrixs://, mmosts://, json://) or a phone number in "
+            "international format (sms). For email and webhook, `email` and `endpoint_url` still work."
+        ),
+    )
     email = serializers.CharField(
-        max_length=254, help_text=_("The address notified (or, for a webhook, the contact who confirms it).")
+        max_length=254,
+        required=False,
+        allow_blank=True,
+        default="",
+        help_text=_("The address notified (or, for a webhook, the contact who confirms it)."),
     )
     endpoint_url = serializers.CharField(
         max_length=2000,
@@ -90,18 +125,71 @@ class SubscriberCreateSerializer(ApiSerializer):
             "Double opt-in still applies to API-created subscribers: unless this is true, the "
             "subscription is unconfirmed and the address is mailed a confirmation link, and nothing "
             "is sent to it before it confirms. true (email subscriptions only) records an address "
-            "the admin has consent for as confirmed at once, and sends no mail."
+            "the admin has consent for as confirmed at once, and sends no mail. Chat and SMS "
+            "subscribers (slack, teams, apprise, sms) are always confirmed at once."
         ),
     )
 
     def validate_email(self, value):
-        return django_check(check_email, value.strip())
+        return django_check(check_email, value.strip()) if value.strip() else ""
 
     def validate_endpoint_url(self, value):
         if value:
             django_check(check_no_line_breaks, value)
             django_check(check_url, value)
         return value
+
+    def validate(self, attrs):
+        channel = attrs.get("channel") or (Channel.WEBHOOK if attrs.get("endpoint_url") else Channel.EMAIL)
+        attrs["channel"] = channel = Channel(channel)
+        target = attrs.pop("target", "").strip()
+        if channel.uses_target:
+            attrs["target"] = self._chat_target(channel, target)
+        elif target:
+            field = "email" if channel == Channel.EMAIL else "endpoint_url"
+            if attrs.get(field) and attrs[field] != target:
+                raise serializers.ValidationError(
+                    {"target": [_("Give `target` or `%(field)s`, not both.") % {"field": field}]}
+                )
+            attrs[field] = self._field_check(
+                "target", check_email if channel == Channel.EMAIL else self._check_endpoint, target
+            )
+        if channel != Channel.WEBHOOK and attrs.get("endpoint_url"):
+            raise serializers.ValidationError({"endpoint_url": [_("Only webhook subscriptions have one.")]})
+        if channel == Channel.WEBHOOK and not attrs.get("endpoint_url"):
+            raise serializers.ValidationError({"target": [_("A webhook subscription needs its URL.")]})
+        if channel == Channel.WEBHOOK and not attrs.get("email"):
+            message = _("A webhook subscription needs the address of the contact who confirms it.")
+            raise serializers.ValidationError({"email": [message]})
+        if channel == Channel.EMAIL and not attrs.get("email"):
+            field = "target" if "channel" in self.initial_data else "email"
+            raise serializers.ValidationError({field: [_("This field is required.")]})
+        return attrs
+
+    @staticmethod
+    def _check_endpoint(value: str) -> None:
+        check_no_line_breaks(value)
+        check_url(value)
+
+    @staticmethod
+    def _field_check(field: str, check, value: str) -> str:
+        try:
+            check(value)
+        except DjangoValidationError as error:
+            raise serializers.ValidationError({field: error.messages}) from None
+        return value
+
+    def _chat_target(self, channel: Channel, target: str) -> str:
+        if channel == Channel.SMS and not settings.SMS_APPRISE_URL:
+            raise serializers.ValidationError(
+                {"channel": [_("This status page sends no SMS: SMS_APPRISE_URL is not set.")]}
+            )
+        if not target:
+            raise serializers.ValidationError({"target": [_("This field is required.")]})
+        try:
+            return check_target(channel, target)
+        except DjangoValidationError as error:
+            raise serializers.ValidationError({"target": error.messages}) from None
 
 
 class SubscriberEditSerializer(ApiSerializer):

@@ -2,5 +2,6 @@
 and the module that builds every e-mail the platform sends (`emails`).
 
 A channel has `send(deliveries)`, which yields a `Result` per delivery as soon as it is known,
-and `batch_size_setting`, the setting naming how many rows a worker claims for it at once.
+and `batch_size_setting`, the setting naming how many rows a worker claims for it at once;
+`mark_every` (optional) says after how many accepted messages the outbox marks them sent.
 """

@@ -94,14 +94,15 @@ class SentMarks:
     crash; an UPDATE per mail would cost more than the mail against a fast server.
     """
 
-    def __init__(self):
+    def __init__(self, every: int = MARK_EVERY):
+        self.every = every
         self.unmarked: list[int] = []
         self.marked = 0
         self.last_mark_at = time.monotonic()
 
     def add(self, pk: int) -> None:
         self.unmarked.append(pk)
-        if len(self.unmarked) >= MARK_EVERY or time.monotonic() - self.last_mark_at >= MARK_WITHIN_SECONDS:
+        if len(self.unmarked) >= self.every or time.monotonic() - self.last_mark_at >= MARK_WITHIN_SECONDS:
             self.flush()
 
     def flush(self) -> None:
@@ -147,9 +148,12 @@ def deliver_batch(ids: list[int]) -> BatchReport:
     deliveries = [d for d in deliveries if d.subscriber.unsubscribed_at is None]
     if not deliveries:
         return report
-    sent = SentMarks()
+    channel = channel_for(deliveries[0].channel)
+    # Chat channels mark each message as it is accepted: one HTTP call costs more than the
+    # UPDATE, and a crash then repeats only the message in flight.
+    sent = SentMarks(every=getattr(channel, "mark_every", MARK_EVERY))
     unreported = {d.pk for d in deliveries}
-    results = channel_for(deliveries[0].channel).send(deliveries)
+    results = channel.send(deliveries)
     for result in results:
         unreported.discard(result.delivery.pk)
         if result.ok:

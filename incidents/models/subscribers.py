@@ -1,4 +1,4 @@
-"""Subscribers (email or webhook) and the outbox of deliveries made to them.
+"""Subscribers (email, webhook, chat or SMS) and the outbox of deliveries made to them.
 
 A Subscriber is confirmed by double opt-in before anything is sent to it. A Delivery is one
 notification for one (update, subscriber), or for one (component status change, subscriber):
@@ -20,6 +20,15 @@ from .incidents import Incident, IncidentUpdate
 class Channel(models.TextChoices):
     EMAIL = "email", _("Email")
     WEBHOOK = "webhook", _("Webhook")
+    SLACK = "slack", _("Slack")
+    TEAMS = "teams", _("Microsoft Teams")
+    APPRISE = "apprise", _("Chat (Apprise URL)")
+    SMS = "sms", _("SMS")
+
+    @property
+    def uses_target(self) -> bool:
+        """Chat and SMS subscribers are reached at `target`; email and webhook ones at their own fields."""
+        return self not in (Channel.EMAIL, Channel.WEBHOOK)
 
 
 def new_webhook_secret() -> str:
@@ -41,9 +50,14 @@ class SubscriberQuerySet(models.QuerySet):
 class Subscriber(models.Model):
     public_id = models.CharField(max_length=12, unique=True, default=new_public_id, editable=False)
     channel = models.CharField(max_length=16, choices=Channel.choices, default=Channel.EMAIL)
-    # The recipient for email subscribers; the contact that confirms a webhook subscription.
-    email = models.EmailField(max_length=254)
+    # The recipient for email subscribers; the contact that confirms a webhook, chat or SMS
+    # subscription made on the public page (empty for those an admin added through the API).
+    email = models.EmailField(max_length=254, blank=True)
     endpoint_url = models.URLField(max_length=2000, blank=True)
+    # Where a chat or SMS subscriber is reached, in the format its channel module checks
+    # (incidents/channels/): a Slack or Teams webhook URL, an Apprise URL, an E.164 number.
+    # Often carries a credential, so it is masked wherever it is read back.
+    target = models.CharField(max_length=2000, blank=True)
     # Signs webhook bodies (HMAC-SHA256); the receiver is shown it once, on confirmation.
     webhook_secret = models.CharField(max_length=64, default=new_webhook_secret, editable=False)
     language = models.CharField(max_length=8, default="en")
@@ -70,12 +84,12 @@ class Subscriber(models.Model):
         constraints = [
             # One page-wide subscription per address and channel target; one follow per incident.
             models.UniqueConstraint(
-                fields=["channel", "email", "endpoint_url"],
+                fields=["channel", "email", "endpoint_url", "target"],
                 condition=models.Q(incident__isnull=True),
                 name="one_page_subscription_per_address",
             ),
             models.UniqueConstraint(
-                fields=["channel", "email", "endpoint_url", "incident"],
+                fields=["channel", "email", "endpoint_url", "target", "incident"],
                 condition=models.Q(incident__isnull=False),
                 name="one_follow_per_address_and_incident",
             ),
@@ -83,8 +97,18 @@ class Subscriber(models.Model):
         indexes = [models.Index(fields=["confirmed_at", "unsubscribed_at"])]
 
     def __str__(self) -> str:
-        target = self.endpoint_url if self.channel == Channel.WEBHOOK else self.email
-        return f"{self.get_channel_display()}: {target}"
+        # Chat targets carry credentials: only the public id names such a subscriber.
+        shown = self.public_id if Channel(self.channel).uses_target else self.address
+        return f"{self.get_channel_display()}: {shown}"
+
+    @property
+    def address(self) -> str:
+        """Where this subscriber is reached, whatever its channel."""
+        if self.channel == Channel.EMAIL:
+            return self.email
+        if self.channel == Channel.WEBHOOK:
+            return self.endpoint_url
+        return self.target
 
     @property
     def is_active(self) -> bool:

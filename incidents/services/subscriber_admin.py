@@ -3,6 +3,7 @@
 Subscribing goes through `subscriptions.subscribe`, so double opt-in holds: the person gets
 the confirmation link unless an admin subscribes them already confirmed (email only: a webhook's
 signing secret is shown on its confirmation page, so a webhook must be confirmed by its contact).
+Chat and SMS subscribers an admin adds are confirmed at once: there is nobody to mail.
 Audit labels name the subscriber by its public id, never its address: viewers read the trail.
 """
 
@@ -31,16 +32,21 @@ def _preferences(subscriber: Subscriber) -> dict:
 @transaction.atomic
 def add_subscriber(
     *,
-    email: str,
     language: str,
     actor: AbstractBaseUser | None,
+    email: str = "",
     components: Iterable[Component] | None = None,
     incident: Incident | None = None,
     endpoint_url: str = "",
+    channel: str = "",
+    target: str = "",
     confirmed: bool = False,
 ) -> Subscriber:
-    """Subscribes someone on their behalf; mails the confirmation link unless `confirmed`."""
-    if confirmed and endpoint_url:
+    """Subscribes someone on their behalf; mails the confirmation link unless `confirmed`
+    (chat and SMS subscribers are always confirmed at once)."""
+    channel = Channel(channel) if channel else (Channel.WEBHOOK if endpoint_url else Channel.EMAIL)
+    confirmed = confirmed or channel.uses_target
+    if confirmed and channel == Channel.WEBHOOK:
         raise ValidationError(
             {
                 "confirmed": _(
@@ -48,18 +54,24 @@ def add_subscriber(
                 )
             }
         )
-    channel = Channel.WEBHOOK if endpoint_url else Channel.EMAIL
-    existing = Subscriber.objects.active().filter(
-        channel=channel, email__iexact=email.strip(), endpoint_url=endpoint_url, incident=incident
-    )
+    if channel.uses_target:
+        existing = Subscriber.objects.active().filter(channel=channel, target=target, incident=incident)
+        field = "target"
+    else:
+        existing = Subscriber.objects.active().filter(
+            channel=channel, email__iexact=email.strip(), endpoint_url=endpoint_url, incident=incident
+        )
+        field = "email"
     if existing.exists():
-        raise ValidationError({"email": _("This address is already subscribed.")})
+        raise ValidationError({field: _("This address is already subscribed.")})
     result = subscribe(
         email=email,
         language=language,
         components=components,
         incident=incident,
         endpoint_url=endpoint_url,
+        channel=channel,
+        target=target,
         send_mail=not confirmed,
     )
     subscriber = result.subscriber

@@ -21,6 +21,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from incidents.channels.emails import confirmation_mail, manage_link_mail
+from incidents.channels.targets import check_target
 from incidents.models import Channel, Component, Delivery, DeliveryState, Incident, Subscriber
 from incidents.models.subscribers import new_webhook_secret
 from incidents.outbound.guard import check_url
@@ -116,6 +117,8 @@ def subscribe(
     components: Iterable[Component] | None = None,
     incident: Incident | None = None,
     endpoint_url: str = "",
+    channel: str = "",
+    target: str = "",
     send_mail: bool = True,
 ) -> SubscribeResult:
     """Records an unconfirmed subscription and mails the confirmation link after commit.
@@ -124,23 +127,37 @@ def subscribe(
     A confirmed subscriber's preferences are never changed from the public form: it is mailed
     a link to manage them instead. `send_mail=False` (an admin subscribing someone and
     confirming at once) sends neither.
+
+    `channel` defaults to webhook when there is an `endpoint_url`, else email. Chat and SMS
+    subscribers are reached at `target`; `email` is then the contact who confirms (none is
+    needed when no mail is sent).
     """
     email = email.strip()
-    check_email(email)
+    channel = Channel(channel) if channel else (Channel.WEBHOOK if endpoint_url else Channel.EMAIL)
+    if email or send_mail or not channel.uses_target:
+        check_email(email)
     validate_language(language)
-    channel = Channel.WEBHOOK if endpoint_url else Channel.EMAIL
     if endpoint_url:
         check_no_line_breaks(endpoint_url)
         check_url(endpoint_url)
+    target = check_target(channel, target) if channel.uses_target else ""
     components = list(components or [])
-    lookup = {"channel": channel, "email__iexact": email, "endpoint_url": endpoint_url, "incident": incident}
+    lookup = {
+        "channel": channel,
+        "email__iexact": email,
+        "endpoint_url": endpoint_url,
+        "target": target,
+        "incident": incident,
+    }
     subscriber = Subscriber.objects.select_for_update().filter(**lookup).first()
     if subscriber is not None and subscriber.is_active:
         if send_mail:
             transaction.on_commit(lambda: send_manage_link(subscriber))
         return SubscribeResult(subscriber, already_confirmed=True)
     if subscriber is None:
-        subscriber = Subscriber(channel=channel, email=email, endpoint_url=endpoint_url, incident=incident)
+        subscriber = Subscriber(
+            channel=channel, email=email, endpoint_url=endpoint_url, target=target, incident=incident
+        )
     subscriber.language = language
     subscriber.all_components = not components
     subscriber.confirmed_at = None

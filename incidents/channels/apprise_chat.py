@@ -1,0 +1,154 @@
+"""Chat services through Apprise (Discord, Telegram, Matrix, Mattermost, and generic JSON, form
+or XML endpoints), one message per update, and the Apprise send the SMS channel shares.
+
+The target is an Apprise URL (`discord://id/token`, `tgram://bot-token/chat-id`,
+`matrixs://token@host/#room`, `mmosts://host/token`, `json://host/path`). Apprise makes its own
+HTTP calls (requests), outside our guarded client, so before each send the host it will
+connect to is checked with `check_before_send`, and redirects are switched off: a host that
+passed the check must not hand the request on to one that would not.
+"""
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import apprise
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.utils import translation
+from django.utils.translation import gettext as _
+
+from incidents.models import Delivery
+from incidents.outbound.guard import AddressRefused, check_before_send, check_host_addresses, check_host_name
+from incidents.security.masking import is_masked, mask_secret
+
+from .base import Result
+from .chat_content import ChatContent, chat_content
+from .chat_http import EVENT_ID_HEADER
+
+# Schemes a subscriber may use, with the host the service posts to when it is fixed (None: the
+# URL's own host, which must pass the outbound guard like a webhook's).
+SCHEMES: dict[str, str | None] = {
+    "discord": "discord.com",
+    "tgram": "api.telegram.org",
+    "matrix": None,
+    "matrixs": None,
+    "mmost": None,
+    "mmosts": None,
+    "json": None,
+    "jsons": None,
+    "form": None,
+    "forms": None,
+    "xml": None,
+    "xmls": None,
+}
+# These take extra request headers: each message carries its idempotency key as one.
+HEADER_SCHEMES = {"json", "jsons", "form", "forms", "xml", "xmls"}
+
+ASSET = apprise.AppriseAsset(http_redirects=False)
+
+
+def scheme_of(url: str) -> str:
+    return url.partition("://")[0].lower()
+
+
+def service(url: str):
+    """The Apprise plugin for `url`, or None when Apprise cannot use it."""
+    return apprise.Apprise.instantiate(url, asset=ASSET)
+
+
+def posts_to(url: str, plugin) -> str:
+    """The host the service will connect to."""
+    fixed = SCHEMES.get(scheme_of(url))
+    return fixed or (plugin.host or "")
+
+
+def check_target(value: str) -> str:
+    """An Apprise URL of an allowed service whose host may be reached; raises ValidationError."""
+    value = value.strip()
+    if is_masked(value) or "••••" in value:
+        raise ValidationError(_("Send the full Apprise URL: the masked one read back cannot be used."))
+    if "://" not in value or scheme_of(value) not in SCHEMES:
+        raise ValidationError(
+            _("Use an Apprise URL of one of these services: %(schemes)s.") % {"schemes": ", ".join(SCHEMES)}
+        )
+    plugin = service(value)
+    if plugin is None:
+        raise ValidationError(_("Apprise cannot use this URL; check it against Apprise's documentation."))
+    if SCHEMES[scheme_of(value)] is None:
+        check_host_addresses(check_host_name(posts_to(value, plugin)))
+    return value
+
+
+def shown_target(value: str) -> str:
+    return f"{scheme_of(value)}://{mask_secret(value)}"
+
+
+@dataclass(frozen=True)
+class Sent:
+    ok: bool
+    error: str = ""
+    permanent: bool = False
+
+
+def send_through_apprise(url: str, *, title: str, body: str, body_format: str, event_id: str) -> Sent:
+    """One notification through Apprise, after the outbound guard has passed the host."""
+    plugin = service(url)
+    if plugin is None:
+        return Sent(False, "Apprise cannot use this URL any more.", permanent=True)
+    # Subscribers' URLs are always of SCHEMES; another scheme can only be the SMS provider the
+    # operator configured (twilio://…), whose requests go to the vendor's own fixed host.
+    if scheme_of(url) in SCHEMES:
+        fixed = SCHEMES[scheme_of(url)]
+        try:
+            check_before_send(f"https://{fixed}/" if fixed else url)
+        except AddressRefused as error:
+            return Sent(False, f"Address refused: {error.reason}", permanent=True)
+    timeout = settings.NOTIFY_WEBHOOK_TIMEOUT_SECONDS
+    plugin.socket_connect_timeout = plugin.socket_read_timeout = timeout
+    plugin.redirects = False
+    # Each service's own length limit (Discord 2,000, Telegram 4,096, SMS 160 …) by truncation.
+    plugin.overflow_mode = apprise.common.OverflowMode.TRUNCATE
+    if scheme_of(url) in HEADER_SCHEMES:
+        plugin.headers[EVENT_ID_HEADER] = event_id
+    notifier = apprise.Apprise(asset=ASSET)
+    notifier.add(plugin)
+    result = notifier.notify(body=body, title=title, body_format=body_format, timeout=timeout * 2 + 1)
+    if result:
+        return Sent(True)
+    problems = [entry.message for entry in result.logs() if entry.level in ("WARNING", "ERROR")]
+    return Sent(False, ("Apprise: " + " ".join(problems[-2:]))[:500] or "Apprise: not sent")
+
+
+def message(content: ChatContent) -> tuple[str, str]:
+    """(title, Markdown body) for one update, in the language `content` was rendered in."""
+    update = content.content
+    with translation.override(update.language):
+        lines = [f"**{_('Status')}:** {update.status_label} · **{_('Impact')}:** {content.impact_label}", ""]
+        if content.body.strip():
+            lines += [content.body.strip(), ""]
+        for component in content.components:
+            figure = f" · {component.figure}" if component.figure else ""
+            lines.append(f"- {component.name}: {component.status_label}{figure}")
+        if content.components:
+            lines.append("")
+        lines.append(f"[{_('View incident')}]({content.url}) · {update.page_name} · {update.shown_at}")
+        return content.heading, "\n".join(lines)
+
+
+class AppriseChannel:
+    batch_size_setting = "NOTIFY_WEBHOOK_BATCH_SIZE"
+    mark_every = 1
+
+    def send(self, deliveries: list[Delivery]) -> Iterator[Result]:
+        for delivery in deliveries:
+            title, body = chat_content(
+                delivery.update, delivery.subscriber.language, kind="apprise", build=message
+            )
+            sent = send_through_apprise(
+                delivery.subscriber.target,
+                title=title,
+                body=body,
+                body_format=apprise.NotifyFormat.MARKDOWN,
+                event_id=delivery.idempotency_key,
+            )
+            yield Result(delivery, error=sent.error, permanent=sent.permanent)

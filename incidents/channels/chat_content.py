@@ -1,0 +1,113 @@
+"""What a chat or SMS notification about an update says, in the subscriber's language.
+
+Built on `content.UpdateContent` (texts picked with the fallback chain), plus what chat messages
+show and mail does not: the incident's impact and, for each affected component, its live figure
+(the first metric with a current reading). Rendered once per (update, language) and channel.
+"""
+
+from dataclasses import dataclass
+
+from django.utils import translation
+from django.utils.translation import gettext as _
+
+from incidents.formatting import format_number
+from incidents.metrics.readings import metric_reading
+from incidents.models import Component, Impact, IncidentUpdate, Metric
+from incidents.translation import pick
+
+from .content import ContentCache, UpdateContent, content_key, render_content
+
+
+@dataclass(frozen=True)
+class ChatComponent:
+    name: str
+    status: str
+    status_label: str
+    figure: str  # "p95 latency: 340 ms", or empty when the component has no live reading
+
+
+@dataclass(frozen=True)
+class ChatContent:
+    content: UpdateContent
+    impact: str
+    impact_label: str
+    components: tuple[ChatComponent, ...]
+    heading: str  # "Title: Status", the fallback text and the title of short notifications
+
+    @property
+    def title(self) -> str:
+        return self.content.title.text
+
+    @property
+    def body(self) -> str:
+        return self.content.body.text
+
+    @property
+    def url(self) -> str:
+        return self.content.incident_url
+
+
+def figure_text(metric: Metric, language: str) -> str:
+    reading = metric_reading(metric)
+    if reading.value is None:
+        return ""
+    number = format_number(reading.value, language, precision=metric.precision)
+    unit = {"%": "%", "count": ""}.get(metric.unit, f"\u00a0{metric.unit}")
+    name = pick(metric.name, language=language).text or metric.slug
+    return f"{name}: {number}{unit}"
+
+
+def live_figures(components: list[Component], language: str) -> dict[int, str]:
+    """The first metric of each component that has a current reading, as text."""
+    metrics = Metric.objects.filter(component__in=components).select_related("probe", "health")
+    figures: dict[int, str] = {}
+    for metric in metrics.order_by("component_id", "position", "slug"):
+        if metric.component_id not in figures:
+            text = figure_text(metric, language)
+            if text:
+                figures[metric.component_id] = text
+    return figures
+
+
+def impact_of(update: IncidentUpdate) -> str:
+    incident = update.incident
+    return "maintenance" if incident.is_maintenance else incident.impact
+
+
+def impact_label(impact: str) -> str:
+    return str(_("Maintenance")) if impact == "maintenance" else str(Impact(impact).label)
+
+
+def render_chat_content(update: IncidentUpdate, language: str) -> ChatContent:
+    content = render_content(update, language)
+    components = list(update.incident.components.all())
+    figures = live_figures(components, language)
+    impact = impact_of(update)
+    with translation.override(language):
+        return ChatContent(
+            content=content,
+            impact=impact,
+            impact_label=impact_label(impact),
+            components=tuple(
+                ChatComponent(
+                    name=line.name,
+                    status=line.status,
+                    status_label=line.status_label,
+                    figure=figures.get(component.pk, ""),
+                )
+                # render_content lists the same components in the same order.
+                for component, line in zip(components, content.components, strict=True)
+            ),
+            heading=_("%(title)s: %(status)s")
+            % {"title": content.title.text, "status": content.status_label},
+        )
+
+
+_cache = ContentCache()
+
+
+def chat_content(update: IncidentUpdate, language: str, *, kind: str, build):
+    """`build(ChatContent)` once per (update, language, kind) in this process."""
+    return _cache.get(
+        content_key(update, language, kind), lambda: build(render_chat_content(update, language))
+    )

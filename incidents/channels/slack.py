@@ -1,0 +1,144 @@
+"""Slack incoming webhooks: one Block Kit message per update, with a top-level `text` fallback
+for notifications and clients that do not show blocks.
+
+Blocks: a header (the incident's title), the status and impact as two fields, the update's text,
+the affected components with their status and live figure, the page and time, and a button to
+the incident page. Slack refuses a message over its limits (a header over 150 characters, a
+section text over 3,000, more than 50 blocks), so every text is clipped to them.
+"""
+
+import re
+from collections.abc import Iterator
+
+from django.utils import translation
+from django.utils.translation import gettext as _
+
+from incidents.models import Delivery
+from incidents.outbound.client import BlockingClient
+
+from .base import Result
+from .chat_content import ChatContent, chat_content
+from .chat_http import check_webhook_url, masked_url, post_json
+
+HEADER_LIMIT = 150
+SECTION_LIMIT = 3000
+FIELD_LIMIT = 2000
+BUTTON_LIMIT = 75
+MAX_BLOCKS = 50
+
+check_target = check_webhook_url
+shown_target = masked_url
+
+
+def escaped(text: str) -> str:
+    """Slack's mrkdwn treats only these three characters as control characters."""
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def clip(text: str, limit: int) -> str:
+    if len(text) <= limit:
+        return text
+    # Never end on half an entity escaped() wrote.
+    return re.sub(r"&[a-z]*$", "", text[: limit - 1]) + "…"
+
+
+MARKDOWN_BOLD = re.compile(r"\*\*(.+?)\*\*")
+MARKDOWN_LINK = re.compile(r"\[([^\]]+)\]\((https?://[^)\s]+)\)")
+
+
+def mrkdwn(markdown: str) -> str:
+    """The update's Markdown as Slack mrkdwn: bold and links; the rest reads fine as it is."""
+    text = escaped(markdown)
+    text = MARKDOWN_BOLD.sub(r"*\1*", text)
+    return MARKDOWN_LINK.sub(lambda m: f"<{m.group(2)}|{m.group(1)}>", text)
+
+
+def section(text: str) -> dict:
+    return {"type": "section", "text": {"type": "mrkdwn", "text": clip(text, SECTION_LIMIT)}}
+
+
+def component_sections(content: ChatContent, room: int) -> list[dict]:
+    """The components, as few sections as fit; past `room` sections the rest is counted."""
+    lines = []
+    for component in content.components:
+        line = f"• *{escaped(component.name)}*: {escaped(component.status_label)}"
+        if component.figure:
+            line += f" · {escaped(component.figure)}"
+        lines.append(clip(line, SECTION_LIMIT))
+    sections: list[str] = []
+    for index, line in enumerate(lines):
+        if sections and len(sections[-1]) + 1 + len(line) <= SECTION_LIMIT:
+            sections[-1] += "\n" + line
+        elif len(sections) < room:
+            sections.append(line)
+        else:
+            more = _("…and %(count)s more") % {"count": len(lines) - index}
+            sections[-1] = clip(sections[-1], SECTION_LIMIT - len(more) - 1) + "\n" + more
+            break
+    return [section(text) for text in sections]
+
+
+def message(content: ChatContent) -> dict:
+    """The Block Kit message for one update, in the language `content` was rendered in."""
+    update = content.content
+    with translation.override(update.language):
+        blocks: list[dict] = [
+            {"type": "header", "text": {"type": "plain_text", "text": clip(content.title, HEADER_LIMIT)}},
+            {
+                "type": "section",
+                "fields": [
+                    {
+                        "type": "mrkdwn",
+                        "text": clip(f"*{_('Status')}*\n{escaped(update.status_label)}", FIELD_LIMIT),
+                    },
+                    {
+                        "type": "mrkdwn",
+                        "text": clip(f"*{_('Impact')}*\n{escaped(content.impact_label)}", FIELD_LIMIT),
+                    },
+                ],
+            },
+        ]
+        if content.body.strip():
+            blocks.append(section(mrkdwn(content.body)))
+        tail = [
+            {
+                "type": "context",
+                "elements": [
+                    {
+                        "type": "mrkdwn",
+                        "text": clip(escaped(f"{update.page_name} · {update.shown_at}"), SECTION_LIMIT),
+                    }
+                ],
+            },
+            {
+                "type": "actions",
+                "elements": [
+                    {
+                        "type": "button",
+                        "text": {"type": "plain_text", "text": clip(_("View incident"), BUTTON_LIMIT)},
+                        "url": content.url,
+                    }
+                ],
+            },
+        ]
+        if content.components:
+            blocks.append({"type": "divider"})
+            blocks.extend(component_sections(content, room=MAX_BLOCKS - len(blocks) - len(tail)))
+        blocks.extend(tail)
+        link = f"<{content.url}|{escaped(_('View incident'))}>"
+        fallback = clip(escaped(content.heading), SECTION_LIMIT - len(link) - 1) + " " + link
+        return {"text": fallback, "blocks": blocks}
+
+
+def payload_for(delivery: Delivery) -> dict:
+    return chat_content(delivery.update, delivery.subscriber.language, kind="slack", build=message)
+
+
+class SlackChannel:
+    batch_size_setting = "NOTIFY_WEBHOOK_BATCH_SIZE"
+    mark_every = 1
+
+    def send(self, deliveries: list[Delivery]) -> Iterator[Result]:
+        with BlockingClient() as client:
+            for delivery in deliveries:
+                yield post_json(delivery, delivery.subscriber.target, payload_for(delivery), client=client)

@@ -1,0 +1,26 @@
+"""Targets of chat and SMS subscribers: each channel module checks its own format
+(`check_target`) and says how it is read back (`shown_target`: masked where it is a credential).
+
+Kept apart from the registry because the subscription services use it, and the registry's email
+channel uses them.
+"""
+
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext as _
+
+from incidents.models import Channel
+
+from . import apprise_chat, slack, sms, teams
+
+MODULES = {Channel.SLACK: slack, Channel.TEAMS: teams, Channel.APPRISE: apprise_chat, Channel.SMS: sms}
+
+
+def check_target(channel: str, value: str) -> str:
+    """The target in the form it is stored in; raises ValidationError naming what is wrong."""
+    if "\r" in value or "\n" in value:
+        raise ValidationError(_("Line breaks are not allowed here."))
+    return MODULES[Channel(channel)].check_target(value)
+
+
+def shown_target(channel: str, value: str) -> str:
+    return MODULES[Channel(channel)].shown_target(value) if value else ""

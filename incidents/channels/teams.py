@@ -1,0 +1,104 @@
+"""Microsoft Teams: one Adaptive Card per update, posted to a Teams (Workflows) webhook URL.
+
+The body is a `message` whose one attachment has the content type
+`application/vnd.microsoft.card.adaptive` (schema version 1.4, which Teams renders): the title,
+the status and impact as facts, the update's text (Teams reads its Markdown subset), the
+affected components with their status and live figure, and a button to the incident page.
+Teams refuses messages over about 28 KB, so the text and the list of components are bounded.
+"""
+
+from collections.abc import Iterator
+
+from django.utils import translation
+from django.utils.translation import gettext as _
+
+from incidents.models import Delivery
+from incidents.outbound.client import BlockingClient
+
+from .base import Result
+from .chat_content import ChatContent, chat_content
+from .chat_http import check_webhook_url, masked_url, post_json
+
+CARD_CONTENT_TYPE = "application/vnd.microsoft.card.adaptive"
+CARD_SCHEMA = "http://adaptivecards.io/schemas/adaptive-card.json"
+CARD_VERSION = "1.4"
+BODY_LIMIT = 8000
+MAX_COMPONENTS = 60
+
+check_target = check_webhook_url
+shown_target = masked_url
+
+
+def clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def text_block(text: str, **style) -> dict:
+    return {"type": "TextBlock", "text": text, "wrap": True, **style}
+
+
+def component_facts(content: ChatContent) -> list[dict]:
+    facts = []
+    for component in content.components[:MAX_COMPONENTS]:
+        value = component.status_label + (f" · {component.figure}" if component.figure else "")
+        facts.append({"title": clip(component.name, 200), "value": value})
+    hidden = len(content.components) - MAX_COMPONENTS
+    if hidden > 0:
+        facts.append({"title": "…", "value": _("and %(count)s more") % {"count": hidden}})
+    return facts
+
+
+def card(content: ChatContent) -> dict:
+    """The Adaptive Card for one update, in the language `content` was rendered in."""
+    update = content.content
+    with translation.override(update.language):
+        body = [
+            text_block(clip(content.title, 500), size="Large", weight="Bolder"),
+            {
+                "type": "FactSet",
+                "facts": [
+                    {"title": _("Status"), "value": update.status_label},
+                    {"title": _("Impact"), "value": content.impact_label},
+                ],
+            },
+        ]
+        if content.body.strip():
+            body.append(text_block(clip(content.body, BODY_LIMIT)))
+        if content.components:
+            body.append(text_block(_("Affected components"), weight="Bolder", separator=True))
+            body.append({"type": "FactSet", "facts": component_facts(content)})
+        body.append(text_block(f"{update.page_name} · {update.shown_at}", size="Small", isSubtle=True))
+        return {
+            "type": "message",
+            "attachments": [
+                {
+                    "contentType": CARD_CONTENT_TYPE,
+                    "contentUrl": None,
+                    "content": {
+                        "$schema": CARD_SCHEMA,
+                        "type": "AdaptiveCard",
+                        "version": CARD_VERSION,
+                        "lang": update.language,
+                        "fallbackText": content.heading,
+                        "body": body,
+                        "actions": [
+                            {"type": "Action.OpenUrl", "title": _("View incident"), "url": content.url}
+                        ],
+                    },
+                }
+            ],
+        }
+
+
+def payload_for(delivery: Delivery) -> dict:
+    return chat_content(delivery.update, delivery.subscriber.language, kind="teams", build=card)
+
+
+class TeamsChannel:
+    batch_size_setting = "NOTIFY_WEBHOOK_BATCH_SIZE"
+    mark_every = 1
+
+    def send(self, deliveries: list[Delivery]) -> Iterator[Result]:
+        with BlockingClient() as client:
+            for delivery in deliveries:
+                yield post_json(delivery, delivery.subscriber.target, payload_for(delivery), client=client)

@@ -1,0 +1,78 @@
+"""A worker process killed with SIGKILL while it posts chat messages: after the restart every
+subscriber has its message, and only the one in flight at the kill arrives twice
+(needs DATABASE_URL=postgres://…)."""
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from incidents.channels import outbox
+from incidents.models import Channel, Delivery, DeliveryState
+from incidents.tasks import notify
+
+from .chat_sinks import *  # noqa: F403 - the receivers are fixtures
+from .test_workers import database_url
+
+pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def start_chat_worker(tmp_path, *, seconds: int) -> subprocess.Popen:
+    env = {
+        **os.environ,
+        "DATABASE_URL": database_url(),
+        "STATUSPAGE_VAR_DIR": str(tmp_path),
+        "OUTBOUND_ALLOW_PRIVATE_TARGETS": "1",
+        "NOTIFY_WEBHOOK_BATCH_SIZE": "20",
+        "NOTIFY_LEASE_SECONDS": "3",
+    }
+    code = f"import django; django.setup(); from incidents.channels import outbox; outbox.deliver_due(seconds={seconds})"
+    return subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, env=env)
+
+
+@pytest.mark.parametrize("channel", [Channel.SLACK, Channel.APPRISE])
+def test_a_worker_killed_mid_batch_sends_each_chat_message_once_but_the_one_in_flight(
+    channel, slack_sink, json_sink, make_subscriber, declare, tmp_path
+):
+    sink = slack_sink if channel == Channel.SLACK else json_sink
+    for n in range(50):
+        make_subscriber(
+            "", channel=channel, target=f"{sink.url}?n={n}" if channel == Channel.SLACK else f"{sink.url}/{n}"
+        )
+    declare()
+    worker = start_chat_worker(tmp_path, seconds=120)
+    kill_at = 27  # in the second batch of 20
+    handle = sink.handle
+
+    def kill_worker_at(handler):
+        if len(sink.requests) == kill_at - 1:
+            sink.requests.append({"headers": dict(handler.headers), "path": handler.path, "body": b"{}"})
+            os.kill(worker.pid, signal.SIGKILL)  # the message arrived; the worker never hears "200"
+            time.sleep(0.2)
+            return
+        handle(handler)
+
+    sink.handle = kill_worker_at
+    assert worker.wait(timeout=120) == -signal.SIGKILL
+    sink.handle = handle
+    in_flight = sink.requests[-1]["headers"]["X-Status-Event-Id"]
+    assert Delivery.objects.filter(state=DeliveryState.SENT).count() == kill_at - 1
+
+    time.sleep(3.5)  # the dead worker's lease expires
+    assert notify.sweep()["released"] > 0
+    outbox.deliver_due(seconds=60)
+
+    received = Counter(request["headers"]["X-Status-Event-Id"] for request in sink.requests)
+    assert set(received) == set(Delivery.objects.values_list("idempotency_key", flat=True)), (
+        "nobody is missing"
+    )
+    assert {key for key, times in received.items() if times > 1} == {in_flight}
+    assert received[in_flight] == 2
+    assert set(Delivery.objects.values_list("state", flat=True)) == {DeliveryState.SENT}
