@@ -9,7 +9,6 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
 from incidents.models import SECTIONS, ActionItemState, DuePrecision
-from incidents.models.postmortems import validate_due
 from incidents.translation import pick
 from incidents.validation.instants import check_happened, check_planned
 
@@ -26,6 +25,31 @@ class PostmortemPublishForm(forms.Form):
         validators=[check_happened],
         help_text=_("Leave empty for now; set it for a postmortem published elsewhere before."),
     )
+    publish_with_empty_sections = forms.BooleanField(
+        label=_("Publish with the sections listed above still empty"), required=False
+    )
+
+
+# What each section asks of its writer, shown under its title.
+SECTION_GUIDANCE = {
+    "summary": _(
+        "Two or three sentences a customer can read alone: what broke, for how long, and that it is fixed."
+    ),
+    "customer_impact": _(
+        "Who was affected and how: which features, which regions, how many requests or customers, "
+        "from when to when (with the time zone)."
+    ),
+    "root_cause": _(
+        "Why it happened, down to the cause you can act on. Describe systems and decisions, not people."
+    ),
+    "detection_and_response": _(
+        "How you found out (alert, customer, probe), how long that took, and the steps that restored service."
+    ),
+    "what_we_changed": _("What is already done so that this cannot happen again the same way."),
+    "what_we_will_change": _(
+        "What is still to do, with a date; list each as an action item below so it is tracked."
+    ),
+}
 
 
 class PostmortemForm(forms.Form):
@@ -38,7 +62,8 @@ class PostmortemForm(forms.Form):
                 label=label,
                 required=False,
                 max_length=SECTION_TEXT_MAX,
-                widget=forms.Textarea(attrs={"rows": 6, "data-markdown": "1"}),
+                help_text=SECTION_GUIDANCE[key],
+                widget=forms.Textarea(attrs={"rows": 6, "data-markdown": "1", "data-autogrow": "1"}),
             )
 
     def sections(self) -> dict[str, str]:
@@ -99,10 +124,8 @@ class ActionItemForm(forms.Form):
         label=_("Due"),
         max_length=20,
         required=False,
+        help_text=_("A date, a month, a quarter or a year: 2026-12-15, 2026-12, Q1 2027, 2027."),
         widget=forms.TextInput(attrs={"placeholder": "2026-12-15 · 2026-12 · Q1 2027 · 2027"}),
-    )
-    due_precision = forms.ChoiceField(
-        label=_("Due precision"), choices=DuePrecision.choices, initial=DuePrecision.DAY
     )
     state = forms.ChoiceField(label=_("State"), choices=ActionItemState.choices, initial=ActionItemState.OPEN)
     is_public = forms.BooleanField(label=_("Public"), required=False, initial=True)
@@ -111,39 +134,23 @@ class ActionItemForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.fields["owner"].queryset = staff_users()
 
+    def clean_due(self) -> str:
+        """Parses the typed due date into `due_date` and `due_precision` (kept on the form)."""
+        text = self.cleaned_data["due"].strip()
+        self.due_date, self.due_precision = None, DuePrecision.DAY
+        if not text:
+            return text
+        due, implied = parse_due(text)  # always the first day of its period
+        check_planned(due)
+        self.due_date, self.due_precision = due, implied or DuePrecision.DAY
+        return text
+
     def clean(self):
         data = super().clean()
         if data.get("owner") and data.get("owner_name", "").strip():
             self.add_error("owner_name", _("Choose a user or type a name, not both."))
-        data["due_date"] = None
-        text = data.get("due", "").strip()
-        if text and "due_precision" in data:
-            try:
-                due, implied = parse_due(text)
-            except ValidationError as error:
-                self.add_error("due", error)
-                return data
-            precision = DuePrecision(data["due_precision"])
-            if implied and precision == DuePrecision.DAY:
-                precision = implied  # "Q1 2027" with the default precision means the quarter
-            elif implied and implied != precision:
-                self.add_error(
-                    "due",
-                    _("“%(text)s” is a %(implied)s, but the precision says %(precision)s.")
-                    % {"text": text, "implied": implied.label.lower(), "precision": precision.label.lower()},
-                )
-                return data
-            try:
-                validate_due(due, precision)
-            except ValidationError as error:
-                self.add_error("due", error.message_dict["due_date"])
-                return data
-            try:
-                check_planned(due)
-            except ValidationError as error:
-                self.add_error("due", error)
-                return data
-            data["due_date"], data["due_precision"] = due, precision
+        data["due_date"] = getattr(self, "due_date", None)
+        data["due_precision"] = getattr(self, "due_precision", DuePrecision.DAY)
         return data
 
 
@@ -160,7 +167,6 @@ def initial_for_item(item, language: str) -> dict:
         "owner": item.owner_id,
         "owner_name": item.owner_name,
         "due": due,
-        "due_precision": item.due_precision,
         "state": item.state,
         "is_public": item.is_public,
     }

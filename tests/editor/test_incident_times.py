@@ -137,7 +137,10 @@ def test_a_note_changes_no_status_and_notifies_nobody(client, incident):
 
 
 def test_a_2018_postmortem_published_in_2018_reads_so(client, incident, postmortem):
-    client.post(f"/editor/incidents/{incident.pk}/postmortem/publish/", {"published_at": "2018-07-20T11:00"})
+    client.post(
+        f"/editor/incidents/{incident.pk}/postmortem/publish/",
+        {"published_at": "2018-07-20T11:00", "publish_with_empty_sections": "on"},
+    )
     postmortem.refresh_from_db()
     assert postmortem.published_at == local("2018-07-20T11:00")
     page = Client().get(f"/incidents/{incident.slug}/").content.decode()
@@ -146,7 +149,10 @@ def test_a_2018_postmortem_published_in_2018_reads_so(client, incident, postmort
 
 
 def test_a_future_postmortem_publication_is_refused(client, incident, postmortem):
-    client.post(f"/editor/incidents/{incident.pk}/postmortem/publish/", {"published_at": "2999-01-01T00:00"})
+    client.post(
+        f"/editor/incidents/{incident.pk}/postmortem/publish/",
+        {"published_at": "2999-01-01T00:00", "publish_with_empty_sections": "on"},
+    )
     postmortem.refresh_from_db()
     assert not postmortem.is_published
 

@@ -242,7 +242,7 @@ ACTIONS = [
         "post",
         "responder",
         lambda w: f"/editor/incidents/{w['incident'].pk}/postmortem/publish/",
-        lambda w: {},
+        lambda w: {"publish_with_empty_sections": "on"},
         302,
     ),
     (
@@ -253,7 +253,6 @@ ACTIONS = [
         lambda w: {
             "new-title": "Add alerts",
             "new-due": "Q1 2027",
-            "new-due_precision": "quarter",
             "new-state": "open",
         },
         302,
@@ -265,7 +264,6 @@ ACTIONS = [
         lambda w: f"/editor/action-items/{w['item'].pk}/",
         lambda w: {
             f"item{w['item'].pk}-title": "Fix it",
-            f"item{w['item'].pk}-due_precision": "day",
             f"item{w['item'].pk}-state": "done",
         },
         302,

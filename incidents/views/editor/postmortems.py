@@ -6,9 +6,11 @@ from django.core.exceptions import ValidationError
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from incidents.formatting import format_due, format_long_date
 from incidents.forms.key_figures import key_figure_formset
 from incidents.forms.postmortems import (
     SECTION_TEXT_MAX,
@@ -17,7 +19,7 @@ from incidents.forms.postmortems import (
     PostmortemPublishForm,
     initial_for_item,
 )
-from incidents.models import SECTIONS, ActionItem, Incident, Postmortem
+from incidents.models import SECTIONS, ActionItem, DuePrecision, Incident, Postmortem
 from incidents.rendering import render_markdown
 from incidents.services.incidents import ConcurrentEdit
 from incidents.services.key_figures import save_key_figures
@@ -51,19 +53,30 @@ def _initial(postmortem: Postmortem | None, language: str) -> dict:
     }
 
 
+def due_text(item: ActionItem) -> str:
+    """ "1st quarter 2027 (by 31 March 2027)" in the editor's language; "" without a due date."""
+    if not item.due_date:
+        return ""
+    editor_language = get_language() or settings.LANGUAGE_CODE
+    period = format_due(item.due_date, item.due_precision, editor_language)
+    if item.due_precision == DuePrecision.DAY:
+        return period
+    last_day = format_long_date(item.due_by, editor_language)
+    return _("%(period)s (by %(last_day)s)") % {"period": period, "last_day": last_day}
+
+
 def _item_forms(postmortem: Postmortem | None, language: str, *, failed=None):
-    """(item, form) for each action item; a failed edit keeps what was typed."""
+    """(item, form, due text) for each action item; a failed edit keeps what was typed."""
     if postmortem is None:
         return []
     items = postmortem.action_items.select_related("owner")
     rows = []
     for item in items:
         if failed is not None and failed[0] == item.pk:
-            rows.append((item, failed[1]))
+            form = failed[1]
         else:
-            rows.append(
-                (item, ActionItemForm(initial=initial_for_item(item, language), prefix=f"item{item.pk}"))
-            )
+            form = ActionItemForm(initial=initial_for_item(item, language), prefix=f"item{item.pk}")
+        rows.append((item, form, due_text(item)))
     return rows
 
 
@@ -100,6 +113,8 @@ def _page(
         "item_rows": _item_forms(postmortem, language, failed=failed_item),
         "new_item_form": new_item_form or ActionItemForm(prefix="new"),
         "figure_formset": figure_formset or key_figure_formset(postmortem, language),
+        "empty_sections": empty_sections(postmortem),
+        "draft_key": f"postmortem-draft:{incident.pk}:{language}",
     }
     return render(request, "editor/postmortem.html", context, status=status)
 
@@ -191,14 +206,34 @@ def markdown_preview(request):
     return HttpResponse(render_markdown(text), content_type="text/html; charset=utf-8")
 
 
+def empty_sections(postmortem: Postmortem | None) -> list[str]:
+    """Labels of the sections with no text in the postmortem's original language."""
+    if postmortem is None:
+        return [str(label) for _key, label in SECTIONS]
+    original = postmortem.original_language
+    return [str(label) for key, label in SECTIONS if not getattr(postmortem, key).get(original, "").strip()]
+
+
 @require_POST
 @responder_required
 def publish(request, pk: int):
+    """Publishes; sections still empty are listed and need the responder's explicit confirmation."""
     incident = get_object_or_404(Incident, pk=pk)
-    postmortem = get_object_or_404(Postmortem, incident=incident)
+    postmortem = _postmortem(incident)
     form = PostmortemPublishForm(request.POST)
     if not form.is_valid():
         messages.error(request, " ".join(message for errors in form.errors.values() for message in errors))
+        return redirect("editor:postmortem", pk)
+    empty = empty_sections(postmortem)
+    if postmortem is None or len(empty) == len(SECTIONS):
+        messages.error(request, _("An empty postmortem cannot be published."))
+        return redirect("editor:postmortem", pk)
+    if empty and not form.cleaned_data["publish_with_empty_sections"]:
+        messages.error(
+            request,
+            _("Not published: %(sections)s still empty. Write them, or confirm publishing without them.")
+            % {"sections": ", ".join(empty)},
+        )
         return redirect("editor:postmortem", pk)
     try:
         publish_postmortem(postmortem, actor=request.user, published_at=form.cleaned_data["published_at"])
