@@ -25,6 +25,7 @@ from incidents.translation import Shown
 
 RECENT_CONFIG_CHANGES = 15
 OVERDUE_SHOWN = 10
+REFRESH_SECONDS = 30  # how often the open board asks for a fresh copy (static/js/refresh.js)
 
 
 @dataclass
@@ -127,6 +128,7 @@ def board_context(*, language: str) -> dict:
     incidents, maintenance = open_events(language=language, now=now)
     overdue, overdue_count = overdue_action_items()
     return {
+        "refresh_seconds": REFRESH_SECONDS,
         "groups": board_groups(language=language, now=now),
         "open_incidents": incidents,
         "maintenance_in_progress": maintenance,

@@ -1,0 +1,148 @@
+"""The editor's status board and screens in a real browser: live without a reload, accessible in
+light and dark, and never wider than a phone."""
+
+import pytest
+from django.utils import timezone
+
+from incidents.models import Metric, Probe, ProbeKind, StatusMode
+from incidents.services.health import evaluate_metrics
+from incidents.services.metrics import record_sample
+from incidents.services.probes import save_probe
+from tests.browser.conftest import serious_axe_violations, use_color_scheme, use_viewport
+from tests.public.conftest import build_site
+
+PASSWORD = "correct horse battery"
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def wait(browser, condition, seconds=10):
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    return WebDriverWait(browser, seconds, poll_frequency=0.25).until(condition)
+
+
+# The first elements reaching past the right edge, to say what to fix.
+WIDEST = """
+const edge = document.documentElement.clientWidth;
+return [...document.querySelectorAll("main *")]
+  .filter((el) => el.getBoundingClientRect().right > edge + 1)
+  .slice(0, 5)
+  .map((el) => el.tagName.toLowerCase() + (el.id ? "#" + el.id : "") + (el.className ? "." + el.className : ""));
+"""
+
+
+def log_in(browser, live_server, username):
+    from selenium.webdriver.common.by import By
+
+    browser.get(live_server.url + "/editor/login/")
+    browser.find_element(By.ID, "id_username").send_keys(username)
+    browser.find_element(By.ID, "id_password").send_keys(PASSWORD)
+    browser.find_element(By.CSS_SELECTOR, 'form[action$="/login/"] button[type=submit]').click()
+    wait(browser, lambda b: "/login/" not in b.current_url)
+
+
+@pytest.fixture
+def site(admin):
+    return build_site(admin)
+
+
+@pytest.fixture
+def probed(site, settings):
+    """An automatic component whose delay metric a probe measures; healthy to begin with."""
+    settings.OUTBOUND_ALLOW_PRIVATE_TARGETS = True
+    webhooks = site["webhooks"]
+    webhooks.status_mode = StatusMode.AUTOMATIC
+    webhooks.save(update_fields=["status_mode"])
+    delay: Metric = site["delay"]
+    save_probe(
+        Probe(
+            name="Webhook canary", kind=ProbeKind.HTTP, metric=delay, url="http://127.0.0.1:9/", interval=60
+        ),
+        actor=None,
+    )
+    return webhooks, delay
+
+
+def measure(delay: Metric, value: float) -> None:
+    """What a probe run does with its result: store the sample, then judge the metric's window."""
+    now = timezone.now()
+    record_sample(delay, value=value, at=now)
+    evaluate_metrics({delay.pk: [(now, value)]}, now=now)
+
+
+def test_the_board_shows_a_probe_driven_status_change_without_a_reload(
+    browser, live_server, viewer, probed, monkeypatch
+):
+    from selenium.webdriver.common.by import By
+
+    monkeypatch.setattr("incidents.editor.board.REFRESH_SECONDS", 5)
+    webhooks, delay = probed
+    log_in(browser, live_server, viewer.username)
+    browser.get(live_server.url + "/editor/")
+    status = f"#board-component-{webhooks.pk} .component-head .badge"
+    assert browser.find_element(By.CSS_SELECTOR, status).text.endswith("Operational")
+    browser.execute_script("window.boardNotReloaded = true")
+
+    for _ in range(delay.window):
+        measure(delay, 1200.0)  # past the major outage threshold (900 s)
+
+    wait(browser, lambda b: b.find_element(By.CSS_SELECTOR, status).text.endswith("Major outage"), seconds=25)
+    assert "1,200.0" in browser.find_element(By.ID, f"board-component-{webhooks.pk}").text
+    assert browser.execute_script("return window.boardNotReloaded === true")
+    # The probes opened a draft incident for it; the board's open list shows it too.
+    assert "Webhook delivery" in browser.find_element(By.ID, "board-open").text
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_board_and_the_incident_screen_have_no_serious_accessibility_violations(
+    browser, live_server, responder, site, width, scheme
+):
+    log_in(browser, live_server, responder.username)
+    use_viewport(browser, width)
+    use_color_scheme(browser, scheme)
+    found = {}
+    for path in (
+        "/editor/",
+        f"/editor/incidents/{site['current'].pk}/",
+        f"/editor/incidents/{site['past'].pk}/",
+    ):
+        browser.get(live_server.url + path)
+        found[path] = serious_axe_violations(browser)
+    assert found == {path: [] for path in found}
+
+
+def test_no_editor_screen_is_wider_than_a_phone(browser, live_server, admin, site, probed):
+    log_in(browser, live_server, admin.username)
+    use_viewport(browser, 390)
+    past, component = site["past"], site["webhooks"]
+    probe = Probe.objects.get(metric=site["delay"])
+    paths = [
+        "/editor/",
+        "/editor/incidents/new/",
+        "/editor/maintenance/new/",
+        f"/editor/incidents/{site['current'].pk}/",
+        f"/editor/incidents/{past.pk}/",
+        f"/editor/incidents/{past.pk}/postmortem/",
+        f"/editor/incidents/{past.pk}/edit/",
+        "/editor/components/",
+        f"/editor/components/{component.pk}/",
+        f"/editor/metrics/{site['delay'].pk}/",
+        "/editor/probes/",
+        f"/editor/probes/{probe.pk}/",
+        "/editor/action-items/",
+        "/editor/audit/",
+        "/editor/users/",
+        "/editor/tokens/",
+        "/editor/templates/",
+        "/editor/templates/new/",
+        "/editor/import/statuspage/",
+    ]
+    too_wide = {}
+    for path in paths:
+        browser.get(live_server.url + path)
+        width = browser.execute_script("return document.documentElement.scrollWidth")
+        if width > 390:
+            too_wide[path] = (width, browser.execute_script(WIDEST))
+    assert too_wide == {}
