@@ -1,0 +1,149 @@
+"""The overview as a reader scans it: one row per metric, day bars that say more than colour,
+maintenance one line each, and a page that answers 304 to its own refresh when nothing changed."""
+
+import datetime as dt
+import re
+
+import pytest
+import time_machine
+
+from incidents.models import ComponentStatus
+from incidents.services.components import set_component_status
+
+pytestmark = pytest.mark.django_db
+
+
+def squeeze(html: str) -> str:
+    return re.sub(r"[ \t\n]+", " ", re.sub(r"<[^>]+>", " ", html)).strip()
+
+
+def metric_row(page: str) -> str:
+    """The text of the webhook delay's row, without the 24-hour line's description."""
+    row = re.search(r'<div class="metric">(.*?)<span class="metric-spark">(.*?)</span>\s*</div>', page, re.S)
+    assert row, "no metric row"
+    return squeeze(row.group(1) + row.group(2).split("<svg")[0])
+
+
+def days_of(page: str, component: str) -> str:
+    found = re.search(
+        rf'<li class="component" id="component-{component}".*?<ol class="days"[^>]*>(.*?)</ol>', page, re.S
+    )
+    assert found, f"no day bars for {component}"
+    return found.group(1)
+
+
+def at_the_delay_sample(client, site, path: str) -> str:
+    with time_machine.travel(site["delay"].latest_at + dt.timedelta(seconds=40), tick=False):
+        return client.get(path).content.decode()
+
+
+def test_a_metric_row_says_value_limit_and_verdict_with_the_statistic_once(client, site):
+    row = metric_row(at_the_delay_sample(client, site, "/"))
+
+    assert row == (
+        "Webhook delivery delay 95th percentile 1.8\u00a0sec limit 60.0\u00a0sec ✓ Operational 40 seconds ago"
+    )
+
+
+def test_a_metric_row_on_the_russian_page_has_russian_units_and_numbers(client, site):
+    row = metric_row(at_the_delay_sample(client, site, "/ru/"))
+
+    assert "1,8\u00a0с " in row
+    assert "60,0\u00a0с" in row  # the limit, in the same units
+    assert "sec" not in row and "1.8" not in row
+    assert row.count("✓") == 1
+
+
+def test_the_age_of_a_value_is_marked_for_the_refresh_script_to_keep_current(client, site):
+    page = at_the_delay_sample(client, site, "/")
+
+    assert re.search(r'<time datetime="[0-9T:-]+Z" data-age>40 seconds ago</time>', page)
+
+
+def test_the_24_hour_line_draws_the_limit_and_names_it(client, site):
+    page = client.get("/").content.decode()
+    svg = re.search(r'<svg class="sparkline".*?</svg>', page, re.S).group(0)
+
+    assert 'class="threshold"' in svg
+    assert "; limit 60.0\u00a0sec" in svg
+
+
+def test_uptime_is_said_with_two_decimals(client, site):
+    page = client.get("/").content.decode()
+
+    uptimes = re.findall(r"([\d.]+)\s?% uptime over 90 days", squeeze(page))
+    assert uptimes and all(re.fullmatch(r"\d+\.\d\d", uptime) for uptime in uptimes)
+
+
+def test_each_day_is_a_link_to_that_days_history_of_the_component(client, site):
+    days = days_of(client.get("/").content.decode(), "webhook-delivery")
+
+    links = re.findall(r'<li class="status-[a-z_]+"><a href="([^"]+)">', days)
+    assert len(links) == 90
+    assert links[0] == "/history/?from=2025-12-11&amp;to=2025-12-11&amp;component=webhook-delivery"
+    assert links[-1] == "/history/?from=2026-03-10&amp;to=2026-03-10&amp;component=webhook-delivery"
+
+
+def test_day_links_stay_in_the_pages_language(client, site):
+    days = days_of(client.get("/ru/").content.decode(), "webhook-delivery")
+
+    assert '<a href="/ru/history/?from=2026-03-07&amp;to=2026-03-07&amp;component=webhook-delivery">' in days
+
+
+def test_each_day_carries_its_status_class_which_gives_it_its_pattern(client, site, admin):
+    set_component_status(site["email"], status=ComponentStatus.UNDER_MAINTENANCE, actor=admin)
+    page = client.get("/").content.decode()
+
+    assert '<li class="status-partial_outage"><a href="/history/?from=2026-03-07' in days_of(
+        page, "webhook-delivery"
+    )
+    assert days_of(page, "public-api").endswith(
+        '<li class="status-major_outage"><a href="/history/?from=2026-03-10&amp;to=2026-03-10'
+        '&amp;component=public-api">Mar 10, 2026: Major outage; 1 incident</a>'
+        '<ul hidden><li><a href="/incidents/' + site["current"].slug + '/">Сбой API</a></li></ul></li>'
+    )
+    assert days_of(page, "email-delivery").endswith("Mar 10, 2026: Under maintenance</a></li>")
+
+
+def test_day_patterns_are_defined_for_every_status_in_the_stylesheet():
+    css = open("static/css/site.css").read()
+    overview = css[css.index("/* == Overview == */") :]
+    for status in ("degraded_performance", "partial_outage", "under_maintenance"):
+        rules = re.findall(rf"\.days \.status-{status} > a \{{([^}}]*)\}}", overview)
+        assert any("repeating-linear-gradient" in rule for rule in rules), status
+    assert re.search(r"\.days \.status-none > a \{[^}]*border:", overview)
+
+
+def test_maintenance_is_one_folded_line_with_title_window_and_components(client, site):
+    page = client.get("/").content.decode()
+
+    line = re.search(r'<details class="maintenance-line">(.*?)</details>', page, re.S)
+    assert line, "no maintenance line"
+    summary = squeeze(re.search(r"<summary>(.*?)</summary>", line.group(1), re.S).group(1))
+    assert summary.startswith("Database upgrade · Mar 12, 2026, 13:00")
+    assert "We will upgrade the database." in line.group(1)  # the body, folded inside
+    assert '<details class="maintenance-line" open' not in page
+    assert page.index('<details class="maintenance-line">') < page.index('id="components"')
+
+
+def test_the_overview_answers_its_refresh_with_304_until_something_changes(
+    client, site, admin, settings, django_capture_on_commit_callbacks
+):
+    settings.PUBLIC_PAGE_CACHE_SECONDS = 300
+    first = client.get("/")
+    etag = first["ETag"]
+    assert 'data-refresh-interval="30"' in first.content.decode()
+
+    assert client.get("/", headers={"if-none-match": etag}).status_code == 304
+
+    with django_capture_on_commit_callbacks(execute=True):
+        set_component_status(site["email"], status=ComponentStatus.MAJOR_OUTAGE, actor=admin)
+    changed = client.get("/", headers={"if-none-match": etag})
+    assert changed.status_code == 200
+    assert changed["ETag"] != etag
+    row = re.search(
+        r'<li class="component" id="component-email-delivery" data-refresh>.*?</div>',
+        changed.content.decode(),
+        re.S,
+    )
+    assert "Major outage" in row.group(0)
