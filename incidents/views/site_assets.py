@@ -1,0 +1,27 @@
+"""The site's icon: /favicon.svg in the colour of the current status (or of the indicator a
+page names with ?status=), and /favicon.ico for browsers that ask for it by that name."""
+
+from django.http import HttpResponse, HttpResponsePermanentRedirect
+from django.urls import reverse
+from django.utils.cache import patch_cache_control
+from django.views.decorators.http import require_safe
+
+from incidents.public.favicon import COLOURS, current_indicator, favicon_svg
+
+# A named indicator never changes its picture; the current one may change any minute.
+NAMED_MAX_AGE = 7 * 24 * 3600
+CURRENT_MAX_AGE = 60
+
+
+@require_safe
+def favicon(request):
+    named = request.GET.get("status", "")
+    indicator = named if named in COLOURS else current_indicator()
+    response = HttpResponse(favicon_svg(indicator), content_type="image/svg+xml")
+    patch_cache_control(response, public=True, max_age=NAMED_MAX_AGE if named in COLOURS else CURRENT_MAX_AGE)
+    return response
+
+
+@require_safe
+def favicon_ico(request):
+    return HttpResponsePermanentRedirect(reverse("favicon"))
