@@ -100,7 +100,8 @@ def site_url(port: int, environ: dict[str, str]) -> str:
 
 
 def platform(port: int) -> list[Child]:
-    celery = [PYTHON, "-m", "celery", "-A", "statuspage"]
+    # --quiet: no start-up banners, which pushed the addresses and login out of sight.
+    celery = [PYTHON, "-m", "celery", "-A", "statuspage", "--quiet"]
     # The demo's metrics get a synthetic sample a minute (incidents.demo.feed), so values move.
     env = {
         **os.environ,

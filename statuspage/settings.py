@@ -250,7 +250,8 @@ SERVER_EMAIL = DEFAULT_FROM_EMAIL
 
 # Redis when REDIS_URL is set, otherwise a transport on the local file system that needs no
 # server. There is no result backend: state lives in database rows.
-CELERY_BROKER_URL = REDIS_URL or "filesystem://"
+# (A host named, though unused, so kombu does not warn of its absence on every start.)
+CELERY_BROKER_URL = REDIS_URL or "filesystem://localhost/"
 if not REDIS_URL:
     # kombu's file-system transport, riding out a queue folder that goes missing for a while.
     CELERY_BROKER_TRANSPORT = "statuspage.filesystem_broker:Transport"
