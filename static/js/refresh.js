@@ -81,6 +81,8 @@
   window.setInterval(function () {
     if (Date.now() - last >= seconds * 1000) poll(); else updateAges();
   }, 5000);
+  // Anything that knows the page just changed (an editor's own action) can ask at once.
+  document.addEventListener("refresh:now", poll);
   document.addEventListener("visibilitychange", function () {
     if (document.visibilityState === "visible" && Date.now() - last >= seconds * 1000) poll();
   });

@@ -1,0 +1,182 @@
+"""The overview in a real browser: a day's popover by keyboard and by touch, the page refreshing
+a component's status without a reload, times in the reader's own zone, and axe-core."""
+
+import datetime as dt
+
+import pytest
+import time_machine
+from django.utils import timezone
+
+from incidents.models import Component, ComponentGroup, Metric
+from incidents.services.components import save_component, save_group, set_component_status
+from incidents.services.incidents import declare_incident, resolve_incident
+from incidents.services.metrics import record_sample
+from tests.browser.conftest import serious_axe_violations, use_color_scheme, use_viewport
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture
+def page(admin):
+    """Two components with a metric, a resolved incident five days ago, maintenance to come."""
+    with time_machine.travel(timezone.now() - dt.timedelta(days=100)):
+        group = save_group(ComponentGroup(slug="core", name={"en": "Core"}, position=1), actor=admin)
+        api = save_component(
+            Component(slug="public-api", group=group, name={"en": "Public API"}, position=1), actor=admin
+        )
+        email = save_component(
+            Component(slug="email-delivery", group=group, name={"en": "Email delivery"}, position=2),
+            actor=admin,
+        )
+    latency = Metric.objects.create(
+        component=api, slug="latency", name={"en": "API latency"}, unit="ms", degraded_threshold=500
+    )
+    for minutes in range(120, 0, -10):
+        record_sample(latency, value=200 + minutes, at=timezone.now() - dt.timedelta(minutes=minutes))
+    past = declare_incident(
+        title="Requests failed",
+        language="en",
+        body="Errors.",
+        impact="major",
+        component_statuses={api: "partial_outage"},
+        actor=admin,
+        started_at=timezone.now() - dt.timedelta(days=5),
+    )
+    resolve_incident(past, body={"en": "Fixed."}, language="en", actor=admin)
+    declare_incident(
+        title="Database upgrade",
+        language="en",
+        body="We will upgrade the **database**.",
+        kind="maintenance",
+        impact="none",
+        actor=admin,
+        scheduled_for=timezone.now() + dt.timedelta(days=2),
+        scheduled_until=timezone.now() + dt.timedelta(days=2, hours=2),
+    )
+    return {"api": api, "email": email, "past": past}
+
+
+def css(driver, selector):
+    from selenium.webdriver.common.by import By
+
+    return driver.find_element(By.CSS_SELECTOR, selector)
+
+
+def wait(driver, condition, seconds=10):
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    return WebDriverWait(driver, seconds).until(lambda d: condition())
+
+
+def incident_day(driver):
+    """The link of the day with the past incident in the Public API's bars."""
+    return driver.execute_script(
+        "return document.querySelector('#component-public-api ol.days > li > ul[hidden]')"
+        ".parentElement.querySelector('a');"
+    )
+
+
+def test_a_days_popover_opens_by_keyboard_and_its_links_come_next_in_tab_order(browser, live_server, page):
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.keys import Keys
+
+    browser.get(live_server.url + "/")
+    days = browser.execute_script(
+        "return [...document.querySelectorAll('#component-public-api ol.days a')]"
+        ".filter(a => a.parentElement.parentElement.matches('ol.days'))"
+        ".map(a => a.tabIndex)"
+    )
+    assert days.count(0) == 1 and days[-1] == 0  # one stop for Tab: today; arrows for the rest
+    today = css(browser, "#component-public-api ol.days > li:last-child > a")
+    today.send_keys(Keys.HOME)
+    assert browser.switch_to.active_element.get_attribute("href").startswith(
+        live_server.url + "/history/?from="
+    )
+    day = incident_day(browser)
+    browser.execute_script("arguments[0].focus()", day)
+
+    ActionChains(browser).send_keys(Keys.ENTER).perform()
+
+    popover = wait(browser, lambda: css(browser, ".day-popover"))
+    assert day.get_attribute("aria-expanded") == "true"
+    assert "1 incident" in popover.text
+    assert "Requests failed" in popover.text and "This day in the history" in popover.text
+    assert browser.current_url == live_server.url + "/"  # opened, not followed
+    ActionChains(browser).send_keys(Keys.TAB).perform()
+    assert browser.switch_to.active_element.text == "Requests failed"
+    ActionChains(browser).send_keys(Keys.ESCAPE).perform()
+    assert not browser.find_elements("css selector", ".day-popover")
+    assert browser.switch_to.active_element == day
+
+
+def test_a_days_popover_opens_by_touch_on_a_phone_with_fewer_wider_days(browser, live_server, page):
+    use_viewport(browser, 390)
+    browser.get(live_server.url + "/")
+    shown = browser.execute_script(
+        "return [...document.querySelectorAll('#component-public-api ol.days > li')].filter(li => li.offsetParent)"
+        ".map(li => li.getBoundingClientRect().width)"
+    )
+    assert len(shown) == 30 and min(shown) >= 8
+    day = incident_day(browser)
+    box = browser.execute_script(
+        "arguments[0].scrollIntoView({block: 'center'}); const r = arguments[0].getBoundingClientRect();"
+        "return [r.x + r.width / 2, r.y + r.height / 2];",
+        day,
+    )
+    point = [{"x": box[0], "y": box[1]}]
+    browser.execute_cdp_cmd("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": point})
+    browser.execute_cdp_cmd("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+
+    popover = wait(browser, lambda: css(browser, ".day-popover"))
+    assert "Requests failed" in popover.text
+    assert browser.current_url == live_server.url + "/"
+    inside = browser.execute_script(
+        "const r = arguments[0].getBoundingClientRect(); return r.left >= 0 && r.right <= window.innerWidth;",
+        popover,
+    )
+    assert inside
+
+
+def test_the_page_refreshes_a_components_status_without_a_reload(browser, live_server, page, admin):
+    browser.get(live_server.url + "/")
+    assert "Operational" in css(browser, "#component-email-delivery .badge").text
+    browser.execute_script("window.notReloaded = true;")
+
+    set_component_status(page["email"], status="major_outage", actor=admin)
+    browser.execute_script("document.dispatchEvent(new Event('refresh:now'))")
+
+    wait(browser, lambda: "Major outage" in css(browser, "#component-email-delivery .badge").text)
+    assert browser.execute_script("return window.notReloaded") is True
+    assert "Major" in css(browser, ".banner").text
+
+
+def test_times_show_in_the_readers_zone_on_request_and_the_choice_is_remembered(browser, live_server, page):
+    browser.execute_cdp_cmd("Emulation.setTimezoneOverride", {"timezoneId": "America/New_York"})
+    browser.get(live_server.url + "/")
+    window = css(browser, ".maintenance-line summary time[data-local]")
+    served = window.text
+    assert "GMT+01:00" in served or "GMT+02:00" in served  # the page's zone, Europe/Oslo
+    toggle = css(browser, "#local-time-toggle")
+    assert toggle.is_displayed() and toggle.get_attribute("aria-pressed") == "false"
+
+    toggle.click()
+
+    assert toggle.get_attribute("aria-pressed") == "true"
+    local = css(browser, ".maintenance-line summary time[data-local]").text
+    assert local != served and ("EST" in local or "EDT" in local)
+    browser.refresh()
+    assert css(browser, "#local-time-toggle").get_attribute("aria-pressed") == "true"
+    assert css(browser, ".maintenance-line summary time[data-local]").text == local
+    css(browser, "#local-time-toggle").click()
+    assert css(browser, ".maintenance-line summary time[data-local]").text == served
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_overview_has_no_serious_axe_violations(browser, live_server, page, width, scheme):
+    use_color_scheme(browser, scheme)
+    use_viewport(browser, width)
+    browser.get(live_server.url + "/")
+    css(browser, ".maintenance-line summary").click()  # the folded body is checked too
+
+    assert serious_axe_violations(browser) == []
