@@ -94,7 +94,7 @@
         fill(form, aids, template);
         picker.querySelectorAll("a[aria-current]").forEach(function (a) { a.removeAttribute("aria-current"); });
         link.setAttribute("aria-current", "true");
-        notice.textContent = link.textContent + " ✓";
+        notice.textContent = picker.getAttribute("data-filled-notice").replace("%(name)s", link.textContent);
         (field(form, "title") || field(form, "body")).focus();
       });
     });

@@ -196,7 +196,7 @@ def run_responder_flow(steps: Steps, world) -> Incident:
     steps.shot("action-items")
 
     # Four sections are still empty: listed beside Publish, which asks for a confirmation.
-    assert "Customer impact" in steps.find(".empty-sections").text
+    assert "Customer impact" in steps.find("#empty-sections").text
     steps.find("#id_publish_with_empty_sections").click()
     steps.submit("#publish-postmortem")
     assert Postmortem.objects.get().is_published

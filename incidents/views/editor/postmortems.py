@@ -206,12 +206,12 @@ def markdown_preview(request):
     return HttpResponse(render_markdown(text), content_type="text/html; charset=utf-8")
 
 
-def empty_sections(postmortem: Postmortem | None) -> list[str]:
-    """Labels of the sections with no text in the postmortem's original language."""
+def empty_sections(postmortem: Postmortem | None) -> list[tuple[str, str]]:
+    """(key, label) of the sections with no text in the postmortem's original language."""
     if postmortem is None:
-        return [str(label) for _key, label in SECTIONS]
+        return list(SECTIONS)
     original = postmortem.original_language
-    return [str(label) for key, label in SECTIONS if not getattr(postmortem, key).get(original, "").strip()]
+    return [(key, label) for key, label in SECTIONS if not getattr(postmortem, key).get(original, "").strip()]
 
 
 @require_POST
@@ -232,7 +232,7 @@ def publish(request, pk: int):
         messages.error(
             request,
             _("Not published: %(sections)s still empty. Write them, or confirm publishing without them.")
-            % {"sections": ", ".join(empty)},
+            % {"sections": ", ".join(str(label) for _key, label in empty)},
         )
         return redirect("editor:postmortem", pk)
     try:
