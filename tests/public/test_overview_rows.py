@@ -147,3 +147,25 @@ def test_the_overview_answers_its_refresh_with_304_until_something_changes(
         re.S,
     )
     assert "Major outage" in row.group(0)
+
+
+def _luminance(hex_colour: str) -> float:
+    channels = [int(hex_colour[i : i + 2], 16) / 255 for i in (1, 3, 5)]
+    linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+def _contrast(a: str, b: str) -> float:
+    high, low = sorted((_luminance(a), _luminance(b)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_every_day_bar_colour_stands_out_from_the_page_by_3_to_1(scheme):
+    """WCAG 1.4.11: the bars (and the stripes of their patterns, drawn against the page colour)."""
+    css = open("static/css/site.css").read()
+    tokens = css.index(":root[data-theme=dark]") if scheme == "dark" else css.index(":root {")
+    block = css[tokens : css.index("}", tokens)]
+    colours = dict(re.findall(r"--([a-z-]+):\s*(#[0-9a-fA-F]{6})", block))
+    for status in ("ok", "degraded", "partial", "major", "maintenance", "none"):
+        assert _contrast(colours[status], colours["bg"]) >= 3, (scheme, status)
