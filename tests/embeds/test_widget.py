@@ -2,6 +2,8 @@
 
 from django.conf import settings
 
+from incidents.services.incidents import resolve_incident
+
 
 def test_widget_may_be_framed_by_any_site_and_nothing_else_may(client, site):
     widget = client.get("/widget/")
@@ -62,3 +64,17 @@ def test_widget_script_is_served_from_a_stable_address(client, db):
     assert response["Content-Type"].startswith("text/javascript")
     assert b'"/widget/"' in response.content
     assert "max-age=3600" in response["Cache-Control"]
+
+
+def test_widget_refreshes_itself_and_its_etag_moves_only_with_what_it_shows(client, site, admin):
+    first = client.get("/widget/")
+    page = first.content.decode()
+    assert 'data-refresh-interval="60"' in page
+    assert '<main id="widget-status" data-refresh>' in page
+    assert client.get("/widget/", HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 304
+
+    resolve_incident(site["current"], body={"en": "Fixed."}, language="en", actor=admin)
+
+    after = client.get("/widget/", HTTP_IF_NONE_MATCH=first["ETag"])
+    assert after.status_code == 200
+    assert site["current"].slug not in after.content.decode()
