@@ -127,3 +127,10 @@ def test_pages_link_to_the_calendar(client, site):
     assert '<link rel="alternate" type="text/calendar"' in overview
     assert 'href="/maintenance.ics"' in overview
     assert 'href="/maintenance.ics' in maintenance
+
+
+def test_component_page_names_its_own_calendar(client, site):
+    page = client.get("/components/email-delivery/").content.decode()
+
+    assert 'type="text/calendar"' in page
+    assert 'href="/components/email-delivery/maintenance.ics"' in page
