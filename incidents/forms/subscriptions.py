@@ -3,11 +3,13 @@
 from django import forms
 from django.conf import settings
 from django.core.exceptions import ValidationError
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from incidents.models import Component
 from incidents.outbound.guard import check_url
 from incidents.services.subscriptions import check_email, check_no_line_breaks
+from incidents.translation import pick
 
 
 def clean_address(value: str) -> str:
@@ -17,9 +19,23 @@ def clean_address(value: str) -> str:
     return value
 
 
+def clean_endpoint(value: str) -> str:
+    check_no_line_breaks(value)
+    value = value.strip()
+    try:
+        forms.URLField().clean(value)
+        check_url(value)
+    except ValidationError as error:
+        raise ValidationError(error.messages) from None
+    return value
+
+
 class ComponentChoiceField(forms.ModelMultipleChoiceField):
     def label_from_instance(self, obj):
-        return str(obj)
+        # Labels are made while the page renders, in the page's language.
+        return (
+            pick(obj.name, language=get_language() or "en", original=obj.original_language).text or obj.slug
+        )
 
 
 class PreferencesForm(forms.Form):
@@ -52,20 +68,50 @@ class SubscribeForm(PreferencesForm):
 
     def clean_endpoint_url(self):
         value = self.cleaned_data["endpoint_url"]
-        if not value:
-            return ""
-        check_no_line_breaks(value)
-        value = value.strip()
-        try:
-            forms.URLField().clean(value)
-            check_url(value)
-        except ValidationError as error:
-            raise ValidationError(error.messages) from None
-        return value
+        return clean_endpoint(value) if value else ""
+
+
+def address_field(label) -> forms.CharField:
+    """An email address as browsers and password managers know one."""
+    return forms.CharField(
+        label=label,
+        max_length=254,
+        strip=False,  # a trailing line break must be reported, not quietly removed
+        widget=forms.EmailInput(attrs={"autocomplete": "email", "spellcheck": "false"}),
+    )
+
+
+class EmailSubscribeForm(PreferencesForm):
+    """The subscribe page's email section."""
+
+    email = address_field(_("Email address"))
+
+    field_order = ["email", "language", "components"]
+
+    def clean_email(self):
+        return clean_address(self.cleaned_data["email"])
+
+
+class WebhookSubscribeForm(EmailSubscribeForm):
+    """The subscribe page's webhook section: the address receives the confirmation link."""
+
+    endpoint_url = forms.CharField(
+        label=_("Webhook URL"),
+        max_length=2000,
+        strip=False,
+        help_text=_("We POST each update as JSON in Statuspage's format, signed with a secret."),
+        widget=forms.URLInput(attrs={"autocomplete": "url", "placeholder": "https://"}),
+    )
+    email = address_field(_("Email address for the confirmation link"))
+
+    field_order = ["endpoint_url", "email", "language", "components"]
+
+    def clean_endpoint_url(self):
+        return clean_endpoint(self.cleaned_data["endpoint_url"])
 
 
 class FollowForm(forms.Form):
-    email = forms.CharField(label=_("Email address"), max_length=254, strip=False)
+    email = address_field(_("Email address"))
     language = forms.ChoiceField(label=_("Language"), choices=settings.LANGUAGES)
 
     def clean_email(self):

@@ -10,13 +10,21 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import Count
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST
 
 from incidents import roles
 from incidents.channels import outbox
-from incidents.forms.subscriptions import FollowForm, PreferencesForm, SubscribeForm
+from incidents.forms.subscriptions import (
+    EmailSubscribeForm,
+    FollowForm,
+    PreferencesForm,
+    SubscribeForm,
+    WebhookSubscribeForm,
+)
 from incidents.models import Delivery, DeliveryState, Incident, IncidentUpdate
 from incidents.security.client_address import client_address
 from incidents.security.rate_limits import allow
@@ -66,18 +74,60 @@ def _subscribe_from(form, request, *, incident=None) -> str | None:
     return None
 
 
-@require_http_methods(["GET", "POST"])
-def subscribe(request):
-    form = SubscribeForm(request.POST or None, initial={"language": request.LANGUAGE_CODE})
-    if request.method == "POST" and form.is_valid():
+# The subscribe page's sections, in order, each a template under templates/subscribe/. A channel
+# with its own form adds a section here, with its form built in `_section_forms`; each form
+# posts to its own URL.
+SUBSCRIBE_SECTIONS = [
+    {"id": "email", "label": gettext_lazy("Email"), "template": "subscribe/_email_section.html"},
+    {"id": "webhook", "label": gettext_lazy("Webhook"), "template": "subscribe/_webhook_section.html"},
+    {"id": "feeds", "label": gettext_lazy("Feeds"), "template": "subscribe/_feeds_section.html"},
+]
+
+
+def _section_forms(request) -> dict:
+    """An empty form per section that has one, ids prefixed by the section: one page, no
+    duplicate ids."""
+    initial = {"language": request.LANGUAGE_CODE}
+    return {
+        "email_form": EmailSubscribeForm(initial=initial, auto_id="email-%s"),
+        "webhook_form": WebhookSubscribeForm(initial=initial, auto_id="webhook-%s"),
+    }
+
+
+def _subscribe_page(request, *, status: int = 200, **bound):
+    """The subscribe page; `bound` replaces the empty form of the section that was posted
+    (`form` is that form too, and `limited` a rate-limit message when there is one)."""
+    context = {**_section_forms(request), **bound, "sections": SUBSCRIBE_SECTIONS}
+    return render(request, "subscribe/form.html", context, status=status)
+
+
+def _subscribe_with(request, form, *, form_name: str):
+    if form.is_valid():
         limited = _subscribe_from(form, request)
         if limited:
-            return render(request, "subscribe/form.html", {"form": form, "limited": limited}, status=429)
+            return _subscribe_page(request, status=429, form=form, **{form_name: form, "limited": limited})
         if not form.non_field_errors():
             # The same answer whether or not the address is known: no enumeration.
             return render(request, "subscribe/check_inbox.html", {"email": form.cleaned_data["email"]})
-    status = 400 if request.method == "POST" else 200
-    return render(request, "subscribe/form.html", {"form": form}, status=status)
+    return _subscribe_page(request, status=400, form=form, **{form_name: form})
+
+
+@require_http_methods(["GET", "POST"])
+def subscribe(request):
+    """The subscribe page; a POST is the email section's form."""
+    if request.method == "GET":
+        return _subscribe_page(request)
+    form = EmailSubscribeForm(request.POST, auto_id="email-%s", initial={"language": request.LANGUAGE_CODE})
+    return _subscribe_with(request, form, form_name="email_form")
+
+
+@require_http_methods(["GET", "POST"])
+def subscribe_webhook(request):
+    """The webhook section's form; a GET shows the page at that section."""
+    if request.method == "GET":
+        return redirect(f"{reverse('subscribe:form')}#webhook")
+    form = WebhookSubscribeForm(request.POST, auto_id="webhook-%s")
+    return _subscribe_with(request, form, form_name="webhook_form")
 
 
 @require_http_methods(["GET", "POST"])

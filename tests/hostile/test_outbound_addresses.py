@@ -86,7 +86,7 @@ def test_webhook_endpoint_through_the_subscribe_form(page, settings, url, allow_
     before = database_rows()
 
     response = Client().post(
-        "/subscribe/", {"email": "hooks@example.com", "endpoint_url": url, "language": "en"}
+        "/subscribe/webhook/", {"email": "hooks@example.com", "endpoint_url": url, "language": "en"}
     )
 
     assert response.status_code == 400, response.status_code

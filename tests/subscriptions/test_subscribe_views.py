@@ -151,7 +151,7 @@ BAD_INPUT = [
 
 @pytest.mark.parametrize(("data", "field", "message"), BAD_INPUT)
 def test_bad_input_on_the_form_is_refused_and_nothing_is_stored(client, component, data, field, message):
-    response = client.post("/subscribe/", data)
+    response = client.post("/subscribe/webhook/" if "endpoint_url" in data else "/subscribe/", data)
 
     assert response.status_code == 400
     errors = response.context["form"].errors
@@ -287,7 +287,7 @@ def test_a_resolved_incident_cannot_be_followed(client, declare, responder):
 def test_webhook_subscription_shows_its_secret_once_when_confirmed_and_never_again(client, settings):
     settings.OUTBOUND_ALLOW_PRIVATE_TARGETS = True
     client.post(
-        "/subscribe/",
+        "/subscribe/webhook/",
         {"email": "ops@example.com", "language": "en", "endpoint_url": "http://127.0.0.1:8650/hook"},
     )
     subscriber = Subscriber.objects.get()
