@@ -8,6 +8,7 @@ from incidents.security.browser_policy import with_inline_styles
 
 from . import (
     incident_views,
+    intake_views,
     probe_views,
     statuspage,
     statuspage_upload,
@@ -29,6 +30,8 @@ router.register("tokens", views.ApiTokenViewSet, basename="token")
 router.register("probes", probe_views.ProbeViewSet, basename="probe")
 router.register("probe-runs", probe_views.ProbeRunViewSet, basename="probe-run")
 router.register("subscribers", subscriber_views.SubscriberViewSet, basename="subscriber")
+router.register("alert-rules", intake_views.AlertRuleViewSet, basename="alert-rule")
+router.register("intake-alerts", intake_views.IntakeAlertViewSet, basename="intake-alert")
 
 statuspage_patterns = [
     path(f"{endpoint}.json", statuspage_views.endpoint_view(endpoint), name=endpoint.replace("/", "-"))
@@ -40,6 +43,16 @@ urlpatterns = [
         "v1/imports/statuspage/",
         statuspage_upload.StatuspageImportViewSet.as_view({"post": "create"}),
         name="statuspage-import",
+    ),
+    path(
+        "v1/intake/alertmanager/",
+        intake_views.AlertmanagerIntakeViewSet.as_view({"post": "create"}),
+        name="intake-alertmanager",
+    ),
+    path(
+        "v1/intake/grafana/",
+        intake_views.GrafanaIntakeViewSet.as_view({"post": "create"}),
+        name="intake-grafana",
     ),
     path("v1/", include(router.urls)),
     path("v2/", include((statuspage_patterns, "statuspage-v2"))),

@@ -61,6 +61,9 @@ SENTENCES = {
     "subscriber.created": gettext_lazy("Subscriber %(subject)s added"),
     "subscriber.changed": gettext_lazy("Subscriber %(subject)s changed"),
     "subscriber.deleted": gettext_lazy("Subscriber %(subject)s removed"),
+    "alert_rule.created": gettext_lazy("Alert rule %(subject)s created"),
+    "alert_rule.changed": gettext_lazy("Alert rule %(subject)s changed"),
+    "alert_rule.deleted": gettext_lazy("Alert rule %(subject)s deleted"),
     "update_template.created": gettext_lazy("Update template %(subject)s created"),
     "update_template.changed": gettext_lazy("Update template %(subject)s changed"),
     "update_template.deleted": gettext_lazy("Update template %(subject)s deleted"),
@@ -74,6 +77,8 @@ AUTOMATIONS = {
     "system": gettext_lazy("the system"),
     "probes": gettext_lazy("the probes"),
     "maintenance schedule": gettext_lazy("the maintenance schedule"),
+    "alertmanager": gettext_lazy("an Alertmanager alert"),
+    "grafana": gettext_lazy("a Grafana alert"),
 }
 
 FIELD_LABELS = {

@@ -20,6 +20,7 @@ from .incidents import (
     IncidentStatus,
     IncidentUpdate,
 )
+from .intake import ALERT_STATUSES, AlertRule, AlertSource, AlertState, IntakeAlert
 from .metrics import Aggregation, Metric, MetricKind, Outcome, Resolution, Rollup, Sample, Unit
 from .postmortems import (
     MAX_KEY_FIGURES,
@@ -54,6 +55,11 @@ from .subscribers import (
 
 __all__ = [
     "ACTIVE_RUN_STATES",
+    "ALERT_STATUSES",
+    "AlertRule",
+    "AlertSource",
+    "AlertState",
+    "IntakeAlert",
     "CONFIGURATION_SUBJECTS",
     "SECTIONS",
     "ActionItem",

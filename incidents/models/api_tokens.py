@@ -11,6 +11,8 @@ from django.utils.translation import gettext_lazy as _
 class TokenScope(models.TextChoices):
     READ = "read", _("Read")
     READ_WRITE = "read_write", _("Read and write")
+    # Only for Alertmanager and Grafana: sends alerts to /api/v1/intake/ and nothing else.
+    INTAKE = "intake", _("Alert intake only")
 
 
 def token_digest(token: str) -> str:

@@ -12,6 +12,7 @@ class Subject(models.TextChoices):
     METRIC = "metric", _("Metric")
     THRESHOLD = "threshold", _("Threshold")
     PROBE = "probe", _("Probe")
+    ALERT_RULE = "alert_rule", _("Alert rule")
     INCIDENT = "incident", _("Incident")
     UPDATE = "update", _("Incident update")
     POSTMORTEM = "postmortem", _("Postmortem")
@@ -27,6 +28,7 @@ CONFIGURATION_SUBJECTS = (
     Subject.METRIC,
     Subject.THRESHOLD,
     Subject.PROBE,
+    Subject.ALERT_RULE,
 )
 
 

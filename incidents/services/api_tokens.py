@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 
 from incidents.models import ApiToken, Subject, TokenScope
 from incidents.models.api_tokens import token_digest
+from incidents.roles import can_respond
 from incidents.validation.instants import check_instants
 
 from .audit import record_event
@@ -22,7 +23,8 @@ def check_within_issuer(
     issuer: ApiToken, *, scope: TokenScope, expires_at: dt.datetime | None
 ) -> dt.datetime | None:
     """A token may mint only tokens no wider and no longer-lived than itself; returns the expiry."""
-    if scope == TokenScope.READ_WRITE and not issuer.can_write:
+    # An intake token changes component statuses: a write, so a read token cannot mint one.
+    if scope != TokenScope.READ and not issuer.can_write:
         raise ValidationError({"scope": _("A token cannot issue a token of a wider scope than its own.")})
     if issuer.expires_at is None:
         return expires_at
@@ -51,6 +53,8 @@ def issue_token(
     if expires_at is not None and expires_at <= timezone.now():
         raise ValidationError({"expires_at": _("The expiry must be in the future.")})
     check_instants(planned={"expires_at": expires_at})
+    if scope == TokenScope.INTAKE and not can_respond(user):
+        raise ValidationError({"scope": _("Only responders and admins may issue an alert intake token.")})
     if issuer is not None:
         expires_at = check_within_issuer(issuer, scope=scope, expires_at=expires_at)
     secret = TOKEN_PREFIX + secrets.token_urlsafe(32)

@@ -14,6 +14,7 @@ from django.utils import timezone, translation
 
 from incidents.metrics import health
 from incidents.models import (
+    AlertState,
     Component,
     ComponentStatus,
     Impact,
@@ -123,31 +124,48 @@ def pinned_by_incident(component: Component) -> bool:
 def derive_component_status(
     component_id: int, *, cause: Metric, figure: float | None, count: int, now: dt.datetime
 ) -> bool:
-    """Gives an automatic component the worst status of its metrics; True if it changed."""
-    component = Component.objects.get(pk=component_id)
-    if component.status_mode != StatusMode.AUTOMATIC:
-        return False
-    if in_maintenance(component, now=now) or pinned_by_incident(component):
-        return False
-    statuses = list(
-        MetricHealth.objects.filter(metric__component=component)
-        .filter(Q(stale_after__isnull=True) | Q(stale_after__gte=now))
-        .values_list("status", flat=True)
-    )
-    if not statuses:
-        return False
-    status = ComponentStatus.worst(statuses)
+    """Gives an automatic component the worst status of its metrics and firing alerts; True if
+    it changed."""
     cause_status = MetricHealth.objects.get(metric=cause).status
     with translation.override(settings.LANGUAGE_CODE):
         reason = health.describe_figure(cause, figure, count, ComponentStatus(cause_status))
-    changed = observe_component_status(component, status=status, at=now, reason=reason, automation=AUTOMATION)
-    if changed and status.counts_as_down:
-        open_draft_incident(component, status=status, evidence=reason, now=now)
-    return changed
+    status = settle_component(component_id, reason=reason, now=now, automation=AUTOMATION)
+    if status is not None and status.counts_as_down:
+        open_draft_incident(Component.objects.get(pk=component_id), status=status, evidence=reason, now=now)
+    return status is not None
+
+
+def settle_component(
+    component_id: int, *, reason: str, now: dt.datetime, automation: str, quiet_is_operational: bool = False
+) -> ComponentStatus | None:
+    """Moves an automatic component to the worst of what its fresh metrics and its firing alerts
+    say; returns the new status, or None when nothing changed.
+
+    With nothing to go by, a component stays as it is, unless `quiet_is_operational`: the last
+    alert holding it down resolved, and no metric says otherwise.
+    """
+    component = Component.objects.get(pk=component_id)
+    if component.status_mode != StatusMode.AUTOMATIC:
+        return None
+    if in_maintenance(component, now=now) or pinned_by_incident(component):
+        return None
+    statuses = [
+        *MetricHealth.objects.filter(metric__component=component)
+        .filter(Q(stale_after__isnull=True) | Q(stale_after__gte=now))
+        .values_list("status", flat=True),
+        *component.intake_alerts.filter(state=AlertState.FIRING)
+        .exclude(status="")
+        .values_list("status", flat=True),
+    ]
+    if not statuses and not quiet_is_operational:
+        return None
+    status = ComponentStatus.worst(statuses)
+    changed = observe_component_status(component, status=status, at=now, reason=reason, automation=automation)
+    return status if changed else None
 
 
 def open_draft_incident(
-    component: Component, *, status: ComponentStatus, evidence: str, now
+    component: Component, *, status: ComponentStatus, evidence: str, now, opened_by: str = ""
 ) -> Incident | None:
     """A draft (unpublished) incident for on-call to publish or discard; one open draft at a time."""
     existing = (
@@ -162,7 +180,7 @@ def open_draft_incident(
         return declare_incident(
             title=f"{component}: {status.label}",
             language=settings.LANGUAGE_CODE,
-            body=f"Opened automatically by probes.\n\n{evidence}",
+            body=f"{opened_by or 'Opened automatically by probes.'}\n\n{evidence}",
             impact=Impact.CRITICAL if status == ComponentStatus.MAJOR_OUTAGE else Impact.MAJOR,
             component_statuses={component: status},
             actor=None,

@@ -27,6 +27,7 @@ from rest_framework.test import APIClient
 
 from incidents.models import (
     ActionItem,
+    AlertRule,
     ApiToken,
     AuditEvent,
     Channel,
@@ -34,6 +35,7 @@ from incidents.models import (
     ComponentGroup,
     Delivery,
     DeliveryState,
+    IntakeAlert,
     Metric,
     Probe,
     ProbeRun,
@@ -42,6 +44,7 @@ from incidents.models import (
     TokenScope,
 )
 from incidents.roles import Role
+from incidents.services.alert_rules import save_alert_rule
 from incidents.services.api_tokens import issue_token
 from incidents.services.postmortems import save_action_item, write_postmortem
 from incidents.services.probes import save_probe
@@ -63,7 +66,13 @@ ADDRESS = "ops@example.com"
 ROLES = {"viewer": Role.VIEWER, "responder": Role.RESPONDER, "admin": Role.ADMIN}
 RANK = {"public": 0, "viewer": 1, "responder": 2, "admin": 3, "superuser": 4}
 SESSION_PERSONAS = ["anonymous", "outsider", "viewer", "responder", "admin"]
-TOKEN_PERSONAS = [f"{role}_{scope.value}_token" for role in ROLES for scope in TokenScope]
+# An alert intake token exists only for responders and admins (a viewer cannot be issued one).
+TOKEN_PERSONAS = [
+    f"{role}_{scope.value}_token"
+    for role in ROLES
+    for scope in TokenScope
+    if not (scope == TokenScope.INTAKE and role == "viewer")
+]
 API_PERSONAS = SESSION_PERSONAS + TOKEN_PERSONAS
 # A token is no way into the editor or the admin: the strongest one stands for all of them.
 EDITOR_PERSONAS = SESSION_PERSONAS + ["admin_read_write_token"]
@@ -197,6 +206,39 @@ def make_users() -> dict:
     }
 
 
+def add_intake(world, admin) -> dict:
+    """An alert rule on an automatic component, and an alert no rule took."""
+    alerting = Component.objects.create(slug="alerting", name={"en": "Alerting"}, status_mode="automatic")
+    rule = save_alert_rule(
+        AlertRule(name="Alerting down", matchers=['service="alerting"'], component=alerting), actor=admin
+    )
+    alert = IntakeAlert.objects.create(
+        source="alertmanager",
+        fingerprint="0a1b2c3d4e5f6071",
+        name="DiskFull",
+        state="firing",
+        labels={"alertname": "DiskFull"},
+        starts_at=timezone.now(),
+    )
+    return {**world, "alerting": alerting, "rule": rule, "alert": alert}
+
+
+INTAKE_PAYLOAD = {
+    "version": "4",
+    "status": "firing",
+    "alerts": [
+        {
+            "status": "firing",
+            "labels": {"alertname": "QueueLag", "service": "alerting"},
+            "annotations": {"summary": "Lagging"},
+            "startsAt": "2026-11-30T21:14:05Z",
+            "endsAt": "0001-01-01T00:00:00Z",
+            "fingerprint": "9f8e7d6c5b4a3921",
+        }
+    ],
+}
+
+
 def build_api_world(users) -> dict:
     admin = users["admin"]
     page = build_page(admin)
@@ -207,7 +249,7 @@ def build_api_world(users) -> dict:
     world["item"] = save_action_item(
         ActionItem(postmortem=world["postmortem"], title={"en": "Alert on lag"}), actor=admin
     )
-    extended = add_secrets_and_recipients(world, admin)
+    extended = add_intake(add_secrets_and_recipients(world, admin), admin)
     return {**extended, "sample": Sample.objects.first(), "event": AuditEvent.objects.order_by("pk").last()}
 
 
@@ -236,7 +278,7 @@ def build_editor_side(users) -> dict:
     objects["subscriber"] = confirm_subscription(
         subscribe(email=ADDRESS, language="en", components=[component], send_mail=False).subscriber
     )
-    return add_secrets_and_recipients(objects, admin)
+    return add_intake(add_secrets_and_recipients(objects, admin), admin)
 
 
 @contextmanager
@@ -383,6 +425,43 @@ API_ROWS = [
         {"samples": [{"at": "2018-03-01T10:00:00Z", "value": 12.5}]},
         200,
     ),
+    _read("list alert rules", "viewer", lambda w, u: "/api/v1/alert-rules/"),
+    _read("read alert rule", "viewer", lambda w, u: f"/api/v1/alert-rules/{w['rule'].public_id}/"),
+    _read("list received alerts", "viewer", lambda w, u: "/api/v1/intake-alerts/"),
+    _read("read received alert", "viewer", lambda w, u: f"/api/v1/intake-alerts/{w['alert'].public_id}/"),
+    Row(
+        "create alert rule",
+        "post",
+        "admin",
+        lambda w, u: "/api/v1/alert-rules/",
+        {"name": "New", "matchers": ['severity="page"'], "component": "alerting", "status": "partial_outage"},
+        201,
+    ),
+    Row(
+        "change alert rule",
+        "patch",
+        "admin",
+        lambda w, u: f"/api/v1/alert-rules/{w['rule'].public_id}/",
+        {"status": "degraded_performance"},
+        200,
+    ),
+    Row(
+        "delete alert rule",
+        "delete",
+        "admin",
+        lambda w, u: f"/api/v1/alert-rules/{w['rule'].public_id}/",
+        None,
+        204,
+    ),
+    Row(
+        "alertmanager intake",
+        "post",
+        "intake",
+        lambda w, u: "/api/v1/intake/alertmanager/",
+        INTAKE_PAYLOAD,
+        200,
+    ),
+    Row("grafana intake", "post", "intake", lambda w, u: "/api/v1/intake/grafana/", INTAKE_PAYLOAD, 200),
     Row(
         "import a statuspage export",
         "post",
@@ -413,6 +492,32 @@ EDITOR_ROWS = [
         302,
     ),
     Row("deliveries", "get", "viewer", lambda w, u: "/editor/deliveries/", None, 200),
+    Row("alert intake", "get", "viewer", lambda w, u: "/editor/intake/", None, 200),
+    Row("new alert rule form", "get", "admin", lambda w, u: "/editor/intake/rules/new/", None, 200),
+    Row("alert rule page", "get", "admin", lambda w, u: f"/editor/intake/rules/{w['rule'].pk}/", None, 200),
+    Row(
+        "create alert rule",
+        "post",
+        "admin",
+        lambda w, u: "/editor/intake/rules/new/",
+        lambda w: {
+            "name": "Paging",
+            "matchers": 'severity="page"',
+            "component": w["alerting"].pk,
+            "status": "major_outage",
+            "position": 3,
+            "enabled": "on",
+        },
+        302,
+    ),
+    Row(
+        "delete alert rule",
+        "post",
+        "admin",
+        lambda w, u: f"/editor/intake/rules/{w['rule'].pk}/delete/",
+        {},
+        302,
+    ),
     Row(
         "retry delivery",
         "post",
@@ -578,8 +683,14 @@ def assert_refused_unchanged(response, refusal, rows_before, contents_before, ev
 
 def api_refusal(who: Persona, row: Row) -> int | None:
     """The status that refuses `who`, or None when it may."""
+    if row.minimum == "intake":  # alert intake: an intake token and nothing else
+        if who.token_scope != TokenScope.INTAKE:
+            return 401 if who.token_scope is None else 403
+        return None
     if row.minimum == "public":
         return None
+    if who.token_scope == TokenScope.INTAKE:
+        return 403
     if not who.logged_in and not who.token_scope:
         return 401
     if who.rank < RANK[row.minimum] or (row.method != "get" and not who.may_write):

@@ -1,0 +1,97 @@
+"""Alert intake (/api/v1/intake/alertmanager/ and /grafana/), its rules and the alerts received."""
+
+from django.db import transaction
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import mixins, status
+from rest_framework.response import Response
+
+from incidents.models import AlertRule, AlertSource, IntakeAlert
+from incidents.roles import can_view_drafts
+from incidents.services.alert_rules import delete_alert_rule
+from incidents.services.intake import receive_alerts
+
+from . import intake_serializers as s
+from .authentication import TokenAuthentication
+from .base import ERRORS, STALE, ApiViewSet, ByPublicId, ServiceCrudViewSet
+from .concurrency import check_if_match
+from .permissions import IntakeToken
+
+NOT_FOUND = {404: OpenApiResponse(description="Not found")}
+
+
+class IntakeViewSet(ApiViewSet):
+    """Receives one notification of an alert group. Authenticated by an API token of the
+    `intake` scope only (`Authorization: Bearer …`, as Alertmanager's `http_config` sends it)."""
+
+    authentication_classes = [TokenAuthentication]
+    permission_classes = [IntakeToken]
+    source: AlertSource
+    payload_serializer: type[s.NotificationSerializer]
+
+    def get_serializer_class(self):
+        return self.payload_serializer
+
+    def create(self, request, *args, **kwargs):
+        payload = self.payload_serializer(data=request.data)
+        payload.is_valid(raise_exception=True)
+        report = receive_alerts(self.source, payload.received_alerts())
+        return Response(report.as_dict(), status=status.HTTP_200_OK)
+
+
+@extend_schema(request=s.AlertmanagerSerializer, responses={200: s.IntakeReportSerializer, **ERRORS})
+class AlertmanagerIntakeViewSet(IntakeViewSet):
+    source = AlertSource.ALERTMANAGER
+    payload_serializer = s.AlertmanagerSerializer
+
+
+@extend_schema(request=s.GrafanaSerializer, responses={200: s.IntakeReportSerializer, **ERRORS})
+class GrafanaIntakeViewSet(IntakeViewSet):
+    source = AlertSource.GRAFANA
+    payload_serializer = s.GrafanaSerializer
+
+
+class AlertRuleViewSet(ByPublicId, mixins.RetrieveModelMixin, ServiceCrudViewSet):
+    """Rules that map alert labels to a component and a status (admins write, staff read)."""
+
+    queryset = AlertRule.objects.select_related("component")
+    serializer_class = s.AlertRuleSerializer
+    ordering_fields = ["position", "name", "created_at"]
+    ordering = ["position", "id"]
+    http_method_names = ["get", "post", "patch", "delete", "head", "options"]
+
+    @extend_schema(responses={204: None, **ERRORS, **NOT_FOUND, 412: STALE[412]})
+    def destroy(self, request, *args, **kwargs):
+        with transaction.atomic():
+            rule = self.locked()
+            check_if_match(request, rule)
+            delete_alert_rule(rule, actor=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+@extend_schema(
+    parameters=[
+        OpenApiParameter(
+            "unknown", bool, description="Only alerts no rule takes (true) or only matched ones."
+        ),
+        OpenApiParameter("state", str, enum=["firing", "resolved"]),
+    ]
+)
+class IntakeAlertViewSet(ByPublicId, mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet):
+    """Every alert received, matched or not (staff read)."""
+
+    queryset = IntakeAlert.objects.select_related("rule", "component", "incident")
+    serializer_class = s.IntakeAlertSerializer
+    read_permission = staticmethod(can_view_drafts)
+    ordering_fields = ["last_received_at", "first_received_at", "name"]
+    ordering = ["-last_received_at", "-id"]
+    http_method_names = ["get", "head", "options"]
+
+    def get_queryset(self):
+        queryset = super().get_queryset()
+        unknown = self.request.query_params.get("unknown")
+        if unknown in ("true", "false"):
+            queryset = queryset.filter(rule__isnull=unknown == "true")
+        state = self.request.query_params.get("state")
+        if state in ("firing", "resolved"):
+            queryset = queryset.filter(state=state)
+        return queryset

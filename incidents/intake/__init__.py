@@ -1,0 +1,1 @@
+"""Alerts from Alertmanager and Grafana: reading their payloads and matching rules to them."""

@@ -1,0 +1,70 @@
+"""Alert rules: saving and deleting them, with the audit trail."""
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from incidents.intake.matchers import parse_matchers
+from incidents.models import AlertRule, StatusMode, Subject
+
+from .audit import changed_fields, record_event
+
+RULE_FIELDS = ("name", "source", "matchers", "component_id", "status", "open_incident", "position", "enabled")
+
+
+def _audited(rule: AlertRule) -> dict:
+    return {field: getattr(rule, field) for field in RULE_FIELDS}
+
+
+def validate_rule(rule: AlertRule) -> None:
+    errors = {}
+    try:
+        rule.matchers = [str(matcher) for matcher in parse_matchers(rule.matchers)]
+    except ValidationError as error:
+        errors["matchers"] = error.messages
+    if rule.component_id and rule.component.status_mode != StatusMode.AUTOMATIC:
+        errors["component"] = [
+            _("Alerts set only components whose status is automatic; make this one automatic first.")
+        ]
+    if errors:
+        raise ValidationError(errors)
+
+
+@transaction.atomic
+def save_alert_rule(rule: AlertRule, *, actor: AbstractBaseUser | None) -> AlertRule:
+    """Creates or edits a rule after validating it (matchers stored in their written-out form)."""
+    validate_rule(rule)
+    rule.full_clean()
+    creating = rule.pk is None
+    before = {} if creating else _audited(AlertRule.objects.get(pk=rule.pk))
+    rule.updated_at = timezone.now()
+    rule.save()
+    old, new = changed_fields(before, _audited(rule))
+    if old or new:
+        record_event(
+            actor=actor,
+            action="alert_rule.created" if creating else "alert_rule.changed",
+            subject_type=Subject.ALERT_RULE,
+            subject_id=rule.pk,
+            subject_label=str(rule),
+            before=old,
+            after=new,
+        )
+    return rule
+
+
+@transaction.atomic
+def delete_alert_rule(rule: AlertRule, *, actor: AbstractBaseUser | None) -> None:
+    """Alerts it took stay, listed as unknown from now on; their components keep their status
+    until the alerts resolve."""
+    record_event(
+        actor=actor,
+        action="alert_rule.deleted",
+        subject_type=Subject.ALERT_RULE,
+        subject_id=rule.pk,
+        subject_label=str(rule),
+        before=_audited(rule),
+    )
+    rule.delete()
