@@ -143,3 +143,22 @@ def test_declare_and_postmortem_screens_pass_axe(steps, resolved, scheme):
         steps.open(path)
         assert serious_axe_violations(steps.browser) == [], path
         steps.shot(f"axe-{scheme}")
+
+
+def test_n_opens_a_new_update_and_a_template_fills_it(steps, world, responder):
+    from selenium.webdriver.common.keys import Keys
+
+    incident = declare_incident(title="Sign-in fails", language="en", body="Looking.", actor=responder)
+    steps.log_in("rita")
+    steps.open(f"/editor/incidents/{incident.pk}/")
+    steps.find("body").send_keys("n")
+    assert steps.browser.switch_to.active_element.get_attribute("id") == "id_body"
+    steps.find(f'a[data-template="{world["template"].pk}"]').click()
+    assert value(steps, "#id_body") == "Sign-in is **failing** for most users."
+    assert value(steps, "#id_status") == "identified"
+    assert value(steps, "[name=status_authentication]") == "major_outage"
+    steps.find("#id_body").send_keys(Keys.CONTROL, Keys.ENTER)  # Ctrl+Enter sends the form
+    steps.wait_until_left()
+    incident.refresh_from_db()
+    assert incident.status == "identified"
+    assert Component.objects.get(slug="authentication").status == "major_outage"
