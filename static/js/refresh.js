@@ -1,5 +1,5 @@
 /* Progressive refresh. A page opts in with data-refresh-interval="<seconds>" on <body>; every
-   element with an id and data-refresh is replaced by the element of the same id from the page
+   element with an id and data-refresh takes the content of the element of the same id from the page
    fetched again, when the page changed (the server answers 304 to our ETag when it did not).
    Relative ages (<time data-age>) are rewritten in between. Without JavaScript nothing of
    this runs and the page is whole as served. Paused while the tab is hidden. */
@@ -45,10 +45,17 @@
     document.querySelectorAll("[data-refresh][id]").forEach(function (old) {
       var found = fresh.getElementById(old.id);
       if (!found || holdsReader(old) || found.outerHTML === old.outerHTML) return;
+      // The element stays (a live region keeps announcing); its attributes and content change.
       var copy = document.importNode(found, true);
-      old.replaceWith(copy);
-      updateAges(copy);
-      document.dispatchEvent(new CustomEvent("refresh:replaced", { detail: copy }));
+      Array.prototype.slice.call(old.attributes).forEach(function (attribute) {
+        if (!copy.hasAttribute(attribute.name)) old.removeAttribute(attribute.name);
+      });
+      Array.prototype.slice.call(copy.attributes).forEach(function (attribute) {
+        old.setAttribute(attribute.name, attribute.value);
+      });
+      old.replaceChildren.apply(old, Array.prototype.slice.call(copy.childNodes));
+      updateAges(old);
+      document.dispatchEvent(new CustomEvent("refresh:replaced", { detail: old }));
     });
     var icon = fresh.querySelector('link[rel="icon"]');
     var current = document.querySelector('link[rel="icon"]');
