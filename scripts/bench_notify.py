@@ -1,17 +1,21 @@
 """`make bench-notify`: one update to 20,000 confirmed subscribers through the real pipeline.
 
-Starts a local SMTP sink (aiosmtpd, scripts/smtp_sink.py) and a Celery worker on the `notify`
-queue, creates the subscribers across the four languages, posts one update (the outbox rows
-are written in its transaction, the worker is kicked after commit) and waits until every mail
-has arrived. Then measures the sink's ceiling: a plain smtplib loop sending the same number of
-pre-rendered messages over one connection. Uses DATABASE_URL and REDIS_URL as configured
-(PostgreSQL and Redis give the meaningful figure). The last line is:
+Starts a local SMTP sink (aiosmtpd, scripts/smtp_sink.py), a local HTTP receiver for webhooks
+and Slack messages (scripts/http_sink.py, which refuses invalid Block Kit as Slack does) and a
+Celery worker on the `notify` queue; creates the subscribers across the four languages, split
+evenly across email, webhook and Slack; posts one update (the outbox rows are written in its
+transaction, the worker is kicked after commit) and waits until every mail, webhook and Slack
+message has arrived. Then measures the SMTP sink's ceiling: a plain smtplib loop sending as many
+pre-rendered messages as there are email subscribers over one connection. Uses DATABASE_URL
+and REDIS_URL as configured (PostgreSQL and Redis give the meaningful figure). The last line is:
 
-subscribers=<n> delivered=<d> duplicates=<u> missing=<m> emails_per_s=<r> raw_smtp_per_s=<s> ratio=<r/s>
+subscribers=<n> email=<e> webhook=<w> slack=<s> delivered=<d> duplicates=<u> missing=<m>
+emails_per_s=<r> raw_smtp_per_s=<s> ratio=<r/s>  (one line; emails_per_s counts the email share
+from publication to its last mail)
 
 Environment: BENCH_SUBSCRIBERS (20000), BENCH_WORKER_CONCURRENCY (1; also the number of dispatch
 messages per kick), BENCH_WORKER_POOL (prefork), BENCH_TIMEOUT (900 s),
-BENCH_SMTP_PORT (first free port from 8610).
+BENCH_SMTP_PORT (first free port from 8610), BENCH_HTTP_PORT (first free port from 8710).
 """
 
 import os
@@ -47,6 +51,8 @@ def free_port(start: int) -> int:
 
 
 SMTP_PORT = int(os.environ.get("BENCH_SMTP_PORT") or free_port(8610))
+HTTP_PORT = int(os.environ.get("BENCH_HTTP_PORT") or free_port(8710))
+CHANNELS = ["email", "webhook", "slack"]
 # The worker inherits these: mail goes to the sink over SMTP.
 os.environ.update(
     {
@@ -55,6 +61,8 @@ os.environ.update(
         "EMAIL_HOST": "127.0.0.1",
         "EMAIL_PORT": str(SMTP_PORT),
         "EMAIL_USE_TLS": "0",
+        # Webhooks and Slack messages go to the local receiver on loopback.
+        "OUTBOUND_ALLOW_PRIVATE_TARGETS": "1",
         "LOG_LEVEL": os.environ.get("LOG_LEVEL", "WARNING"),
         # One dispatch message per worker slot, so every slot sends.
         "NOTIFY_DISPATCH_PARALLEL": os.environ.get("BENCH_WORKER_CONCURRENCY", "1"),
@@ -124,15 +132,26 @@ def reset_data() -> Component:
     return component
 
 
+def new_subscriber(i: int, now) -> Subscriber:
+    """Every third subscriber is a webhook, every third a Slack channel, the rest email."""
+    channel = CHANNELS[i % 3]
+    subscriber = Subscriber(
+        channel=channel,
+        email=f"s{i:06}@{DOMAIN}",
+        language=LANGUAGES[i % 4],
+        confirmed_at=now,
+        created_at=now,
+    )
+    if channel == "webhook":
+        subscriber.endpoint_url = f"http://127.0.0.1:{HTTP_PORT}/hooks/{i}"
+    elif channel == "slack":
+        subscriber.target = f"http://127.0.0.1:{HTTP_PORT}/slack/T0BENCH/B0BENCH/{i:06}"
+    return subscriber
+
+
 def create_subscribers(count: int) -> None:
     now = timezone.now()
-    Subscriber.objects.bulk_create(
-        (
-            Subscriber(email=f"s{i:06}@{DOMAIN}", language=LANGUAGES[i % 4], confirmed_at=now, created_at=now)
-            for i in range(count)
-        ),
-        batch_size=2000,
-    )
+    Subscriber.objects.bulk_create((new_subscriber(i, now) for i in range(count)), batch_size=2000)
 
 
 def received_ids(path: Path) -> list[str]:
@@ -163,9 +182,35 @@ def raw_ceiling(sample: bytes, count: int, sink_file: Path) -> float:
     return count / elapsed
 
 
+class Arrivals:
+    """What has arrived at a sink's file, read incrementally; `finished` when all expected are in."""
+
+    def __init__(self, path: Path, expected: set[str]):
+        self.file = open(path)  # noqa: SIM115 - followed for the whole wait
+        self.expected = expected
+        self.arrived: set[str] = set()
+        self.pending = ""
+        self.finished: float | None = None
+
+    def look(self) -> None:
+        self.pending += self.file.read()
+        *lines, self.pending = self.pending.split("\n")
+        self.arrived.update(line for line in lines if line in self.expected)
+        if self.finished is None and len(self.arrived) >= len(self.expected):
+            self.finished = time.perf_counter()
+
+
+def count(lines: list[str], expected: set[str]) -> tuple[int, int, int]:
+    """(delivered, duplicates, missing) of `expected` in what a sink wrote."""
+    ids = [line for line in lines if line in expected]
+    delivered = len(set(ids))
+    return delivered, len(ids) - delivered, len(expected - set(ids))
+
+
 def main() -> int:
     say(
-        f"database {connection.vendor}, broker {celery_app.conf.broker_url.split('://')[0]}, sink port {SMTP_PORT}"
+        f"database {connection.vendor}, broker {celery_app.conf.broker_url.split('://')[0]}, "
+        f"SMTP sink port {SMTP_PORT}, HTTP receiver port {HTTP_PORT}"
     )
     call_command("migrate", verbosity=0)
     component = reset_data()
@@ -182,10 +227,17 @@ def main() -> int:
     create_subscribers(SUBSCRIBERS)
     say(f"{SUBSCRIBERS} confirmed subscribers created in {time.perf_counter() - started:.1f} s")
 
-    sink_file = Path(tempfile.mkdtemp(prefix="bench-notify-")) / "received.txt"
+    folder = Path(tempfile.mkdtemp(prefix="bench-notify-"))
+    sink_file, http_file = folder / "received.txt", folder / "received-http.txt"
     sink_file.touch()
+    http_file.touch()
     sink = start(
         [PYTHON, "scripts/smtp_sink.py", "--port", str(SMTP_PORT), "--out", str(sink_file)], "ready", "sink"
+    )
+    receiver = start(
+        [PYTHON, "scripts/http_sink.py", "--port", str(HTTP_PORT), "--out", str(http_file)],
+        "ready",
+        "receiver",
     )
     purge_notify_queue()
     worker = start(
@@ -211,25 +263,24 @@ def main() -> int:
             )
         enqueued = time.perf_counter() - published
         say(f"update posted with its outbox rows in {enqueued:.2f} s; kick: {', '.join(kicks.outcomes)}")
+        keys = dict(Delivery.objects.filter(update=update).values_list("idempotency_key", "channel"))
         expected = {
-            f"<{key}@{message_domain()}>"
-            for key in Delivery.objects.filter(update=update).values_list("idempotency_key", flat=True)
+            "email": {f"<{k}@{message_domain()}>" for k, channel in keys.items() if channel == "email"},
+            "webhook": {f"hooks {k}" for k, channel in keys.items() if channel == "webhook"},
+            "slack": {f"slack {k}" for k, channel in keys.items() if channel == "slack"},
         }
-        finished = None
+        arrivals = {
+            "email": Arrivals(sink_file, expected["email"]),
+            "webhook": Arrivals(http_file, expected["webhook"]),
+            "slack": Arrivals(http_file, expected["slack"]),
+        }
         deadline = time.monotonic() + TIMEOUT
-        arrived: set[str] = set()
-        with open(sink_file) as follow:
-            # Reads only what the sink appended since the last look, so waiting costs little CPU.
-            pending = ""
-            while time.monotonic() < deadline:
-                pending += follow.read()
-                *lines, pending = pending.split("\n")
-                arrived.update(line for line in lines if line in expected)
-                if len(arrived) >= len(expected):
-                    finished = time.perf_counter()
-                    break
-                time.sleep(0.2)
-        elapsed = (finished or time.perf_counter()) - published
+        while time.monotonic() < deadline and any(a.finished is None for a in arrivals.values()):
+            for arrival in arrivals.values():
+                arrival.look()
+            time.sleep(0.2)
+        now = time.perf_counter()
+        elapsed = {name: (a.finished or now) - published for name, a in arrivals.items()}
         time.sleep(1.0)  # anything arriving late counts as a duplicate
         states = dict(
             Delivery.objects.filter(update=update)
@@ -237,28 +288,40 @@ def main() -> int:
             .annotate(n=django.db.models.Count("id"))
             .order_by()
         )
-        say(f"delivery states: {states}; {elapsed:.1f} s from publication to the last mail")
+        say(
+            f"delivery states: {states}; from publication to the last message: "
+            + ", ".join(f"{name} {seconds:.1f} s" for name, seconds in elapsed.items())
+        )
     finally:
         stop(worker)
+        stop(receiver)
 
-    ids = [i for i in received_ids(sink_file) if i in expected]
-    delivered = len(set(ids))
-    duplicates = len(ids) - delivered
-    missing = len(expected - set(ids))
-    emails_per_s = delivered / elapsed
+    http_lines = http_file.read_text().splitlines()
+    counted = {
+        "email": count(received_ids(sink_file), expected["email"]),
+        "webhook": count(http_lines, expected["webhook"]),
+        "slack": count(http_lines, expected["slack"]),
+    }
+    refused = sum(1 for line in http_lines if line.endswith(" invalid"))
+    if refused:
+        say(f"{refused} Slack messages were refused as invalid Block Kit")
+    delivered, duplicates, missing = (sum(c[i] for c in counted.values()) for i in range(3))
+    emails = counted["email"][0]
+    emails_per_s = emails / elapsed["email"]
 
-    sample_delivery = Delivery.objects.filter(update=update, state=DeliveryState.SENT).select_related(
-        "update__incident", "subscriber"
-    )[0]
+    sample_delivery = Delivery.objects.filter(
+        update=update, channel="email", state=DeliveryState.SENT
+    ).select_related("update__incident", "subscriber")[0]
     sample = mime_bytes(personalise(sample_delivery))
     say(f"measuring the raw smtplib ceiling ({len(sample)} byte messages)")
-    raw_per_s = raw_ceiling(sample, len(expected), sink_file)
+    raw_per_s = raw_ceiling(sample, len(expected["email"]), sink_file)
     stop(sink)
     print(
-        f"subscribers={SUBSCRIBERS} delivered={delivered} duplicates={duplicates} missing={missing} "
+        f"subscribers={SUBSCRIBERS} email={len(expected['email'])} webhook={len(expected['webhook'])} "
+        f"slack={len(expected['slack'])} delivered={delivered} duplicates={duplicates} missing={missing} "
         f"emails_per_s={emails_per_s:.0f} raw_smtp_per_s={raw_per_s:.0f} ratio={emails_per_s / raw_per_s:.2f}"
     )
-    return 0 if missing == 0 and duplicates == 0 else 1
+    return 0 if missing == 0 and duplicates == 0 and not refused else 1
 
 
 if __name__ == "__main__":

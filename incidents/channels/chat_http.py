@@ -6,23 +6,21 @@ read back, it shows its scheme and host and a keyed digest of the rest.
 """
 
 import json
+from collections.abc import Iterator
 from urllib.parse import urlsplit
 
-import aiohttp
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
 from incidents.models import Delivery
-from incidents.outbound.client import BlockingClient, refusal_in
 from incidents.outbound.guard import check_sendable, check_url
 from incidents.security.masking import is_masked, mask_secret
 
 from .base import Result
+from .http_posts import Post, send_posts
 
 EVENT_ID_HEADER = "X-Status-Event-Id"
-# Answers that will not change on retry. 408, 425 and 429 mean "later", so they are retried.
-RETRYABLE_4XX = {408, 409, 425, 429}
 
 
 def check_webhook_url(value: str) -> str:
@@ -40,8 +38,8 @@ def masked_url(value: str) -> str:
     return f"{parts.scheme}://{parts.netloc.rpartition('@')[2]}/{mask_secret(value)}"
 
 
-def post_json(delivery: Delivery, url: str, payload: dict, *, client: BlockingClient) -> Result:
-    """POSTs `payload` without following redirects and turns the answer into a Result."""
+def json_post(delivery: Delivery, url: str, payload: dict) -> Post | Result:
+    """The POST of `payload` to `url`, or the Result of a URL that may no longer be used."""
     try:
         check_sendable(url)
     except ValidationError as error:
@@ -53,14 +51,10 @@ def post_json(delivery: Delivery, url: str, payload: dict, *, client: BlockingCl
         # Slack and Teams ignore it; Slack-compatible receivers can drop a repeat by it.
         EVENT_ID_HEADER: delivery.idempotency_key,
     }
-    try:
-        answer = client.post(url, body=body, headers=headers, timeout=settings.NOTIFY_WEBHOOK_TIMEOUT_SECONDS)
-    except (aiohttp.ClientError, OSError) as error:  # TimeoutError is an OSError
-        refusal = refusal_in(error)
-        if refusal:
-            return Result(delivery, error=f"Address refused: {refusal}", permanent=True)
-        return Result(delivery, error=f"Unreachable: {error or type(error).__name__}", permanent=False)
-    if answer.status >= 300:
-        permanent = 400 <= answer.status < 500 and answer.status not in RETRYABLE_4XX
-        return Result(delivery, error=f"HTTP {answer.status} from the service", permanent=permanent)
-    return Result(delivery)
+    return Post(delivery, url, body, headers)
+
+
+def post_payloads(deliveries: list[Delivery], payload_for) -> Iterator[list[Result]]:
+    """Posts `payload_for(delivery)` to each subscriber's target, in concurrent groups."""
+    posts = (json_post(d, d.subscriber.target, payload_for(d)) for d in deliveries)
+    return send_posts(posts, timeout=settings.NOTIFY_WEBHOOK_TIMEOUT_SECONDS)

@@ -149,17 +149,21 @@ def deliver_batch(ids: list[int]) -> BatchReport:
     if not deliveries:
         return report
     channel = channel_for(deliveries[0].channel)
-    # Chat channels mark each message as it is accepted: one HTTP call costs more than the
-    # UPDATE, and a crash then repeats only the message in flight.
+    # Apprise and SMS mark each message as it is accepted: one call through Apprise costs more
+    # than the UPDATE, and a crash then repeats only the message in flight.
     sent = SentMarks(every=getattr(channel, "mark_every", MARK_EVERY))
     unreported = {d.pk for d in deliveries}
     results = channel.send(deliveries)
-    for result in results:
-        unreported.discard(result.delivery.pk)
-        if result.ok:
-            sent.add(result.delivery.pk)
-        else:
-            _record_failure(result, report)
+    for item in results:
+        group = item if isinstance(item, list) else [item]
+        for result in group:
+            unreported.discard(result.delivery.pk)
+            if result.ok:
+                sent.add(result.delivery.pk)
+            else:
+                _record_failure(result, report)
+        if isinstance(item, list):
+            sent.flush()  # answered together: marked before the channel sends the next group
         if unreported and time.monotonic() > lease_ends_soon:
             results.close()
             _hand_back(unreported)

@@ -14,11 +14,10 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from incidents.models import Delivery
-from incidents.outbound.client import BlockingClient
 
 from .base import Result
 from .chat_content import ChatContent, chat_content
-from .chat_http import check_webhook_url, masked_url, post_json
+from .chat_http import check_webhook_url, masked_url, post_payloads
 
 HEADER_LIMIT = 150
 SECTION_LIMIT = 3000
@@ -136,9 +135,6 @@ def payload_for(delivery: Delivery) -> dict:
 
 class SlackChannel:
     batch_size_setting = "NOTIFY_WEBHOOK_BATCH_SIZE"
-    mark_every = 1
 
-    def send(self, deliveries: list[Delivery]) -> Iterator[Result]:
-        with BlockingClient() as client:
-            for delivery in deliveries:
-                yield post_json(delivery, delivery.subscriber.target, payload_for(delivery), client=client)
+    def send(self, deliveries: list[Delivery]) -> Iterator[list[Result]]:
+        return post_payloads(deliveries, payload_for)

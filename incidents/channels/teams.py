@@ -13,11 +13,10 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from incidents.models import Delivery
-from incidents.outbound.client import BlockingClient
 
 from .base import Result
 from .chat_content import ChatContent, chat_content
-from .chat_http import check_webhook_url, masked_url, post_json
+from .chat_http import check_webhook_url, masked_url, post_payloads
 
 CARD_CONTENT_TYPE = "application/vnd.microsoft.card.adaptive"
 CARD_SCHEMA = "http://adaptivecards.io/schemas/adaptive-card.json"
@@ -96,9 +95,6 @@ def payload_for(delivery: Delivery) -> dict:
 
 class TeamsChannel:
     batch_size_setting = "NOTIFY_WEBHOOK_BATCH_SIZE"
-    mark_every = 1
 
-    def send(self, deliveries: list[Delivery]) -> Iterator[Result]:
-        with BlockingClient() as client:
-            for delivery in deliveries:
-                yield post_json(delivery, delivery.subscriber.target, payload_for(delivery), client=client)
+    def send(self, deliveries: list[Delivery]) -> Iterator[list[Result]]:
+        return post_payloads(deliveries, payload_for)

@@ -19,26 +19,23 @@ import json
 import time
 from collections.abc import Iterator
 
-import aiohttp
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
 from incidents.metrics.indicator import page_indicator
 from incidents.models import Component, ComponentStatusChange, Delivery, Incident, IncidentUpdate
-from incidents.outbound.client import BlockingClient, refusal_in
 from incidents.outbound.guard import check_sendable
 from incidents.services.subscriptions import manage_token, subscription_url
 from incidents.translation import pick
 
 from .base import Result
 from .content import ContentCache, content_key, incident_url, status_change_key
+from .http_posts import Post, send_posts
 
 SIGNATURE_HEADER = "X-Status-Signature"
 TIMESTAMP_HEADER = "X-Status-Timestamp"
 EVENT_ID_HEADER = "X-Status-Event-Id"
-# Answers that will not change on retry. 408, 425 and 429 mean "later", so they are retried.
-RETRYABLE_4XX = {408, 409, 425, 429}
 
 
 def iso(value: dt.datetime | None) -> str | None:
@@ -207,8 +204,8 @@ def verify_signature(
     return hmac.compare_digest(sign(secret, sent_at, body), signature or "")
 
 
-def post(delivery: Delivery, *, client: BlockingClient) -> Result:
-    """POSTs one delivery through the guarded client (redirects are not followed)."""
+def webhook_post(delivery: Delivery) -> Post | Result:
+    """The signed POST of one delivery, or the Result of an endpoint that may no longer be used."""
     subscriber = delivery.subscriber
     try:
         check_sendable(subscriber.endpoint_url)
@@ -223,30 +220,13 @@ def post(delivery: Delivery, *, client: BlockingClient) -> Result:
         TIMESTAMP_HEADER: str(timestamp),
         SIGNATURE_HEADER: sign(subscriber.webhook_secret, timestamp, body),
     }
-    try:
-        answer = client.post(
-            subscriber.endpoint_url,
-            body=body,
-            headers=headers,
-            timeout=settings.NOTIFY_WEBHOOK_TIMEOUT_SECONDS,
-        )
-    except (aiohttp.ClientError, OSError) as error:  # TimeoutError is an OSError
-        refusal = refusal_in(error)
-        if refusal:
-            return Result(delivery, error=f"Address refused: {refusal}", permanent=True)
-        return Result(
-            delivery, error=f"Endpoint unreachable: {error or type(error).__name__}", permanent=False
-        )
-    if answer.status >= 300:
-        permanent = 400 <= answer.status < 500 and answer.status not in RETRYABLE_4XX
-        return Result(delivery, error=f"HTTP {answer.status} from the endpoint", permanent=permanent)
-    return Result(delivery)
+    return Post(delivery, subscriber.endpoint_url, body, headers)
 
 
 class WebhookChannel:
     batch_size_setting = "NOTIFY_WEBHOOK_BATCH_SIZE"
 
-    def send(self, deliveries: list[Delivery]) -> Iterator[Result]:
-        with BlockingClient() as client:
-            for delivery in deliveries:
-                yield post(delivery, client=client)
+    def send(self, deliveries: list[Delivery]) -> Iterator[list[Result]]:
+        """Posts through the guarded client (redirects are not followed), a group at a time."""
+        posts = (webhook_post(delivery) for delivery in deliveries)
+        return send_posts(posts, timeout=settings.NOTIFY_WEBHOOK_TIMEOUT_SECONDS)

@@ -98,6 +98,19 @@ class BlockingClient:
         """POSTs without following redirects; raises AddressRefused, aiohttp.ClientError or TimeoutError."""
         return self.runner.run(self._post(url, body=body, headers=headers, timeout=timeout))
 
+    def post_all(
+        self, requests: list[tuple[str, bytes, dict[str, str]]], *, timeout: float
+    ) -> list[Answer | BaseException]:
+        """POSTs (url, body, headers) requests concurrently; for each, in order, its answer or
+        the exception `post` would have raised."""
+        return self.runner.run(self._post_all(requests, timeout=timeout))
+
+    async def _post_all(self, requests, *, timeout: float) -> list[Answer | BaseException]:
+        posts = (
+            self._post(url, body=body, headers=headers, timeout=timeout) for url, body, headers in requests
+        )
+        return await asyncio.gather(*posts, return_exceptions=True)
+
     async def _post(self, url: str, *, body: bytes, headers: dict[str, str], timeout: float) -> Answer:
         async with self.session.post(
             url,

@@ -1,0 +1,65 @@
+"""Notifications that are one HTTP POST each (webhooks, Slack, Teams): sent a few at a time
+concurrently through the guarded client, and each answer turned into a `Result`.
+
+A batch is posted in groups of CONCURRENT_POSTS; a group's results are yielded together as a
+list, which the outbox marks `sent` in one UPDATE before the next group goes out. So a worker
+that dies sends again at most the group that was in flight, and a receiver some network away
+costs one round trip per group rather than per message.
+"""
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+
+import aiohttp
+
+from incidents.models import Delivery
+from incidents.outbound.client import Answer, BlockingClient, refusal_in
+
+from .base import Result
+
+CONCURRENT_POSTS = 10
+# Answers that will not change on retry. 408, 425 and 429 mean "later", so they are retried.
+RETRYABLE_4XX = {408, 409, 425, 429}
+
+
+@dataclass(frozen=True)
+class Post:
+    delivery: Delivery
+    url: str
+    body: bytes
+    headers: dict[str, str]
+
+
+def result_of(delivery: Delivery, outcome: Answer | BaseException) -> Result:
+    if isinstance(outcome, BaseException):
+        if not isinstance(outcome, aiohttp.ClientError | OSError):  # TimeoutError is an OSError
+            raise outcome
+        refusal = refusal_in(outcome)
+        if refusal:
+            return Result(delivery, error=f"Address refused: {refusal}", permanent=True)
+        return Result(delivery, error=f"Unreachable: {outcome or type(outcome).__name__}", permanent=False)
+    if outcome.status >= 300:
+        permanent = 400 <= outcome.status < 500 and outcome.status not in RETRYABLE_4XX
+        return Result(delivery, error=f"HTTP {outcome.status} from the receiver", permanent=permanent)
+    return Result(delivery)
+
+
+def send_posts(items: Iterable[Post | Result], *, timeout: float) -> Iterator[list[Result]]:
+    """Posts the `Post`s in concurrent groups, yielding each group's results as a list; a
+    `Result` among the items (refused before sending) is passed on in the next group."""
+    with BlockingClient() as client:
+        group: list[Post | Result] = []
+        for item in items:
+            group.append(item)
+            if sum(isinstance(entry, Post) for entry in group) >= CONCURRENT_POSTS:
+                yield _post_group(group, client=client, timeout=timeout)
+                group = []
+        if group:
+            yield _post_group(group, client=client, timeout=timeout)
+
+
+def _post_group(group: list[Post | Result], *, client: BlockingClient, timeout: float) -> list[Result]:
+    posts = [entry for entry in group if isinstance(entry, Post)]
+    outcomes = client.post_all([(p.url, p.body, p.headers) for p in posts], timeout=timeout) if posts else []
+    answered = iter(result_of(post.delivery, outcome) for post, outcome in zip(posts, outcomes, strict=True))
+    return [next(answered) if isinstance(entry, Post) else entry for entry in group]
