@@ -33,11 +33,14 @@
     if (returnFocus) link.focus();
   }
 
+  // The day and its popover share a positioned box (.uptime on the overview, the uptime section
+  // on a component's page): below the day, centred on it, never past the box's edges.
   function place(popover, item) {
-    var box = item.closest(".uptime") || item.parentElement;
+    var box = popover.offsetParent || document.body;
     var left = item.offsetLeft + item.offsetWidth / 2 - popover.offsetWidth / 2;
     left = Math.max(0, Math.min(left, box.clientWidth - popover.offsetWidth));
     popover.style.left = left + "px";
+    popover.style.top = item.offsetTop + item.offsetHeight + 6 + "px";
   }
 
   function show(link) {
