@@ -118,6 +118,7 @@ class ComponentSerializer(ApiModelSerializer):
             "showcase",
             "only_show_if_degraded",
             "start_date",
+            "uptime_target",
             "created_at",
             "updated_at",
         ]

@@ -30,6 +30,15 @@ class ComponentForm(NamedForm):
     status_mode = forms.ChoiceField(label=_("Status"), choices=StatusMode.choices)
     showcase = forms.BooleanField(label=_("Show uptime bars"), required=False, initial=True)
     only_show_if_degraded = forms.BooleanField(label=_("Only show when degraded"), required=False)
+    uptime_target = forms.DecimalField(
+        label=_("Uptime target (%)"),
+        required=False,
+        min_value=0,
+        max_value=100,
+        max_digits=6,
+        decimal_places=3,
+        help_text=_("Monthly uptime the uptime page compares against, for example 99.9. Empty: no target."),
+    )
 
 
 class MetricForm(forms.Form):

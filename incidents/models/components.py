@@ -1,6 +1,9 @@
 """Component groups, components, the intervals each component spent in each status, and the
 changes between them."""
 
+from decimal import Decimal
+
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -82,6 +85,16 @@ class Component(models.Model):
     showcase = models.BooleanField(default=True, help_text=_("Show 90-day uptime bars."))
     only_show_if_degraded = models.BooleanField(default=False)
     start_date = models.DateField(null=True, blank=True, help_text=_("Uptime is counted from."))
+    # A percentage the uptime page judges each month against ("99.900"); blank: no target.
+    uptime_target = models.DecimalField(
+        _("uptime target (%)"),
+        max_digits=6,
+        decimal_places=3,
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(Decimal(0)), MaxValueValidator(Decimal(100))],
+        help_text=_("Monthly uptime the uptime page compares against, for example 99.9. Empty: no target."),
+    )
     created_at = models.DateTimeField(default=timezone.now)
     updated_at = models.DateTimeField(default=timezone.now)
 

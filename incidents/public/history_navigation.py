@@ -1,4 +1,5 @@
-"""The history page's month index (years, months, how many events each) and its links."""
+"""Month navigation: the history page's month index (years, months, how many events each) and
+its links, and the steps between months the uptime page takes."""
 
 import datetime as dt
 from dataclasses import dataclass, field
@@ -38,6 +39,15 @@ def months_between(first: dt.date, last: dt.date) -> list[dt.date]:
 
 def next_month(month: dt.date) -> dt.date:
     return dt.date(month.year + month.month // 12, month.month % 12 + 1, 1)
+
+
+def months_back(month: dt.date, count: int) -> dt.date:
+    index = month.year * 12 + month.month - 1 - count
+    return dt.date(index // 12, index % 12 + 1, 1)
+
+
+def months_forward(month: dt.date, count: int) -> dt.date:
+    return months_back(month, -count)
 
 
 def history_href(query: dict[str, str], **changes: str) -> str:

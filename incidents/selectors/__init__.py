@@ -24,7 +24,14 @@ from .statuspage import (
     recent_maintenances,
     unresolved_incidents,
 )
-from .uptime import incidents_by_component, status_periods, uptime, uptime_by_month, uptime_days
+from .uptime import (
+    first_status_month,
+    incidents_by_component,
+    status_periods,
+    uptime,
+    uptime_by_month,
+    uptime_days,
+)
 
 __all__ = [
     "MAINTENANCE_ACTIVE",
@@ -36,6 +43,7 @@ __all__ = [
     "component_incidents",
     "feed_updates",
     "first_history_month",
+    "first_status_month",
     "grouped_components",
     "history",
     "history_months",

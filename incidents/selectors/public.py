@@ -178,9 +178,9 @@ def component_incidents(component: Component, *, limit: int = 20) -> list[Incide
 
 def component_choices() -> list[Component]:
     """Every component in page order (groups in order, then those in none), with only what
-    filters and tables show (slug, name, start date)."""
+    filters and tables show (slug, name, start date, uptime target)."""
     return list(
-        Component.objects.only("pk", "slug", "name", "start_date").order_by(
+        Component.objects.only("pk", "slug", "name", "start_date", "uptime_target").order_by(
             F("group__position").asc(nulls_last=True), "group__slug", "position", "slug"
         )
     )

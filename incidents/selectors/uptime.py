@@ -103,8 +103,17 @@ def uptime(component: Component, *, days: int = 90) -> list[Span]:
 UPTIME_COLUMNS = [(status.value, UptimeMonth.column(status.value)) for status in ComponentStatus]
 
 
-def uptime_by_month(components: Sequence[Component], *, months: int = 3) -> tuple[list[dt.datetime], dict]:
-    """Month starts and, per component, one span per month (two queries).
+def first_status_month(zone) -> dt.date | None:
+    """The month (its first day, in `zone`) of the first status period: the uptime page's first."""
+    first = StatusPeriod.objects.order_by("started_at").values_list("started_at", flat=True).first()
+    return first.astimezone(zone).date().replace(day=1) if first else None
+
+
+def uptime_by_month(
+    components: Sequence[Component], *, months: int = 3, last: dt.date | None = None
+) -> tuple[list[dt.datetime], dict]:
+    """Month starts and, per component, one span per month, the last of them `last` (the
+    current month when None) (two queries).
 
     Closed periods come counted per month (UptimeMonth), the running period is added here.
     A component whose months were counted from another start date than its own (changed
@@ -114,7 +123,8 @@ def uptime_by_month(components: Sequence[Component], *, months: int = 3) -> tupl
     minutes, and renders within one minute show the same figures (and the same ETag).
     """
     now, zone = timezone.now().replace(second=0, microsecond=0), status_zone()
-    grid = MonthGrid(month_starts(months=months, now=now, zone=zone))
+    ending = now if last is None else dt.datetime.combine(last, dt.time(12), tzinfo=zone)
+    grid = MonthGrid(month_starts(months=months, now=min(ending, now), zone=zone))
     boundaries = grid.boundaries
     # The page asks for every component: rows of the others are read and skipped, which is
     # cheaper than a list of ids in the query. Unordered: the models' orderings would join the

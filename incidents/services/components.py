@@ -1,6 +1,7 @@
 """Changing component status, groups and components."""
 
 import datetime as dt
+from decimal import Decimal
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
@@ -123,11 +124,16 @@ COMPONENT_FIELDS = (
     "status_mode",
     "showcase",
     "only_show_if_degraded",
+    "uptime_target",
 )
 
 
 def _snapshot(component: Component) -> dict:
-    return {field: getattr(component, field) for field in COMPONENT_FIELDS}
+    # A target as text ("99.900"): the audit trail is JSON, and Decimal is not.
+    return {
+        field: f"{value:.3f}" if isinstance(value := getattr(component, field), Decimal) else value
+        for field in COMPONENT_FIELDS
+    }
 
 
 def save_component(component: Component, *, actor: AbstractBaseUser | None) -> Component:

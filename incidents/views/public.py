@@ -15,13 +15,14 @@ from django.utils import timezone
 from django.utils.cache import add_never_cache_headers
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import get_language
+from django.utils.translation import gettext as _
 from django.views.decorators.http import conditional_page, require_safe
 
 from incidents import formatting, selectors
-from incidents.forms.history import HistoryFilterForm, impact_choices, normalised_query
+from incidents.forms.history import HistoryFilterForm, impact_choices, normalised_query, parse_month
 from incidents.models import ComponentStatus, Resolution
 from incidents.public import history_navigation as navigation
-from incidents.public import presentation
+from incidents.public import presentation, uptime_table
 from incidents.public.incident_charts import incident_charts
 from incidents.public.page_cache import cached_page, no_query
 from incidents.public.uptime_bars import uptime_bars
@@ -209,19 +210,62 @@ def _month_link(month, step: int, first, last, query, language) -> dict | None:
     }
 
 
-@public_page
+UPTIME_MONTHS = 3
+
+
+def uptime_query(request) -> str | None:
+    """The key of a kept uptime page: the last month it shows; None for one of the wrong shape."""
+    month = request.GET.get("month", "")
+    if not month:
+        return ""
+    return f"month={month}" if parse_month(month) else None
+
+
+@public_page(query=uptime_query)
 def uptime(request):
-    language = _language()
+    language, zone = _language(), formatting.status_zone()
     components = selectors.component_choices()
-    months, by_component = selectors.uptime_by_month(components)
-    return render(
+    this_month = timezone.now().astimezone(zone).date().replace(day=1)
+    first = selectors.first_status_month(zone) or this_month
+    wanted = request.GET.get("month", "")
+    last = parse_month(wanted) if wanted else this_month
+    month_error = ""
+    if last is None or not first <= last <= this_month:
+        month_error = _("There is no uptime for that month; showing the latest months.")
+        last = this_month
+    months, by_component = selectors.uptime_by_month(components, months=UPTIME_MONTHS, last=last)
+    shown_first = months[0].date()
+    # Older windows end no earlier than the first data's window, so none is all "no data".
+    older = max(
+        navigation.months_back(last, UPTIME_MONTHS), navigation.months_forward(first, UPTIME_MONTHS - 1)
+    )
+    newer = min(navigation.months_forward(last, UPTIME_MONTHS), this_month)
+    response = render(
         request,
         "public/uptime.html",
         {
             "months": [formatting.format_month(m.date(), language) for m in months],
-            "rows": presentation.uptime_rows(components, by_component, language),
+            "rows": uptime_table.uptime_rows(components, by_component, months, language, now=timezone.now()),
+            "month_error": month_error,
+            "older": _uptime_link(older, language) if shown_first > first else None,
+            "newer": _uptime_link(newer, language, latest=newer == this_month) if last < this_month else None,
+            "month_choices": [
+                (navigation.month_value(m), formatting.format_month(m, language), m == last)
+                for m in navigation.months_between(first, this_month)
+            ],
+            "has_targets": any(c.uptime_target is not None for c in components),
         },
     )
+    if month_error:
+        add_never_cache_headers(response)
+    return response
+
+
+def _uptime_link(last: dt.date, language: str, *, latest: bool = False) -> dict:
+    return {
+        "label": formatting.format_month(last, language),
+        "href": "?" if latest else f"?month={navigation.month_value(last)}",
+    }
 
 
 @public_page

@@ -14,7 +14,15 @@ from incidents.services.metrics import save_metric
 from .access import admin_required
 
 RECENT_SAMPLES = 30
-COMPONENT_FIELDS = ("slug", "group", "position", "status_mode", "showcase", "only_show_if_degraded")
+COMPONENT_FIELDS = (
+    "slug",
+    "group",
+    "position",
+    "status_mode",
+    "showcase",
+    "only_show_if_degraded",
+    "uptime_target",
+)
 METRIC_FIELDS = (
     "slug",
     "kind",
