@@ -8,7 +8,7 @@ from django.conf import settings
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import Count
-from django.http import HttpResponse, JsonResponse
+from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -18,6 +18,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from incidents import roles
 from incidents.channels import outbox
+from incidents.forms.chat_subscriptions import ChatSubscribeForm, chat_channels, chat_sections
 from incidents.forms.subscriptions import (
     EmailSubscribeForm,
     FollowForm,
@@ -67,6 +68,8 @@ def _subscribe_from(form, request, *, incident=None) -> str | None:
             language=data["language"],
             components=data.get("components"),
             endpoint_url=data.get("endpoint_url", ""),
+            channel=getattr(form, "channel", ""),
+            target=data.get("target", ""),
             incident=incident,
         )
     except ValidationError as error:
@@ -97,7 +100,10 @@ def _section_forms(request) -> dict:
 def _subscribe_page(request, *, status: int = 200, **bound):
     """The subscribe page; `bound` replaces the empty form of the section that was posted
     (`form` is that form too, and `limited` a rate-limit message when there is one)."""
-    context = {**_section_forms(request), **bound, "sections": SUBSCRIBE_SECTIONS}
+    # The chat sections (incidents/forms/chat_subscriptions.py) come after the webhook one.
+    chats = chat_sections(language=request.LANGUAGE_CODE, bound=bound)
+    sections = [*SUBSCRIBE_SECTIONS[:2], *chats, *SUBSCRIBE_SECTIONS[2:]]
+    context = {**_section_forms(request), **bound, "sections": sections}
     return render(request, "subscribe/form.html", context, status=status)
 
 
@@ -128,6 +134,17 @@ def subscribe_webhook(request):
         return redirect(f"{reverse('subscribe:form')}#webhook")
     form = WebhookSubscribeForm(request.POST, auto_id="webhook-%s")
     return _subscribe_with(request, form, form_name="webhook_form")
+
+
+@require_http_methods(["GET", "POST"])
+def subscribe_chat(request, channel: str):
+    """A chat or SMS section's form; a GET shows the page at that section."""
+    if channel not in chat_channels():
+        raise Http404
+    if request.method == "GET":
+        return redirect(f"{reverse('subscribe:form')}#{channel}")
+    form = ChatSubscribeForm(request.POST, auto_id=f"{channel}-%s", channel=channel)
+    return _subscribe_with(request, form, form_name=f"{channel}_form")
 
 
 @require_http_methods(["GET", "POST"])

@@ -11,6 +11,7 @@ urlpatterns = [
     path("subscribe/", subscribe.subscribe, name="form"),
     path("subscribe/api/", subscribe.api_subscribe, name="api"),
     path("subscribe/webhook/", subscribe.subscribe_webhook, name="webhook"),
+    path("subscribe/chat/<str:channel>/", subscribe.subscribe_chat, name="chat"),
     path("subscribe/webhooks/", subscribe.webhooks, name="webhooks"),
     path("subscribe/incidents/<slug:slug>/", subscribe.follow, name="follow"),
     path("subscribe/confirm/<str:token>/", subscribe.confirm, name="confirm"),

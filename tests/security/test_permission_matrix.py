@@ -59,6 +59,9 @@ from tests.hostile.conftest import database_rows
 
 PROBE_CREDENTIAL = "Bearer s3cret-probe-credential"
 HOOK_URL = "https://hooks.example.com/services/s3cret-hook-path"
+# A chat target is a credential: masked even for admins.
+SLACK_URL = "https://hooks.slack.example/services/T0/B0/s3cret-slack-path"
+DISCORD_URL = "discord://4174216298/s3cretD1scordT0ken"
 ADDRESS = "ops@example.com"
 
 # --- personas ---
@@ -138,6 +141,8 @@ def secrets_of(objects) -> dict[str, list[str]]:
             "s3cret-probe-credential",
             objects["webhook"].webhook_secret,
             objects["hook"].webhook_secret,
+            "s3cret-slack-path",
+            "s3cretD1scordT0ken",
         ],
         "admins": [ADDRESS, "hooks.example.com", "s3cret-hook-path"],
     }
@@ -187,6 +192,7 @@ def add_secrets_and_recipients(objects, admin) -> dict:
     hook = Subscriber.objects.create(
         channel=Channel.WEBHOOK, email="", endpoint_url=HOOK_URL, confirmed_at=timezone.now()
     )
+    Subscriber.objects.create(channel=Channel.SLACK, target=SLACK_URL, confirmed_at=timezone.now())
     now = timezone.now()
     run = ProbeRun.objects.create(
         probe=http, scheduled_at=now, deadline=now + dt.timedelta(seconds=30), abandon_after=now
@@ -404,6 +410,13 @@ API_ROWS = [
     _read("read probe run", "viewer", lambda w, u: f"/api/v1/probe-runs/{w['run'].pk}/"),
     _read("list subscribers", "admin", lambda w, u: "/api/v1/subscribers/"),
     _read("read subscriber", "admin", lambda w, u: f"/api/v1/subscribers/{w['hook'].public_id}/"),
+    Row(
+        "create chat subscriber",
+        "post",
+        "admin",
+        lambda w, u: "/api/v1/subscribers/",
+        {"channel": "apprise", "target": DISCORD_URL, "language": "en"},
+    ),
     _read("schema", "public", lambda w, u: "/api/schema/"),
     _read("docs", "public", lambda w, u: "/api/docs/"),
     _read("v2 summary", "public", lambda w, u: "/api/v2/summary.json"),

@@ -1,0 +1,127 @@
+"""The subscribe page's chat and SMS sections: one form per channel, each with the channel's
+target (a Slack or Teams webhook URL, an Apprise URL or a phone number) checked by the channel's
+own module, and the email address that receives the confirmation link, as for webhooks."""
+
+import copy
+
+from django import forms
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext_lazy as _
+
+from incidents.channels.targets import check_target
+from incidents.models import Channel
+
+from .subscriptions import EmailSubscribeForm, address_field
+
+# Per channel: the target's label, its help text and its input widget.
+TARGET_FIELDS = {
+    Channel.SLACK: (
+        _("Slack incoming webhook URL"),
+        _(
+            "Create an incoming webhook for the channel in Slack (Apps → Incoming Webhooks) and paste its URL."
+        ),
+        forms.URLInput(attrs={"autocomplete": "off", "placeholder": "https://hooks.slack.com/services/…"}),
+    ),
+    Channel.TEAMS: (
+        _("Microsoft Teams webhook URL"),
+        _(
+            "In Teams, add the “Post to a channel when a webhook request is received” workflow and paste its URL."
+        ),
+        forms.URLInput(attrs={"autocomplete": "off", "placeholder": "https://"}),
+    ),
+    Channel.APPRISE: (
+        _("Apprise URL"),
+        _(
+            "Discord (discord://webhook_id/token), Telegram (tgram://bot_token/chat_id), Matrix "
+            "(matrixs://token@host/#room) or Mattermost (mmosts://host/token)."
+        ),
+        forms.TextInput(attrs={"autocomplete": "off", "spellcheck": "false", "placeholder": "discord://"}),
+    ),
+    Channel.SMS: (
+        _("Mobile phone number"),
+        _(
+            "In international format with the country code, like +47 123 45 678. Messages are short: the title, the status and a link."
+        ),
+        forms.TextInput(attrs={"autocomplete": "tel", "inputmode": "tel", "placeholder": "+"}),
+    ),
+}
+
+
+class ChatSubscribeForm(EmailSubscribeForm):
+    """A chat or SMS subscription; the address receives the confirmation link."""
+
+    target = forms.CharField(max_length=2000, strip=False)
+    email = address_field(_("Email address for the confirmation link"))
+
+    field_order = ["target", "email", "language", "components"]
+
+    def __init__(self, *args, channel: Channel, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.channel = Channel(channel)
+        label, help_text, widget = TARGET_FIELDS[self.channel]
+        target = self.fields["target"]
+        target.label, target.help_text, target.widget = label, help_text, copy.deepcopy(widget)
+        target.widget.is_required = True
+
+    def clean_target(self):
+        try:
+            return check_target(self.channel, self.cleaned_data["target"])
+        except ValidationError as error:
+            raise ValidationError(error.messages) from None
+
+
+def chat_channels() -> list[Channel]:
+    """The chat and SMS channels the subscribe page offers (SMS only with a gateway set)."""
+    return [channel for channel in TARGET_FIELDS if channel != Channel.SMS or settings.SMS_APPRISE_URL]
+
+
+# The subscribe page's section per chat channel: its tab label, what it does and its button.
+SECTION_TEXTS = {
+    Channel.SLACK: (
+        _("Slack"),
+        _("We post each update to a Slack channel: its status, impact, affected components and a link."),
+        _("Subscribe a Slack channel"),
+    ),
+    Channel.TEAMS: (
+        _("Microsoft Teams"),
+        _(
+            "We post each update to a Teams channel as a card: its status, impact, affected components and a link."
+        ),
+        _("Subscribe a Teams channel"),
+    ),
+    Channel.APPRISE: (
+        _("Other chat"),
+        _(
+            "Discord, Telegram, Matrix or Mattermost: give the room as an Apprise URL and we post each update there."
+        ),
+        _("Subscribe a chat room"),
+    ),
+    Channel.SMS: (
+        _("SMS"),
+        _("A short text message for each update: the title, the status and a link."),
+        _("Subscribe a phone number"),
+    ),
+}
+
+
+def chat_sections(*, language: str, bound: dict) -> list[dict]:
+    """The subscribe page's chat sections, each with its form (the one posted, when it was)."""
+    sections = []
+    for channel in chat_channels():
+        label, intro, button = SECTION_TEXTS[channel]
+        form = bound.get(f"{channel}_form") or ChatSubscribeForm(
+            initial={"language": language}, auto_id=f"{channel}-%s", channel=channel
+        )
+        template = "subscribe/_chat_section.html"
+        sections.append(
+            {
+                "id": str(channel),
+                "label": label,
+                "template": template,
+                "intro": intro,
+                "button": button,
+                "form": form,
+            }
+        )
+    return sections

@@ -1,0 +1,105 @@
+"""The subscribe page's chat and SMS sections: confirmed by the email address given, as for
+webhooks, and the message then goes to the chat target."""
+
+import re
+
+import pytest
+from django.core import mail
+
+from incidents.channels import outbox
+from incidents.models import Channel, Subscriber
+
+from .chat_sinks import *  # noqa: F403 - the receivers are fixtures
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def client(client, django_capture_on_commit_callbacks):
+    """A client whose requests run their after-commit work (the mails), as in production."""
+    post = client.post
+
+    def committing_post(*args, **kwargs):
+        with django_capture_on_commit_callbacks(execute=True):
+            return post(*args, **kwargs)
+
+    client.post = committing_post
+    return client
+
+
+def confirm_path(message) -> str:
+    return re.search(r"https?://[^/\s]+(/subscribe/confirm/[^/\s]+/)", message.body).group(1)
+
+
+def test_the_page_has_a_section_per_chat_channel_and_sms_only_with_a_gateway(client, settings):
+    settings.SMS_APPRISE_URL = ""
+    page = client.get("/subscribe/").content.decode()
+    for channel in ("slack", "teams", "apprise"):
+        assert f'<section id="{channel}"' in page
+        assert f'action="/subscribe/chat/{channel}/"' in page
+        assert f'href="#{channel}"' in page
+    assert 'id="sms"' not in page
+    assert client.post("/subscribe/chat/sms/", {"target": "+4712345678"}).status_code == 404
+
+    settings.SMS_APPRISE_URL = "json://127.0.0.1:9/sms/{number}"
+    page = client.get("/subscribe/").content.decode()
+    assert '<section id="sms"' in page
+    assert 'id="sms-target"' in page and 'inputmode="tel"' in page
+
+
+def test_a_slack_channel_subscribed_on_the_page_hears_after_its_contact_confirms(client, slack_sink, declare):
+    response = client.post(
+        "/subscribe/chat/slack/", {"target": slack_sink.url, "email": "ops@example.com", "language": "en"}
+    )
+
+    assert response.status_code == 200
+    assert b"Check your inbox" in response.content
+    subscriber = Subscriber.objects.get(channel=Channel.SLACK)
+    assert (subscriber.target, subscriber.email, subscriber.confirmed_at) == (
+        slack_sink.url,
+        "ops@example.com",
+        None,
+    )
+    [message] = mail.outbox
+    declare("Before confirming")
+    outbox.deliver_due(seconds=30)
+    assert slack_sink.requests == []
+
+    assert client.post(confirm_path(message)).status_code == 200
+    declare("After confirming")
+    outbox.deliver_due(seconds=30)
+    [payload] = slack_sink.payloads()
+    assert payload["blocks"][0]["text"]["text"] == "After confirming"
+
+
+@pytest.mark.parametrize(
+    ("channel", "target", "message"),
+    [
+        ("sms", "12345", "international format"),
+        ("apprise", "mailto://a:b@example.com", "Apprise URL"),
+        ("slack", "ftp://example.com/x", "http"),
+        ("teams", "", "required"),
+    ],
+)
+def test_a_bad_target_is_refused_on_its_field_and_nothing_is_stored(
+    client, settings, channel, target, message
+):
+    settings.SMS_APPRISE_URL = "json://127.0.0.1:9/sms/{number}"
+    settings.OUTBOUND_ALLOW_PRIVATE_TARGETS = True
+    response = client.post(
+        f"/subscribe/chat/{channel}/", {"target": target, "email": "ops@example.com", "language": "en"}
+    )
+
+    assert response.status_code == 400
+    page = response.content.decode()
+    section = page[page.index(f'<section id="{channel}"') :]
+    section = section[: section.index("</section>")]
+    assert f'id="{channel}-target_error"' in section
+    assert message in section
+    assert not Subscriber.objects.exists()
+    assert mail.outbox == []
+
+
+def test_an_unknown_channel_is_not_found(client):
+    assert client.post("/subscribe/chat/pager/", {"target": "x"}).status_code == 404
+    assert client.get("/subscribe/chat/slack/").status_code == 302
