@@ -1,0 +1,100 @@
+"""Subscribing in a real browser: from the overview to the subscribe page, an email subscription
+to the check-your-inbox page, following an open incident from its page, and axe-core on each
+page at 1280 and 390 px."""
+
+import pytest
+from django.core import mail
+
+from incidents.models import Component, Subscriber
+from incidents.services.components import save_component
+from incidents.services.incidents import declare_incident
+from tests.browser.conftest import serious_axe_violations, use_viewport
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+WIDTHS = (1280, 390)
+
+
+@pytest.fixture
+def page(admin):
+    api = save_component(
+        Component(slug="public-api", name={"en": "Public API", "ru": "Публичный API"}), actor=admin
+    )
+    incident = declare_incident(
+        title="Requests failing",
+        language="en",
+        body="Errors.",
+        impact="major",
+        component_statuses={api: "partial_outage"},
+        actor=admin,
+    )
+    return {"api": api, "incident": incident}
+
+
+def css(driver, selector):
+    from selenium.webdriver.common.by import By
+
+    return driver.find_element(By.CSS_SELECTOR, selector)
+
+
+def wait(driver, condition, seconds=10):
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    return WebDriverWait(driver, seconds).until(lambda d: condition())
+
+
+def accessible_at_each_width(driver) -> dict[int, list[str]]:
+    found = {}
+    for width in WIDTHS:
+        use_viewport(driver, width)
+        found[width] = serious_axe_violations(driver)
+    return {width: violations for width, violations in found.items() if violations}
+
+
+def test_subscribe_by_email_from_the_overview(browser, live_server, page):
+    browser.get(live_server.url + "/")
+    css(browser, "a.subscribe-link").click()
+    wait(browser, lambda: browser.current_url.endswith("/subscribe/"))
+    assert accessible_at_each_width(browser) == {}
+    use_viewport(browser, 1280)
+
+    # The tabs are links to sections: the webhook one scrolls to its own form.
+    css(browser, '.subscribe-tabs a[href="#webhook"]').click()
+    assert browser.current_url.endswith("#webhook")
+    assert css(browser, "#webhook form").get_attribute("action").endswith("/subscribe/webhook/")
+
+    address = css(browser, "#email-email")
+    assert address.get_attribute("type") == "email" and address.get_attribute("autocomplete") == "email"
+    address.send_keys("reader@example.com")
+    css(browser, f'#email input[name="components"][value="{page["api"].slug}"]').click()
+    css(browser, "#email button[type=submit]").click()
+
+    wait(browser, lambda: "Check your inbox" in browser.find_element("tag name", "h1").text)
+    assert "reader@example.com" in browser.page_source
+    assert accessible_at_each_width(browser) == {}
+    subscriber = Subscriber.objects.get(email="reader@example.com")
+    assert [c.slug for c in subscriber.components.all()] == ["public-api"]
+    assert subscriber.confirmed_at is None
+    assert [m.to for m in mail.outbox] == [["reader@example.com"]]
+
+
+def test_follow_an_open_incident_from_its_page(browser, live_server, page):
+    browser.get(f"{live_server.url}/incidents/{page['incident'].slug}/")
+    assert accessible_at_each_width(browser) == {}
+    use_viewport(browser, 1280)
+    css(browser, ".follow-action a").click()
+    wait(browser, lambda: "/subscribe/incidents/" in browser.current_url)
+    assert accessible_at_each_width(browser) == {}
+    use_viewport(browser, 1280)
+
+    css(browser, "input[type=email][name=email]").send_keys("fan@example.com")
+    css(browser, "form.subscribe-form button[type=submit]").click()
+
+    wait(browser, lambda: "Check your inbox" in browser.find_element("tag name", "h1").text)
+    assert Subscriber.objects.get(email="fan@example.com").incident == page["incident"]
+
+
+def test_the_russian_subscribe_page_is_accessible_and_names_components_in_russian(browser, live_server, page):
+    browser.get(live_server.url + "/ru/subscribe/")
+    assert "Публичный API" in css(browser, "#email fieldset").text
+    assert accessible_at_each_width(browser) == {}
