@@ -218,3 +218,13 @@ def test_counts_for_many_updates_take_one_query(told_incident, responder, django
         found = delivery_counts(updates)
 
     assert [found[u.pk].queued for u in updates] == [2, 2, 2]
+
+
+def test_a_delivery_being_sent_still_counts_as_queued(told_incident):
+    update = told_incident.updates.get()
+    Delivery.objects.filter(update=update, channel=Channel.EMAIL).update(state=DeliveryState.SENDING)
+
+    counts_now = delivery_counts([update])[update.pk]
+
+    assert counts_now.channels["email"].as_dict() == {"queued": 1, "sent": 0, "failed": 0}
+    assert (counts_now.queued, counts_now.sent, counts_now.failed) == (2, 0, 0)
