@@ -58,10 +58,14 @@ def test_subscribe_by_email_from_the_overview(browser, live_server, page):
     assert accessible_at_each_width(browser) == {}
     use_viewport(browser, 1280)
 
-    # The tabs are links to sections: the webhook one scrolls to its own form.
+    # The tabs are links to sections, one shown at a time (no script): the webhook one has its
+    # own form, and the email form is out of the way until its tab is chosen again.
+    assert css(browser, "#email").is_displayed() and not css(browser, "#webhook").is_displayed()
     css(browser, '.subscribe-tabs a[href="#webhook"]').click()
     assert browser.current_url.endswith("#webhook")
-    assert css(browser, "#webhook form").get_attribute("action").endswith("/subscribe/webhook/")
+    assert css(browser, "#webhook").is_displayed() and not css(browser, "#email").is_displayed()
+    assert css(browser, "#webhook form").get_attribute("action").endswith("/subscribe/webhook/#webhook")
+    css(browser, '.subscribe-tabs a[href="#email"]').click()
 
     address = css(browser, "#email-email")
     assert address.get_attribute("type") == "email" and address.get_attribute("autocomplete") == "email"
@@ -98,3 +102,15 @@ def test_the_russian_subscribe_page_is_accessible_and_names_components_in_russia
     browser.get(live_server.url + "/ru/subscribe/")
     assert "Публичный API" in css(browser, "#email fieldset").text
     assert accessible_at_each_width(browser) == {}
+
+
+def test_a_refused_webhook_form_comes_back_at_its_own_tab(browser, live_server, page):
+    browser.get(live_server.url + "/subscribe/#webhook")
+    css(browser, "#webhook-endpoint_url").send_keys("not a url")
+    css(browser, "#webhook-email").send_keys("ops@example.com")
+    css(browser, "#webhook button[type=submit]").click()
+
+    wait(browser, lambda: "/subscribe/webhook/" in browser.current_url)
+    assert css(browser, "#webhook").is_displayed() and not css(browser, "#email").is_displayed()
+    assert css(browser, "#webhook .errorlist").is_displayed()
+    assert not Subscriber.objects.exists()

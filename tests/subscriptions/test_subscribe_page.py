@@ -52,9 +52,9 @@ def test_the_address_is_an_email_field_browsers_can_fill(client, named):
 
 def test_email_and_webhook_are_two_separate_forms(client, named):
     page = client.get("/subscribe/").content.decode()
-    email_form, webhook_form = forms_of(page)
-    assert 'action="/subscribe/"' in email_form and "endpoint_url" not in email_form
-    assert 'action="/subscribe/webhook/"' in webhook_form and 'name="endpoint_url"' in webhook_form
+    email_form, webhook_form, *_chats = forms_of(page)
+    assert 'action="/subscribe/#email"' in email_form and "endpoint_url" not in email_form
+    assert 'action="/subscribe/webhook/#webhook"' in webhook_form and 'name="endpoint_url"' in webhook_form
     assert 'type="url"' in webhook_form
 
 
