@@ -23,7 +23,6 @@ from django.utils import timezone
 from incidents.channels.base import Result
 from incidents.channels.registry import CHANNELS, channel_for
 from incidents.models import Delivery, DeliveryState
-from incidents.services.notifications import kick
 from incidents.telemetry import instruments
 
 MARK_EVERY = 50
@@ -227,13 +226,3 @@ def release_expired_leases(now: dt.datetime | None = None) -> int:
 def has_due(now: dt.datetime | None = None) -> bool:
     now = now or timezone.now()
     return Delivery.objects.filter(state=DeliveryState.PENDING, next_attempt_at__lte=now).exists()
-
-
-def retry_failed(delivery: Delivery) -> bool:
-    """Staff action: gives a failed delivery a fresh budget of attempts, due now."""
-    retried = Delivery.objects.filter(pk=delivery.pk, state=DeliveryState.FAILED).update(
-        state=DeliveryState.PENDING, attempts=0, next_attempt_at=timezone.now(), last_error=""
-    )
-    if retried:
-        transaction.on_commit(kick)
-    return bool(retried)

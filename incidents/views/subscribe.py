@@ -17,7 +17,6 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST
 
 from incidents import roles
-from incidents.channels import outbox
 from incidents.forms.chat_subscriptions import ChatSubscribeForm, chat_channels, chat_sections
 from incidents.forms.subscriptions import (
     EmailSubscribeForm,
@@ -30,6 +29,7 @@ from incidents.models import Delivery, DeliveryState, Incident, IncidentUpdate
 from incidents.security.client_address import client_address
 from incidents.security.rate_limits import allow
 from incidents.services import subscriptions
+from incidents.services.deliveries import retry_failed_delivery
 from incidents.validation.json_bodies import JsonTooDeep, loads_bounded
 
 RATE_WINDOW_SECONDS = 3600
@@ -312,5 +312,5 @@ def retry_delivery(request, pk: int):
         return refused
     if not roles.can_respond(request.user):
         raise PermissionDenied
-    outbox.retry_failed(get_object_or_404(Delivery, pk=pk))
+    retry_failed_delivery(get_object_or_404(Delivery, pk=pk), actor=request.user)
     return redirect("subscribe:deliveries")

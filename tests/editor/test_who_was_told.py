@@ -228,3 +228,23 @@ def test_a_delivery_being_sent_still_counts_as_queued(told_incident):
 
     assert counts_now.channels["email"].as_dict() == {"queued": 1, "sent": 0, "failed": 0}
     assert (counts_now.queued, counts_now.sent, counts_now.failed) == (2, 0, 0)
+
+
+def test_retrying_one_delivery_from_the_staff_list_is_audited_without_its_recipient(clients, told_incident):
+    outbox.deliver_due(seconds=30)
+    failed = Delivery.objects.get(
+        update__incident=told_incident, channel=Channel.WEBHOOK, update__isnull=False
+    )
+
+    response = clients["responder"].post(f"/editor/deliveries/{failed.pk}/retry/")
+
+    assert response.status_code == 302
+    failed.refresh_from_db()
+    assert (failed.state, failed.attempts) == (DeliveryState.PENDING, 0)
+    event = AuditEvent.objects.get(action="deliveries.retried")
+    assert (event.actor.username, event.incident_id, event.subject_label) == (
+        "rita",
+        told_incident.pk,
+        failed.idempotency_key,
+    )
+    assert HOOK_URL not in str(event.after) and "ops@example.com" not in event.subject_label
