@@ -227,6 +227,21 @@ def format_number(value: float, language: str, *, precision: int = 0) -> str:
     return format_decimal(value, format=pattern, locale=_locale(language))
 
 
+_MEASURE_UNITS = {"ms": "duration-millisecond", "s": "duration-second", "%": "concentr-percent"}
+
+
+@lru_cache(maxsize=4096)
+def format_measure(value: float, unit: str, language: str, *, precision: int = 0) -> str:
+    """ "234 ms", "1,1 с", "99,95 %": a metric's value with its unit in CLDR's short form, kept
+    on one line; a count (or a unit CLDR lacks) as the number alone."""
+    pattern = "#,##0" + ("." + "0" * precision if precision else "")
+    cldr_unit = _MEASURE_UNITS.get(unit)
+    if cldr_unit is None:
+        return format_decimal(value, format=pattern, locale=_locale(language))
+    text = format_unit(value, cldr_unit, length="short", format=pattern, locale=_locale(language))
+    return text.replace(" ", "\u00a0")
+
+
 def format_due(due: dt.date, precision: str, language: str) -> str:
     """A due date as its precision says, in the long forms a record reads well in:
     "December 15, 2026", "November 2026", "4th quarter 2024", "2026"."""
@@ -303,6 +318,11 @@ def _percent_symbols(code: str) -> tuple[str, str, str]:
 def format_month(value: dt.date, language: str) -> str:
     """ "March 2026" as a heading."""
     return _skeleton("yMMMM", value, language)
+
+
+def format_month_short(value: dt.date, language: str) -> str:
+    """ "Mar": a month in a list under its year."""
+    return _skeleton("MMM", value, language)
 
 
 def format_day(value: dt.date, language: str) -> str:

@@ -64,7 +64,8 @@ if not SECRET_KEY or (not DEBUG and SECRET_KEY == _DEV_SECRET):
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]", "testserver"])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
-# Absolute base for links that leave the site: emails, feeds, Statuspage JSON.
+# Absolute base for links that leave the site: emails, feeds, Statuspage JSON, badges. `make run`
+# sets it to its own address (scripts/run_platform.py) unless it is set.
 SITE_URL = env_str("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
 STATUS_PAGE_NAME = env_str("STATUS_PAGE_NAME", "Acme Status")
 
@@ -216,11 +217,12 @@ STATUS_TIME_ZONE = env_str("STATUS_TIME_ZONE", "Europe/Oslo")
 # Mail
 
 # Outgoing mail (Django's MAILERS). EMAIL_BACKEND picks smtp, console or file (the default with DEBUG:
-# mails are written to var/mail so a fresh install sends nothing by accident).
+# each mail is saved as a readable .eml file in var/mail, so a fresh install sends nothing by
+# accident, and `make run` prints each one's subject and first link).
 EMAIL_BACKENDS = {
     "smtp": "django.core.mail.backends.smtp.EmailBackend",
     "console": "django.core.mail.backends.console.EmailBackend",
-    "file": "django.core.mail.backends.filebased.EmailBackend",
+    "file": "statuspage.mail_files.EmailFileBackend",
 }
 _email_backend = env_str("EMAIL_BACKEND", "file" if DEBUG else "smtp")
 if _email_backend not in EMAIL_BACKENDS:
@@ -412,6 +414,8 @@ SPECTACULAR_SETTINGS = {
         "IncidentKindEnum": "incidents.models.incidents.IncidentKind",
         "MetricKindEnum": "incidents.models.metrics.MetricKind",
         "KeyFigureUnitEnum": "incidents.models.postmortems.KeyFigureUnit",
+        "AlertStateEnum": "incidents.models.intake.AlertState",
+        "AlertRuleStatusEnum": "incidents.models.intake.ALERT_STATUSES",
     },
 }
 # Requests to /api/v1/ with a larger body are refused with 413 before they are read.
@@ -470,6 +474,13 @@ NOTIFY_MAX_ATTEMPTS = env_int("NOTIFY_MAX_ATTEMPTS", 8)
 NOTIFY_RETRY_BASE_SECONDS = env_int("NOTIFY_RETRY_BASE_SECONDS", 30)
 NOTIFY_RETRY_MAX_SECONDS = env_int("NOTIFY_RETRY_MAX_SECONDS", 3600)
 NOTIFY_WEBHOOK_TIMEOUT_SECONDS = env_int("NOTIFY_WEBHOOK_TIMEOUT_SECONDS", 10)
+# SMS go through this Apprise URL with {number} where the subscriber's number goes, e.g.
+# twilio://SID:Token@+15551234567/{number}; empty: the page offers no SMS subscriptions.
+SMS_APPRISE_URL = env_str("SMS_APPRISE_URL", "")
+if SMS_APPRISE_URL and "{number}" not in SMS_APPRISE_URL:
+    raise ImproperlyConfigured("SMS_APPRISE_URL must contain {number}.")
+# A longer SMS is shortened (its title) to fit this many parts of 153 or 67 characters.
+SMS_MAX_SEGMENTS = env_int("SMS_MAX_SEGMENTS", 2)
 # A dispatch task hands the rest to a fresh task after this long, so one task never runs forever.
 NOTIFY_DISPATCH_SECONDS = env_int("NOTIFY_DISPATCH_SECONDS", 240)
 # Dispatch messages sent per kick: set it to the notify workers' concurrency to use them all.
@@ -550,3 +561,18 @@ STATUS_SNAPSHOT_KEEP = env_int("STATUS_SNAPSHOT_KEEP", 2)
 STATUS_SNAPSHOT_DEBOUNCE_SECONDS = env_int("STATUS_SNAPSHOT_DEBOUNCE_SECONDS", 5)
 # While the database is unreachable, each process retries it at most this often.
 DEGRADED_RECHECK_SECONDS = env_int("DEGRADED_RECHECK_SECONDS", 1)
+
+
+# Platform metrics
+
+# /metrics serves the platform's own health to Prometheus (docs/operations.md). With a token set,
+# a scrape must send `Authorization: Bearer <token>`; empty: open, as most exporters are.
+METRICS_TOKEN = env_str("METRICS_TOKEN", "")
+# Every process of one installation writes its counters into this folder, and a scrape adds
+# them up (prometheus_client's multiprocess mode). It must be emptied when the platform starts:
+# scripts/run_platform.py does; under systemd or a container, clear it in the start command.
+# prometheus_client reads PROMETHEUS_MULTIPROC_DIR when first imported, so it is set here from
+# our own setting (an inherited value would make two installations share one folder).
+METRICS_PROCESS_DIR = Path(env_str("METRICS_PROCESS_DIR", str(VAR_DIR / "prometheus")))
+METRICS_PROCESS_DIR.mkdir(parents=True, exist_ok=True)
+os.environ["PROMETHEUS_MULTIPROC_DIR"] = str(METRICS_PROCESS_DIR)

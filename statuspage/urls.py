@@ -5,7 +5,7 @@ from django.conf.urls.i18n import i18n_patterns
 from django.urls import include, path
 
 from incidents.security.login_views import api_login_patterns
-from incidents.views import site_assets
+from incidents.views import site_assets, telemetry
 
 urlpatterns = [
     path("admin/", include("incidents.views.admin_urls")),
@@ -23,6 +23,7 @@ urlpatterns = [
     path("api/", include(("incidents.api.urls", "api"))),
     path("api/v1/auth/", include(api_login_patterns)),
     path("probes/", include("incidents.views.probe_urls")),
+    path("metrics", telemetry.metrics, name="metrics"),
 ]
 
 handler404 = "incidents.views.errors.page_not_found"
