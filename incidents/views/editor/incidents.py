@@ -23,7 +23,6 @@ from incidents.forms.incidents import (
 from incidents.forms.update_templates import template_initial
 from incidents.models import AuditEvent, Component, ComponentChange, Incident, IncidentKind, IncidentUpdate
 from incidents.selectors.deliveries import delivery_counts
-from incidents.selectors.deliveries import delivery_counts
 from incidents.services.incidents import (
     ConcurrentEdit,
     declare_incident,
@@ -139,7 +138,6 @@ def _cockpit(
         "incident": incident,
         "title": pick(incident.title, language=incident.original_language),
         "updates": incident.updates.all(),
-        "deliveries": delivery_counts(incident.updates.all()),
         "deliveries": delivery_counts(incident.updates.all()),
         "update_form": update_form,
         "resolve_form": resolve_form or ResolveForm(initial=closing_initial, prefix="resolve"),
