@@ -15,7 +15,6 @@ from django.utils.translation import gettext as _
 
 from incidents import formatting, selectors
 from incidents.metrics import readings
-from incidents.metrics.uptime import Span
 from incidents.models import Component, ComponentStatus, Incident, Metric
 from incidents.public import charts
 from incidents.public.uptime_bars import overview_bars
@@ -276,44 +275,3 @@ def history_months(events: list[Incident], language: str) -> list[Month]:
             months.append(Month(formatting.format_month(local.date(), language), []))
         months[-1].events.append(event)
     return months
-
-
-@dataclass
-class UptimeCell:
-    uptime: str  # "99.982 %"
-    down: str  # "12 minutes"
-    degraded: str  # time outside the latency target
-
-
-@dataclass
-class UptimeRow:
-    component: Component
-    name: Shown
-    months: list[UptimeCell | None]  # None: nothing observed that month
-
-
-def uptime_rows(
-    components: list[Component], by_month: dict[int, list[Span]], language: str
-) -> list[UptimeRow]:
-    """The uptime table: per component, its uptime, time down and time degraded per month."""
-
-    def minutes(seconds: float) -> str:
-        return formatting.format_duration(dt.timedelta(minutes=round(seconds / 60)), language)
-
-    return [
-        UptimeRow(
-            component=component,
-            name=shown(component.name, component, language=language),
-            months=[
-                UptimeCell(
-                    formatting.format_percent(span.uptime, language),
-                    minutes(span.down_seconds),
-                    minutes(span.degraded_seconds),
-                )
-                if span.observed
-                else None
-                for span in by_month[component.pk]
-            ],
-        )
-        for component in components
-    ]
