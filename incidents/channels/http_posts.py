@@ -4,7 +4,9 @@ concurrently through the guarded client, and each answer turned into a `Result`.
 A batch is posted in groups of CONCURRENT_POSTS; a group's results are yielded together as a
 list, which the outbox marks `sent` in one UPDATE before the next group goes out. So a worker
 that dies sends again at most the group that was in flight, and a receiver some network away
-costs one round trip per group rather than per message.
+costs one round trip per group rather than per message. A group holds at most one message per
+subscriber, so each subscriber still receives its messages in order (a component going into
+maintenance and out of it must not arrive the other way round).
 """
 
 from collections.abc import Iterable, Iterator
@@ -49,11 +51,17 @@ def send_posts(items: Iterable[Post | Result], *, timeout: float) -> Iterator[li
     `Result` among the items (refused before sending) is passed on in the next group."""
     with BlockingClient() as client:
         group: list[Post | Result] = []
+        receivers: set[int] = set()
         for item in items:
-            group.append(item)
-            if sum(isinstance(entry, Post) for entry in group) >= CONCURRENT_POSTS:
+            if isinstance(item, Post) and item.delivery.subscriber_id in receivers:
                 yield _post_group(group, client=client, timeout=timeout)
-                group = []
+                group, receivers = [], set()
+            group.append(item)
+            if isinstance(item, Post):
+                receivers.add(item.delivery.subscriber_id)
+            if len(receivers) >= CONCURRENT_POSTS:
+                yield _post_group(group, client=client, timeout=timeout)
+                group, receivers = [], set()
         if group:
             yield _post_group(group, client=client, timeout=timeout)
 
