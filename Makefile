@@ -64,8 +64,9 @@ test-browser: venv
 screenshots: venv compilemessages
 	$(PY) scripts/screenshots.py
 # Benchmarks and drills (each script's docstring says what it measures).
-# One update to 20,000 subscribers through outbox, Celery worker and a local SMTP sink; compares
-# with a plain smtplib loop. Use DATABASE_URL (PostgreSQL) and REDIS_URL for a meaningful figure.
+# One update to 20,000 subscribers (email, webhook and Slack) through outbox, Celery worker and
+# local SMTP and HTTP receivers; compares the email share with a plain smtplib loop. Use
+# DATABASE_URL (PostgreSQL) and REDIS_URL for a meaningful figure.
 bench-notify: venv
 	$(PY) scripts/bench_notify.py
 # Seconds from declaring an incident to its first mail, with the platform started as `make run`
