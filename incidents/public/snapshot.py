@@ -46,6 +46,7 @@ CONTENT_TYPES = {
     ".json": "application/json; charset=utf-8",
     ".atom": "application/atom+xml; charset=utf-8",
     ".rss": "application/rss+xml; charset=utf-8",
+    ".svg": "image/svg+xml",
 }
 
 
@@ -110,7 +111,9 @@ def file_for(path: str, *, page: int | None = None) -> str:
 
 def public_urls() -> list[tuple[str, str]]:
     """(URL to request, file to write) for every public page, feed and document."""
-    urls: list[tuple[str, str]] = []
+    # The icon in the colour of the moment the snapshot was made (pages ask for it by ?status=,
+    # which a static server ignores).
+    urls: list[tuple[str, str]] = [("/favicon.svg", "favicon.svg")]
     components = list(Component.objects.order_by("slug").values_list("slug", flat=True))
     incidents = list(Incident.objects.published().order_by("pk").values_list("slug", flat=True))
     history_pages = selectors.history(

@@ -30,6 +30,7 @@ def test_export_writes_the_whole_public_site_in_every_language(site, snapshot_di
     assert summary["components"]
     assert json.loads((folder / "ru/api/v2/summary.json").read_text())["status"]["description"]
     assert (folder / "static/css/site.css").is_file()
+    assert (folder / "favicon.svg").read_text().startswith("<svg")
     manifest = json.loads((folder / "manifest.json").read_text())
     assert manifest["generated_at"] == made.generated_at.isoformat()
     assert manifest["files"]["history.atom"]["content_type"].startswith("application/atom+xml")
