@@ -160,3 +160,19 @@ def test_filters_in_any_order_are_one_cached_page(client, site, kept, django_ass
     with django_assert_num_queries(0):
         page = client.get("/history/?to=2026-03-09&from=2026-03-01&component=webhook-delivery&impact=major")
     assert "Webhooks delayed" in page.content.decode()
+
+
+@pytest.mark.parametrize("value", ["2026-13", "1999-01", "2099-12", "march", "%00", "2026-3"])
+def test_an_uptime_month_without_data_is_said_and_not_kept(client, site, kept, value):  # noqa: F811
+    client.get("/uptime/")
+    cached = len(kept._cache)
+    response = client.get("/uptime/", {"month": value})
+    assert response.status_code == 200
+    assert "There is no uptime for that month" in response.content.decode()
+    assert len(kept._cache) == cached
+
+
+def test_an_uptime_month_with_data_is_kept(client, site, kept, django_assert_num_queries):  # noqa: F811
+    client.get("/uptime/?month=2026-02")
+    with django_assert_num_queries(0):
+        assert "February 2026" in client.get("/uptime/?month=2026-02&utm_source=x").content.decode()
