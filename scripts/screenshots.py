@@ -158,6 +158,7 @@ def editor_pages(ids):
         ("editor-tokens", "/editor/tokens/"),
         ("editor-templates", "/editor/templates/"),
         ("editor-import-statuspage", "/editor/import/statuspage/"),
+        ("editor-intake", "/editor/intake/"),
     ]
     if ids.get("probe_pk"):
         shots.insert(7, ("editor-probe", f"/editor/probes/{ids['probe_pk']}/"))
