@@ -71,7 +71,7 @@ def start_server(env, port):
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
-    for _ in range(100):
+    for _ in range(300):  # a busy machine takes its time over the system checks
         try:
             urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=2)
             return server
@@ -142,6 +142,10 @@ def pages(ids):
     ]
 
 
+# Shot from a server with DEBUG off, as visitors see them (with DEBUG on Django shows its own).
+ERROR_PAGES = [("not-found", "/no-such-page/"), ("not-found-ru", "/ru/no-such-page/")]
+
+
 def editor_pages(ids):
     pk = ids["pk"]
     shots = [
@@ -185,10 +189,41 @@ def main():
                 for width in WIDTHS:
                     for scheme in SCHEMES:
                         shoot(driver, root + url, OUT / f"{name}-{width}-{scheme}.png", width, scheme)
+            if "not-found".startswith(prefix) or prefix.startswith("not-found"):
+                shoot_error_pages(driver, env, prefix)
         finally:
             driver.quit()
             server.terminate()
             server.wait(timeout=10)
+
+
+def shoot_error_pages(driver, env, prefix):
+    """The 404 page from a second server run as in production (DEBUG off, collected static)."""
+    visitor_env = {
+        **env,
+        "DEBUG": "0",
+        "SECRET_KEY": "screenshots-only-" + "x" * 40,
+        "SECURE_SSL_REDIRECT": "0",
+    }
+    manage(visitor_env, "collectstatic", "--noinput", capture=True)
+    port = free_port()
+    server = start_server(visitor_env, port)
+    try:
+        for name, url in ERROR_PAGES:
+            if not name.startswith(prefix):
+                continue
+            for width in WIDTHS:
+                for scheme in SCHEMES:
+                    shoot(
+                        driver,
+                        f"http://127.0.0.1:{port}{url}",
+                        OUT / f"{name}-{width}-{scheme}.png",
+                        width,
+                        scheme,
+                    )
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
 
 
 if __name__ == "__main__":
