@@ -21,8 +21,8 @@ TEXT_FIELDS = {
     "save postmortem": "summary",
     "add action item": "new-title",
     "edit action item": None,  # prefixed per item, filled in below
-    "new template": "body",
-    "edit template": "body",
+    "new template": "body_en",
+    "edit template": "body_en",
     "new component": "name_en",
     "edit component": "description_en",
     "new metric": "name_en",
