@@ -20,5 +20,8 @@ def server_error(request):
     context processor (the database may be what failed)."""
     if request.path.startswith(API_PREFIX):
         return JsonResponse({"detail": _("Server error.")}, status=500)
-    html = loader.get_template("500.html").render({"request_path": request.path})
+    try:
+        html = loader.get_template("500.html").render({"request_path": request.path})
+    except Exception:  # whatever broke the page may break its frame too: answer plainly
+        html = "<!doctype html><title>Server error</title><h1>Server error (500)</h1>"
     return HttpResponseServerError(html)

@@ -138,3 +138,14 @@ def test_a_500_under_the_api_is_json(db):
     response = server_error(RequestFactory().get("/api/v1/incidents/"))
     assert response.status_code == 500
     assert response["Content-Type"] == "application/json"
+
+
+def test_a_500_whose_frame_breaks_too_still_answers_500(db, settings):
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.ManifestStaticFilesStorage"},
+    }
+    settings.STATIC_ROOT = "/nonexistent-static-root"  # no manifest: {% static %} raises
+    response = server_error(RequestFactory().get("/history/"))
+    assert response.status_code == 500
+    assert "Server error (500)" in response.content.decode()
