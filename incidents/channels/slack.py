@@ -56,6 +56,17 @@ def section(text: str) -> dict:
     return {"type": "section", "text": {"type": "mrkdwn", "text": clip(text, SECTION_LIMIT)}}
 
 
+def with_count_of_rest(shown: list[str], *, hidden: int) -> str:
+    """The last section's lines and "…and N more", dropping whole lines until both fit."""
+    while True:
+        more = _("…and %(count)s more") % {"count": hidden}
+        text = "\n".join([*shown, more])
+        if len(text) <= SECTION_LIMIT or len(shown) == 1:
+            return clip(text, SECTION_LIMIT)
+        shown.pop()
+        hidden += 1
+
+
 def component_sections(content: ChatContent, room: int) -> list[dict]:
     """The components, as few sections as fit; past `room` sections the rest is counted."""
     lines = []
@@ -71,8 +82,7 @@ def component_sections(content: ChatContent, room: int) -> list[dict]:
         elif len(sections) < room:
             sections.append(line)
         else:
-            more = _("…and %(count)s more") % {"count": len(lines) - index}
-            sections[-1] = clip(sections[-1], SECTION_LIMIT - len(more) - 1) + "\n" + more
+            sections[-1] = with_count_of_rest(sections[-1].split("\n"), hidden=len(lines) - index)
             break
     return [section(text) for text in sections]
 

@@ -1,6 +1,7 @@
 """Chat and SMS subscribers, delivered from the outbox to local receivers that check payloads as
 Slack, Teams, an Apprise `json://` endpoint and an SMS gateway would."""
 
+import dataclasses
 import datetime as dt
 import json
 
@@ -8,12 +9,13 @@ import pytest
 import time_machine
 from django.utils import timezone
 
-from incidents.channels import outbox, sms
-from incidents.channels.chat_content import render_chat_content
+from incidents.channels import outbox, slack, sms
+from incidents.channels.chat_content import ChatComponent, render_chat_content
 from incidents.models import Channel, Delivery, DeliveryState
 from incidents.services.metrics import record_sample
 
 from .chat_sinks import *  # noqa: F403 - the receivers are fixtures
+from .chat_sinks import slack_problems
 
 pytestmark = pytest.mark.django_db
 
@@ -207,3 +209,22 @@ def test_chat_subscribers_hear_nothing_of_component_status_changes(slack_sink, m
         Delivery.objects.filter(status_change__isnull=False, subscriber__channel=Channel.SLACK).count() == 0
     )
     assert Delivery.objects.filter(update__isnull=False).count() == 1
+
+
+def test_a_slack_message_with_more_components_than_blocks_counts_the_rest(declare):
+    content = render_chat_content(declare().updates.get(), "en")
+    many = tuple(
+        ChatComponent(
+            name=f"Component {n} " + "x" * 200, status="major_outage", status_label="Major outage", figure=""
+        )
+        for n in range(1000)
+    )
+
+    payload = slack.message(dataclasses.replace(content, components=many))
+
+    assert slack_problems(payload) == []
+    assert len(payload["blocks"]) == 50
+    shown = texts_of(payload["blocks"])
+    hidden = 1000 - shown.count("*: Major outage")
+    assert hidden > 0
+    assert f"…and {hidden} more" in shown
