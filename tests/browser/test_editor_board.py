@@ -148,3 +148,27 @@ def test_no_editor_screen_is_wider_than_a_phone(browser, live_server, admin, sit
         if width > 390:
             too_wide[path] = (width, browser.execute_script(WIDEST))
     assert too_wide == {}
+
+
+# Controls shorter than a fingertip; check boxes count by their row (the label makes it 44 px).
+SHORT_CONTROLS = """
+const selector = "main button, main select, main textarea, main summary, header button, header select, "
+  + "header a, main input:not([type=checkbox]):not([type=radio]):not([type=hidden])";
+return [...document.querySelectorAll(selector)]
+  .filter((el) => el.getBoundingClientRect().width > 0 && el.getBoundingClientRect().height < 43.5)
+  .map((el) => `${el.tagName.toLowerCase()} "${(el.id || el.name || el.textContent).trim().slice(0, 30)}"`);
+"""
+
+
+def test_every_control_on_the_board_and_incident_screen_is_at_least_44_px_tall_on_a_phone(
+    browser, live_server, responder, site
+):
+    log_in(browser, live_server, responder.username)
+    use_viewport(browser, 390)
+    short = {}
+    for path in ("/editor/", f"/editor/incidents/{site['current'].pk}/", "/editor/incidents/new/"):
+        browser.get(live_server.url + path)
+        found = browser.execute_script(SHORT_CONTROLS)
+        if found:
+            short[path] = found
+    assert short == {}
