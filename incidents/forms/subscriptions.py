@@ -100,7 +100,9 @@ class WebhookSubscribeForm(EmailSubscribeForm):
         max_length=2000,
         strip=False,
         help_text=_("We POST each update as JSON in Statuspage's format, signed with a secret."),
-        widget=forms.URLInput(attrs={"autocomplete": "url", "placeholder": "https://"}),
+        # Text with a URL keyboard rather than type=url: a refused value is shown again as typed,
+        # and an input of type url may not hold one that is not a URL (HTML's content model).
+        widget=forms.TextInput(attrs={"inputmode": "url", "autocomplete": "url", "placeholder": "https://"}),
     )
     email = address_field(_("Email address for the confirmation link"))
 

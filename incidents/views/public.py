@@ -8,24 +8,24 @@ import datetime as dt
 import re
 
 from django.conf import settings
-from django.http import Http404, HttpResponseRedirect
+from django.http import Http404, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.cache import add_never_cache_headers
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import get_language
-from django.utils.translation import gettext as _
 from django.views.decorators.http import conditional_page, require_safe
 
-from incidents import formatting, selectors
-from incidents.forms.history import HistoryFilterForm, impact_choices, normalised_query, parse_month
+from incidents import selectors
+from incidents.forms.history import normalised_query, parse_month
 from incidents.models import ComponentStatus, Resolution
-from incidents.public import history_navigation as navigation
-from incidents.public import presentation, uptime_table
+from incidents.public import presentation
+from incidents.public.history_page import RenderedPage, history_page
 from incidents.public.incident_charts import incident_charts
 from incidents.public.page_cache import cached_page, no_query
 from incidents.public.uptime_bars import uptime_bars
+from incidents.public.uptime_page import uptime_page
 from incidents.translation import language_codes
 
 UPTIME_DAYS = presentation.UPTIME_DAYS
@@ -130,87 +130,22 @@ def component(request, slug: str):
     )
 
 
-@public_page(query=history_query)
-def history(request):
-    language, zone = _language(), formatting.status_zone()
-    components = selectors.component_choices()
-    first = selectors.first_history_month(zone)
-    this_month = timezone.now().astimezone(zone).date().replace(day=1)
-    form = HistoryFilterForm(
-        request.GET, components=components, months=(first, this_month) if first else None
-    )
-    filters = form.filters()
-    since, until = history_window(filters, zone)
-    number = _page_number(request)
-    page = selectors.history(
-        component=filters.component,
-        impact=filters.impact,
-        since=since,
-        until=until,
-        page=number,
-        page_size=settings.PUBLIC_HISTORY_PAGE_SIZE,
-    )
-    counts = selectors.history_months(zone, component=filters.component, impact=filters.impact)
-    query = filters.query
-    response = render(
-        request,
-        "public/history.html",
-        {
-            "form": form,
-            "filters": filters,
-            "impacts": impact_choices(),
-            "page": page,
-            "months": presentation.history_months(page.object_list, language),
-            "components": components,
-            "month_index": navigation.month_index(
-                first, this_month, counts, query=query, chosen=filters.month, language=language
-            )
-            if first
-            else [],
-            "chosen_month": filters.month and formatting.format_month(filters.month, language),
-            "newer_month": _month_link(filters.month, +1, first, this_month, query, language),
-            "older_month": _month_link(filters.month, -1, first, this_month, query, language),
-            "page_query": navigation.history_href(query)[1:],
-            "feed_component": filters.component,
-        },
-    )
-    days = [day for day in (filters.since, filters.until) if day]
-    outside = bool(days) and (
-        first is None or not all(first <= day < navigation.next_month(this_month) for day in days)
-    )
-    if page.number != number or form.errors or outside:
-        # Made-up numbers, names and dates all show a page that is kept already: keep none.
+def _rendered(request, template: str, found: RenderedPage) -> HttpResponse:
+    response = render(request, template, found.context)
+    if not found.keep:
         add_never_cache_headers(response)
     return response
 
 
-def history_window(filters, zone) -> tuple[dt.datetime | None, dt.datetime | None]:
-    """The filters' days as local midnights: [first day, the day after the last)."""
-
-    def midnight(day: dt.date) -> dt.datetime:
-        return dt.datetime.combine(day, dt.time(), tzinfo=zone)
-
-    if filters.month:
-        return midnight(filters.month), midnight(navigation.next_month(filters.month))
-    since = midnight(filters.since) if filters.since else None
-    until = midnight(filters.until + dt.timedelta(days=1)) if filters.until else None
-    return since, until
-
-
-def _month_link(month, step: int, first, last, query, language) -> dict | None:
-    """The month before or after the one shown, while there is history there."""
-    if month is None:
-        return None
-    other = navigation.next_month(month) if step > 0 else (month - dt.timedelta(days=1)).replace(day=1)
-    if not first <= other <= last:
-        return None
-    return {
-        "label": formatting.format_month(other, language),
-        "href": navigation.history_href(query, month=navigation.month_value(other)),
-    }
-
-
-UPTIME_MONTHS = 3
+@public_page(query=history_query)
+def history(request):
+    found = history_page(
+        request.GET,
+        page_number=_page_number(request),
+        page_size=settings.PUBLIC_HISTORY_PAGE_SIZE,
+        language=_language(),
+    )
+    return _rendered(request, "public/history.html", found)
 
 
 def uptime_query(request) -> str | None:
@@ -223,49 +158,9 @@ def uptime_query(request) -> str | None:
 
 @public_page(query=uptime_query)
 def uptime(request):
-    language, zone = _language(), formatting.status_zone()
-    components = selectors.component_choices()
-    this_month = timezone.now().astimezone(zone).date().replace(day=1)
-    first = selectors.first_status_month(zone) or this_month
-    wanted = request.GET.get("month", "")
-    last = parse_month(wanted) if wanted else this_month
-    month_error = ""
-    if last is None or not first <= last <= this_month:
-        month_error = _("There is no uptime for that month; showing the latest months.")
-        last = this_month
-    months, by_component = selectors.uptime_by_month(components, months=UPTIME_MONTHS, last=last)
-    shown_first = months[0].date()
-    # Older windows end no earlier than the first data's window, so none is all "no data".
-    older = max(
-        navigation.months_back(last, UPTIME_MONTHS), navigation.months_forward(first, UPTIME_MONTHS - 1)
+    return _rendered(
+        request, "public/uptime.html", uptime_page(request.GET.get("month", ""), language=_language())
     )
-    newer = min(navigation.months_forward(last, UPTIME_MONTHS), this_month)
-    response = render(
-        request,
-        "public/uptime.html",
-        {
-            "months": [formatting.format_month(m.date(), language) for m in months],
-            "rows": uptime_table.uptime_rows(components, by_component, months, language, now=timezone.now()),
-            "month_error": month_error,
-            "older": _uptime_link(older, language) if shown_first > first else None,
-            "newer": _uptime_link(newer, language, latest=newer == this_month) if last < this_month else None,
-            "month_choices": [
-                (navigation.month_value(m), formatting.format_month(m, language), m == last)
-                for m in navigation.months_between(first, this_month)
-            ],
-            "has_targets": any(c.uptime_target is not None for c in components),
-        },
-    )
-    if month_error:
-        add_never_cache_headers(response)
-    return response
-
-
-def _uptime_link(last: dt.date, language: str, *, latest: bool = False) -> dict:
-    return {
-        "label": formatting.format_month(last, language),
-        "href": "?" if latest else f"?month={navigation.month_value(last)}",
-    }
 
 
 @public_page

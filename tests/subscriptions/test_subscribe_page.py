@@ -55,7 +55,7 @@ def test_email_and_webhook_are_two_separate_forms(client, named):
     email_form, webhook_form, *_chats = forms_of(page)
     assert 'action="/subscribe/#email"' in email_form and "endpoint_url" not in email_form
     assert 'action="/subscribe/webhook/#webhook"' in webhook_form and 'name="endpoint_url"' in webhook_form
-    assert 'type="url"' in webhook_form
+    assert 'inputmode="url"' in webhook_form
 
 
 def test_sections_are_reached_by_links_without_javascript(client, named):

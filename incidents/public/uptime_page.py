@@ -1,0 +1,55 @@
+"""The uptime page: three months at a time, back to the first status period, and the links
+between them."""
+
+import datetime as dt
+
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from incidents import formatting, selectors
+from incidents.forms.history import parse_month
+from incidents.public import history_navigation as navigation
+from incidents.public import uptime_table
+from incidents.public.history_page import RenderedPage
+
+UPTIME_MONTHS = 3
+
+
+def uptime_page(wanted: str, *, language: str) -> RenderedPage:
+    """The uptime page's context; `wanted` is the `month` parameter (the last month shown)."""
+    zone = formatting.status_zone()
+    components = selectors.component_choices()
+    this_month = timezone.now().astimezone(zone).date().replace(day=1)
+    first = selectors.first_status_month(zone) or this_month
+    last = parse_month(wanted) if wanted else this_month
+    month_error = ""
+    if last is None or not first <= last <= this_month:
+        month_error = _("There is no uptime for that month; showing the latest months.")
+        last = this_month
+    months, by_component = selectors.uptime_by_month(components, months=UPTIME_MONTHS, last=last)
+    shown_first = months[0].date()
+    # Older windows end no earlier than the first data's window, so none is all "no data".
+    older = max(
+        navigation.months_back(last, UPTIME_MONTHS), navigation.months_forward(first, UPTIME_MONTHS - 1)
+    )
+    newer = min(navigation.months_forward(last, UPTIME_MONTHS), this_month)
+    context = {
+        "months": [formatting.format_month(m.date(), language) for m in months],
+        "rows": uptime_table.uptime_rows(components, by_component, months, language, now=timezone.now()),
+        "month_error": month_error,
+        "older": _link(older, language) if shown_first > first else None,
+        "newer": _link(newer, language, latest=newer == this_month) if last < this_month else None,
+        "month_choices": [
+            (navigation.month_value(m), formatting.format_month(m, language), m == last)
+            for m in navigation.months_between(first, this_month)
+        ],
+        "has_targets": any(c.uptime_target is not None for c in components),
+    }
+    return RenderedPage(context, keep=not month_error)
+
+
+def _link(last: dt.date, language: str, *, latest: bool = False) -> dict:
+    return {
+        "label": formatting.format_month(last, language),
+        "href": "?" if latest else f"?month={navigation.month_value(last)}",
+    }
