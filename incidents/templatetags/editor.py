@@ -65,3 +65,11 @@ def update_texts(update, incident) -> tuple:
         (code, text) for code, text in sorted(update.body.items()) if code != shown.language and text.strip()
     ]
     return shown, others
+
+
+@register.simple_tag
+def sample_value(metric, value) -> str:
+    """A sample's value with the metric's decimals, in the editor's language ("227.4")."""
+    if value is None:
+        return "—"
+    return formatting.format_number(value, get_language() or "en", precision=metric.precision)
