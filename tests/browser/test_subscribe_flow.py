@@ -1,6 +1,6 @@
 """Subscribing in a real browser: from the overview to the subscribe page, an email subscription
 to the check-your-inbox page, following an open incident from its page, and axe-core on each
-page at 1280 and 390 px."""
+page at 1280 and 390 px, light and dark."""
 
 import pytest
 from django.core import mail
@@ -8,7 +8,7 @@ from django.core import mail
 from incidents.models import Component, Subscriber
 from incidents.services.components import save_component
 from incidents.services.incidents import declare_incident
-from tests.browser.conftest import serious_axe_violations, use_viewport
+from tests.browser.conftest import serious_axe_violations, use_color_scheme, use_viewport
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -43,12 +43,16 @@ def wait(driver, condition, seconds=10):
     return WebDriverWait(driver, seconds).until(lambda d: condition())
 
 
-def accessible_at_each_width(driver) -> dict[int, list[str]]:
+def accessible_at_each_width(driver) -> dict[tuple[int, str], list[str]]:
+    """Serious axe-core violations at a desktop and a phone width, in light and in dark."""
     found = {}
-    for width in WIDTHS:
-        use_viewport(driver, width)
-        found[width] = serious_axe_violations(driver)
-    return {width: violations for width, violations in found.items() if violations}
+    for scheme in ("light", "dark"):
+        use_color_scheme(driver, scheme)
+        for width in WIDTHS:
+            use_viewport(driver, width)
+            found[width, scheme] = serious_axe_violations(driver)
+    use_color_scheme(driver, "light")
+    return {key: violations for key, violations in found.items() if violations}
 
 
 def test_subscribe_by_email_from_the_overview(browser, live_server, page):
