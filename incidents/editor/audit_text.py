@@ -72,6 +72,9 @@ SENTENCES = {
     "admin_deleted": gettext_lazy("%(type)s %(subject)s deleted in the admin"),
 }
 
+# A status a probe measured is recorded as done by "probe:<its name>".
+PROBE_AUTOMATION = "probe:"
+
 # The automations that act without a person (AuditEvent.actor_label when actor is empty).
 AUTOMATIONS = {
     "system": gettext_lazy("the system"),
@@ -155,6 +158,9 @@ def actor_text(event: AuditEvent) -> tuple[str, bool]:
     """Who acted, as a reader says it; True when it was an automation rather than a person."""
     if event.actor_id is None and event.actor_label in AUTOMATIONS:
         return str(AUTOMATIONS[event.actor_label]), True
+    if event.actor_id is None and event.actor_label.startswith(PROBE_AUTOMATION):
+        name = event.actor_label.removeprefix(PROBE_AUTOMATION)
+        return _("the probe “%(name)s”") % {"name": name}, True
     return event.actor_label, False
 
 

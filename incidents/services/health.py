@@ -129,10 +129,18 @@ def derive_component_status(
     cause_status = MetricHealth.objects.get(metric=cause).status
     with translation.override(settings.LANGUAGE_CODE):
         reason = health.describe_figure(cause, figure, count, ComponentStatus(cause_status))
-    status = settle_component(component_id, reason=reason, now=now, automation=AUTOMATION)
+    status = settle_component(component_id, reason=reason, now=now, automation=_probe_automation(cause))
     if status is not None and status.counts_as_down:
         open_draft_incident(Component.objects.get(pk=component_id), status=status, evidence=reason, now=now)
     return status is not None
+
+
+def _probe_automation(metric: Metric) -> str:
+    """Who moved the component, for the audit trail: the metric's probe by name when it has one."""
+    try:
+        return f"probe:{metric.probe.name}"[:150]
+    except Metric.probe.RelatedObjectDoesNotExist:
+        return AUTOMATION
 
 
 def settle_component(
