@@ -49,7 +49,6 @@ def history_page(params, *, page_number: int, page_size: int, language: str) -> 
         page=page_number,
         page_size=page_size,
     )
-    counts = selectors.history_months(zone, component=filters.component, impact=filters.impact)
     query = filters.query
     context = {
         "form": form,
@@ -59,7 +58,7 @@ def history_page(params, *, page_number: int, page_size: int, language: str) -> 
         "months": presentation.history_months(page.object_list, language),
         "components": components,
         "month_index": navigation.month_index(
-            first, this_month, counts, query=query, chosen=filters.month, language=language
+            first, this_month, query=query, chosen=filters.month, language=language
         )
         if first
         else [],

@@ -4,8 +4,7 @@ import datetime as dt
 from zoneinfo import ZoneInfo
 
 from django.core.paginator import Page, Paginator
-from django.db.models import Count, Max, Prefetch, prefetch_related_objects
-from django.db.models.functions import TruncMonth
+from django.db.models import Max, Prefetch, prefetch_related_objects
 from django.utils import timezone
 
 from incidents.models import Component, Incident, IncidentKind, IncidentStatus, IncidentUpdate
@@ -63,29 +62,6 @@ def history(
         list(Incident.objects.filter(pk__in=found.object_list).order_by(*order))
     )
     return found
-
-
-def history_months(
-    zone: ZoneInfo, *, component: Component | int | None = None, impact: str = ""
-) -> dict[dt.date, int]:
-    """How many past events began in each month (its first day, in `zone`), for the months
-    that have any (one query)."""
-    rows = (
-        past_events(component=component, impact=impact)
-        .annotate(month=TruncMonth("started_at", tzinfo=zone))
-        .order_by()
-        .values("month")
-        .annotate(count=Count("pk"))
-        .values_list("month", "count")
-    )
-    return {_first_day(month, zone): count for month, count in rows}
-
-
-def _first_day(month: dt.datetime | dt.date, zone: ZoneInfo) -> dt.date:
-    if isinstance(month, dt.datetime):
-        month = month.astimezone(zone) if month.tzinfo else month
-        return month.date().replace(day=1)
-    return month.replace(day=1)
 
 
 def first_history_month(zone: ZoneInfo) -> dt.date | None:
