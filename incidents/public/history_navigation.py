@@ -73,7 +73,7 @@ def month_index(
     """Every month from `last` back to `first` by year, newest first.
 
     Months are not counted: counting a long history's events by local month costs more than
-    the rest of the page (a tenfold history made the page 2.4 times slower)."""
+    the rest of the page (docs/public-site.md)."""
     years: list[YearOfMonths] = []
     for month in months_between(first, last):
         if not years or years[-1].year != month.year:
