@@ -2,7 +2,8 @@
 
 The functions here only draw: callers pass values and the texts (already translated and
 formatted) that describe them. Colours come from CSS classes; every chart carries an
-`aria-label` and a `<title>`, and every day bar its own text, so nothing is said by colour alone.
+accessible name and a visible text alternative, each threshold line its own dash pattern, and
+every day bar its own text, so nothing is said by colour alone.
 """
 
 import datetime as dt
@@ -19,13 +20,6 @@ class Day:
     text: str  # what the day says: its link's text and the first line of its popover
     href: str  # that day's history, the detail without JavaScript
     incidents: tuple[tuple[str, str], ...] = ()  # (href, title) of the day's incidents
-
-
-@dataclass(frozen=True)
-class Threshold:
-    css_class: str
-    label: str
-    value: float
 
 
 def _number(value: float) -> str:
@@ -93,64 +87,114 @@ def sparkline(
     return mark_safe(head + limit + _polylines(_segments(points), "line") + "</svg>")
 
 
+@dataclass(frozen=True)
+class Threshold:
+    css_class: str  # status-degraded_performance, …: its colour
+    label: str  # "Degraded performance 800 ms"
+    value: float
+
+
+# Each status's line has its own dash pattern, so the lines differ without colour (WCAG 1.4.1);
+# the legend draws the same pattern beside each label.
+DASHES = {
+    "status-degraded_performance": "8 4",
+    "status-partial_outage": "2 3",
+    "status-major_outage": "12 3 2 3",
+}
+DEFAULT_DASH = "4 4"
+
+
+@dataclass(frozen=True)
+class LegendEntry:
+    css_class: str
+    label: str
+    dash: str
+    above: bool  # above the chart's scale: named, not drawn
+
+
+@dataclass(frozen=True)
+class LineChart:
+    """A chart as the template public/_line_chart.html shows it: the SVG holds only lines; every
+    text (axis values, times, threshold names, the summary) is HTML beside it, so it keeps the
+    page's font size on a phone and never collides with another label."""
+
+    ident: str  # unique on the page: the summary's id derives from it
+    title: str  # the figure's caption: "Last 24 hours"
+    name: str  # the chart's accessible name
+    summary: str  # its text alternative: range, latest value, thresholds
+    svg: SafeString
+    y_top: str
+    y_bottom: str
+    x_start: str
+    x_end: str
+    legend: tuple[LegendEntry, ...]
+
+
 def line_chart(
     points: Sequence[tuple[dt.datetime, float | None]],
     *,
+    ident: str,
+    title: str,
+    name: str,
+    summary: str,
     start: dt.datetime,
     end: dt.datetime,
     thresholds: Sequence[Threshold],
-    label: str,
     start_label: str,
     end_label: str,
-    top_label_format=_number,
+    value_format=_number,
     width: int = 640,
     height: int = 180,
-) -> SafeString:
-    """A metric over time with its thresholds drawn as dashed lines; `label` describes it."""
-    margin_left, margin_bottom, margin_top = 48, 20, 8
-    plot_w, plot_h = width - margin_left - 4, height - margin_bottom - margin_top
+) -> LineChart:
+    """A metric over time with its thresholds drawn as dashed lines, one pattern per status."""
+    margin = 6  # room for the strokes at the top and bottom edges
+    plot_h = height - 2 * margin
     values = [v for _t, v in points if v is not None]
     # Scaled to the data and the mildest threshold, so a 900 s outage line does not flatten
-    # a 2 s curve; thresholds above the top are named in a corner instead of drawn.
+    # a 2 s curve; thresholds above the top are named in the legend instead of drawn.
     limits = sorted(t.value for t in thresholds)
     top = max([*values, *limits[:1], 0.0]) * 1.15 or 1.0
     span = (end - start).total_seconds() or 1.0
 
     def x(at: dt.datetime) -> float:
-        return margin_left + (at - start).total_seconds() / span * plot_w
+        return (at - start).total_seconds() / span * width
 
     def y(value: float) -> float:
-        return margin_top + plot_h - value / top * plot_h
+        return margin + plot_h - value / top * plot_h
 
-    label = escape(label)
+    base = _number(margin + plot_h)
     parts = [
-        f'<svg class="chart" viewBox="0 0 {width} {height}" role="img" aria-label="{label}" '
-        f'focusable="false" preserveAspectRatio="none"><title>{label}</title>',
-        f'<line class="axis" x1="{margin_left}" y1="{margin_top + plot_h}" x2="{width - 4}" y2="{margin_top + plot_h}"/>',
-        f'<text class="tick" x="{margin_left - 4}" y="{margin_top + 8}" text-anchor="end">{escape(top_label_format(top))}</text>',
-        f'<text class="tick" x="{margin_left - 4}" y="{margin_top + plot_h}" text-anchor="end">0</text>',
-        f'<text class="tick" x="{margin_left}" y="{height - 4}">{escape(start_label)}</text>',
-        f'<text class="tick" x="{width - 4}" y="{height - 4}" text-anchor="end">{escape(end_label)}</text>',
+        f'<svg class="chart" viewBox="0 0 {width} {height}" role="img" aria-label="{escape(name)}" '
+        f'aria-describedby="{escape(ident)}-summary" focusable="false" preserveAspectRatio="none">',
+        f'<line class="axis" x1="0" y1="{base}" x2="{width}" y2="{base}"/>',
+        f'<line class="axis" x1="0" y1="{margin}" x2="0" y2="{base}"/>',
     ]
-    above = [t for t in thresholds if t.value > top]
-    if above:
-        names = "; ".join(f"{t.label} ↑" for t in above)
-        parts.append(
-            f'<text class="tick threshold-label" x="{width - 6}" y="{margin_top + 8}" text-anchor="end">{escape(names)}</text>'
-        )
+    legend = []
     for threshold in thresholds:
-        if threshold.value > top:
-            continue
-        ty = _number(y(threshold.value))
-        parts.append(
-            f'<line class="threshold {threshold.css_class}" x1="{margin_left}" y1="{ty}" x2="{width - 4}" y2="{ty}" '
-            f'stroke-dasharray="6 4"/><text class="tick threshold-label" x="{width - 6}" y="{_number(y(threshold.value) - 3)}" '
-            f'text-anchor="end">{escape(threshold.label)}</text>'
-        )
+        dash = DASHES.get(threshold.css_class, DEFAULT_DASH)
+        above = threshold.value > top
+        legend.append(LegendEntry(threshold.css_class, threshold.label, dash, above))
+        if not above:
+            ty = _number(y(threshold.value))
+            parts.append(
+                f'<line class="threshold {escape(threshold.css_class)}" x1="0" y1="{ty}" x2="{width}" '
+                f'y2="{ty}" stroke-dasharray="{dash}"/>'
+            )
     scaled = [(x(at), None if v is None else y(v)) for at, v in points]
     parts.append(_polylines(_segments(scaled), "line"))
     parts.append("</svg>")
-    return mark_safe("".join(parts))  # every text escaped above
+    return LineChart(
+        ident=ident,
+        title=title,
+        name=name,
+        summary=summary,
+        svg=mark_safe("".join(parts)),  # every text escaped above
+        y_top=value_format(top),
+        y_bottom=value_format(0.0),
+        x_start=start_label,
+        x_end=end_label,
+        legend=tuple(legend),
+    )
 
 
 def day_items(days: Sequence[Day]) -> str:

@@ -2,25 +2,19 @@
 started to a little after it ended), at a resolution that fits its length."""
 
 import datetime as dt
-from dataclasses import dataclass
 
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from incidents import selectors
 from incidents.models import Component, Incident, Metric, Resolution
+from incidents.public.charts import LineChart
 from incidents.public.presentation import metric_line_chart, metric_value, shown, threshold_lines
 from incidents.validation.instants import EARLIEST
 
 # Minute rollups for incidents up to this long; hour rollups up to LONGEST_HOURLY; days beyond.
 LONGEST_BY_MINUTE = dt.timedelta(hours=6)
 LONGEST_HOURLY = dt.timedelta(days=30)
-
-
-@dataclass
-class IncidentChart:
-    title: str
-    svg: str
 
 
 def incident_window(incident: Incident) -> tuple[dt.datetime, dt.datetime, Resolution] | None:
@@ -40,7 +34,7 @@ def incident_window(incident: Incident) -> tuple[dt.datetime, dt.datetime, Resol
     return start, end, Resolution.DAY
 
 
-def incident_charts(incident: Incident, components: list[Component], language: str) -> list[IncidentChart]:
+def incident_charts(incident: Incident, components: list[Component], language: str) -> list[LineChart]:
     """One chart per metric of the affected components with data in the incident's window; none
     for a metric without."""
     if not components or incident.started_at is None:
@@ -62,20 +56,26 @@ def incident_charts(incident: Incident, components: list[Component], language: s
             continue
         name = shown(metric.name, metric, language=language).text
         thresholds = threshold_lines(metric, language)
-        label = _("%(metric)s during the incident: from %(low)s to a peak of %(high)s") % {
+        summary = _(
+            "%(metric)s during the incident: from %(low)s to a peak of %(high)s, latest %(latest)s"
+        ) % {
             "metric": name,
             "low": metric_value(metric, min(present), language),
             "high": metric_value(metric, max(present), language),
+            "latest": metric_value(metric, present[-1], language),
         }
-        svg = metric_line_chart(
+        chart = metric_line_chart(
             metric,
             points,
+            ident=f"chart-{metric.pk}",
+            title=name,
+            name=_("Chart of %(metric)s during the incident") % {"metric": name},
+            summary=summary,
             start=start,
             end=end,
             thresholds=thresholds,
-            label=label,
             language=language,
             zone=zone,
         )
-        drawn.append(IncidentChart(title=name, svg=svg))
+        drawn.append(chart)
     return drawn

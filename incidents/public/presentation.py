@@ -161,7 +161,7 @@ def component_rows(
 @dataclass
 class MetricCharts:
     row: MetricRow
-    charts: list[tuple[str, str]]  # (period name, svg)
+    charts: list[charts.LineChart]  # 24 hours, 7 days, 90 days
 
 
 def threshold_lines(metric: Metric, language: str) -> list[charts.Threshold]:
@@ -178,27 +178,34 @@ def metric_line_chart(
     metric: Metric,
     points: list,
     *,
+    ident: str,
+    title: str,
+    name: str,
+    summary: str,
     start: dt.datetime,
     end: dt.datetime,
     thresholds: list[charts.Threshold],
-    label: str,
     language: str,
     zone: ZoneInfo | None = None,
-) -> str:
-    """The SVG chart of `metric` between `start` and `end`; `label` gains the thresholds."""
+) -> charts.LineChart:
+    """The chart of `metric` between `start` and `end`, its times in `zone` (the status page's
+    by default); `summary`, its text alternative, gains the thresholds."""
     if thresholds:
-        label += "; " + _("thresholds: %(thresholds)s") % {
+        summary += "; " + _("thresholds: %(thresholds)s") % {
             "thresholds": ", ".join(t.label for t in thresholds)
         }
     return charts.line_chart(
         points,
+        ident=ident,
+        title=title,
+        name=name,
+        summary=summary,
         start=start,
         end=end,
         thresholds=thresholds,
-        label=label,
         start_label=formatting.format_datetime(start, language, zone=zone),
         end_label=formatting.format_datetime(end, language, zone=zone),
-        top_label_format=lambda v: metric_value(metric, v, language),
+        value_format=lambda v: metric_value(metric, v, language),
     )
 
 
@@ -214,17 +221,17 @@ def metric_charts(
     row = metric_row(metric, language=language)
     thresholds = threshold_lines(metric, language)
     periods = [
-        (_("Last 24 hours"), dt.timedelta(hours=24), hourly),
-        (_("Last 7 days"), dt.timedelta(days=7), hourly),
-        (_("Last 90 days"), dt.timedelta(days=90), daily),
+        ("24h", _("Last 24 hours"), dt.timedelta(hours=24), hourly),
+        ("7d", _("Last 7 days"), dt.timedelta(days=7), hourly),
+        ("90d", _("Last 90 days"), dt.timedelta(days=90), daily),
     ]
     drawn = []
-    for title, length, series in periods:
+    for key, title, length, series in periods:
         start = now - length
         points = [(at, v) for at, v in series if at >= start]
         present = [v for _at, v in points if v is not None]
         if present:
-            label = _("%(metric)s, %(period)s: from %(low)s to %(high)s, latest %(latest)s") % {
+            summary = _("%(metric)s, %(period)s: from %(low)s to %(high)s, latest %(latest)s") % {
                 "metric": row.name.text,
                 "period": title.lower(),
                 "low": metric_value(metric, min(present), language),
@@ -232,11 +239,23 @@ def metric_charts(
                 "latest": metric_value(metric, present[-1], language),
             }
         else:
-            label = _("%(metric)s, %(period)s: no data") % {"metric": row.name.text, "period": title.lower()}
-        svg = metric_line_chart(
-            metric, points, start=start, end=now, thresholds=thresholds, label=label, language=language
+            summary = _("%(metric)s, %(period)s: no data") % {
+                "metric": row.name.text,
+                "period": title.lower(),
+            }
+        chart = metric_line_chart(
+            metric,
+            points,
+            ident=f"chart-{metric.pk}-{key}",
+            title=title,
+            name=_("Chart of %(metric)s, %(period)s") % {"metric": row.name.text, "period": title.lower()},
+            summary=summary,
+            start=start,
+            end=now,
+            thresholds=thresholds,
+            language=language,
         )
-        drawn.append((title, svg))
+        drawn.append(chart)
     return MetricCharts(row=row, charts=drawn)
 
 
