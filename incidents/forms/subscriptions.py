@@ -102,7 +102,8 @@ class WebhookSubscribeForm(EmailSubscribeForm):
         help_text=_("We POST each update as JSON in Statuspage's format, signed with a secret."),
         # Text with a URL keyboard rather than type=url: a refused value is shown again as typed,
         # and an input of type url may not hold one that is not a URL (HTML's content model).
-        widget=forms.TextInput(attrs={"inputmode": "url", "autocomplete": "url", "placeholder": "https://"}),
+        # autocomplete "url" would offer the visitor's own home page, never an endpoint.
+        widget=forms.TextInput(attrs={"inputmode": "url", "autocomplete": "off", "placeholder": "https://"}),
     )
     email = address_field(_("Email address for the confirmation link"))
 

@@ -37,7 +37,7 @@ def _language() -> str:
 def status_badge(status) -> str:
     status = ComponentStatus(status)
     return format_html(
-        '<span class="badge status-{}"><span class="icon" aria-hidden="true">{}</span> {}</span>',
+        '<span class="badge status-{}"><span class="icon" data-icon="{}" aria-hidden="true"></span> {}</span>',
         status.value,
         ICONS[status],
         status.label,

@@ -47,7 +47,9 @@ def measure(metric, value, *, ago: dt.timedelta = dt.timedelta(seconds=30), outc
 
 
 def squeeze(html: str) -> str:
-    """Text without tags, runs of ASCII white space as one space (no-break spaces kept)."""
+    """Text without tags, runs of ASCII white space as one space (no-break spaces kept), with the
+    status shapes CSS draws from data-icon."""
+    html = re.sub(r'<span class="icon" data-icon="([^"]*)"[^>]*></span>', r"\1", html)
     return re.sub(r"[ \t\n]+", " ", re.sub(r"<[^>]+>", " ", html)).strip()
 
 

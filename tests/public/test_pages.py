@@ -47,7 +47,8 @@ def test_overview_shows_components_in_groups_with_icon_and_text(client, site):
         < page.index("Webhook delivery")
     )
     assert re.search(
-        r'class="badge status-major_outage"><span class="icon" aria-hidden="true">✕</span> Major outage', page
+        r'class="badge status-major_outage"><span class="icon" data-icon="✕" aria-hidden="true"></span> Major outage',
+        page,
     )
 
 
