@@ -16,6 +16,10 @@ length of the churn run (default 60).
 
 Pages are timed without the page cache (a render), then with it (a cached request).
 
+Before timing, each dataset counts what every page shows from its markup (SHOWN: components on
+the overview, history rows, uptime rows, maintenance articles, an incident's updates, feed
+entries) and the benchmark stops unless both datasets show the same counts, none of them zero.
+
 The churn run serves a copy of the large dataset with the page cache on, as configured: a
 thread records a sample for every metric each second (one metric moves its component between
 operational and degraded, another takes its component down for ten seconds, which opens a
@@ -41,7 +45,9 @@ import subprocess
 import sys
 import threading
 import time
+from html.parser import HTMLParser
 from pathlib import Path
+from xml.etree import ElementTree
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -99,13 +105,14 @@ def child(dataset: str) -> None:
         "updates": IncidentUpdate.objects.count(),
         "rollups": Rollup.objects.count(),
     }
+    shown = {}
     if dataset != "churn":
-        history = client.get("/history/").content.decode()
-        shape["history_rows"] = history.count('<li><a href="/incidents/')
-        shape["feed_entries"] = client.get("/history.atom").content.decode().count("<entry")
-        component_feed = client.get(pages["component_feed_rss"]).content.decode()
-        shape["component_feed_entries"] = component_feed.count("<item")
-    reply({"pages": pages, "shape": shape})
+        for name, path in pages.items():
+            response = client.get(path)
+            if response.status_code != 200:
+                raise SystemExit(f"{path} answered {response.status_code}")
+            shown[name] = count_shown(name, response.content.decode())
+    reply({"pages": pages, "shape": shape, "shown": shown})
     # Then one command a line from the parent: "count <path>" runs a request and answers its
     # queries; "time <path>" how long one request took without the page cache, in ms;
     # "cached <path>" the same with the page cache on; "churn <seconds>" the churn figures.
@@ -127,6 +134,103 @@ def child(dataset: str) -> None:
                 elapsed = (time.perf_counter() - started) * 1000
             reply(elapsed)
             connection.queries_log.clear()
+
+
+# What each page shows, counted from its markup: (tag, class) of one shown row, or, with a
+# third item, rows as the `tag` children of the element of that class. Feeds count their
+# entries. Both datasets must show the same counts, none of them zero.
+SHOWN = {
+    "overview": ("li", "component"),
+    "overview_ru": ("li", "component"),
+    "incident": ("li", "", "timeline"),
+    "component": ("li", "", "history"),
+    "history": ("li", "history-event"),
+    "history_filtered": ("li", "history-event"),
+    "uptime": ("tr", "", "uptime-table"),
+    "maintenance": ("article", "maintenance"),
+    "feed_atom": "entry",
+    "component_feed_rss": "item",
+}
+
+
+class RowCounter(HTMLParser):
+    """Counts `tag` elements with class `css_class`, or (with `parent`) the `tag` elements
+    within the element of class `parent` that have a `th scope=row` (table rows) or are its
+    children (lists)."""
+
+    VOID = {
+        "area",
+        "base",
+        "br",
+        "col",
+        "embed",
+        "hr",
+        "img",
+        "input",
+        "link",
+        "meta",
+        "source",
+        "track",
+        "wbr",
+    }
+
+    def __init__(self, tag: str, css_class: str, parent: str = ""):
+        super().__init__()
+        self.tag, self.css_class, self.parent = tag, css_class, parent
+        self.stack: list[tuple[str, set[str]]] = []
+        self.count = 0
+
+    def handle_starttag(self, tag, attrs):
+        attributes = dict(attrs)
+        classes = set((attributes.get("class") or "").split())
+        if self.parent:
+            if tag == "th" and attributes.get("scope") == "row" and self._inside(self.parent):
+                self.count += 1  # a table's row: the row header of a body row
+            elif tag == self.tag != "tr" and self.stack and self.parent in self.stack[-1][1]:
+                self.count += 1
+        elif tag == self.tag and self.css_class in classes:
+            self.count += 1
+        if tag not in self.VOID:
+            self.stack.append((tag, classes))
+
+    def handle_endtag(self, tag):
+        for depth in range(len(self.stack) - 1, -1, -1):
+            if self.stack[depth][0] == tag:
+                del self.stack[depth:]
+                break
+
+    def _inside(self, css_class: str) -> bool:
+        return any(css_class in classes for _tag, classes in self.stack)
+
+
+def count_shown(page: str, body: str) -> int:
+    rule = SHOWN[page]
+    if isinstance(rule, str):  # a feed: its entries or items
+        root = ElementTree.fromstring(body.encode())
+        return sum(1 for element in root.iter() if element.tag.rsplit("}", 1)[-1] == rule)
+    counter = RowCounter(*rule)
+    counter.feed(body)
+    return counter.count
+
+
+def same_shown(sites: dict) -> None:
+    """Fails unless both datasets show the same rows, components and entries on every page."""
+    small, large = sites["small"].ready["shown"], sites["large"].ready["shown"]
+    print(f"shown: {' '.join(f'{page}={count}' for page, count in small.items())}", file=sys.stderr)
+    differ = [
+        f"{page}: small {small[page]}, large {large[page]}" for page in small if small[page] != large[page]
+    ]
+    empty = [page for page in small if not small[page]]
+    if differ or empty:
+        raise SystemExit(
+            "bench-site compares like with like, but "
+            + "; ".join(
+                [
+                    *(f"the datasets show different counts ({d})" for d in differ),
+                    *(f"{page} shows nothing (has its markup changed? see SHOWN)" for page in empty),
+                ]
+            )
+        )
 
 
 WATCHED = {
@@ -293,6 +397,7 @@ def main() -> None:
         )
         shape = " ".join(f"{name}={count}" for name, count in sites[dataset].ready["shape"].items())
         print(f"{dataset} dataset: {shape}", file=sys.stderr)
+    same_shown(sites)
     worst, most = 0.0, 0
     wanted = os.environ.get("BENCH_SITE_PAGES", "").split(",")  # e.g. "uptime,history"; all by default
     for name in sites["small"].ready["pages"]:
