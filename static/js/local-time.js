@@ -9,10 +9,18 @@
   if (!toggle || !window.Intl || !Intl.DateTimeFormat) return;
   var lang = document.documentElement.lang || "en";
   var served = new WeakMap();
-  var formats = {
-    datetime: new Intl.DateTimeFormat(lang, { year: "numeric", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", timeZoneName: "short" }),
-    long: new Intl.DateTimeFormat(lang, { year: "numeric", month: "long", day: "numeric", hour: "2-digit", minute: "2-digit", timeZoneName: "short" })
-  };
+  // Made on first use: building a formatter loads the language's data, a long task at start-up
+  // for the many readers who never choose their own time.
+  var formats = null;
+  function format(style, at) {
+    if (!formats) {
+      formats = {
+        datetime: new Intl.DateTimeFormat(lang, { year: "numeric", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", timeZoneName: "short" }),
+        long: new Intl.DateTimeFormat(lang, { year: "numeric", month: "long", day: "numeric", hour: "2-digit", minute: "2-digit", timeZoneName: "short" })
+      };
+    }
+    return (formats[style] || formats.datetime).format(at);
+  }
 
   function stored() {
     try { return window.localStorage.getItem(KEY) === "local"; } catch (e) { return false; }
@@ -27,7 +35,7 @@
       if (!served.has(time)) served.set(time, time.textContent);
       var at = new Date(time.getAttribute("datetime"));
       if (local && !isNaN(at)) {
-        time.textContent = (formats[time.getAttribute("data-local")] || formats.datetime).format(at);
+        time.textContent = format(time.getAttribute("data-local"), at);
       } else {
         time.textContent = served.get(time);
       }

@@ -12,7 +12,9 @@
   var last = Date.now();
   var busy = false;
   var lang = document.documentElement.lang || "en";
-  var relative = window.Intl && Intl.RelativeTimeFormat ? new Intl.RelativeTimeFormat(lang, { numeric: "always" }) : null;
+  // Made on first use (the first tick, seconds after load): building it loads the language's
+  // data, a long task that would hold up a page whose ages the server has just written.
+  var relative = null;
 
   // As the server says them (incidents.formatting.format_age): whole units, rounded.
   function ageText(elapsed) {
@@ -26,6 +28,9 @@
   }
 
   function updateAges(root) {
+    if (!relative && window.Intl && Intl.RelativeTimeFormat) {
+      relative = new Intl.RelativeTimeFormat(lang, { numeric: "always" });
+    }
     if (!relative) return;
     var now = Date.now();
     (root || document).querySelectorAll("time[data-age][datetime]").forEach(function (time) {
@@ -93,5 +98,5 @@
   document.addEventListener("visibilitychange", function () {
     if (document.visibilityState === "visible" && Date.now() - last >= seconds * 1000) poll();
   });
-  updateAges();
+  // No rewrite of the ages at load: the server has just written them; the first tick does.
 })();
