@@ -21,6 +21,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from incidents.channels.base import Result
+from incidents.channels.http_posts import kept_connections
 from incidents.channels.registry import CHANNELS, channel_for
 from incidents.models import Delivery, DeliveryState
 from incidents.telemetry import instruments
@@ -104,6 +105,11 @@ class SentMarks:
         if len(self.unmarked) >= self.every or time.monotonic() - self.last_mark_at >= MARK_WITHIN_SECONDS:
             self.flush()
 
+    def add_group(self, pks: list[int]) -> None:
+        """Rows answered together: one UPDATE for all of them, before the next group goes out."""
+        self.unmarked.extend(pks)
+        self.flush()
+
     def flush(self) -> None:
         if self.unmarked:
             _mark_sent(self.unmarked)
@@ -157,12 +163,13 @@ def deliver_batch(ids: list[int]) -> BatchReport:
         group = item if isinstance(item, list) else [item]
         for result in group:
             unreported.discard(result.delivery.pk)
-            if result.ok:
-                sent.add(result.delivery.pk)
-            else:
+            if not result.ok:
                 _record_failure(result, report)
+        accepted = [result.delivery.pk for result in group if result.ok]
         if isinstance(item, list):
-            sent.flush()  # answered together: marked before the channel sends the next group
+            sent.add_group(accepted)
+        elif accepted:
+            sent.add(accepted[0])
         if unreported and time.monotonic() > lease_ends_soon:
             results.close()
             _hand_back(unreported)
@@ -200,15 +207,16 @@ def deliver_due(*, seconds: float) -> DispatchReport:
     """Claims and sends due rows, channel by channel, until none is left or time is up."""
     report = DispatchReport()
     deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        progressed = False
-        for channel in CHANNELS:
-            ids = claim(channel=channel, size=batch_size(channel))
-            if ids:
-                report.add(deliver_batch(ids))
-                progressed = True
-        if not progressed:
-            return report
+    with kept_connections():
+        while time.monotonic() < deadline:
+            progressed = False
+            for channel in CHANNELS:
+                ids = claim(channel=channel, size=batch_size(channel))
+                if ids:
+                    report.add(deliver_batch(ids))
+                    progressed = True
+            if not progressed:
+                return report
     report.done = False
     return report
 
