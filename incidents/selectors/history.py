@@ -92,12 +92,37 @@ def maintenance_windows(*, past_limit: int = 20) -> tuple[list[Incident], list[I
 def feed_updates(*, component: Component | None = None, limit: int = 50) -> list[IncidentUpdate]:
     """Every update of the `limit` published incidents and maintenance windows with the newest
     activity, optionally of those affecting one component, with their incident, newest first."""
-    incidents = Incident.objects.published()
-    if component is not None:
-        incidents = incidents.filter(components=component)
+    order = ("-display_at", "-created_at", "-id")
+    if component is None:
+        newest = _newest_published(limit)
+    else:
+        incidents = Incident.objects.published().filter(components=component)
+        newest = incidents.annotate(last_activity=Max("updates__display_at")).order_by(
+            "-last_activity", "-id"
+        )
+        newest = newest.values("pk")[:limit]
     # Incidents rather than updates are counted: one long incident's updates must not push the
     # incidents before it out of the feed.
-    newest = incidents.annotate(last_activity=Max("updates__display_at")).order_by("-last_activity", "-id")
-    order = ("-display_at", "-created_at", "-id")
-    updates = IncidentUpdate.objects.filter(incident__in=newest.values("pk")[:limit])
+    updates = IncidentUpdate.objects.filter(incident__in=newest)
     return list(updates.select_related("incident").order_by(*order))
+
+
+def _newest_published(limit: int) -> list[int]:
+    """The `limit` published incidents with the newest updates: a walk of the update_timeline
+    index (no join, which SQLite's planner turns into a sort of every update) that stops once
+    it has them, where grouping every update by its incident read the whole history. Two
+    queries while `limit` incidents have at most ten updates each on average."""
+    walk = IncidentUpdate.objects.order_by("-display_at", "-created_at", "-id").values_list(
+        "incident_id", flat=True
+    )
+    found: dict[int, None] = {}
+    chunk, start = limit * 10, 0
+    while len(found) < limit:
+        walked = list(walk[start : start + chunk])
+        ids = list(dict.fromkeys(walked))
+        published = set(Incident.objects.published().filter(pk__in=ids).values_list("pk", flat=True))
+        found.update(dict.fromkeys(pk for pk in ids if pk in published))
+        if len(walked) < chunk:
+            break
+        start += chunk
+    return list(found)[:limit]
