@@ -5,7 +5,7 @@ from bisect import bisect_right
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 
-from django.db.models import Q, TextField
+from django.db.models import OuterRef, Q, Subquery, TextField
 from django.db.models.functions import Cast
 from django.utils import timezone
 
@@ -105,7 +105,13 @@ UPTIME_COLUMNS = [(status.value, UptimeMonth.column(status.value)) for status in
 
 def first_status_month(zone) -> dt.date | None:
     """The month (its first day, in `zone`) of the first status period: the uptime page's first."""
-    first = StatusPeriod.objects.order_by("started_at").values_list("started_at", flat=True).first()
+    # Each component's first period through the (component, started_at) index: the first of
+    # all periods by started_at alone is a scan of every period there ever was.
+    firsts = (
+        StatusPeriod.objects.filter(component=OuterRef("pk")).order_by("started_at").values("started_at")[:1]
+    )
+    starts = Component.objects.order_by().annotate(first=Subquery(firsts)).values_list("first", flat=True)
+    first = min((start for start in starts if start is not None), default=None)
     return first.astimezone(zone).date().replace(day=1) if first else None
 
 
