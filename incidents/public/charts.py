@@ -7,6 +7,7 @@ every day bar its own text, so nothing is said by colour alone.
 """
 
 import datetime as dt
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -24,6 +25,16 @@ class Day:
 
 def _number(value: float) -> str:
     return f"{value:.1f}".rstrip("0").rstrip(".")
+
+
+def _round_up(value: float) -> float:
+    """The next round number for an axis's top: 1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6 or 8 times a power of ten."""
+    if value <= 0:
+        return 1.0
+    power = 10 ** math.floor(math.log10(value))
+    return next(
+        round(step * power, 12) for step in (1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10) if step * power >= value
+    )
 
 
 def _segments(points: Sequence[tuple[float, float | None]]) -> list[list[tuple[float, float]]]:
@@ -121,7 +132,7 @@ class LineChart:
     ident: str  # unique on the page: the summary's id derives from it
     title: str  # the figure's caption: "Last 24 hours"
     name: str  # the chart's accessible name
-    summary: str  # its text alternative: range, latest value, thresholds
+    summary: str  # its text alternative: range, latest value, the threshold judged against
     svg: SafeString
     y_top: str
     y_bottom: str
@@ -153,7 +164,7 @@ def line_chart(
     # Scaled to the data and the mildest threshold, so a 900 s outage line does not flatten
     # a 2 s curve; thresholds above the top are named in the legend instead of drawn.
     limits = sorted(t.value for t in thresholds)
-    top = max([*values, *limits[:1], 0.0]) * 1.15 or 1.0
+    top = _round_up(max([*values, *limits[:1], 0.0]) * 1.1)
     span = (end - start).total_seconds() or 1.0
 
     def x(at: dt.datetime) -> float:
@@ -163,9 +174,10 @@ def line_chart(
         return margin + plot_h - value / top * plot_h
 
     base = _number(margin + plot_h)
+    described_by = f"{ident}-summary {ident}-legend" if thresholds else f"{ident}-summary"
     parts = [
         f'<svg class="chart" viewBox="0 0 {width} {height}" role="img" aria-label="{escape(name)}" '
-        f'aria-describedby="{escape(ident)}-summary" focusable="false" preserveAspectRatio="none">',
+        f'aria-describedby="{escape(described_by)}" focusable="false" preserveAspectRatio="none">',
         f'<line class="axis" x1="0" y1="{base}" x2="{width}" y2="{base}"/>',
         f'<line class="axis" x1="0" y1="{margin}" x2="0" y2="{base}"/>',
     ]

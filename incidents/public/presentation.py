@@ -174,6 +174,13 @@ def threshold_lines(metric: Metric, language: str) -> list[charts.Threshold]:
     ]
 
 
+def _time_label(at: dt.datetime, language: str, *, zone: ZoneInfo | None, dates_only: bool) -> str:
+    if not dates_only:
+        return formatting.format_datetime(at, language, zone=zone)
+    local = formatting.in_zone(at, zone or formatting.status_zone())
+    return formatting.format_date(local.date(), language) if local else formatting.utc_text(at)
+
+
 def metric_line_chart(
     metric: Metric,
     points: list,
@@ -187,13 +194,14 @@ def metric_line_chart(
     thresholds: list[charts.Threshold],
     language: str,
     zone: ZoneInfo | None = None,
+    dates_only: bool = False,
 ) -> charts.LineChart:
     """The chart of `metric` between `start` and `end`, its times in `zone` (the status page's
-    by default); `summary`, its text alternative, gains the thresholds."""
-    if thresholds:
-        summary += "; " + _("thresholds: %(thresholds)s") % {
-            "thresholds": ", ".join(t.label for t in thresholds)
-        }
+    by default), as dates alone with `dates_only`; `summary`, its text alternative, gains the
+    threshold the value is judged against (the legend lists them all)."""
+    limit = threshold_text(metric, language)
+    if limit:
+        summary += "; " + limit
     return charts.line_chart(
         points,
         ident=ident,
@@ -203,8 +211,8 @@ def metric_line_chart(
         start=start,
         end=end,
         thresholds=thresholds,
-        start_label=formatting.format_datetime(start, language, zone=zone),
-        end_label=formatting.format_datetime(end, language, zone=zone),
+        start_label=_time_label(start, language, zone=zone, dates_only=dates_only),
+        end_label=_time_label(end, language, zone=zone, dates_only=dates_only),
         value_format=lambda v: metric_value(metric, v, language),
     )
 
@@ -254,6 +262,7 @@ def metric_charts(
             end=now,
             thresholds=thresholds,
             language=language,
+            dates_only=length > dt.timedelta(days=1),
         )
         drawn.append(chart)
     return MetricCharts(row=row, charts=drawn)

@@ -71,7 +71,7 @@ def test_each_status_line_has_its_own_dash_pattern_repeated_in_the_legend():
 def test_the_chart_is_named_and_described_by_its_visible_summary():
     chart = close_thresholds_chart()
     assert 'role="img" aria-label="Chart of API latency, last 24 hours"' in chart.svg
-    assert 'aria-describedby="chart-1-24h-summary"' in chart.svg
+    assert 'aria-describedby="chart-1-24h-summary chart-1-24h-legend"' in chart.svg
     assert "<title>" not in chart.svg  # the summary is on the page, not in a hover tooltip
 
 
@@ -84,13 +84,15 @@ def figure(page: str, ident_prefix: str) -> str:
 def test_component_page_chart_has_a_text_alternative_with_range_latest_and_thresholds(client, site):
     page = client.get("/components/webhook-delivery/").content.decode()
     chart = figure(page, "chart-")
-    summary_id = re.search(r'aria-describedby="([^"]+)"', chart).group(1)
+    summary_id = re.search(r'aria-describedby="([^" ]+)', chart).group(1)
     summary = re.search(rf'<p class="chart-summary" id="{summary_id}">(.*?)</p>', chart, re.S).group(1)
     assert summary.startswith(
         "Webhook delivery delay, last 24 hours: from 1.6\xa0sec to 2.7\xa0sec"
     )  # hourly means
     assert "latest 1.6\xa0sec" in summary
-    assert "thresholds: Degraded performance 60.0\xa0sec" in summary
+    assert summary.endswith("; limit 60.0\xa0sec")  # the threshold it is judged against
+    legend = re.search(r'<ul class="chart-legend" id="([^"]+)"', chart).group(1)
+    assert re.search(rf'aria-describedby="{summary_id} {legend}"', chart)
     # The axis values carry their unit in the page's language, and start at zero.
     assert re.search(
         r'<div class="chart-y" aria-hidden="true"><span>[\d.,]+\xa0sec</span><span>0.0\xa0sec</span>', chart

@@ -57,7 +57,7 @@ def test_an_incident_in_an_imported_window_shows_the_metric_chart_with_its_peak(
     assert '<h2 id="incident-metrics">Metrics during the incident</h2>' in english
     assert 'aria-label="Chart of Delivery delay during the incident"' in english
     assert (
-        "Delivery delay during the incident: from 5\xa0sec to a peak of 1,380\xa0sec, latest 5\xa0sec;"
+        "Delivery delay during the incident: from 5\xa0sec to a peak of 1,380\xa0sec, latest 5\xa0sec; limit 60\xa0sec"
         in english
     )
     assert 'class="threshold status-degraded_performance"' in english
