@@ -206,7 +206,7 @@ def test_component_page_charts_each_metric_with_thresholds(client, site):
     assert page.count('class="threshold status-degraded_performance"') == 3
     assert "Degraded performance 60.0\u00a0sec" in page
     assert (
-        'Major outage 900.0\u00a0sec <span aria-hidden="true">↑</span>' in page
+        'Major outage 900.0\u00a0sec <span class="icon" data-icon="↑" aria-hidden="true"></span>' in page
     )  # above the scale: named, not drawn
     assert "latest 1.6\u00a0sec; limit 60.0\u00a0sec" in page  # the text alternative
     assert "Webhooks delayed" in page  # its incidents
