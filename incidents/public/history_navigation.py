@@ -67,6 +67,11 @@ def _labels(month: dt.date, language: str) -> tuple[str, str]:
     return formatting.format_month_short(month, language), formatting.format_month(month, language)
 
 
+def month_label(month: dt.date, language: str) -> str:
+    """ "March 2026" in `language`, worked out once per month and language."""
+    return _labels(month, language)[1]
+
+
 def month_index(
     first: dt.date, last: dt.date, *, query: dict[str, str], chosen: dt.date | None, language: str
 ) -> list[YearOfMonths]:

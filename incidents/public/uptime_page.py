@@ -40,7 +40,7 @@ def uptime_page(wanted: str, *, language: str) -> RenderedPage:
         "older": _link(older, language) if shown_first > first else None,
         "newer": _link(newer, language, latest=newer == this_month) if last < this_month else None,
         "month_choices": [
-            (navigation.month_value(m), formatting.format_month(m, language), m == last)
+            (navigation.month_value(m), navigation.month_label(m, language), m == last)
             for m in navigation.months_between(first, this_month)
         ],
         "has_targets": any(c.uptime_target is not None for c in components),
@@ -50,6 +50,6 @@ def uptime_page(wanted: str, *, language: str) -> RenderedPage:
 
 def _link(last: dt.date, language: str, *, latest: bool = False) -> dict:
     return {
-        "label": formatting.format_month(last, language),
+        "label": navigation.month_label(last, language),
         "href": "?" if latest else f"?month={navigation.month_value(last)}",
     }
