@@ -111,6 +111,17 @@ def impact_field() -> forms.ChoiceField:
     )
 
 
+def message_field() -> forms.CharField:
+    """An update's Markdown text, as the declare and update forms both take it."""
+    return forms.CharField(
+        label=_("Message"),
+        max_length=UPDATE_TEXT_MAX,
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 5, "data-markdown": "1"}),
+        help_text=MARKDOWN_HINT,
+    )
+
+
 class DeclareForm(ComponentStatusesMixin, forms.Form):
     title = forms.CharField(label=_("Title"), max_length=TITLE_MAX)
     status = forms.ChoiceField(
@@ -120,13 +131,7 @@ class DeclareForm(ComponentStatusesMixin, forms.Form):
         required=False,
     )
     language = forms.ChoiceField(label=_("Language"), choices=language_choices)
-    body = forms.CharField(
-        label=_("Message"),
-        max_length=UPDATE_TEXT_MAX,
-        required=False,
-        widget=forms.Textarea(attrs={"rows": 5, "data-markdown": "1"}),
-        help_text=MARKDOWN_HINT,
-    )
+    body = message_field()
     started_at = forms.DateTimeField(
         label=_("Started"),
         required=False,
@@ -207,13 +212,7 @@ class UpdateForm(ComponentStatusesMixin, forms.Form):
     only_changed_statuses = True
     status = forms.ChoiceField(label=_("Status"), required=False)
     language = forms.ChoiceField(label=_("Language"), choices=language_choices)
-    body = forms.CharField(
-        label=_("Message"),
-        max_length=UPDATE_TEXT_MAX,
-        required=False,
-        widget=forms.Textarea(attrs={"rows": 5, "data-markdown": "1"}),
-        help_text=MARKDOWN_HINT,
-    )
+    body = message_field()
     display_at = forms.DateTimeField(
         label=_("Shown time"),
         required=False,
