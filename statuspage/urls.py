@@ -12,6 +12,7 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("favicon.svg", site_assets.favicon, name="favicon"),
     path("favicon.ico", site_assets.favicon_ico, name="favicon-ico"),
+    path("robots.txt", site_assets.robots, name="robots"),
     # Badges, widget and calendar: one URL for every reader, the language a parameter.
     path("", include("incidents.views.embed_urls")),
     *i18n_patterns(

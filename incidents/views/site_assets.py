@@ -25,3 +25,14 @@ def favicon(request):
 @require_safe
 def favicon_ico(request):
     return HttpResponsePermanentRedirect(reverse("favicon"))
+
+
+# Crawlers may read the public pages; the editor, the admin and our own API are not for them.
+ROBOTS = "User-agent: *\nDisallow: /editor/\nDisallow: /admin/\nDisallow: /api/v1/\nAllow: /\n"
+
+
+@require_safe
+def robots(request):
+    response = HttpResponse(ROBOTS, content_type="text/plain; charset=utf-8")
+    patch_cache_control(response, public=True, max_age=NAMED_MAX_AGE)
+    return response
