@@ -2,6 +2,8 @@
 
 from html.parser import HTMLParser
 
+from incidents.security.inline_scripts import THEME_BOOT
+
 EXECUTABLE_TAGS = {
     "script",
     "iframe",
@@ -29,6 +31,10 @@ URL_ATTRIBUTES = {
     "poster",
 }
 SAFE_SCHEMES = ("http:", "https:", "mailto:")
+# Outside Markdown a page may carry our own scripts (files under /static/js/, and the one inline
+# theme snippet, checked by its exact text) and fold parts of itself with <details>.
+OWN_SCRIPT_PREFIX = "/static/js/"
+PAGE_FOLDS = {"details"}
 
 
 class InertChecker(HTMLParser):
@@ -39,13 +45,31 @@ class InertChecker(HTMLParser):
         self.whole_page = whole_page
         self.problems: list[str] = []
         self.stack: list[bool] = []  # for each open element: is it (inside) rendered Markdown?
+        self.inline_script: str | None = None  # text of an inline <script> being read
 
     @property
     def in_markdown(self) -> bool:
         return not self.whole_page or any(self.stack)
 
+    def _own(self, tag: str, attrs) -> bool:
+        if self.in_markdown:
+            return False
+        if tag in PAGE_FOLDS:
+            return True
+        if tag != "script":
+            return False
+        src = dict(attrs).get("src")
+        if src is None:
+            self.inline_script = ""  # judged by its text when it ends
+            return True
+        return src.startswith(OWN_SCRIPT_PREFIX)
+
+    def handle_data(self, data):
+        if self.inline_script is not None:
+            self.inline_script += data
+
     def _check(self, tag: str, attrs) -> None:
-        if tag in EXECUTABLE_TAGS or (tag in PAGE_TAGS and self.in_markdown):
+        if (tag in EXECUTABLE_TAGS and not self._own(tag, attrs)) or (tag in PAGE_TAGS and self.in_markdown):
             self.problems.append(f"<{tag}>")
         for name, value in attrs:
             if name.startswith("on"):
@@ -68,6 +92,10 @@ class InertChecker(HTMLParser):
         self._check(tag, attrs)
 
     def handle_endtag(self, tag):
+        if tag == "script" and self.inline_script is not None:
+            if self.inline_script.strip() != THEME_BOOT:
+                self.problems.append("<script> inline, not ours")
+            self.inline_script = None
         if tag not in VOID_TAGS and self.stack:
             self.stack.pop()
 

@@ -27,6 +27,11 @@ def test_the_checker_catches_what_it_looks_for():
     # Without this, a checker that finds nothing would pass every other test here.
     for raw in ("<script>x</script>", '<a href="javascript:x">a</a>', '<p onclick="x">', '<svg onload="x">'):
         assert problems_in(raw, whole_page=False)
+    # On a whole page only our own scripts pass: files under /static/js/ and the theme snippet.
+    assert problems_in('<script src="/static/js/refresh.js" defer></script>') == []
+    assert problems_in("<script>alert(1)</script>")
+    assert problems_in('<script src="https://evil.example/x.js"></script>')
+    assert problems_in('<div class="prose"><script src="/static/js/refresh.js"></script></div>')
 
 
 @pytest.mark.parametrize("payload", PAYLOADS)
