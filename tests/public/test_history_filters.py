@@ -138,4 +138,3 @@ def test_pages_keep_the_filters(client, site, older, settings):
     settings.PUBLIC_HISTORY_PAGE_SIZE = 1
     page = client.get("/history/?from=2026-03-01&to=2026-03-31").content.decode()
     assert 'href="?from=2026-03-01&amp;to=2026-03-31&amp;page=2"' in page
-

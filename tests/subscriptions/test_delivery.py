@@ -88,7 +88,9 @@ def test_email_is_multipart_with_the_headers_mail_providers_expect(
     assert message["Reply-To"] == "support@acme.example"
     assert message["Date"]
     # Folded before the long URL; a parser keeps the continuation's leading space.
-    assert message["List-Unsubscribe"].strip().startswith("<https://status.acme.example/subscribe/unsubscribe/")
+    assert (
+        message["List-Unsubscribe"].strip().startswith("<https://status.acme.example/subscribe/unsubscribe/")
+    )
     assert message["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
     assert message["Subject"] == "[Acme Status] Incident — Investigating: Delayed webhook deliveries"
     assert message.get_content_type() == "multipart/alternative"

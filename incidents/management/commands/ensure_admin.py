@@ -25,4 +25,6 @@ class Command(BaseCommand):
         password = secrets.token_urlsafe(12)
         user = User.objects.create_superuser(username=username, email="", password=password)
         assign_role(user, Role.ADMIN)
-        self.stdout.write(f"user '{username}', password '{password}' (new account: the password is shown only now)")
+        self.stdout.write(
+            f"user '{username}', password '{password}' (new account: the password is shown only now)"
+        )
