@@ -4,8 +4,8 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from incidents.models import ActionItem
-from incidents.services.incidents import post_update
+from incidents.models import ActionItem, Metric
+from incidents.services.incidents import declare_incident, post_update
 from incidents.services.postmortems import save_action_item
 
 from .conftest import logged_in
@@ -53,3 +53,27 @@ def test_the_dashboard_does_not_query_per_item(responder, postmortem):
     few = _queries(client, "/editor/action-items/")
     add(20)
     assert _queries(client, "/editor/action-items/") == few
+
+
+@pytest.mark.django_db
+def test_the_board_does_not_query_per_component_metric_or_open_incident(
+    viewer, responder, make_component, group
+):
+    client = logged_in(viewer)
+
+    def add(count, offset):
+        for n in range(offset, offset + count):
+            component = make_component(f"c{n}", group=group, name={"en": f"Component {n}"})
+            Metric.objects.create(component=component, slug=f"m{n}", name={"en": f"M {n}"}, unit="ms")
+            declare_incident(
+                title=f"Incident {n}",
+                language="en",
+                body="We are investigating.",
+                component_statuses={component: "partial_outage"},
+                actor=responder,
+            )
+
+    add(2, 0)
+    few = _queries(client, "/editor/")
+    add(6, 2)
+    assert _queries(client, "/editor/") == few
