@@ -101,6 +101,18 @@
     if (wasOpen) show(days[next]); else close(false);
   });
 
-  document.addEventListener("refresh:replaced", function (event) { prepare(event.detail); });
-  prepare(document);
+  // The roving tab stops and aria-expanded matter only to the keyboard and to assistive
+  // technology, so they are set on the first key press or focus (before the browser moves focus
+  // for that Tab) rather than on every day of every bar at load.
+  var prepared = false;
+  function prepareOnce() {
+    if (prepared) return;
+    prepared = true;
+    document.removeEventListener("keydown", prepareOnce, true);
+    document.removeEventListener("focusin", prepareOnce, true);
+    prepare(document);
+  }
+  document.addEventListener("keydown", prepareOnce, true);
+  document.addEventListener("focusin", prepareOnce, true);
+  document.addEventListener("refresh:replaced", function (event) { if (prepared) prepare(event.detail); });
 })();
