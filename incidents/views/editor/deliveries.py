@@ -8,7 +8,6 @@ from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_GET, require_POST
 
 from incidents.models import IncidentUpdate
-from incidents.selectors.deliveries import update_deliveries
 from incidents.services.deliveries import retry_failed_deliveries
 
 from .access import responder_required, viewer_required
@@ -22,8 +21,8 @@ def _update(pk: int) -> IncidentUpdate:
 @viewer_required
 def deliveries(request, pk: int):
     """The update's delivery block alone, for the incident screen to refresh in place."""
-    update = _update(pk)
-    return render(request, "editor/_deliveries.html", {"update": update, "told": update_deliveries(update)})
+    # The fragment counts the update's deliveries itself (the `told_about` tag).
+    return render(request, "editor/_deliveries.html", {"update": _update(pk)})
 
 
 @require_POST
