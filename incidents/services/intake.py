@@ -71,12 +71,12 @@ def receive_alerts(source: AlertSource, alerts: list[ReceivedAlert], *, now=None
     latest = {alert.fingerprint: alert for alert in alerts}  # one payload may repeat an alert
     for alert in latest.values():
         rule = _first_rule(rules, alert.labels)
-        stored, outcome = _store(source, alert, rule, now=now)
+        stored, outcome, held_before = _store(source, alert, rule, now=now)
         report.outcomes[outcome] += 1
         instruments.INTAKE_ALERTS.labels(source=source, outcome=outcome).inc()
-        if outcome in ("firing", "resolved"):
+        if outcome != "repeated":
             reason = _reason(alert, rule, source)
-            for component_id in {stored.component_id, stored.previous_component_id} - {None}:
+            for component_id in {stored.component_id, held_before} - {None}:
                 touched[component_id] = reason
             if outcome == "firing" and rule is not None and rule.open_incident:
                 firing.append((stored, rule, reason))
@@ -89,7 +89,10 @@ def receive_alerts(source: AlertSource, alerts: list[ReceivedAlert], *, now=None
     return report
 
 
-def _store(source, alert: ReceivedAlert, rule: AlertRule | None, *, now) -> tuple[IntakeAlert, str]:
+def _store(
+    source, alert: ReceivedAlert, rule: AlertRule | None, *, now
+) -> tuple[IntakeAlert, str, int | None]:
+    """Keeps the alert; returns it, its outcome and the component it held before (if any)."""
     values = {
         "name": alert.name[:200],
         "state": alert.state,
@@ -99,8 +102,9 @@ def _store(source, alert: ReceivedAlert, rule: AlertRule | None, *, now) -> tupl
         "starts_at": alert.starts_at,
         "ends_at": alert.ends_at,
         "rule": rule,
-        "component": rule.component if rule else None,
-        "status": rule.status if rule else "",
+        # Without a rule (deleted, or no longer matching) an alert keeps holding the component
+        # it held, at the status it held it at, until it resolves.
+        **({"component": rule.component, "status": rule.status} if rule else {}),
         "last_received_at": now,
     }
     stored = (
@@ -110,19 +114,16 @@ def _store(source, alert: ReceivedAlert, rule: AlertRule | None, *, now) -> tupl
         stored = IntakeAlert.objects.create(
             source=source, fingerprint=alert.fingerprint, first_received_at=now, **values
         )
-        stored.previous_component_id = None
-        return stored, _outcome(alert, rule, changed=True)
-    changed = (stored.state, stored.rule_id, stored.status) != (
-        alert.state,
-        rule and rule.pk,
-        values["status"],
-    )
-    stored.previous_component_id = stored.component_id
+        return stored, _outcome(alert, rule, changed=True), None
+    # A rule edited since the last notification (another component or status) is a change too.
+    held = (stored.state, stored.rule_id, stored.component_id, stored.status)
+    held_before = stored.component_id
     for name, value in values.items():
         setattr(stored, name, value)
     stored.times_received += 1
     stored.save()
-    return stored, _outcome(alert, rule, changed=changed)
+    changed = held != (stored.state, stored.rule_id, stored.component_id, stored.status)
+    return stored, _outcome(alert, rule, changed=changed), held_before
 
 
 def _outcome(alert: ReceivedAlert, rule: AlertRule | None, *, changed: bool) -> str:

@@ -209,3 +209,38 @@ def test_a_malformed_json_body_is_a_400(intake, rules):
     response = intake.post(AM, b'{"version": "4", "alerts": [', content_type="application/json")
     assert response.status_code == 400
     assert not IntakeAlert.objects.exists()
+
+
+def test_a_rule_moved_to_another_component_moves_the_firing_alert_with_it(
+    intake, rules, webhooks, api_component, admin
+):
+    from incidents.services.alert_rules import save_alert_rule
+
+    critical, _api = rules
+    intake.post(AM, alertmanager("firing"), format="json")
+    critical.component = api_component
+    save_alert_rule(critical, actor=admin)
+
+    repeated = intake.post(AM, alertmanager("firing"), format="json")
+
+    assert repeated.json()["firing"] == 1
+    assert status_of(api_component) == "major_outage"
+    assert status_of(webhooks) == "operational"
+    intake.post(AM, alertmanager("resolved"), format="json")
+    assert status_of(api_component) == "operational"
+
+
+def test_an_alert_whose_rule_was_deleted_holds_its_component_until_it_resolves(
+    intake, rules, webhooks, admin
+):
+    from incidents.services.alert_rules import delete_alert_rule
+
+    critical, _api = rules
+    intake.post(AM, alertmanager("firing"), format="json")
+    delete_alert_rule(critical, actor=admin)
+
+    intake.post(AM, alertmanager("firing"), format="json")
+    assert status_of(webhooks) == "major_outage"
+
+    intake.post(AM, alertmanager("resolved"), format="json")
+    assert status_of(webhooks) == "operational"
