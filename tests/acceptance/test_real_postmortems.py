@@ -164,10 +164,7 @@ def test_russian_record_shows_moscow_times_on_their_own_day(russian_record, clie
     html_page = html.unescape(page(client, f"/ru/incidents/{russian_record['slug']}/"))
 
     assert russian_record["display_time_zone"] == "Europe/Moscow"
-    assert (
-        russian_record["started_at"].endswith("+03:00")
-        or russian_record["started_at"] == "2024-09-12T21:10:00Z"
-    )
+    assert russian_record["started_at"] == "2024-09-12T21:10:00Z"  # the API speaks UTC
     assert f"13 сент. 2024{chr(0x202F)}г., 00:10 GMT+03:00" in html_page
     assert "01:10 GMT+03:00" in html_page
     assert "23:10" not in html_page  # the Oslo time of its start
@@ -271,9 +268,7 @@ def test_spanish_context_event_is_not_a_status(spanish_incident):
     note = next(update for update in spanish_incident["updates"] if update["body"] == {"es": ES_NOTE})
 
     assert note["status"] is None
-    assert note["display_at"].startswith("2025-03-05T22:40") or note["display_at"].startswith(
-        "2025-03-05T21:40"
-    )
+    assert note["display_at"] == "2025-03-05T21:40:00Z"
 
 
 def test_spanish_month_and_year_due_dates_are_written_out(spanish_incident, client):
@@ -382,10 +377,7 @@ STATUSPAGE_EXPORT = {
 def test_a_statuspage_export_arrives_with_its_updates_and_times(api, client):
     result = ok(api.post("/api/v1/imports/statuspage/?language=nb", STATUSPAGE_EXPORT, format="json"))
     again = ok(api.post("/api/v1/imports/statuspage/?language=nb", STATUSPAGE_EXPORT, format="json"))
-    [incident] = (
-        ok(api.get("/api/v1/incidents/?backfilled=true"))["results"]
-        or ok(api.get("/api/v1/incidents/"))["results"]
-    )
+    [incident] = ok(api.get("/api/v1/incidents/"))["results"]
     html_page = html.unescape(page(client, f"/nb/incidents/{incident['slug']}/"))
 
     assert (result["incidents_created"], result["updates_created"]) == (1, 2)
