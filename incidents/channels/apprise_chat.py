@@ -137,9 +137,11 @@ def message(content: ChatContent) -> tuple[str, str]:
 
 class AppriseChannel:
     batch_size_setting = "NOTIFY_WEBHOOK_BATCH_SIZE"
-    mark_every = 1
 
-    def send(self, deliveries: list[Delivery]) -> Iterator[Result]:
+    def send(self, deliveries: list[Delivery]) -> Iterator[list[Result]]:
+        """One message at a time, each a group of its own: the outbox marks it sent as soon as it
+        is accepted (a call through Apprise costs more than the UPDATE), so a crash repeats only
+        the message in flight."""
         for delivery in deliveries:
             title, body = chat_content(
                 delivery.update, delivery.subscriber.language, kind="apprise", build=message
@@ -151,4 +153,4 @@ class AppriseChannel:
                 body_format=apprise.NotifyFormat.MARKDOWN,
                 event_id=delivery.idempotency_key,
             )
-            yield Result(delivery, error=sent.error, permanent=sent.permanent)
+            yield [Result(delivery, error=sent.error, permanent=sent.permanent)]

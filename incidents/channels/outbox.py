@@ -88,27 +88,27 @@ def _mark_sent(ids: list[int]) -> None:
 
 
 class SentMarks:
-    """Rows the server accepted, marked `sent` every MARK_WITHIN_SECONDS or MARK_EVERY rows.
+    """Rows the server accepted, marked `sent` every MARK_WITHIN_SECONDS or MARK_EVERY rows, and
+    a group answered together (concurrent posts, or one message a channel wants marked at once)
+    in one UPDATE before the next group goes out.
 
     Waiting for MARK_EVERY rows would leave up to that many rows to be sent again after a
     crash; an UPDATE per mail would cost more than the mail against a fast server.
     """
 
-    def __init__(self, every: int = MARK_EVERY):
-        self.every = every
+    def __init__(self):
         self.unmarked: list[int] = []
         self.marked = 0
         self.last_mark_at = time.monotonic()
 
-    def add(self, pk: int) -> None:
-        self.unmarked.append(pk)
-        if len(self.unmarked) >= self.every or time.monotonic() - self.last_mark_at >= MARK_WITHIN_SECONDS:
-            self.flush()
-
-    def add_group(self, pks: list[int]) -> None:
-        """Rows answered together: one UPDATE for all of them, before the next group goes out."""
+    def add(self, pks: list[int], *, group: bool) -> None:
         self.unmarked.extend(pks)
-        self.flush()
+        if (
+            group
+            or len(self.unmarked) >= MARK_EVERY
+            or time.monotonic() - self.last_mark_at >= MARK_WITHIN_SECONDS
+        ):
+            self.flush()
 
     def flush(self) -> None:
         if self.unmarked:
@@ -153,23 +153,16 @@ def deliver_batch(ids: list[int]) -> BatchReport:
     deliveries = [d for d in deliveries if d.subscriber.unsubscribed_at is None]
     if not deliveries:
         return report
-    channel = channel_for(deliveries[0].channel)
-    # Apprise and SMS mark each message as it is accepted: one call through Apprise costs more
-    # than the UPDATE, and a crash then repeats only the message in flight.
-    sent = SentMarks(every=getattr(channel, "mark_every", MARK_EVERY))
+    sent = SentMarks()
     unreported = {d.pk for d in deliveries}
-    results = channel.send(deliveries)
+    results = channel_for(deliveries[0].channel).send(deliveries)
     for item in results:
         group = item if isinstance(item, list) else [item]
         for result in group:
             unreported.discard(result.delivery.pk)
             if not result.ok:
                 _record_failure(result, report)
-        accepted = [result.delivery.pk for result in group if result.ok]
-        if isinstance(item, list):
-            sent.add_group(accepted)
-        elif accepted:
-            sent.add(accepted[0])
+        sent.add([result.delivery.pk for result in group if result.ok], group=isinstance(item, list))
         if unreported and time.monotonic() > lease_ends_soon:
             results.close()
             _hand_back(unreported)

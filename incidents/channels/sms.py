@@ -98,12 +98,14 @@ def provider_url(number: str) -> str:
 
 class SmsChannel:
     batch_size_setting = "NOTIFY_WEBHOOK_BATCH_SIZE"
-    mark_every = 1
 
-    def send(self, deliveries: list[Delivery]) -> Iterator[Result]:
+    def send(self, deliveries: list[Delivery]) -> Iterator[list[Result]]:
+        """One message at a time, each a group of its own: the outbox marks it sent as soon as it
+        is accepted (a call through Apprise costs more than the UPDATE), so a crash repeats only
+        the message in flight."""
         for delivery in deliveries:
             if not settings.SMS_APPRISE_URL:
-                yield Result(delivery, error="SMS_APPRISE_URL is not set.", permanent=False)
+                yield [Result(delivery, error="SMS_APPRISE_URL is not set.", permanent=False)]
                 continue
             text = chat_content(delivery.update, delivery.subscriber.language, kind="sms", build=message)
             sent = send_through_apprise(
@@ -113,4 +115,4 @@ class SmsChannel:
                 body_format=apprise.NotifyFormat.TEXT,
                 event_id=delivery.idempotency_key,
             )
-            yield Result(delivery, error=sent.error, permanent=sent.permanent)
+            yield [Result(delivery, error=sent.error, permanent=sent.permanent)]
