@@ -5,11 +5,11 @@ senders are other systems that add fields between releases, and a refused notifi
 be an alert lost. What we read is checked as strictly as anywhere else.
 """
 
+import datetime as dt
 import hashlib
 import json
 
 from django.core.exceptions import ValidationError as DjangoValidationError
-from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
@@ -18,7 +18,7 @@ from incidents.intake.matchers import parse_matchers
 from incidents.models import AlertRule, AlertState, Component, IntakeAlert
 from incidents.services.alert_rules import save_alert_rule
 from incidents.services.intake import ReceivedAlert
-from incidents.validation.instants import check_planned, parse_instant
+from incidents.validation.instants import check_planned
 
 from .sample_import import HappenedInstantField
 from .serializers import actor
@@ -30,23 +30,17 @@ ANNOTATION_TEXT = serializers.CharField(allow_blank=True, max_length=20000, trim
 
 
 @extend_schema_field({"type": "string", "format": "date-time", "nullable": True})
-class EndsAtField(serializers.Field):
-    """`endsAt`: Alertmanager sends 0001-01-01T00:00:00Z while an alert fires, meaning none."""
-
-    default_error_messages = {"invalid": _("Enter an ISO 8601 time with a time zone.")}
+class EndsAtField(HappenedInstantField):
+    """`endsAt`: when the sender will consider the alert resolved (a planned instant); Alertmanager
+    sends 0001-01-01T00:00:00Z while an alert fires, meaning none."""
 
     def to_internal_value(self, data):
-        if data in (None, ""):
-            return None
-        at = parse_instant(data) if isinstance(data, str) else None
-        if at is None or timezone.is_naive(at):
-            self.fail("invalid")
+        return None if data in (None, "") else super().to_internal_value(data)
+
+    def bounded(self, at: dt.datetime) -> dt.datetime | None:
         if at.year < 1970:
             return None
-        try:
-            check_planned(at)
-        except DjangoValidationError as invalid:
-            raise serializers.ValidationError(invalid.messages) from None
+        check_planned(at)
         return at
 
     def to_representation(self, value):

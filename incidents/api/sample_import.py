@@ -3,6 +3,7 @@
 An error names the sample by its index: {"samples": {"3": {"at": ["..."]}}}.
 """
 
+import datetime as dt
 import math
 
 from django.core.exceptions import ValidationError as DjangoValidationError
@@ -52,9 +53,13 @@ class HappenedInstantField(serializers.Field):
         if at is None or timezone.is_naive(at):
             self.fail("invalid")
         try:
-            check_happened(at)
+            return self.bounded(at)
         except DjangoValidationError as invalid:
             raise serializers.ValidationError(invalid.messages) from None
+
+    def bounded(self, at: dt.datetime) -> dt.datetime | None:
+        """The value for `at`, raising Django's ValidationError when it lies outside the bound."""
+        check_happened(at)
         return at
 
     def to_representation(self, value):

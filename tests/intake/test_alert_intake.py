@@ -176,12 +176,15 @@ def malformed():
     wrong_version["version"] = "3"
     bad_status = alertmanager("firing")
     bad_status["alerts"][0]["status"] = "burning"
+    bad_end = alertmanager("firing")
+    bad_end["alerts"][0]["endsAt"] = "2026-11-30T21:31:35"  # no zone
     label_not_text = alertmanager("firing")
     label_not_text["alerts"][0]["labels"]["severity"] = {"nested": 1}
     return {
         "labels missing": (missing_labels, "alerts"),
         "startsAt not a time": (bad_time, "alerts"),
         "startsAt in the future": (future, "alerts"),
+        "endsAt without a zone": (bad_end, "alerts"),
         "version 3": (wrong_version, "version"),
         "unknown status": (bad_status, "alerts"),
         "label not text": (label_not_text, "alerts"),
