@@ -41,10 +41,9 @@ def at_moscow_minute(minute: int) -> dt.datetime:
     return MOSCOW_MIDNIGHT + dt.timedelta(minutes=minute)
 
 
-@pytest.fixture
-def moscow_incident(admin):
-    """Written in Moscow time: entries at 00:00, 00:20 and 00:40, resolved at 00:50."""
-    incident = declare_incident(
+def declare_in_moscow(admin):
+    """Declared at 00:00 Moscow time, shown in Moscow time."""
+    return declare_incident(
         title="Вебхуки задерживаются",
         language="ru",
         body="Разбираемся.",
@@ -52,6 +51,12 @@ def moscow_incident(admin):
         display_time_zone="Europe/Moscow",
         actor=admin,
     )
+
+
+@pytest.fixture
+def moscow_incident(admin):
+    """Written in Moscow time: entries at 00:00, 00:20 and 00:40, resolved at 00:50."""
+    incident = declare_in_moscow(admin)
     for minute, status in ((20, "identified"), (40, "monitoring")):
         post_update(
             incident,
@@ -111,14 +116,7 @@ def test_the_mail_tells_the_time_in_the_incidents_zone(admin, language):
     confirm_subscription(
         subscribe(email=f"{language}@example.com", language=language, send_mail=False).subscriber
     )
-    declare_incident(
-        title="Вебхуки задерживаются",
-        language="ru",
-        body="Разбираемся.",
-        started_at=at_moscow_minute(0),
-        display_time_zone="Europe/Moscow",
-        actor=admin,
-    )
+    declare_in_moscow(admin)
     outbox.deliver_due(seconds=5)
     [message] = mail.outbox
     shown = f"{FIRST[language]} ({MOSCOW_NAME[language]})"
