@@ -1,12 +1,13 @@
 """Chat services reached by one JSON POST to a webhook URL (Slack, Microsoft Teams): checking
-and masking that URL, and posting through the guarded client.
+and masking that URL, and the channel posting through the guarded client (`ChatPostChannel`,
+given each service's message builder in the registry).
 
 The URL is the credential (anyone who has it can post to the channel), so it is write-only:
 read back, it shows its scheme and host and a keyed digest of the rest.
 """
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from urllib.parse import urlsplit
 
 from django.conf import settings
@@ -18,6 +19,7 @@ from incidents.outbound.guard import check_sendable, check_url
 from incidents.security.masking import is_masked, mask_secret
 
 from .base import Result
+from .chat_content import ChatContent, chat_content
 from .http_posts import Post, send_posts
 
 EVENT_ID_HEADER = "X-Status-Event-Id"
@@ -54,7 +56,24 @@ def json_post(delivery: Delivery, url: str, payload: dict) -> Post | Result:
     return Post(delivery, url, body, headers)
 
 
-def post_payloads(deliveries: list[Delivery], payload_for) -> Iterator[list[Result]]:
-    """Posts `payload_for(delivery)` to each subscriber's target, in concurrent groups."""
-    posts = (json_post(d, d.subscriber.target, payload_for(d)) for d in deliveries)
-    return send_posts(posts, timeout=settings.NOTIFY_WEBHOOK_TIMEOUT_SECONDS)
+class ChatPostChannel:
+    """A chat service reached by one JSON POST per update to the subscriber's webhook URL:
+    `build` turns the update's `ChatContent` into the service's message, once per (update,
+    language), and the messages are posted in concurrent groups."""
+
+    batch_size_setting = "NOTIFY_WEBHOOK_BATCH_SIZE"
+
+    def __init__(self, *, kind: str, build: Callable[[ChatContent], dict]):
+        self.kind = kind
+        self.build = build
+
+    def send(self, deliveries: list[Delivery]) -> Iterator[list[Result]]:
+        posts = (
+            json_post(
+                delivery,
+                delivery.subscriber.target,
+                chat_content(delivery.update, delivery.subscriber.language, kind=self.kind, build=self.build),
+            )
+            for delivery in deliveries
+        )
+        return send_posts(posts, timeout=settings.NOTIFY_WEBHOOK_TIMEOUT_SECONDS)

@@ -2,18 +2,18 @@
 
 from incidents.models import Channel
 
+from . import slack, teams
 from .apprise_chat import AppriseChannel
+from .chat_http import ChatPostChannel
 from .email import EmailChannel
-from .slack import SlackChannel
 from .sms import SmsChannel
-from .teams import TeamsChannel
 from .webhook import WebhookChannel
 
 CHANNELS = {
     Channel.EMAIL: EmailChannel(),
     Channel.WEBHOOK: WebhookChannel(),
-    Channel.SLACK: SlackChannel(),
-    Channel.TEAMS: TeamsChannel(),
+    Channel.SLACK: ChatPostChannel(kind="slack", build=slack.message),
+    Channel.TEAMS: ChatPostChannel(kind="teams", build=teams.card),
     Channel.APPRISE: AppriseChannel(),
     Channel.SMS: SmsChannel(),
 }

@@ -8,16 +8,12 @@ section text over 3,000, more than 50 blocks), so every text is clipped to them.
 """
 
 import re
-from collections.abc import Iterator
 
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from incidents.models import Delivery
-
-from .base import Result
-from .chat_content import ChatContent, chat_content
-from .chat_http import check_webhook_url, masked_url, post_payloads
+from .chat_content import ChatContent
+from .chat_http import check_webhook_url, masked_url
 
 HEADER_LIMIT = 150
 SECTION_LIMIT = 3000
@@ -137,14 +133,3 @@ def message(content: ChatContent) -> dict:
         link = f"<{content.url}|{escaped(_('View incident'))}>"
         fallback = clip(escaped(content.heading), SECTION_LIMIT - len(link) - 1) + " " + link
         return {"text": fallback, "blocks": blocks}
-
-
-def payload_for(delivery: Delivery) -> dict:
-    return chat_content(delivery.update, delivery.subscriber.language, kind="slack", build=message)
-
-
-class SlackChannel:
-    batch_size_setting = "NOTIFY_WEBHOOK_BATCH_SIZE"
-
-    def send(self, deliveries: list[Delivery]) -> Iterator[list[Result]]:
-        return post_payloads(deliveries, payload_for)

@@ -7,16 +7,11 @@ affected components with their status and live figure, and a button to the incid
 Teams refuses messages over about 28 KB, so the text and the list of components are bounded.
 """
 
-from collections.abc import Iterator
-
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from incidents.models import Delivery
-
-from .base import Result
-from .chat_content import ChatContent, chat_content
-from .chat_http import check_webhook_url, masked_url, post_payloads
+from .chat_content import ChatContent
+from .chat_http import check_webhook_url, masked_url
 
 CARD_CONTENT_TYPE = "application/vnd.microsoft.card.adaptive"
 CARD_SCHEMA = "http://adaptivecards.io/schemas/adaptive-card.json"
@@ -87,14 +82,3 @@ def card(content: ChatContent) -> dict:
                 }
             ],
         }
-
-
-def payload_for(delivery: Delivery) -> dict:
-    return chat_content(delivery.update, delivery.subscriber.language, kind="teams", build=card)
-
-
-class TeamsChannel:
-    batch_size_setting = "NOTIFY_WEBHOOK_BATCH_SIZE"
-
-    def send(self, deliveries: list[Delivery]) -> Iterator[list[Result]]:
-        return post_payloads(deliveries, payload_for)
