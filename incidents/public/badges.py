@@ -11,7 +11,7 @@ from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 
-from incidents.metrics.indicator import page_indicator
+from incidents import selectors
 from incidents.models import Component, ComponentStatus
 from incidents.translation import pick
 
@@ -81,7 +81,7 @@ class Badge:
 
 def page_badge() -> Badge:
     """The page-wide indicator ("All systems operational"), in the active language."""
-    indicator = page_indicator(Component.objects.values_list("status", flat=True))
+    indicator = selectors.current_indicator()
     return Badge(settings.STATUS_PAGE_NAME, str(indicator.label), TONE_OF_INDICATOR[indicator.value])
 
 

@@ -1,9 +1,6 @@
 """The site's icon in the colour of a page indicator: a disc with a shape per indicator (a tick,
 an exclamation mark, a clock for maintenance), so it is told apart without colour too."""
 
-from incidents.metrics.indicator import page_indicator
-from incidents.models import Component
-
 # Mid-tone colours that hold against both light and dark browser tab strips.
 COLOURS = {
     "none": "#1f883d",
@@ -20,11 +17,6 @@ SHAPES = {
     "maintenance": '<circle cx="16" cy="16" r="8" fill="none" stroke="#fff" stroke-width="2.5"/>'
     '<path d="M16 11v5.5l3.5 2" fill="none" stroke="#fff" stroke-width="2.5" stroke-linecap="round"/>',
 }
-
-
-def current_indicator() -> str:
-    """The page indicator now ("none", "minor", …), from every component's status."""
-    return page_indicator(Component.objects.values_list("status", flat=True)).value
 
 
 def favicon_svg(indicator: str) -> str:

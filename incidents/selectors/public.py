@@ -83,6 +83,11 @@ def _with_timeline(queryset):
     )
 
 
+def current_indicator() -> Indicator:
+    """The page indicator now, from every component's status (shown or not)."""
+    return page_indicator(Component.objects.values_list("status", flat=True))
+
+
 def page_summary() -> PageSummary:
     """What the overview (and Statuspage's summary.json) says: indicator, groups, open events."""
     groups = grouped_components()

@@ -27,7 +27,6 @@ from incidents.translation import language_codes
 from .public import public_page
 
 BADGE_MAX_AGE = 60
-THEMES = ("light", "dark")
 
 
 def embed_language(request) -> str:
@@ -58,7 +57,7 @@ def _choice(request, name: str, choices, default: str) -> str:
 
 def theme_query(request) -> str:
     """The page cache's key part for a widget: only its theme (the language keys it already)."""
-    return f"theme={_choice(request, 'theme', THEMES, '')}"
+    return f"theme={_choice(request, 'theme', badges.THEMES, '')}"
 
 
 def _badge_response(request, badge: badges.Badge, *, status: int = 200) -> HttpResponse:
@@ -94,7 +93,7 @@ def component_badge(request, slug: str):
 @public_page(query=theme_query, live=True)
 def widget(request):
     summary = selectors.page_summary()
-    theme = _choice(request, "theme", THEMES, "")
+    theme = _choice(request, "theme", badges.THEMES, "")
     return render(
         request,
         "embeds/widget.html",

@@ -6,7 +6,8 @@ from django.urls import reverse
 from django.utils.cache import patch_cache_control
 from django.views.decorators.http import require_safe
 
-from incidents.public.favicon import COLOURS, current_indicator, favicon_svg
+from incidents import selectors
+from incidents.public.favicon import COLOURS, favicon_svg
 
 # A named indicator never changes its picture; the current one may change any minute.
 NAMED_MAX_AGE = 7 * 24 * 3600
@@ -16,7 +17,7 @@ CURRENT_MAX_AGE = 60
 @require_safe
 def favicon(request):
     named = request.GET.get("status", "")
-    indicator = named if named in COLOURS else current_indicator()
+    indicator = named if named in COLOURS else selectors.current_indicator().value
     response = HttpResponse(favicon_svg(indicator), content_type="image/svg+xml")
     patch_cache_control(response, public=True, max_age=NAMED_MAX_AGE if named in COLOURS else CURRENT_MAX_AGE)
     return response
