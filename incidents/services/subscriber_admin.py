@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from incidents.models import Channel, Component, Incident, Subject, Subscriber
 
 from .audit import changed_fields, record_event
-from .subscriptions import confirm_subscription, subscribe, update_preferences
+from .subscriptions import channel_of, confirm_subscription, subscribe, update_preferences
 
 
 def _label(subscriber: Subscriber) -> str:
@@ -44,7 +44,7 @@ def add_subscriber(
 ) -> Subscriber:
     """Subscribes someone on their behalf; mails the confirmation link unless `confirmed`
     (chat and SMS subscribers are always confirmed at once)."""
-    channel = Channel(channel) if channel else (Channel.WEBHOOK if endpoint_url else Channel.EMAIL)
+    channel = channel_of(channel=channel, endpoint_url=endpoint_url)
     confirmed = confirmed or channel.uses_target
     if confirmed and channel == Channel.WEBHOOK:
         raise ValidationError(

@@ -102,6 +102,13 @@ def check_email(value: str) -> None:
 # --- Services -------------------------------------------------------------------------------
 
 
+def channel_of(*, channel: str, endpoint_url: str) -> Channel:
+    """The channel asked for; without one, webhook when there is an endpoint URL, else email."""
+    if channel:
+        return Channel(channel)
+    return Channel.WEBHOOK if endpoint_url else Channel.EMAIL
+
+
 @dataclass(frozen=True)
 class SubscribeResult:
     subscriber: Subscriber
@@ -133,7 +140,7 @@ def subscribe(
     needed when no mail is sent).
     """
     email = email.strip()
-    channel = Channel(channel) if channel else (Channel.WEBHOOK if endpoint_url else Channel.EMAIL)
+    channel = channel_of(channel=channel, endpoint_url=endpoint_url)
     if email or send_mail or not channel.uses_target:
         check_email(email)
     validate_language(language)
