@@ -13,7 +13,6 @@ from incidents.models import (
     ActionItem,
     ActionItemState,
     AuditEvent,
-    ComponentGroup,
     ComponentStatus,
     Incident,
     IncidentStatus,
@@ -45,8 +44,7 @@ class BoardComponent:
 
 @dataclass
 class BoardGroup:
-    group: ComponentGroup | None
-    name: str
+    name: str  # "" for the components outside any group
     status: ComponentStatus
     components: list[BoardComponent]
 
@@ -83,7 +81,7 @@ def board_groups(*, language: str, now: dt.datetime) -> list[BoardGroup]:
             for component in view.components
         ]
         name = shown(view.group.name, view.group, language=language).text if view.group else ""
-        groups.append(BoardGroup(group=view.group, name=name, status=view.status, components=components))
+        groups.append(BoardGroup(name=name, status=view.status, components=components))
     return groups
 
 
