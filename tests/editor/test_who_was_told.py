@@ -34,15 +34,9 @@ def subscribers(db):
 
 
 @pytest.fixture
-def told_incident(subscribers, api, responder):
-    return declare_incident(
-        title="Elevated API errors",
-        language="en",
-        body="We are investigating.",
-        impact="major",
-        component_statuses={api: "partial_outage"},
-        actor=responder,
-    )
+def told_incident(subscribers, incident):
+    # `subscribers` comes first, so the declaration of `incident` is sent to them.
+    return incident
 
 
 def block(page: str, update) -> str:
