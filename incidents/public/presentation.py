@@ -43,11 +43,6 @@ class MetricRow:
     late: str = ""  # "23 minutes": a latency metric's value when past its degraded threshold
     threshold: str = ""  # "limit 500 ms": the mildest threshold the value is judged against
 
-    @property
-    def shows_status(self) -> bool:
-        """The metric's status is worth saying next to its value (anything worse than operational)."""
-        return self.status is not None and self.status != ComponentStatus.OPERATIONAL
-
 
 @dataclass
 class ComponentRow:

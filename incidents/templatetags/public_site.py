@@ -45,11 +45,6 @@ def status_badge(status) -> str:
 
 
 @register.simple_tag
-def status_icon(status) -> str:
-    return ICONS[ComponentStatus(status)]
-
-
-@register.simple_tag
 def time_tag(value: dt.datetime | None, style: str = "datetime", zone: ZoneInfo | None = None) -> str:
     """A time for people in the page's language and in `zone` (an incident's; the status page's
     by default), with UTC for machines; `style` "date" for the date alone, "long" for the date
