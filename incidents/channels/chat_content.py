@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 
 from incidents.formatting import format_number
 from incidents.metrics.readings import metric_reading
-from incidents.models import Component, Impact, IncidentUpdate, Metric
+from incidents.models import Impact, IncidentUpdate, Metric
 from incidents.translation import pick
 
 from .content import ContentCache, UpdateContent, content_key, render_content
@@ -57,9 +57,9 @@ def figure_text(metric: Metric, language: str) -> str:
     return f"{name}: {number}{unit}"
 
 
-def live_figures(components: list[Component], language: str) -> dict[int, str]:
+def live_figures(component_ids: list[int], language: str) -> dict[int, str]:
     """The first metric of each component that has a current reading, as text."""
-    metrics = Metric.objects.filter(component__in=components).select_related("probe", "health")
+    metrics = Metric.objects.filter(component_id__in=component_ids).select_related("probe", "health")
     figures: dict[int, str] = {}
     for metric in metrics.order_by("component_id", "position", "slug"):
         if metric.component_id not in figures:
@@ -80,8 +80,7 @@ def impact_label(impact: str) -> str:
 
 def render_chat_content(update: IncidentUpdate, language: str) -> ChatContent:
     content = render_content(update, language)
-    components = list(update.incident.components.all())
-    figures = live_figures(components, language)
+    figures = live_figures([line.component_id for line in content.components], language)
     impact = impact_of(update)
     with translation.override(language):
         return ChatContent(
@@ -93,10 +92,9 @@ def render_chat_content(update: IncidentUpdate, language: str) -> ChatContent:
                     name=line.name,
                     status=line.status,
                     status_label=line.status_label,
-                    figure=figures.get(component.pk, ""),
+                    figure=figures.get(line.component_id, ""),
                 )
-                # render_content lists the same components in the same order.
-                for component, line in zip(components, content.components, strict=True)
+                for line in content.components
             ),
             heading=_("%(title)s: %(status)s")
             % {"title": content.title.text, "status": content.status_label},

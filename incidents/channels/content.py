@@ -22,6 +22,7 @@ from incidents.translation import Shown, pick
 
 @dataclass(frozen=True)
 class ComponentLine:
+    component_id: int
     name: str
     status: str
     status_label: str
@@ -77,6 +78,7 @@ def render_content(update: IncidentUpdate, language: str) -> UpdateContent:
             status = change.new_status if change else component.status
             components.append(
                 ComponentLine(
+                    component_id=component.pk,
                     name=pick(component.name, language=language).text or component.slug,
                     status=status,
                     status_label=str(ComponentStatus(status).label),
