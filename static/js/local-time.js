@@ -49,12 +49,13 @@
   var local = stored();
   toggle.hidden = false;
   label(local);
-  show(local);
+  // The page's time is what the server wrote: nothing to rewrite unless the reader chose theirs.
+  if (local) show(true);
   toggle.addEventListener("click", function () {
     local = !local;
     remember(local);
     label(local);
     show(local);
   });
-  document.addEventListener("refresh:replaced", function (event) { show(local, event.detail); });
+  document.addEventListener("refresh:replaced", function (event) { if (local) show(true, event.detail); });
 })();
