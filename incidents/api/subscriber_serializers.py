@@ -9,17 +9,18 @@ from rest_framework import serializers
 from incidents.channels.targets import check_target, shown_target
 from incidents.models import Channel, Component, Incident, Subscriber
 from incidents.outbound.guard import check_url
-from incidents.services.subscriptions import check_email, check_no_line_breaks
+from incidents.services.subscriptions import channel_of, check_email, check_no_line_breaks
 
 from .serializers import LANGUAGE_CHOICES, PublicIdField
 from .strict import ApiModelSerializer, ApiSerializer
 
 
-def django_check(check, value):
+def django_check(check, value, *, field: str = ""):
+    """`value` once `check` passes; its messages as a 400 (under `field` when one is named)."""
     try:
         check(value)
     except DjangoValidationError as error:
-        raise serializers.ValidationError(error.messages) from None
+        raise serializers.ValidationError({field: error.messages} if field else error.messages) from None
     return value
 
 
@@ -140,8 +141,9 @@ class SubscriberCreateSerializer(ApiSerializer):
         return value
 
     def validate(self, attrs):
-        channel = attrs.get("channel") or (Channel.WEBHOOK if attrs.get("endpoint_url") else Channel.EMAIL)
-        attrs["channel"] = channel = Channel(channel)
+        attrs["channel"] = channel = channel_of(
+            channel=attrs.get("channel", ""), endpoint_url=attrs.get("endpoint_url", "")
+        )
         target = attrs.pop("target", "").strip()
         if channel.uses_target:
             attrs["target"] = self._chat_target(channel, target)
@@ -151,8 +153,8 @@ class SubscriberCreateSerializer(ApiSerializer):
                 raise serializers.ValidationError(
                     {"target": [_("Give `target` or `%(field)s`, not both.") % {"field": field}]}
                 )
-            attrs[field] = self._field_check(
-                "target", check_email if channel == Channel.EMAIL else self._check_endpoint, target
+            attrs[field] = django_check(
+                check_email if channel == Channel.EMAIL else self._check_endpoint, target, field="target"
             )
         if channel != Channel.WEBHOOK and attrs.get("endpoint_url"):
             raise serializers.ValidationError({"endpoint_url": [_("Only webhook subscriptions have one.")]})
@@ -170,14 +172,6 @@ class SubscriberCreateSerializer(ApiSerializer):
     def _check_endpoint(value: str) -> None:
         check_no_line_breaks(value)
         check_url(value)
-
-    @staticmethod
-    def _field_check(field: str, check, value: str) -> str:
-        try:
-            check(value)
-        except DjangoValidationError as error:
-            raise serializers.ValidationError({field: error.messages}) from None
-        return value
 
     def _chat_target(self, channel: Channel, target: str) -> str:
         if channel == Channel.SMS and not settings.SMS_APPRISE_URL:
