@@ -247,3 +247,29 @@ def test_an_alert_whose_rule_was_deleted_holds_its_component_until_it_resolves(
 
     intake.post(AM, alertmanager("resolved"), format="json")
     assert status_of(webhooks) == "operational"
+
+
+def test_metrics_count_alerts_by_source_and_outcome(intake, rules, client):
+    from prometheus_client.parser import text_string_to_metric_families
+
+    def counted(outcome: str) -> float:
+        text = client.get("/metrics").content.decode()
+        wanted = {"source": "alertmanager", "outcome": outcome}
+        return sum(
+            sample.value
+            for family in text_string_to_metric_families(text)
+            for sample in family.samples
+            if sample.name == "statuspage_intake_alerts_total" and sample.labels == wanted
+        )
+
+    before = {outcome: counted(outcome) for outcome in ("firing", "repeated", "unknown")}
+
+    intake.post(AM, alertmanager("firing"), format="json")
+    intake.post(AM, alertmanager("firing"), format="json")
+    intake.post(AM, alertmanager("firing", service="billing", fingerprint="bbbb000000000001"), format="json")
+
+    assert {outcome: counted(outcome) - before[outcome] for outcome in before} == {
+        "firing": 1,
+        "repeated": 1,
+        "unknown": 1,
+    }
