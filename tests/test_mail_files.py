@@ -2,12 +2,17 @@
 
 import email
 import email.policy
+import os
+import subprocess
+import sys
+from pathlib import Path
 
-from django.core.mail import EmailMultiAlternatives, mailers
+from django.core.mail import EmailMultiAlternatives
 
 from statuspage.mail_files import EmailFileBackend
 
 TOKEN = "t0k3n" * 30
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def send(folder, *messages) -> int:
@@ -58,14 +63,20 @@ def test_no_file_is_left_half_written_and_a_mail_without_recipients_is_not_saved
     assert [p.suffix for p in tmp_path.iterdir()] == [".eml"]
 
 
-def test_the_development_settings_save_mail_this_way(settings, tmp_path):
-    settings.MAILERS = {
-        "default": {
-            "BACKEND": "statuspage.mail_files.EmailFileBackend",
-            "OPTIONS": {"file_path": str(tmp_path)},
-        }
-    }
-    from statuspage import settings as project_settings
+def test_with_debug_and_no_backend_chosen_a_mail_is_saved_as_a_file_in_the_var_directory(tmp_path):
+    environment = {k: v for k, v in os.environ.items() if k not in ("EMAIL_BACKEND", "SECRET_KEY")}
+    environment.update(DEBUG="1", STATUSPAGE_VAR_DIR=str(tmp_path))
+    code = "from django.core.mail import send_mail; send_mail('Hello', 'Text', 'a@acme.example', ['b@example.com'])"
 
-    assert project_settings.EMAIL_BACKENDS["file"] == "statuspage.mail_files.EmailFileBackend"
-    assert isinstance(mailers["default"], EmailFileBackend)
+    done = subprocess.run(
+        [sys.executable, "manage.py", "shell", "-c", code],
+        cwd=ROOT,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+    assert done.returncode == 0, done.stderr
+    [saved] = (tmp_path / "mail").glob("*.eml")
+    assert email.message_from_bytes(saved.read_bytes(), policy=email.policy.default)["Subject"] == "Hello"
