@@ -173,7 +173,12 @@ def settle_component(
 
 
 def open_draft_incident(
-    component: Component, *, status: ComponentStatus, evidence: str, now, opened_by: str = ""
+    component: Component,
+    *,
+    status: ComponentStatus,
+    evidence: str,
+    now,
+    opened_by: str = "Opened automatically by probes.",
 ) -> Incident | None:
     """A draft (unpublished) incident for on-call to publish or discard; one open draft at a time."""
     existing = (
@@ -188,7 +193,7 @@ def open_draft_incident(
         return declare_incident(
             title=f"{component}: {status.label}",
             language=settings.LANGUAGE_CODE,
-            body=f"{opened_by or 'Opened automatically by probes.'}\n\n{evidence}",
+            body=f"{opened_by}\n\n{evidence}",
             impact=Impact.CRITICAL if status == ComponentStatus.MAJOR_OUTAGE else Impact.MAJOR,
             component_statuses={component: status},
             actor=None,
