@@ -178,3 +178,20 @@ def test_the_grafana_dashboard_only_asks_for_families_the_endpoint_serves(client
         for name in re.findall(r"\bstatuspage_[a-z_]+", target["expr"])
     }
     assert asked and asked <= served, asked - served
+
+
+def test_a_scrape_without_the_database_says_so_and_still_answers(client, monkeypatch):
+    from django.db import OperationalError
+
+    from incidents.telemetry.scrape import DatabaseCollector
+
+    def unreachable(self):
+        raise OperationalError("connection refused")
+
+    monkeypatch.setattr(DatabaseCollector, "_outbox", unreachable)
+
+    samples = scrape(client)
+
+    assert value(samples, "statuspage_database_up") == 0
+    assert not any(name.startswith("statuspage_outbox") for name, _labels in samples)
+    assert ("statuspage_snapshot_age_seconds", ()) in samples
