@@ -122,6 +122,18 @@ def message_field() -> forms.CharField:
     )
 
 
+def happened_field(label, help_text) -> forms.DateTimeField:
+    """A past instant, optional, in the status page's time zone (said under the field)."""
+    zone = _("Time zone: %(zone)s.") % {"zone": settings.STATUS_TIME_ZONE}
+    return forms.DateTimeField(
+        label=label,
+        required=False,
+        widget=DATETIME_WIDGET,
+        validators=[check_happened],
+        help_text=f"{help_text} {zone}",
+    )
+
+
 class DeclareForm(ComponentStatusesMixin, forms.Form):
     title = forms.CharField(label=_("Title"), max_length=TITLE_MAX)
     status = forms.ChoiceField(
@@ -132,12 +144,6 @@ class DeclareForm(ComponentStatusesMixin, forms.Form):
     )
     language = forms.ChoiceField(label=_("Language"), choices=language_choices)
     body = message_field()
-    started_at = forms.DateTimeField(
-        label=_("Started"),
-        required=False,
-        widget=DATETIME_WIDGET,
-        validators=[check_happened],
-    )
     deliver_notifications = forms.BooleanField(
         label=_("Notify subscribers"),
         required=False,
@@ -160,9 +166,7 @@ class DeclareForm(ComponentStatusesMixin, forms.Form):
         super().__init__(*args, **kwargs)
         self.fields["impact"] = impact_field()
         self.fields["language"].initial = default_language()
-        self.fields["started_at"].help_text = _("Leave empty for now. Time zone: %(zone)s.") % {
-            "zone": settings.STATUS_TIME_ZONE
-        }
+        self.fields["started_at"] = happened_field(_("Started"), _("Leave empty for now."))
         self.fields["display_time_zone"] = time_zone_field()
         self.add_component_fields(components)
         language = self.initial.get("language") or default_language()
@@ -213,13 +217,6 @@ class UpdateForm(ComponentStatusesMixin, forms.Form):
     status = forms.ChoiceField(label=_("Status"), required=False)
     language = forms.ChoiceField(label=_("Language"), choices=language_choices)
     body = message_field()
-    display_at = forms.DateTimeField(
-        label=_("Shown time"),
-        required=False,
-        widget=DATETIME_WIDGET,
-        validators=[check_happened],
-        help_text=_("Leave empty for now; an earlier time is shown as backdated."),
-    )
     deliver_notifications = forms.BooleanField(label=_("Notify subscribers"), required=False, initial=True)
 
     def __init__(self, *args, incident, components, **kwargs):
@@ -229,9 +226,9 @@ class UpdateForm(ComponentStatusesMixin, forms.Form):
             ("", _("Note (no status change)")),
         ]
         self.fields["status"].initial = incident.status
-        self.fields["display_at"].help_text = _(
-            "Leave empty for now; an earlier time is shown as backdated. Time zone: %(zone)s."
-        ) % {"zone": settings.STATUS_TIME_ZONE}
+        self.fields["display_at"] = happened_field(
+            _("Shown time"), _("Leave empty for now; an earlier time is shown as backdated.")
+        )
         self.fields["language"].initial = incident.original_language
         self.add_component_fields(components, affected=list(incident.components.all()))
         language = self.initial.get("language") or incident.original_language
@@ -261,17 +258,6 @@ class ClosingForm(forms.Form):
         label=_("Message"), max_length=UPDATE_TEXT_MAX, widget=forms.Textarea(attrs={"rows": 3})
     )
     version = forms.IntegerField(widget=forms.HiddenInput)
-
-
-def happened_field(label, help_text) -> forms.DateTimeField:
-    zone = _("Time zone: %(zone)s.") % {"zone": settings.STATUS_TIME_ZONE}
-    return forms.DateTimeField(
-        label=label,
-        required=False,
-        widget=DATETIME_WIDGET,
-        validators=[check_happened],
-        help_text=f"{help_text} {zone}",
-    )
 
 
 class ResolveForm(ClosingForm):
