@@ -1,7 +1,7 @@
 """What the declare and update forms' script reads: templates, the impact proposal, default texts."""
 
 from incidents.forms.update_templates import template_data
-from incidents.models import IncidentKind, UpdateTemplate
+from incidents.models import Component, IncidentKind, UpdateTemplate
 from incidents.services.proposals import (
     IMPACT_FOR_STATUS,
     IMPACT_ORDER,
@@ -9,6 +9,11 @@ from incidents.services.proposals import (
     proposed_impact,
 )
 from incidents.translation import language_codes
+
+
+def form_components() -> list[Component]:
+    """Every component, in page order, for the forms that set component statuses."""
+    return list(Component.objects.select_related("group"))
 
 
 def templates_for(kind: IncidentKind | str) -> list[UpdateTemplate]:

@@ -21,7 +21,7 @@ from incidents.forms.incidents import (
     UpdateForm,
 )
 from incidents.forms.update_templates import template_initial
-from incidents.models import AuditEvent, Component, ComponentChange, Incident, IncidentKind, IncidentUpdate
+from incidents.models import AuditEvent, ComponentChange, Incident, IncidentKind, IncidentUpdate
 from incidents.selectors.deliveries import delivery_counts
 from incidents.services.incidents import (
     ConcurrentEdit,
@@ -39,16 +39,12 @@ from incidents.services.updates import edit_update
 from incidents.translation import language_codes, pick
 
 from .access import conflict, responder_required, viewer_required
-from .form_aids import chosen_template, form_aids, templates_for
-
-
-def _components():
-    return list(Component.objects.select_related("group").order_by("group__position", "position", "slug"))
+from .form_aids import chosen_template, form_aids, form_components, templates_for
 
 
 @responder_required
 def declare(request):
-    components = _components()
+    components = form_components()
     templates = templates_for(IncidentKind.INCIDENT)
     initial = {}
     template = chosen_template(request)
@@ -83,7 +79,7 @@ def declare(request):
 
 @responder_required
 def new_maintenance(request):
-    form = MaintenanceForm(request.POST or None, components=_components())
+    form = MaintenanceForm(request.POST or None, components=form_components())
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
@@ -123,7 +119,7 @@ def _cockpit(
     templates = templates_for(incident.kind)
     template = chosen_template(request)
     if update_form is None:
-        components = _components()
+        components = form_components()
         initial = {}
         if template is not None:
             initial = template_initial(
@@ -160,7 +156,7 @@ def incident_detail(request, pk: int):
 @responder_required
 def add_update(request, pk: int):
     incident = _load(pk)
-    form = UpdateForm(request.POST, incident=incident, components=_components())
+    form = UpdateForm(request.POST, incident=incident, components=form_components())
     if form.is_valid():
         data = form.cleaned_data
         try:

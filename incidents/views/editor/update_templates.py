@@ -7,16 +7,13 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from incidents.forms.update_templates import UpdateTemplateForm
-from incidents.models import Component, UpdateTemplate
+from incidents.models import UpdateTemplate
 from incidents.services.incidents import ConcurrentEdit
 from incidents.services.update_templates import delete_update_template, save_update_template
 from incidents.translation import pick
 
 from .access import conflict, responder_required, viewer_required
-
-
-def _components():
-    return list(Component.objects.select_related("group").order_by("group__position", "position", "slug"))
+from .form_aids import form_components
 
 
 def _list(request, form):
@@ -29,13 +26,13 @@ def _list(request, form):
 
 @viewer_required
 def template_list(request):
-    return _list(request, UpdateTemplateForm(components=_components()))
+    return _list(request, UpdateTemplateForm(components=form_components()))
 
 
 @require_POST
 @responder_required
 def template_new(request):
-    form = UpdateTemplateForm(request.POST, components=_components())
+    form = UpdateTemplateForm(request.POST, components=form_components())
     if form.is_valid():
         save_update_template(form.save(commit=False), actor=request.user)
         messages.success(request, _("Template saved."))
@@ -46,7 +43,7 @@ def template_new(request):
 @responder_required
 def template_edit(request, pk: int):
     template = get_object_or_404(UpdateTemplate, pk=pk)
-    form = UpdateTemplateForm(request.POST or None, instance=template, components=_components())
+    form = UpdateTemplateForm(request.POST or None, instance=template, components=form_components())
     if request.method == "POST" and form.is_valid():
         edited = form.save(commit=False)
         try:
