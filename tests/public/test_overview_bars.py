@@ -73,3 +73,20 @@ def test_the_overview_draws_the_same_bars_as_the_component_page(client, site):
         drawn = overview_bars(components, names, language="en", days=90)
 
         assert drawn == {c.pk: uptime_bars(names[c.pk], spans[c.pk], "en", slug=c.slug) for c in components}
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "path, legend",
+    [
+        ("/", ["90 days ago", "30 days ago", "All 90 days", "Today"]),
+        ("/ru/", ["90 дней назад", "30 дней назад", "Все 90 дней", "Сегодня"]),
+    ],
+)
+def test_every_rows_bars_carry_their_legend_in_the_pages_language(client, site, path, legend):
+    html = client.get(path).content.decode()
+
+    rows = re.findall(r'<p class="uptime-legend">(.*?)</p>', html, re.S)
+    assert rows and len(rows) == html.count('<ol class="days"')
+    for row in rows:
+        assert [text for text in legend if text in row] == legend
