@@ -24,6 +24,14 @@ def _no_page_cache(settings):
     settings.PUBLIC_PAGE_CACHE_SECONDS = 0
 
 
+@pytest.fixture
+def editor(admin):
+    """The editor's pages, logged in as an admin."""
+    client = Client()
+    client.force_login(admin)
+    return client
+
+
 def database_rows() -> dict[str, int]:
     """Row counts of every model of the platform: equal before and after means nothing was written."""
     counted = {}

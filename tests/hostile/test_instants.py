@@ -174,13 +174,6 @@ def test_the_push_endpoint_refuses_a_sample_measured_out_of_range(probes, admin,
 # --- the editor ---
 
 
-@pytest.fixture
-def editor(admin):
-    client = Client()
-    client.force_login(admin)
-    return client
-
-
 @pytest.mark.parametrize("field", ["scheduled_for", "scheduled_until"])
 @pytest.mark.parametrize(
     "value", cases({**EDITOR_TIMES, "in 11 years": lambda: f"{_in(days=366 * 11):%Y-%m-%dT%H:%M}"})

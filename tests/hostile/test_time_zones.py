@@ -2,7 +2,6 @@
 the field, with nothing written and the public pages still up in every language."""
 
 import pytest
-from django.test import Client
 
 from incidents.models import Incident
 
@@ -55,13 +54,6 @@ def test_the_api_refuses_to_move_an_incident_to_an_unknown_zone(page, client_as,
         incident.version,
     )
     assert_public_pages_render()
-
-
-@pytest.fixture
-def editor(admin):
-    client = Client()
-    client.force_login(admin)
-    return client
 
 
 @pytest.mark.parametrize("value", cases(NOT_ZONES))
