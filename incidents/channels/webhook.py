@@ -23,9 +23,9 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
-from incidents.metrics.indicator import page_indicator
 from incidents.models import Component, ComponentStatusChange, Delivery, Incident, IncidentUpdate
 from incidents.outbound.guard import check_sendable
+from incidents.selectors.public import current_indicator
 from incidents.services.subscriptions import manage_token, subscription_url
 from incidents.translation import pick
 
@@ -133,7 +133,7 @@ def incident_json(incident: Incident, language: str) -> dict:
 
 
 def page_json() -> dict:
-    indicator = page_indicator(Component.objects.values_list("status", flat=True))
+    indicator = current_indicator()
     return {"id": page_id(), "status_indicator": indicator.value, "status_description": indicator.description}
 
 
