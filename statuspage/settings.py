@@ -86,6 +86,10 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     # Right after SecurityMiddleware, so that degraded-mode answers carry the policy too.
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
+    # Pages go compressed when nothing in front compresses them (`make run`, gunicorn alone; the
+    # shipped nginx asks for identity and compresses itself). Above the degraded mode, so the
+    # snapshot's pages are compressed too; it weakens ETags, which If-None-Match compares weakly.
+    "django.middleware.gzip.GZipMiddleware",
     # Answers public pages from the static snapshot while the database is unreachable.
     "incidents.public.degraded.DegradedModeMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",

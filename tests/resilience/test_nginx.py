@@ -1,6 +1,7 @@
 """The shipped nginx configuration in front of a stand-in app: public responses kept a few
 seconds, editor and no-store responses never, and the snapshot when the app is down."""
 
+import gzip
 import http.server
 import os
 import pwd
@@ -27,6 +28,7 @@ class StandInApp(http.server.ThreadingHTTPServer):
     def __init__(self):
         super().__init__(("127.0.0.1", 0), StandInHandler)
         self.requests = 0
+        self.encodings_asked: list[str | None] = []
 
 
 class StandInHandler(http.server.BaseHTTPRequestHandler):
@@ -34,8 +36,12 @@ class StandInHandler(http.server.BaseHTTPRequestHandler):
 
     def do_GET(self):
         self.server.requests += 1
+        self.server.encodings_asked.append(self.headers.get("Accept-Encoding"))
         body = f"app {self.path} {self.server.requests}".encode()
+        if self.path.startswith("/long/"):
+            body += b" status" * 1000
         self.send_response(200)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
         control = self.CONTROLS.get(self.path.split("?")[0], "public, no-cache")
         if control:
             self.send_header("Cache-Control", control)
@@ -129,6 +135,17 @@ def test_each_language_has_its_own_copy(nginx, app):
     get(f"{nginx}/incidents/x/")
     get(f"{nginx}/incidents/x/", **{"Accept-Language": "ru"})
     assert app.requests == 2
+
+
+def test_nginx_asks_the_app_for_identity_and_compresses_the_kept_copy_itself(nginx, app):
+    request = urllib.request.Request(f"{nginx}/long/", headers={"Accept-Encoding": "gzip"})
+    with urllib.request.urlopen(request, timeout=10) as response:
+        compressed = response.headers["Content-Encoding"], gzip.decompress(response.read())
+    plain = get(f"{nginx}/long/")
+
+    assert app.encodings_asked == [None]  # one request, without the reader's Accept-Encoding
+    assert compressed == ("gzip", plain[1].encode())
+    assert plain[1].startswith("app /long/ 1 status")
 
 
 def test_no_store_and_editor_responses_always_reach_the_app(nginx, app):
