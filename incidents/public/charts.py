@@ -209,12 +209,18 @@ def line_chart(
     )
 
 
-def day_items(days: Sequence[Day]) -> str:
+def day_items(days: Sequence[Day], *, ends_bar: bool = True) -> str:
     """The list items of `days`, oldest first: each day a link to its history, its incidents
-    listed beside it (hidden; static/js/day-bars.js shows them in the day's popover)."""
+    listed beside it (hidden; static/js/day-bars.js shows them in the day's popover).
+
+    A bar is one stop for Tab, its last day (`ends_bar`: these items end the bar), so a keyboard
+    crosses a page of bars in a stop per component, and the days are too narrow on a phone to
+    be separate touch targets (WCAG 2.5.8); arrow keys move between days (day-bars.js), and
+    without JavaScript the component's history lists every day."""
     parts = []
-    for day in days:
-        parts.append(f'<li class="{day.css_class}"><a href="{escape(day.href)}">{escape(day.text)}</a>')
+    for index, day in enumerate(days, start=1):
+        stop = "" if ends_bar and index == len(days) else ' tabindex="-1"'
+        parts.append(f'<li class="{day.css_class}"><a href="{escape(day.href)}"{stop}>{escape(day.text)}</a>')
         if day.incidents:
             links = "".join(
                 f'<li><a href="{escape(href)}">{escape(title)}</a></li>' for href, title in day.incidents

@@ -162,7 +162,7 @@ def past_days(days: list[Span], texts: BarTexts, component_slug: str) -> PastDay
         for status, value in span.seconds.items():
             seconds[status] += value
     return PastDays(
-        items=charts.day_items([_day(span, texts, component_slug) for span in days]),
+        items=charts.day_items([_day(span, texts, component_slug) for span in days], ends_bar=False),
         days=len(days),
         seconds=dict(seconds),
         start=days[0].start,

@@ -13,13 +13,10 @@
     });
   }
 
+  // The page gives each bar one tab stop (its last day); arrow keys move it below.
   function prepare(root) {
-    (root.matches && root.matches("ol.days") ? [root] : root.querySelectorAll("ol.days")).forEach(function (list) {
-      var days = list.querySelectorAll(":scope > li > a");
-      days.forEach(function (link, index) {
-        link.setAttribute("aria-expanded", "false");
-        link.tabIndex = index === days.length - 1 ? 0 : -1;
-      });
+    root.querySelectorAll("ol.days > li > a").forEach(function (link) {
+      link.setAttribute("aria-expanded", "false");
     });
   }
 
@@ -101,9 +98,9 @@
     if (wasOpen) show(days[next]); else close(false);
   });
 
-  // The roving tab stops and aria-expanded matter only to the keyboard and to assistive
-  // technology, so they are set on the first key press or focus (before the browser moves focus
-  // for that Tab) rather than on every day of every bar at load.
+  // aria-expanded matters only to the keyboard and to assistive technology, so it is set on the
+  // first key press or focus (before the browser moves focus for that Tab) rather than on every
+  // day of every bar at load.
   var prepared = false;
   function prepareOnce() {
     if (prepared) return;

@@ -74,13 +74,14 @@ def _fast_passwords(settings):
 
 
 def serious_axe_violations(driver) -> list[str]:
-    """Runs axe-core (WCAG 2 A/AA rules) on the page the browser shows; returns the serious and
-    critical violations as readable lines, each with the elements it found."""
+    """Runs axe-core (WCAG 2.0-2.2 A/AA rules, touch target size among them) on the page the
+    browser shows; returns the serious and critical violations as readable lines, each with the
+    elements it found."""
     driver.execute_script(AXE_SCRIPT.read_text(encoding="utf-8"))
     driver.set_script_timeout(60)
     result = driver.execute_async_script(
         "const done = arguments[arguments.length - 1];"
-        "axe.run(document, {runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']}})"
+        "axe.run(document, {runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']}})"
         ".then(r => done(r.violations)).catch(e => done([{id: 'axe-error', impact: 'critical',"
         " help: String(e), nodes: []}]));"
     )

@@ -80,16 +80,30 @@ def test_uptime_is_said_with_two_decimals(client, site):
 def test_each_day_is_a_link_to_that_days_history_of_the_component(client, site):
     days = days_of(client.get("/").content.decode(), "webhook-delivery")
 
-    links = re.findall(r'<li class="status-[a-z_]+"><a href="([^"]+)">', days)
+    links = re.findall(r'<li class="status-[a-z_]+"><a href="([^"]+)"', days)
     assert len(links) == 90
     assert links[0] == "/history/?from=2025-12-11&amp;to=2025-12-11&amp;component=webhook-delivery"
     assert links[-1] == "/history/?from=2026-03-10&amp;to=2026-03-10&amp;component=webhook-delivery"
 
 
+def test_each_bar_is_one_tab_stop_its_last_day(client, site):
+    overview = days_of(client.get("/").content.decode(), "webhook-delivery")
+    component_page = re.search(
+        r'<ol class="days"[^>]*>(.*?)</ol>',
+        client.get("/components/webhook-delivery/").content.decode(),
+        re.S,
+    ).group(1)
+
+    for days in (overview, component_page):
+        tab_stops = re.findall(r'<li class="status-[a-z_]+"><a href="([^"]+)">', days)
+        assert tab_stops == ["/history/?from=2026-03-10&amp;to=2026-03-10&amp;component=webhook-delivery"]
+        assert days.count('tabindex="-1"') == 89
+
+
 def test_day_links_stay_in_the_pages_language(client, site):
     days = days_of(client.get("/ru/").content.decode(), "webhook-delivery")
 
-    assert '<a href="/ru/history/?from=2026-03-07&amp;to=2026-03-07&amp;component=webhook-delivery">' in days
+    assert '<a href="/ru/history/?from=2026-03-07&amp;to=2026-03-07&amp;component=webhook-delivery"' in days
 
 
 def test_each_day_carries_its_status_class_which_gives_it_its_pattern(client, site, admin):

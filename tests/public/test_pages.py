@@ -72,7 +72,7 @@ def test_overview_draws_sparkline_and_uptime_bars_with_text_alternatives(client,
     # history, and lists the incident beside it for the day's popover.
     assert (
         '<li class="status-partial_outage"><a href="/history/?from=2026-03-07&amp;to=2026-03-07'
-        '&amp;component=webhook-delivery">Mar 7, 2026: Partial outage; down for 3 hours; 1 incident</a>'
+        '&amp;component=webhook-delivery" tabindex="-1">Mar 7, 2026: Partial outage; down for 3 hours; 1 incident</a>'
         f'<ul hidden><li><a href="/incidents/{site["past"].slug}/">Webhooks delayed</a></li></ul></li>'
         in page
     )
