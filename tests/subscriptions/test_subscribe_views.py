@@ -7,7 +7,7 @@ import pytest
 import time_machine
 from django.core import mail
 
-from incidents.models import Delivery, Subscriber
+from incidents.models import Channel, Delivery, Subscriber
 
 pytestmark = pytest.mark.django_db
 
@@ -315,3 +315,49 @@ def test_the_form_speaks_the_language_of_its_url(client):
 
     assert response.status_code == 200
     assert "/ru/subscribe/confirm/" in mail.outbox[0].body
+
+
+@pytest.mark.parametrize(
+    ("language", "question"),
+    [
+        ("en", "Stop all status updates to Slack: https://hooks.slack.com/"),
+        ("ru", "Прекратить отправку обновлений"),
+    ],
+)
+def test_a_slack_subscriber_is_told_its_channel_not_emails_and_never_the_secret_part(
+    client, make_subscriber, language, question
+):
+    from incidents.services.subscriptions import manage_token
+
+    secret = "T0SECRET/B0SECRET/abcdefghijklmnopqrstuvwx"
+    subscriber = make_subscriber(
+        "lead@example.com",
+        channel=Channel.SLACK,
+        target=f"https://hooks.slack.com/services/{secret}",
+        language=language,
+    )
+    token = manage_token(subscriber)
+    prefix = "" if language == "en" else f"/{language}"
+
+    pages = [
+        client.get(f"{prefix}/subscribe/unsubscribe/{token}/").content.decode(),
+        client.get(f"{prefix}/subscribe/manage/{token}/").content.decode(),
+        client.post(f"{prefix}/subscribe/unsubscribe/{token}/").content.decode(),
+    ]
+
+    assert question in pages[0]
+    for page in pages:
+        assert "hooks.slack.com" in page
+        assert "T0SECRET" not in page and "abcdefghijklmnopqrstuvwx" not in page
+        assert "lead@example.com" not in page
+    assert "emails" not in pages[0] and "писем" not in pages[0]
+
+
+def test_an_email_subscribers_pages_name_its_address(client, make_subscriber):
+    from incidents.services.subscriptions import manage_token
+
+    subscriber = make_subscriber("reader@example.com")
+
+    page = client.get(f"/subscribe/unsubscribe/{manage_token(subscriber)}/").content.decode()
+
+    assert "Stop all status updates to reader@example.com?" in page
