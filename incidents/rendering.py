@@ -94,7 +94,7 @@ def numbered_paragraph(ordered_list: etree.Element) -> etree.Element:
 
 
 class AsWrittenExtension(Extension):
-    def extendMarkdown(self, md: markdown.Markdown) -> None:  # noqa: N802 (Python-Markdown's name)
+    def extendMarkdown(self, md: markdown.Markdown) -> None:
         # Before "inline" (20), which would turn the item's text into child elements.
         md.treeprocessors.register(NumberedLinesAsWritten(md), "numbered_lines_as_written", 25)
 

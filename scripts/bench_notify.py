@@ -197,7 +197,7 @@ class Arrivals:
     """What has arrived at a sink's file, read incrementally; `finished` when all expected are in."""
 
     def __init__(self, path: Path, expected: set[str]):
-        self.file = open(path)  # noqa: SIM115 - followed for the whole wait
+        self.file = open(path)
         self.expected = expected
         self.arrived: set[str] = set()
         self.pending = ""

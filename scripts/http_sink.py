@@ -37,7 +37,7 @@ def main() -> int:
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--out", required=True)
     args = parser.parse_args()
-    out = open(args.out, "a", buffering=1)  # noqa: SIM115 - open for the life of the process
+    out = open(args.out, "a", buffering=1)
 
     async def receive(request: web.Request) -> web.Response:
         kind = request.path.strip("/").split("/", 1)[0] or "root"

@@ -51,9 +51,9 @@ class ReceivedAlertSerializer(serializers.Serializer):
     status = serializers.ChoiceField(choices=AlertState.choices)
     labels = serializers.DictField(child=LABEL_TEXT, allow_empty=False)
     annotations = serializers.DictField(child=ANNOTATION_TEXT, required=False, default=dict)
-    startsAt = HappenedInstantField()  # noqa: N815 - the sender's field names
-    endsAt = EndsAtField(required=False, allow_null=True)  # noqa: N815
-    generatorURL = serializers.CharField(required=False, allow_blank=True, max_length=2000)  # noqa: N815
+    startsAt = HappenedInstantField()
+    endsAt = EndsAtField(required=False, allow_null=True)
+    generatorURL = serializers.CharField(required=False, allow_blank=True, max_length=2000)
     fingerprint = serializers.RegexField(r"^[0-9A-Za-z_.:-]{1,128}$", required=False, allow_blank=True)
 
     def to_alert(self, data) -> ReceivedAlert:
@@ -87,7 +87,7 @@ class NotificationSerializer(serializers.Serializer):
 
 class AlertmanagerSerializer(NotificationSerializer):
     version = serializers.CharField(help_text=_('The webhook payload version; "4" is read.'))
-    groupKey = serializers.CharField(required=False, allow_blank=True, max_length=2000)  # noqa: N815
+    groupKey = serializers.CharField(required=False, allow_blank=True, max_length=2000)
 
     def validate_version(self, value: str) -> str:
         if value != "4":
@@ -96,7 +96,7 @@ class AlertmanagerSerializer(NotificationSerializer):
 
 
 class GrafanaSerializer(NotificationSerializer):
-    orgId = serializers.IntegerField(required=False)  # noqa: N815
+    orgId = serializers.IntegerField(required=False)
     title = serializers.CharField(required=False, allow_blank=True, max_length=2000)
 
 

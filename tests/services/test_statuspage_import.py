@@ -210,7 +210,7 @@ def write(tmp_path, name: str, document) -> str:
 
 
 def import_file(path: str, *args) -> None:
-    call_command("import_statuspage", path, *args, stdout=open("/dev/null", "w"))  # noqa: SIM115
+    call_command("import_statuspage", path, *args, stdout=open("/dev/null", "w"))
 
 
 def test_an_export_is_imported_as_records_with_its_times_statuses_and_updates(
