@@ -51,6 +51,7 @@ class ReceivedAlertSerializer(serializers.Serializer):
     status = serializers.ChoiceField(choices=AlertState.choices)
     labels = serializers.DictField(child=LABEL_TEXT, allow_empty=False)
     annotations = serializers.DictField(child=ANNOTATION_TEXT, required=False, default=dict)
+    # The sender's own field names, camelCase as Alertmanager and Grafana send them.
     startsAt = HappenedInstantField()
     endsAt = EndsAtField(required=False, allow_null=True)
     generatorURL = serializers.CharField(required=False, allow_blank=True, max_length=2000)
