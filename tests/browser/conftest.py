@@ -6,9 +6,12 @@ with scripts/ci-install-browser), and fail instead under REQUIRE_SERVICES=1, as 
 
 import os
 import shutil
+import sqlite3
 from pathlib import Path
 
 import pytest
+from django.core.management import call_command
+from django.db import connection
 
 REQUIRE_SERVICES = os.environ.get("REQUIRE_SERVICES") == "1"
 CHROMIUM = os.environ.get("CHROMIUM_BINARY", "/usr/bin/chromium")
@@ -107,3 +110,25 @@ def use_viewport(driver, width: int, height: int = 900) -> None:
         {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": mobile},
     )
     driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": mobile})
+
+
+# This process's copy of the test database right after its first demo load (SQLite in memory).
+_demo_database: sqlite3.Connection | None = None
+
+
+@pytest.fixture
+def demo_loaded(transactional_db):
+    """The demo data as `make run` loads it. A load costs seconds (90 days of synthetic
+    measurements), so with the in-memory SQLite of `make test` the first test in a process keeps
+    a copy of the database and later ones restore it; on other databases each test loads it."""
+    global _demo_database
+    if connection.vendor != "sqlite" or not connection.is_in_memory_db():
+        call_command("load_demo", verbosity=0)
+        return
+    connection.ensure_connection()
+    if _demo_database is None:
+        call_command("load_demo", verbosity=0)
+        _demo_database = sqlite3.connect(":memory:", check_same_thread=False)
+        connection.connection.backup(_demo_database)
+    else:
+        _demo_database.backup(connection.connection)

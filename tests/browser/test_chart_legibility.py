@@ -3,7 +3,6 @@
 other, and no serious axe-core finding in light or dark; at 1280 px the labels still keep apart."""
 
 import pytest
-from django.core.management import call_command
 from django.test import Client
 
 from incidents.models import Component, Incident
@@ -28,10 +27,9 @@ return [...document.querySelectorAll('figure.line-chart')].map(figure => {
 
 
 @pytest.fixture
-def chart_pages(settings):
+def chart_pages(settings, demo_loaded):
     """The demo's first component with a metric, and an incident whose page charts a metric."""
     settings.PUBLIC_PAGE_CACHE_SECONDS = 0
-    call_command("load_demo", verbosity=0)
     component = Component.objects.filter(metrics__isnull=False).order_by("position", "pk").first()
     client = Client()
     incident = next(

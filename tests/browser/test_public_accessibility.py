@@ -3,7 +3,6 @@ on any page at desktop and phone widths, in light and dark; the theme toggle rem
 reloads and the system's dark preference honoured without it."""
 
 import pytest
-from django.core.management import call_command
 
 from incidents.models import Component, Incident
 from tests.browser.conftest import serious_axe_violations, use_color_scheme, use_viewport
@@ -15,9 +14,8 @@ LIGHT_BACKGROUND = "rgb(255, 255, 255)"
 
 
 @pytest.fixture
-def demo(settings):
+def demo(settings, demo_loaded):
     settings.PUBLIC_PAGE_CACHE_SECONDS = 0
-    call_command("load_demo", verbosity=0)
     open_incident = Incident.objects.published().open().exclude(status="scheduled").first()
     return {
         "component": Component.objects.order_by("position", "pk").first().slug,
