@@ -112,17 +112,17 @@ def use_viewport(driver, width: int, height: int = 900) -> None:
     driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": mobile})
 
 
-# This process's copy of the test database right after its first demo load (SQLite in memory).
+# This process's copy of the test database right after its first demo load (SQLite).
 _demo_database: sqlite3.Connection | None = None
 
 
 @pytest.fixture
 def demo_loaded(transactional_db):
     """The demo data as `make run` loads it. A load costs seconds (90 days of synthetic
-    measurements), so with the in-memory SQLite of `make test` the first test in a process keeps
-    a copy of the database and later ones restore it; on other databases each test loads it."""
+    measurements), so on the SQLite of `make test` the first test in a process keeps a copy of
+    the database and later ones restore it; on other databases each test loads it."""
     global _demo_database
-    if connection.vendor != "sqlite" or not connection.is_in_memory_db():
+    if connection.vendor != "sqlite":
         call_command("load_demo", verbosity=0)
         return
     connection.ensure_connection()
