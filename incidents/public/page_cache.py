@@ -19,12 +19,16 @@ import logging
 import time
 from collections import Counter
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import wraps
 from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
+from django.middleware.gzip import GZipMiddleware, re_accepts_gzip
+from django.utils.cache import patch_vary_headers
+from django.utils.text import compress_string
 from django.utils.translation import get_language
 
 from incidents.public import versions
@@ -56,7 +60,42 @@ def page_key(request: HttpRequest, version: str, query: str = "") -> str:
     SITE_URL is part of the key: pages hold absolute links, and `make run PORT=8001` after a run
     on 8000 reads the same cache folder."""
     path = hashlib.sha256(f"{settings.SITE_URL}{request.path}?{query}".encode()).hexdigest()[:32]
-    return f"public:page:{version}:{get_language()}:{path}"
+    # "kept" names the stored shape (KeptPage): entries of an earlier shape are never read.
+    return f"public:kept:{version}:{get_language()}:{path}"
+
+
+@dataclass(frozen=True)
+class KeptPage:
+    """A rendered page as stored: its bytes, compressed once when rendered rather than on every
+    request a browser makes, and the headers that travel with it."""
+
+    content: bytes
+    gzipped: bytes
+    headers: dict[str, str]
+
+    def response(self, request: HttpRequest) -> HttpResponse:
+        """The page for `request`, compressed when the client accepts gzip (GZipMiddleware
+        leaves an encoded response alone); the ETag is then that of the compressed bytes."""
+        compressed = bool(re_accepts_gzip.search(request.headers.get("Accept-Encoding", "")))
+        response = HttpResponse(self.gzipped if compressed else self.content)
+        for name, value in self.headers.items():
+            response[name] = value
+        if compressed:
+            response["Content-Encoding"] = "gzip"
+            if response.get("ETag", "").startswith('"'):
+                response["ETag"] = "W/" + response["ETag"]
+        patch_vary_headers(response, ("Accept-Encoding",))
+        return response
+
+
+def keep(response: HttpResponse) -> KeptPage:
+    headers = {
+        name: response[name]
+        for name in ("Content-Type", "Last-Modified", "Content-Language", "ETag")
+        if response.has_header(name)
+    }
+    gzipped = compress_string(response.content, max_random_bytes=GZipMiddleware.max_random_bytes)
+    return KeptPage(content=response.content, gzipped=gzipped, headers=headers)
 
 
 def cache_control(*, max_age: int | None = None) -> str:
@@ -101,7 +140,7 @@ def cached_page(
         key = page_key(request, version, normalised)
         rendered: list[HttpResponse] = []
 
-        def render() -> tuple[bytes, dict] | None:
+        def render() -> KeptPage | None:
             response = view(request, *args, **kwargs)
             renders[request.path] += 1
             rendered.append(response)
@@ -109,12 +148,7 @@ def cached_page(
                 return None
             if hasattr(response, "render"):
                 response.render()
-            headers = {
-                name: response[name]
-                for name in ("Content-Type", "Last-Modified", "Content-Language", "ETag")
-                if response.has_header(name)
-            }
-            return (response.content, headers)
+            return keep(response)
 
         stored = fetch(fresh_key=key, latest_key=latest_key(key), timeout=seconds, compute=render)
         instruments.PAGE_CACHE_REQUESTS.labels(outcome="render" if rendered else "hit").inc()
@@ -122,10 +156,7 @@ def cached_page(
             return rendered[0]
         if stored is None:  # nothing cached and the winner's page was not cacheable
             return view(request, *args, **kwargs)
-        content, headers = stored
-        response = HttpResponse(content)
-        for name, value in headers.items():
-            response[name] = value
+        response = stored.response(request)
         # Browsers revalidate every time (a 304 from the ETag costs little), so a reader who
         # just published never sees the old page; CDNs keep it briefly (RFC 9213).
         response["Cache-Control"] = "public, no-cache"
@@ -142,7 +173,7 @@ def _says_no_store(response: HttpResponse) -> bool:
 def latest_key(key: str) -> str:
     """The key of the newest copy of a page whatever its content version (the stale fallback)."""
     _prefix, _kind, _version, rest = key.split(":", 3)
-    return f"public:latest:{rest}"
+    return f"public:kept-latest:{rest}"
 
 
 def fetch(*, fresh_key: str, latest_key: str, timeout: int, compute: Callable[[], Any | None]) -> Any | None:

@@ -34,6 +34,22 @@ def test_revalidating_the_compressed_page_answers_304(client, site, cached):
     assert again.content == b""
 
 
+def test_a_kept_page_is_compressed_once_when_rendered_not_on_every_request(client, site, cached, monkeypatch):
+    from incidents.public import page_cache
+
+    compressions = []
+    compress = page_cache.compress_string
+    monkeypatch.setattr(
+        page_cache, "compress_string", lambda *a, **k: compressions.append(1) or compress(*a, **k)
+    )
+
+    answers = [client.get("/", headers=BROWSER) for _ in range(3)]
+
+    assert len(compressions) == 1
+    assert answers[0].content == answers[1].content == answers[2].content
+    assert answers[0]["ETag"] == answers[2]["ETag"]
+
+
 def test_a_client_that_asks_for_no_encoding_gets_plain_text(client, site, cached):
     page = client.get("/")
 
