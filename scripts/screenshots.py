@@ -30,8 +30,10 @@ SETUP = f"""
 import json
 from django.contrib.auth import get_user_model
 from django.db.models import Count
-from incidents.models import Component, Incident, Probe
+from django.utils import timezone
+from incidents.models import Channel, Component, Incident, Probe, Subscriber
 from incidents.roles import Role, assign_role
+from incidents.services.subscriptions import manage_token
 user = get_user_model().objects.create_user({USER!r}, password={PASSWORD!r})
 assign_role(user, Role.ADMIN)
 with_pm = Incident.objects.filter(published_at__isnull=False, postmortem__state="published")
@@ -39,7 +41,12 @@ incident = with_pm.annotate(n=Count("postmortem__key_figures")).order_by("-n", "
 incident = incident or Incident.objects.filter(published_at__isnull=False).first()
 first_component = Component.objects.order_by("pk").first()
 probe = Probe.objects.order_by("pk").first()
-print(json.dumps({{"slug": incident.slug, "pk": incident.pk,
+# A Slack subscriber, for the pages its own links lead to (manage, unsubscribe).
+chat = Subscriber.objects.create(
+    channel=Channel.SLACK, email="lead@example.com", confirmed_at=timezone.now(),
+    target="https://hooks.slack.com/services/T0SHOTS/B0SHOTS/abcdefghijklmnopqrstuvwx",
+)
+print(json.dumps({{"slug": incident.slug, "pk": incident.pk, "chat_token": manage_token(chat),
                   "component": first_component.slug, "component_pk": first_component.pk,
                   "probe_pk": probe.pk if probe else None}}))
 """
@@ -139,6 +146,8 @@ def pages(ids):
         ("uptime", "/uptime/"),
         ("maintenance", "/maintenance/"),
         ("subscribe", "/subscribe/"),
+        ("subscription-manage", f"/subscribe/manage/{ids['chat_token']}/"),
+        ("subscription-unsubscribe", f"/subscribe/unsubscribe/{ids['chat_token']}/"),
     ]
 
 
