@@ -40,6 +40,9 @@ def free_port() -> int:
     ports = worker_ports(8600, 8700)
     for port in ports:
         with socket.socket() as sock:
+            # As the sinks bind (both reuse addresses): a port whose last connections are still
+            # in TIME_WAIT is free for them, and a strict check exhausts a worker's 50 ports.
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
             try:
                 sock.bind(("127.0.0.1", port))
             except OSError:
