@@ -478,6 +478,11 @@ NOTIFY_MAX_ATTEMPTS = env_int("NOTIFY_MAX_ATTEMPTS", 8)
 NOTIFY_RETRY_BASE_SECONDS = env_int("NOTIFY_RETRY_BASE_SECONDS", 30)
 NOTIFY_RETRY_MAX_SECONDS = env_int("NOTIFY_RETRY_MAX_SECONDS", 3600)
 NOTIFY_WEBHOOK_TIMEOUT_SECONDS = env_int("NOTIFY_WEBHOOK_TIMEOUT_SECONDS", 10)
+# Circuit breaker per receiver of webhooks and chat posts (incidents.channels.receiver_breakers):
+# opens after this many failures or timeouts in a row, and lets one post through after the
+# cool-down (seconds); meanwhile its deliveries wait without spending attempts.
+NOTIFY_BREAKER_FAILURES = env_int("NOTIFY_BREAKER_FAILURES", 3)
+NOTIFY_BREAKER_COOLDOWN_SECONDS = env_int("NOTIFY_BREAKER_COOLDOWN_SECONDS", 120)
 # SMS go through this Apprise URL with {number} where the subscriber's number goes, e.g.
 # twilio://SID:Token@+15551234567/{number}; empty: the page offers no SMS subscriptions.
 SMS_APPRISE_URL = env_str("SMS_APPRISE_URL", "")

@@ -19,6 +19,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.utils import translation
 
+from incidents.channels import receiver_breakers
 from incidents.models import Component, ComponentGroup, Metric
 from incidents.roles import Role, assign_role
 from incidents.security import counters
@@ -83,6 +84,13 @@ def _site_language():
 def _isolated_counters(monkeypatch):
     """Login and rate-limit counters in Redis outlive a test: each test counts under its own keys."""
     monkeypatch.setattr(counters, "REDIS_PREFIX", f"test-counter:{uuid.uuid4().hex}:")
+
+
+@pytest.fixture(autouse=True)
+def _closed_receiver_circuits():
+    """Receivers' circuits live in the process: one test's failing receiver must not hold back
+    the next test's deliveries to a receiver on the same port."""
+    receiver_breakers.reset()
 
 
 @pytest.fixture(autouse=True)

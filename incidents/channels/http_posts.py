@@ -11,8 +11,12 @@ maintenance and out of it must not arrive the other way round).
 Inside `kept_connections()` (a worker's dispatch run) every batch posts through one client, so
 connections to a receiver (and their TLS handshakes) are reused from one batch to the next
 instead of being opened again for each batch of twenty.
+
+A receiver whose circuit is open (incidents.channels.receiver_breakers) is not posted to: its
+messages come back as Results to retry when the cool-down ends.
 """
 
+import datetime as dt
 import threading
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -23,6 +27,7 @@ import aiohttp
 from incidents.models import Delivery
 from incidents.outbound.client import Answer, BlockingClient, refusal_in
 
+from . import receiver_breakers
 from .base import Result
 
 CONCURRENT_POSTS = 10
@@ -95,7 +100,10 @@ def _send_in_groups(
 ) -> Iterator[list[Result]]:
     group: list[Post | Result] = []
     receivers: set[int] = set()
+    held: dict[int, dt.datetime] = {}
     for item in items:
+        if isinstance(item, Post):
+            item = _admitted(item, held)
         if isinstance(item, Post) and item.delivery.subscriber_id in receivers:
             yield _post_group(group, client=client, timeout=timeout)
             group, receivers = [], set()
@@ -109,8 +117,34 @@ def _send_in_groups(
         yield _post_group(group, client=client, timeout=timeout)
 
 
+def _admitted(post: Post, held: dict[int, dt.datetime]) -> Post | Result:
+    """The post, or a Result holding it back while its receiver's circuit is open; a held
+    subscriber's later messages are held too, until the same time, so they keep their order."""
+    subscriber = post.delivery.subscriber_id
+    if subscriber not in held:
+        until = receiver_breakers.refused_until(receiver_breakers.origin_of(post.url))
+        if until is None:
+            return post
+        held[subscriber] = until
+    return Result(
+        post.delivery,
+        error=f"Not sent: {receiver_breakers.origin_of(post.url)} failed repeatedly (circuit open)",
+        retry_at=held[subscriber],
+    )
+
+
+def receiver_failed(outcome: Answer | BaseException) -> bool:
+    """Whether an outcome tells of the receiver itself failing (what its circuit counts): no
+    answer in time, no connection, or a 5xx or 429. A refused address is our own decision."""
+    if isinstance(outcome, BaseException):
+        return refusal_in(outcome) is None
+    return outcome.status >= 500 or outcome.status == 429
+
+
 def _post_group(group: list[Post | Result], *, client: BlockingClient, timeout: float) -> list[Result]:
     posts = [entry for entry in group if isinstance(entry, Post)]
     outcomes = client.post_all([(p.url, p.body, p.headers) for p in posts], timeout=timeout) if posts else []
+    for post, outcome in zip(posts, outcomes, strict=True):
+        receiver_breakers.record(receiver_breakers.origin_of(post.url), failed=receiver_failed(outcome))
     answered = iter(result_of(post.delivery, outcome) for post, outcome in zip(posts, outcomes, strict=True))
     return [next(answered) if isinstance(entry, Post) else entry for entry in group]

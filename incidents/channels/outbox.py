@@ -122,7 +122,12 @@ def _record_failure(result: Result, report: BatchReport) -> None:
     delivery, now = result.delivery, timezone.now()
     give_up = result.permanent or delivery.attempts >= settings.NOTIFY_MAX_ATTEMPTS
     fields = {"lease_until": None, "last_error": result.error[:2000]}
-    if give_up:
+    if result.retry_at:  # not tried: the attempt its claim counted is given back
+        fields.update(
+            state=DeliveryState.PENDING, next_attempt_at=result.retry_at, attempts=F("attempts") - 1
+        )
+        report.retried += 1
+    elif give_up:
         fields.update(state=DeliveryState.FAILED)
         report.failed += 1
     else:

@@ -1,0 +1,124 @@
+"""A circuit breaker per webhook and chat receiver: a receiver that hangs costs the dispatch loop
+one group of timeouts, not one per group of its messages; mail and the other receivers are sent
+meanwhile; the messages held back keep their attempts and go out, once each, when it answers."""
+
+import datetime as dt
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from types import SimpleNamespace
+
+import pytest
+import time_machine
+from django.utils import timezone
+
+from incidents.channels import outbox
+from incidents.channels.http_posts import CONCURRENT_POSTS
+from incidents.models import Delivery, DeliveryState
+
+from .conftest import free_port
+
+pytestmark = pytest.mark.django_db
+
+TIMEOUT = 2
+
+
+@pytest.fixture
+def stalling_receiver(settings):
+    """A webhook receiver that, while `stalls` is set, takes the request and never answers in time."""
+    receiver = SimpleNamespace(requests=[], stalls=True)
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self):
+            body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+            receiver.requests.append({"path": self.path, "headers": dict(self.headers), "body": body})
+            if receiver.stalls:
+                time.sleep(TIMEOUT + 1)
+                return
+            self.send_response(200)
+            self.end_headers()
+
+        def log_message(self, *args):
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", free_port()), Handler)
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    settings.OUTBOUND_ALLOW_PRIVATE_TARGETS = True
+    settings.NOTIFY_WEBHOOK_TIMEOUT_SECONDS = TIMEOUT
+    receiver.url = f"http://127.0.0.1:{server.server_address[1]}"
+    yield receiver
+    server.shutdown()
+    server.server_close()
+
+
+def event_ids(requests) -> list[str]:
+    return [request["headers"]["X-Status-Event-Id"] for request in requests]
+
+
+def test_a_stalling_receiver_costs_one_group_of_timeouts_and_holds_back_only_its_own_messages(
+    settings,
+    stalling_receiver,
+    webhook_receiver,
+    smtp_sink,
+    make_subscriber,
+    make_webhook_subscriber,
+    declare,
+):
+    for n in range(40):
+        make_webhook_subscriber(f"{stalling_receiver.url}/hooks/{n}")
+    make_webhook_subscriber(webhook_receiver.url)
+    make_subscriber("reader@example.com")
+    declare(component_statuses={})
+
+    outbox.deliver_due(seconds=60)
+
+    stalled_requests = len(stalling_receiver.requests)
+    assert stalled_requests <= CONCURRENT_POSTS, "one group timed out, then the circuit opened"
+    assert len(smtp_sink.messages) == 1 and len(webhook_receiver.requests) == 1
+    stalled = Delivery.objects.filter(subscriber__endpoint_url__startswith=stalling_receiver.url)
+    assert set(stalled.values_list("state", flat=True)) == {DeliveryState.PENDING}
+    tried = stalled.filter(attempts=1)
+    held = stalled.filter(attempts=0)
+    assert (tried.count(), held.count()) == (CONCURRENT_POSTS, 40 - CONCURRENT_POSTS)
+    assert all("Unreachable" in error for error in tried.values_list("last_error", flat=True))
+    cooled_down = timezone.now() + dt.timedelta(seconds=settings.NOTIFY_BREAKER_COOLDOWN_SECONDS - 5)
+    for delivery in held:
+        assert "circuit open" in delivery.last_error and stalling_receiver.url in delivery.last_error
+        assert delivery.next_attempt_at > cooled_down
+
+    stalling_receiver.stalls = False
+    cooldown = dt.timedelta(seconds=settings.NOTIFY_BREAKER_COOLDOWN_SECONDS + 1)
+    with time_machine.travel(timezone.now() + cooldown, tick=True):
+        outbox.deliver_due(seconds=60)
+    retry = dt.timedelta(
+        seconds=settings.NOTIFY_BREAKER_COOLDOWN_SECONDS + settings.NOTIFY_RETRY_BASE_SECONDS + 2
+    )
+    with time_machine.travel(timezone.now() + retry, tick=True):
+        outbox.deliver_due(seconds=60)
+
+    assert set(stalled.values_list("state", flat=True)) == {DeliveryState.SENT}, list(
+        stalled.exclude(state="sent").values("attempts", "last_error", "next_attempt_at")
+    )
+    assert sorted(stalled.values_list("attempts", flat=True)) == [1] * 30 + [2] * 10
+    answered = event_ids(stalling_receiver.requests[stalled_requests:])
+    assert len(answered) == len(set(answered)) == 40, "each message answered once"
+    assert set(event_ids(stalling_receiver.requests[:stalled_requests])) <= set(answered), (
+        "a message that timed out is sent again with the same event id"
+    )
+
+
+@pytest.mark.parametrize(("status", "tried"), [(404, 25), (503, CONCURRENT_POSTS), (429, CONCURRENT_POSTS)])
+def test_only_failures_of_the_receiver_itself_open_its_circuit(
+    status, tried, webhook_receiver, make_webhook_subscriber, declare
+):
+    """A 4xx is about one subscriber's URL (a removed hook), so the host's other subscribers are
+    still posted to; a 5xx or 429 is the host failing."""
+    for n in range(25):
+        make_webhook_subscriber(f"{webhook_receiver.url}/{n}")
+    declare(component_statuses={})
+    webhook_receiver.answers = [status] * 25
+
+    outbox.deliver_due(seconds=30)
+
+    assert len(webhook_receiver.requests) == tried
