@@ -22,8 +22,9 @@ from incidents.outbound.guard import AddressRefused, check_before_send, check_ho
 from incidents.security.masking import is_masked, mask_secret
 
 from .base import Result
-from .chat_content import ChatContent, chat_content
+from .chat_content import ChatContent, chat_content, with_manage_link
 from .chat_http import EVENT_ID_HEADER
+from .emails import MANAGE_MARKER
 
 # Schemes a subscriber may use, with the host the service posts to when it is fixed (None: the
 # URL's own host, which must pass the outbound guard like a webhook's).
@@ -132,6 +133,7 @@ def message(content: ChatContent) -> tuple[str, str]:
         if content.components:
             lines.append("")
         lines.append(f"[{_('View incident')}]({content.url}) · {update.page_name} · {update.shown_at}")
+        lines.append(f"[{_('Manage subscription')}]({MANAGE_MARKER})")
         return content.heading, "\n".join(lines)
 
 
@@ -149,7 +151,7 @@ class AppriseChannel:
             sent = send_through_apprise(
                 delivery.subscriber.target,
                 title=title,
-                body=body,
+                body=with_manage_link(body, delivery),
                 body_format=apprise.NotifyFormat.MARKDOWN,
                 event_id=delivery.idempotency_key,
             )

@@ -2,7 +2,8 @@
 
 Built on `content.UpdateContent` (texts picked with the fallback chain), plus what chat messages
 show and mail does not: the incident's impact and, for each affected component, its live figure
-(the first metric with a current reading). Rendered once per (update, language) and channel.
+(the first metric with a current reading). Rendered once per (update, language) and channel,
+with MANAGE_MARKER where each subscriber's own manage link goes (`with_manage_link`).
 """
 
 from dataclasses import dataclass
@@ -12,10 +13,11 @@ from django.utils.translation import gettext as _
 
 from incidents.formatting import format_number
 from incidents.metrics.readings import metric_reading
-from incidents.models import Impact, IncidentUpdate, Metric
+from incidents.models import Delivery, Impact, IncidentUpdate, Metric
 from incidents.translation import pick
 
 from .content import ContentCache, UpdateContent, content_key, render_content
+from .emails import MANAGE_MARKER
 
 
 @dataclass(frozen=True)
@@ -109,3 +111,12 @@ def chat_content(update: IncidentUpdate, language: str, *, kind: str, build):
     return _cache.get(
         content_key(update, language, kind), lambda: build(render_chat_content(update, language))
     )
+
+
+def with_manage_link(text: str, delivery: Delivery) -> str:
+    """A rendered message with the subscriber's own manage link (where they also unsubscribe)."""
+    # Imported here: the subscriptions service checks targets through the channel modules.
+    from incidents.services.subscriptions import manage_token, subscription_url
+
+    subscriber = delivery.subscriber
+    return text.replace(MANAGE_MARKER, subscription_url("manage", subscriber, manage_token(subscriber)))

@@ -19,7 +19,7 @@ from incidents.outbound.guard import check_sendable, check_url
 from incidents.security.masking import is_masked, mask_secret
 
 from .base import Result
-from .chat_content import ChatContent, chat_content
+from .chat_content import ChatContent, chat_content, with_manage_link
 from .http_posts import Post, send_posts
 
 EVENT_ID_HEADER = "X-Status-Event-Id"
@@ -46,7 +46,7 @@ def json_post(delivery: Delivery, url: str, payload: dict) -> Post | Result:
         check_sendable(url)
     except ValidationError as error:
         return Result(delivery, error=f"Address refused: {' '.join(error.messages)}", permanent=True)
-    body = json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode()
+    body = with_manage_link(json.dumps(payload, ensure_ascii=False, separators=(",", ":")), delivery).encode()
     headers = {
         "Content-Type": "application/json; charset=utf-8",
         "User-Agent": f"{settings.STATUS_PAGE_NAME} notifications",

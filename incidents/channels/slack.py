@@ -2,8 +2,8 @@
 for notifications and clients that do not show blocks.
 
 Blocks: a header (the incident's title), the status and impact as two fields, the update's text,
-the affected components with their status and live figure, the page and time, and a button to
-the incident page. Slack refuses a message over its limits (a header over 150 characters, a
+the affected components with their status and live figure, the page and time, and buttons to
+the incident page and to the subscriber's own manage page. Slack refuses a message over its limits (a header over 150 characters, a
 section text over 3,000, more than 50 blocks), so every text is clipped to them.
 """
 
@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 
 from .chat_content import ChatContent
 from .chat_http import check_webhook_url, masked_url
+from .emails import MANAGE_MARKER
 
 HEADER_LIMIT = 150
 SECTION_LIMIT = 3000
@@ -122,7 +123,12 @@ def message(content: ChatContent) -> dict:
                         "type": "button",
                         "text": {"type": "plain_text", "text": clip(_("View incident"), BUTTON_LIMIT)},
                         "url": content.url,
-                    }
+                    },
+                    {
+                        "type": "button",
+                        "text": {"type": "plain_text", "text": clip(_("Manage subscription"), BUTTON_LIMIT)},
+                        "url": MANAGE_MARKER,
+                    },
                 ],
             },
         ]

@@ -3,7 +3,8 @@
 The body is a `message` whose one attachment has the content type
 `application/vnd.microsoft.card.adaptive` (schema version 1.4, which Teams renders): the title,
 the status and impact as facts, the update's text (Teams reads its Markdown subset), the
-affected components with their status and live figure, and a button to the incident page.
+affected components with their status and live figure, and buttons to the incident page and to
+the subscriber's own manage page.
 Teams refuses messages over about 28 KB, so the text and the list of components are bounded.
 """
 
@@ -12,6 +13,7 @@ from django.utils.translation import gettext as _
 
 from .chat_content import ChatContent
 from .chat_http import check_webhook_url, masked_url
+from .emails import MANAGE_MARKER
 
 CARD_CONTENT_TYPE = "application/vnd.microsoft.card.adaptive"
 CARD_SCHEMA = "http://adaptivecards.io/schemas/adaptive-card.json"
@@ -76,7 +78,12 @@ def card(content: ChatContent) -> dict:
                         "fallbackText": content.heading,
                         "body": body,
                         "actions": [
-                            {"type": "Action.OpenUrl", "title": _("View incident"), "url": content.url}
+                            {"type": "Action.OpenUrl", "title": _("View incident"), "url": content.url},
+                            {
+                                "type": "Action.OpenUrl",
+                                "title": _("Manage subscription"),
+                                "url": MANAGE_MARKER,
+                            },
                         ],
                     },
                 }

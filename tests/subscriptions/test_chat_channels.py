@@ -4,6 +4,8 @@ Slack, Teams, an Apprise `json://` endpoint and an SMS gateway would."""
 import dataclasses
 import datetime as dt
 import json
+import re
+from urllib.parse import urlsplit
 
 import pytest
 import time_machine
@@ -28,6 +30,12 @@ def make_chat_subscriber(make_subscriber):
     return make
 
 
+def opens_manage_page_of(client, url: str, subscriber) -> bool:
+    """Whether the link opens this subscriber's own page, where they can also unsubscribe."""
+    page = client.get(urlsplit(url).path)
+    return page.status_code == 200 and page.context["subscriber"] == subscriber
+
+
 def texts_of(blocks: list[dict]) -> str:
     parts = []
     for block in blocks:
@@ -40,11 +48,11 @@ def texts_of(blocks: list[dict]) -> str:
     return "\n".join(str(part) for part in parts)
 
 
-def test_slack_gets_a_block_kit_message_with_status_impact_components_and_a_link(
-    slack_sink, make_chat_subscriber, declare, latency_metric
+def test_slack_gets_a_block_kit_message_with_status_impact_components_and_links(
+    client, slack_sink, make_chat_subscriber, declare, latency_metric
 ):
     record_sample(latency_metric, value=72.5)
-    make_chat_subscriber(Channel.SLACK, slack_sink.url)
+    subscriber = make_chat_subscriber(Channel.SLACK, slack_sink.url)
     incident = declare("Delayed webhook deliveries", body="Webhooks are **delayed** by minutes.")
 
     outbox.deliver_due(seconds=30)
@@ -59,8 +67,10 @@ def test_slack_gets_a_block_kit_message_with_status_impact_components_and_a_link
     assert "*Impact*\nMinor" in shown
     assert "Webhooks are *delayed* by minutes." in shown
     assert "*Webhook delivery*: Degraded performance · Webhook delivery delay: 72.5\u00a0s" in shown
-    [button] = next(b for b in rest if b["type"] == "actions")["elements"]
-    assert button["url"].endswith(f"/incidents/{incident.slug}/")
+    incident_button, manage_button = next(b for b in rest if b["type"] == "actions")["elements"]
+    assert incident_button["url"].endswith(f"/incidents/{incident.slug}/")
+    assert manage_button["text"]["text"] == "Manage subscription"
+    assert opens_manage_page_of(client, manage_button["url"], subscriber)
     assert Delivery.objects.get().state == DeliveryState.SENT
 
 
@@ -91,11 +101,14 @@ def test_slack_message_is_in_the_subscribers_language(slack_sink, make_chat_subs
     [payload] = slack_sink.payloads()
     assert payload["blocks"][0]["text"]["text"] == "Задержка вебхуков"
     assert "Доставка вебхуков" in texts_of(payload["blocks"])
-    assert "/ru/incidents/" in payload["blocks"][-1]["elements"][0]["url"]
+    incident_button, manage_button = payload["blocks"][-1]["elements"]
+    assert "/ru/incidents/" in incident_button["url"]
+    assert "/ru/subscribe/manage/" in manage_button["url"]
+    assert manage_button["text"]["text"] == "Управление подпиской"
 
 
-def test_teams_gets_an_adaptive_card(teams_sink, make_chat_subscriber, declare):
-    make_chat_subscriber(Channel.TEAMS, teams_sink.url)
+def test_teams_gets_an_adaptive_card(client, teams_sink, make_chat_subscriber, declare):
+    subscriber = make_chat_subscriber(Channel.TEAMS, teams_sink.url)
     declare("Delayed webhook deliveries", body="Webhooks are delayed.")
 
     outbox.deliver_due(seconds=30)
@@ -106,12 +119,17 @@ def test_teams_gets_an_adaptive_card(teams_sink, make_chat_subscriber, declare):
     assert card["body"][0]["text"] == "Delayed webhook deliveries"
     assert {"title": "Status", "value": "Investigating"} in card["body"][1]["facts"]
     assert {"title": "Webhook delivery", "value": "Degraded performance"} in card["body"][4]["facts"]
-    assert card["actions"][0]["type"] == "Action.OpenUrl"
+    view, manage = card["actions"]
+    assert view["type"] == manage["type"] == "Action.OpenUrl"
+    assert manage["title"] == "Manage subscription"
+    assert opens_manage_page_of(client, manage["url"], subscriber)
     assert Delivery.objects.get().state == DeliveryState.SENT
 
 
-def test_an_apprise_json_target_gets_the_message_with_its_event_id(json_sink, make_chat_subscriber, declare):
-    make_chat_subscriber(Channel.APPRISE, json_sink.url)
+def test_an_apprise_json_target_gets_the_message_with_its_event_id(
+    client, json_sink, make_chat_subscriber, declare
+):
+    subscriber = make_chat_subscriber(Channel.APPRISE, json_sink.url)
     declare("Delayed webhook deliveries", body="Webhooks are delayed.")
 
     outbox.deliver_due(seconds=30)
@@ -121,6 +139,8 @@ def test_an_apprise_json_target_gets_the_message_with_its_event_id(json_sink, ma
     assert body["title"] == "Delayed webhook deliveries: Investigating"
     assert "Webhooks are delayed." in body["message"]
     assert "Webhook delivery: Degraded performance" in body["message"]
+    [manage_url] = re.findall(r"\[Manage subscription\]\((\S+)\)", body["message"])
+    assert opens_manage_page_of(client, manage_url, subscriber)
     delivery = Delivery.objects.get()
     assert request["headers"]["X-Status-Event-Id"] == delivery.idempotency_key
     assert delivery.state == DeliveryState.SENT
