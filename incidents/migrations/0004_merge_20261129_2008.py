@@ -6,8 +6,8 @@ from django.db import migrations
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('incidents', '0002_issue7_api_tokens'),
-        ('incidents', '0003_merge_0002_issue5_editor_0002_issue6_subscriptions'),
+        ('incidents', '0002_api_tokens'),
+        ('incidents', '0003_merge_editor_and_subscriptions'),
     ]
 
     operations = [

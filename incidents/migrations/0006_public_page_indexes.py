@@ -6,7 +6,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("incidents", "0005_merge_0002_issue4_probes_0004_merge_20261129_2008"),
+        ("incidents", "0005_merge_probes"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

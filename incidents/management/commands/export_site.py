@@ -8,7 +8,7 @@ from incidents.public import snapshot
 
 
 class Command(BaseCommand):
-    help = "Renders every public page, feed and JSON document to static files (see docs/issue-8.md)."
+    help = "Renders every public page, feed and JSON document to static files (see docs/resilience.md)."
 
     def add_arguments(self, parser):
         parser.add_argument("directory", nargs="?", help="Defaults to STATUS_SNAPSHOT_DIR.")

@@ -7,6 +7,9 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
+    # Its earlier name: databases migrated before the rename recorded that one.
+    replaces = [("incidents", "0002_issue4_probes")]
+
 
     dependencies = [
         ('incidents', '0001_initial'),

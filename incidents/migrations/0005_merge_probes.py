@@ -4,9 +4,12 @@ from django.db import migrations
 
 
 class Migration(migrations.Migration):
+    # Its earlier name: databases migrated before the rename recorded that one.
+    replaces = [("incidents", "0005_merge_0002_issue4_probes_0004_merge_20261129_2008")]
+
 
     dependencies = [
-        ('incidents', '0002_issue4_probes'),
+        ('incidents', '0002_probes'),
         ('incidents', '0004_merge_20261129_2008'),
     ]
 
