@@ -184,7 +184,7 @@ def kick(subject: IncidentUpdate | ComponentStatusChange | None = None) -> KickO
     try:
         # One message per worker slot that should work in parallel (claims never overlap).
         for _ in range(max(settings.NOTIFY_DISPATCH_PARALLEL, 1)):
-            current_app.send_task(DISPATCH_TASK, queue="notify", retry=False)
+            current_app.send_task(DISPATCH_TASK, retry=False)  # routed to `notify` by name
         outcome = KickOutcome.QUEUED
     except Exception:  # any broker failure; the sweep sends the rows later
         logger.warning("Task queue unreachable; notifications wait for the sweep", exc_info=True)
