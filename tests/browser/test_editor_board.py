@@ -22,6 +22,12 @@ def wait(browser, condition, seconds=10):
     return WebDriverWait(browser, seconds, poll_frequency=0.25).until(condition)
 
 
+def text_of(browser, css: str) -> str:
+    """An element's text read in one step inside the page: the board replaces its parts as it
+    refreshes, so an element found first and read after may already be gone (stale)."""
+    return browser.execute_script("return document.querySelector(arguments[0])?.innerText ?? ''", css)
+
+
 # The first elements reaching past the right edge, to say what to fix.
 WIDEST = """
 const edge = document.documentElement.clientWidth;
@@ -74,24 +80,23 @@ def measure(delay: Metric, value: float) -> None:
 def test_the_board_shows_a_probe_driven_status_change_without_a_reload(
     browser, live_server, viewer, probed, monkeypatch
 ):
-    from selenium.webdriver.common.by import By
 
     monkeypatch.setattr("incidents.editor.board.REFRESH_SECONDS", 5)
     webhooks, delay = probed
     log_in(browser, live_server, viewer.username)
     browser.get(live_server.url + "/editor/")
     status = f"#board-component-{webhooks.pk} .component-head .badge"
-    assert browser.find_element(By.CSS_SELECTOR, status).text.endswith("Operational")
+    assert text_of(browser, status).endswith("Operational")
     browser.execute_script("window.boardNotReloaded = true")
 
     for _ in range(delay.window):
         measure(delay, 1200.0)  # past the major outage threshold (900 s)
 
-    wait(browser, lambda b: b.find_element(By.CSS_SELECTOR, status).text.endswith("Major outage"), seconds=25)
-    assert "1,200.0" in browser.find_element(By.ID, f"board-component-{webhooks.pk}").text
+    wait(browser, lambda b: text_of(b, status).endswith("Major outage"), seconds=25)
+    assert "1,200.0" in text_of(browser, f"#board-component-{webhooks.pk}")
     assert browser.execute_script("return window.boardNotReloaded === true")
     # The probes opened a draft incident for it; the board's open list shows it too.
-    assert "Webhook delivery" in browser.find_element(By.ID, "board-open").text
+    assert "Webhook delivery" in text_of(browser, "#board-open")
 
 
 @pytest.mark.parametrize("width", [1280, 390])
