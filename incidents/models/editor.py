@@ -41,13 +41,16 @@ class ReminderState(models.TextChoices):
     PENDING = "pending", _("Pending")
     SENDING = "sending", _("Sending")
     SENT = "sent", _("Sent")
+    MISSED = "missed", _("Missed")  # its day ended before it could be sent
 
 
 class OverdueReminder(models.Model):
     """One overdue-items email to one owner on one day: the row that makes the reminder idempotent.
 
     The row is created first and claimed with a conditional update before the email is sent, so
-    a second run on the same day (or a redelivered task) finds it and sends nothing.
+    a second run on the same day (or a redelivered task) finds it and sends nothing. A claim
+    whose worker stopped before the row was marked is released by the next run (`claimed_at`),
+    and a row whose day has ended unsent ends as missed.
     """
 
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
@@ -55,6 +58,7 @@ class OverdueReminder(models.Model):
     state = models.CharField(max_length=16, choices=ReminderState.choices, default=ReminderState.PENDING)
     item_ids = models.JSONField(default=list, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
+    claimed_at = models.DateTimeField(null=True, blank=True)
     sent_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:

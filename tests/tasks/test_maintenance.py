@@ -204,20 +204,60 @@ def test_no_reminder_before_the_working_day_starts(overdue_world, settings):
 
 
 @pytest.mark.django_db
-def test_a_failed_send_is_retried_on_the_next_sweep(overdue_world, monkeypatch):
-    calls = []
+def test_a_failed_send_waits_for_the_next_sweep_and_holds_back_no_other_owner(overdue_world, monkeypatch):
+    real_mail = reminders.overdue_reminder_mail
 
-    class BrokenMail:
-        def __init__(self, owner, items):
-            calls.append(owner)
-
-        def send(self):
-            raise ConnectionError("SMTP down")
+    def mail_failing_for_rita(owner, items):
+        message = real_mail(owner, items)
+        if owner.email == "rita@example.com":
+            message.send = lambda: (_ for _ in ()).throw(ConnectionError("SMTP refused the connection"))
+        return message
 
     with time_machine.travel(dt.datetime(2026, 4, 2, 8, 0, tzinfo=dt.UTC), tick=False):
-        monkeypatch.setattr(reminders, "overdue_reminder_mail", BrokenMail)
-        with pytest.raises(ConnectionError):
-            send_overdue_action_item_reminders()
+        monkeypatch.setattr(reminders, "overdue_reminder_mail", mail_failing_for_rita)
+        assert send_overdue_action_item_reminders() == 1
+        assert [message.to for message in mail.outbox] == [["ada@example.com"]]
         monkeypatch.undo()
+    with time_machine.travel(dt.datetime(2026, 4, 2, 9, 0, tzinfo=dt.UTC), tick=False):
+        assert send_overdue_action_item_reminders() == 1
+    assert sorted(message.to[0] for message in mail.outbox) == ["ada@example.com", "rita@example.com"]
+
+
+def stop_worker_after_claiming(monkeypatch):
+    """The worker stops (killed) once it has claimed the first owner's row, before sending."""
+
+    def killed(owner, items):
+        raise SystemExit("worker killed")
+
+    monkeypatch.setattr(reminders, "overdue_reminder_mail", killed)
+    with pytest.raises(SystemExit):
+        send_overdue_action_item_reminders()
+    monkeypatch.undo()
+
+
+@pytest.mark.django_db
+def test_a_claim_left_by_a_stopped_worker_is_sent_by_a_later_sweep_the_same_day(overdue_world, monkeypatch):
+    with time_machine.travel(dt.datetime(2026, 4, 2, 8, 0, tzinfo=dt.UTC), tick=False):
+        stop_worker_after_claiming(monkeypatch)
+    assert OverdueReminder.objects.get(state="sending")
+    with time_machine.travel(dt.datetime(2026, 4, 2, 8, 5, tzinfo=dt.UTC), tick=False):
+        # Another sweep while the claim may still be in flight sends only the other owner.
+        assert send_overdue_action_item_reminders() == 1
+    with time_machine.travel(dt.datetime(2026, 4, 2, 9, 0, tzinfo=dt.UTC), tick=False):
+        assert send_overdue_action_item_reminders() == 1
+    assert sorted(message.to[0] for message in mail.outbox) == ["ada@example.com", "rita@example.com"]
+    assert set(OverdueReminder.objects.values_list("state", flat=True)) == {"sent"}
+
+
+@pytest.mark.django_db
+def test_a_reminder_whose_day_ended_unsent_ends_as_missed(overdue_world, monkeypatch, settings):
+    settings.STATUS_TIME_ZONE = "UTC"
+    settings.OVERDUE_REMINDER_HOUR = 8
+    with time_machine.travel(dt.datetime(2026, 4, 2, 23, 0, tzinfo=dt.UTC), tick=False):
+        stop_worker_after_claiming(monkeypatch)
+    with time_machine.travel(dt.datetime(2026, 4, 3, 1, 0, tzinfo=dt.UTC), tick=False):  # before 08:00
+        assert send_overdue_action_item_reminders() == 0
+    states = dict(OverdueReminder.objects.values_list("day", "state"))
+    assert states == {dt.date(2026, 4, 2): "missed"}
+    with time_machine.travel(dt.datetime(2026, 4, 3, 8, 0, tzinfo=dt.UTC), tick=False):
         assert send_overdue_action_item_reminders() == 2
-    assert len(mail.outbox) == 2
