@@ -181,6 +181,10 @@ PLANNER_STATISTICS_SECONDS = env_int("PLANNER_STATISTICS_SECONDS", 3600)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env_str("REDIS_URL", "")
+# Redis answers in well under a millisecond: a connection or reply that takes longer than this
+# has failed, so a server that hangs holds no page (the public pages render live meanwhile,
+# incidents.public.versions) and no login.
+REDIS_TIMEOUT_SECONDS = env_int("REDIS_TIMEOUT_SECONDS", 1)
 if REDIS_URL:
     CACHES = {
         "default": {
@@ -188,6 +192,10 @@ if REDIS_URL:
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": "statuspage",
             "TIMEOUT": 300,
+            "OPTIONS": {
+                "socket_connect_timeout": REDIS_TIMEOUT_SECONDS,
+                "socket_timeout": REDIS_TIMEOUT_SECONDS,
+            },
         }
     }
 else:
@@ -270,7 +278,13 @@ if not REDIS_URL:
     for _folder in ("celery-queue", "celery-control"):
         (VAR_DIR / _folder).mkdir(exist_ok=True)
 else:
-    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
+    # Publishing (from a web request, after an update commits) gives up on a broker that hangs;
+    # the read timeout stays above the 1 s a worker's BRPOP blocks for.
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "visibility_timeout": 3600,
+        "socket_connect_timeout": REDIS_TIMEOUT_SECONDS,
+        "socket_timeout": max(REDIS_TIMEOUT_SECONDS, 5),
+    }
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_ACKS_LATE = True

@@ -21,6 +21,7 @@ from django.utils import translation
 
 from incidents.channels import receiver_breakers
 from incidents.models import Component, ComponentGroup, Metric
+from incidents.public import cache_breaker
 from incidents.roles import Role, assign_role
 from incidents.security import counters
 
@@ -87,10 +88,11 @@ def _isolated_counters(monkeypatch):
 
 
 @pytest.fixture(autouse=True)
-def _closed_receiver_circuits():
-    """Receivers' circuits live in the process: one test's failing receiver must not hold back
-    the next test's deliveries to a receiver on the same port."""
+def _closed_circuits():
+    """Circuit breakers live in the process: one test's failing receiver or cache server must not
+    hold back the next test's deliveries to a receiver on the same port, or its cached pages."""
     receiver_breakers.reset()
+    cache_breaker.reset()
 
 
 @pytest.fixture(autouse=True)

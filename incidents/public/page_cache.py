@@ -31,7 +31,7 @@ from django.utils.cache import patch_vary_headers
 from django.utils.text import compress_string
 from django.utils.translation import get_language
 
-from incidents.public import versions
+from incidents.public import cache_breaker, versions
 from incidents.telemetry import instruments
 
 logger = logging.getLogger(__name__)
@@ -182,9 +182,12 @@ def fetch(*, fresh_key: str, latest_key: str, timeout: int, compute: Callable[[]
     `compute` returns the value to store, or None for a result not worth keeping (an error
     page); None is then returned to the caller that computed it.
     """
+    if cache_breaker.cache_down():
+        return compute()
     try:
         value = cache.get(fresh_key)
     except Exception:  # the cache server is down: render live rather than fail the page
+        cache_breaker.cache_failed()
         logger.warning("cache unavailable, computing %s uncached", fresh_key, exc_info=True)
         return compute()
     if value is not None:

@@ -208,10 +208,8 @@ def _past_days_key(
     components: Sequence[Component], *, language: str, days: int, now: dt.datetime
 ) -> str | None:
     """None while the cache server is unreachable."""
-    try:
-        version = versions.content_version()
-    except Exception:  # any cache failure: the bars are computed afresh
-        logger.warning("Cache unreachable: overview bars computed afresh", exc_info=True)
+    version = versions.page_version_or_none(live=False)
+    if version is None:
         return None
     today = now.astimezone(formatting.status_zone()).date()
     ids = hashlib.sha256(",".join(str(c.pk) for c in components).encode()).hexdigest()[:16]

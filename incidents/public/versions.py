@@ -21,7 +21,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
 
-from incidents.public import snapshot_schedule
+from incidents.public import cache_breaker, snapshot_schedule
 
 CONTENT_KEY = "public:content-version"
 LIVE_KEY = "public:live-version"
@@ -66,9 +66,12 @@ def page_version(*, live: bool) -> str:
 
 def page_version_or_none(*, live: bool) -> str | None:
     """`page_version`, or None while the cache server is unreachable (render live then)."""
+    if cache_breaker.cache_down():
+        return None
     try:
         return page_version(live=live)
     except Exception:  # any cache failure; a saved change must never fail a page
+        cache_breaker.cache_failed()
         return None
 
 

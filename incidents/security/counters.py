@@ -60,7 +60,8 @@ def _redis_client(url: str) -> redis.Redis:
     # made by a concurrent first call would disconnect the shared pool when collected.
     with _clients_lock:
         if url not in _clients:
-            _clients[url] = redis.Redis.from_url(url)
+            timeout = settings.REDIS_TIMEOUT_SECONDS
+            _clients[url] = redis.Redis.from_url(url, socket_connect_timeout=timeout, socket_timeout=timeout)
         return _clients[url]
 
 
