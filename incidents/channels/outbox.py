@@ -72,12 +72,14 @@ class BatchReport:
     retried: int = 0
     failed: int = 0
     dropped: int = 0
+    held: int = 0  # not tried: the receiver's circuit is open
 
     def add(self, other: "BatchReport") -> None:
         self.sent += other.sent
         self.retried += other.retried
         self.failed += other.failed
         self.dropped += other.dropped
+        self.held += other.held
 
 
 def _mark_sent(ids: list[int]) -> None:
@@ -126,7 +128,7 @@ def _record_failure(result: Result, report: BatchReport) -> None:
         fields.update(
             state=DeliveryState.PENDING, next_attempt_at=result.retry_at, attempts=F("attempts") - 1
         )
-        report.retried += 1
+        report.held += 1
     elif give_up:
         fields.update(state=DeliveryState.FAILED)
         report.failed += 1
@@ -180,6 +182,7 @@ def deliver_batch(ids: list[int]) -> BatchReport:
         retried=report.retried,
         failed=report.failed,
         dropped=report.dropped,
+        held=report.held,
     )
     return report
 

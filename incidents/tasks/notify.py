@@ -17,7 +17,13 @@ def dispatch() -> dict:
     report = outbox.deliver_due(seconds=settings.NOTIFY_DISPATCH_SECONDS)
     if not report.done:
         kick()
-    return {"sent": report.sent, "retried": report.retried, "failed": report.failed, "done": report.done}
+    return {
+        "sent": report.sent,
+        "retried": report.retried,
+        "failed": report.failed,
+        "held": report.held,
+        "done": report.done,
+    }
 
 
 @shared_task(name="incidents.notify.sweep", acks_late=True, ignore_result=True)

@@ -26,7 +26,7 @@ PROBE_DURATION = Histogram(
 )
 DELIVERIES = Counter(
     "statuspage_deliveries",
-    "Notification attempts by channel and outcome (sent, retried, failed, dropped).",
+    "Notifications by channel and outcome (sent, retried, failed, dropped, held).",
     ["channel", "outcome"],
 )
 PAGE_CACHE_REQUESTS = Counter(

@@ -17,6 +17,7 @@ from incidents.channels.http_posts import CONCURRENT_POSTS
 from incidents.models import Delivery, DeliveryState
 
 from .conftest import free_port
+from .test_delivery_metrics import scraped
 
 pytestmark = pytest.mark.django_db
 
@@ -57,6 +58,7 @@ def event_ids(requests) -> list[str]:
 
 
 def test_a_stalling_receiver_costs_one_group_of_timeouts_and_holds_back_only_its_own_messages(
+    client,
     settings,
     stalling_receiver,
     webhook_receiver,
@@ -70,6 +72,7 @@ def test_a_stalling_receiver_costs_one_group_of_timeouts_and_holds_back_only_its
     make_webhook_subscriber(webhook_receiver.url)
     make_subscriber("reader@example.com")
     declare(component_statuses={})
+    held_before = scraped(client, "statuspage_deliveries_total", channel="webhook", outcome="held")
 
     outbox.deliver_due(seconds=60)
 
@@ -81,6 +84,9 @@ def test_a_stalling_receiver_costs_one_group_of_timeouts_and_holds_back_only_its
     tried = stalled.filter(attempts=1)
     held = stalled.filter(attempts=0)
     assert (tried.count(), held.count()) == (CONCURRENT_POSTS, 40 - CONCURRENT_POSTS)
+    assert (
+        scraped(client, "statuspage_deliveries_total", channel="webhook", outcome="held") == held_before + 30
+    )
     assert all("Unreachable" in error for error in tried.values_list("last_error", flat=True))
     cooled_down = timezone.now() + dt.timedelta(seconds=settings.NOTIFY_BREAKER_COOLDOWN_SECONDS - 5)
     for delivery in held:
