@@ -13,6 +13,15 @@ import pytest
 from django.core.management import call_command
 from django.db import connection
 
+try:
+    from selenium.common.exceptions import StaleElementReferenceException
+
+    # What waits ignore: an element the page replaced while the condition read it (a refresh, a
+    # navigation) is not there yet, and the next poll reads the new one.
+    STALE: tuple[type[Exception], ...] = (StaleElementReferenceException,)
+except ImportError:  # without selenium the browser tests skip
+    STALE = ()
+
 REQUIRE_SERVICES = os.environ.get("REQUIRE_SERVICES") == "1"
 CHROMIUM = os.environ.get("CHROMIUM_BINARY", "/usr/bin/chromium")
 CHROMEDRIVER = os.environ.get("CHROMEDRIVER_BINARY", "/usr/bin/chromedriver")

@@ -11,6 +11,7 @@ import itertools
 import pytest
 
 from incidents.models import ActionItem, AuditEvent, Component, Incident, Postmortem
+from tests.browser.conftest import STALE
 
 PASSWORD = "correct horse battery"
 
@@ -47,7 +48,7 @@ class Steps:
         from selenium.webdriver.support import expected_conditions
         from selenium.webdriver.support.ui import WebDriverWait
 
-        return WebDriverWait(self.browser, seconds).until(
+        return WebDriverWait(self.browser, seconds, ignored_exceptions=STALE).until(
             expected_conditions.presence_of_element_located((By.CSS_SELECTOR, css))
         )
 
@@ -73,7 +74,7 @@ class Steps:
     def wait_until_left(self):
         from selenium.webdriver.support.ui import WebDriverWait
 
-        WebDriverWait(self.browser, 15).until(
+        WebDriverWait(self.browser, 15, ignored_exceptions=STALE).until(
             lambda driver: driver.execute_script(
                 "return window.__leaving === undefined && document.readyState === 'complete'"
             )

@@ -11,7 +11,7 @@ from incidents.models import Component, ComponentGroup, Metric
 from incidents.services.components import save_component, save_group, set_component_status
 from incidents.services.incidents import declare_incident, resolve_incident
 from incidents.services.metrics import record_sample
-from tests.browser.conftest import serious_axe_violations, use_color_scheme, use_viewport
+from tests.browser.conftest import STALE, serious_axe_violations, use_color_scheme, use_viewport
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -65,7 +65,7 @@ def css(driver, selector):
 def wait(driver, condition, seconds=10):
     from selenium.webdriver.support.ui import WebDriverWait
 
-    return WebDriverWait(driver, seconds).until(lambda d: condition())
+    return WebDriverWait(driver, seconds, ignored_exceptions=STALE).until(lambda d: condition())
 
 
 def incident_day(driver):

@@ -8,7 +8,7 @@ from django.core import mail
 from incidents.models import Component, Subscriber
 from incidents.services.components import save_component
 from incidents.services.incidents import declare_incident
-from tests.browser.conftest import serious_axe_violations, use_color_scheme, use_viewport
+from tests.browser.conftest import STALE, serious_axe_violations, use_color_scheme, use_viewport
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -40,7 +40,7 @@ def css(driver, selector):
 def wait(driver, condition, seconds=10):
     from selenium.webdriver.support.ui import WebDriverWait
 
-    return WebDriverWait(driver, seconds).until(lambda d: condition())
+    return WebDriverWait(driver, seconds, ignored_exceptions=STALE).until(lambda d: condition())
 
 
 def accessible_at_each_width(driver) -> dict[tuple[int, str], list[str]]:

@@ -12,6 +12,7 @@ from django.utils import timezone
 from incidents.channels import outbox
 from incidents.models import Delivery, DeliveryState, IncidentUpdate, Subscriber
 from incidents.services.incidents import declare_incident
+from tests.browser.conftest import STALE
 
 from .conftest import serious_axe_violations, use_color_scheme
 
@@ -48,7 +49,7 @@ def log_in(browser, base: str) -> None:
 def wait(browser, condition, seconds: float = 15):
     from selenium.webdriver.support.ui import WebDriverWait
 
-    return WebDriverWait(browser, seconds, poll_frequency=0.2).until(condition)
+    return WebDriverWait(browser, seconds, poll_frequency=0.2, ignored_exceptions=STALE).until(condition)
 
 
 def post_update(browser, base: str, incident, *, body: str, notify: bool) -> IncidentUpdate:
