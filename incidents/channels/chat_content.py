@@ -116,7 +116,6 @@ def chat_content(update: IncidentUpdate, language: str, *, kind: str, build):
 def with_manage_link(text: str, delivery: Delivery) -> str:
     """A rendered message with the subscriber's own manage link (where they also unsubscribe)."""
     # Imported here: the subscriptions service checks targets through the channel modules.
-    from incidents.services.subscriptions import manage_token, subscription_url
+    from incidents.services.subscriptions import manage_url
 
-    subscriber = delivery.subscriber
-    return text.replace(MANAGE_MARKER, subscription_url("manage", subscriber, manage_token(subscriber)))
+    return text.replace(MANAGE_MARKER, manage_url(delivery.subscriber))

@@ -44,6 +44,11 @@ def manage_token(subscriber: Subscriber) -> str:
     return signing.dumps([subscriber.public_id, subscriber.token_key], salt=MANAGE_SALT)
 
 
+def manage_url(subscriber: Subscriber) -> str:
+    """The subscriber's own page (preferences, unsubscribe), signed, in its language."""
+    return subscription_url("manage", subscriber, manage_token(subscriber))
+
+
 def subscriber_for_confirmation(token: str) -> Subscriber | None:
     return _subscriber_for(token, salt=CONFIRM_SALT, max_age=settings.SUBSCRIBE_CONFIRM_MAX_AGE_SECONDS)
 
@@ -252,8 +257,9 @@ def send_confirmation(subscriber: Subscriber) -> None:
 
 
 def send_manage_link(subscriber: Subscriber) -> None:
-    manage_url = subscription_url("manage", subscriber, manage_token(subscriber))
-    _send_quietly("manage_subscription", subscriber, manage_link_mail(subscriber, manage_url=manage_url))
+    _send_quietly(
+        "manage_subscription", subscriber, manage_link_mail(subscriber, manage_url=manage_url(subscriber))
+    )
 
 
 def _send_quietly(name: str, subscriber: Subscriber, message) -> None:

@@ -217,12 +217,9 @@ def confirm(request, token: str):
     if request.method == "POST":
         confirmation = subscriptions.confirm_by_link(subscriber)
         subscriber = confirmation.subscriber
-        manage_url = subscriptions.subscription_url(
-            "manage", subscriber, subscriptions.manage_token(subscriber)
-        )
         context = {
             "subscriber": subscriber,
-            "manage_url": manage_url,
+            "manage_url": subscriptions.manage_url(subscriber),
             "webhook_secret": confirmation.webhook_secret,
         }
         return render(request, "subscribe/confirmed.html", context)
