@@ -184,22 +184,15 @@ def fetch(*, fresh_key: str, latest_key: str, timeout: int, compute: Callable[[]
     """
     if cache_breaker.cache_down():
         return compute()
+    lock_key = f"{fresh_key}:lock"
     try:
-        value = cache.get(fresh_key)
-    except Exception:  # the cache server is down: render live rather than fail the page
+        value = _stored(fresh_key, latest_key, lock_key)
+    except Exception:  # the cache server failed: render live rather than fail the page
         cache_breaker.cache_failed()
         logger.warning("cache unavailable, computing %s uncached", fresh_key, exc_info=True)
         return compute()
     if value is not None:
         return value
-    lock_key = f"{fresh_key}:lock"
-    if not cache.add(lock_key, 1, timeout=LOCK_SECONDS):
-        stale = cache.get(latest_key)
-        if stale is not None:
-            return stale
-        value = _wait_for(fresh_key)
-        if value is not None:
-            return value
     try:
         value = compute()
     except BaseException:
@@ -212,8 +205,19 @@ def fetch(*, fresh_key: str, latest_key: str, timeout: int, compute: Callable[[]
             cache.set(latest_key, value, timeout=max(STALE_SECONDS, timeout * 10))
         cache.delete(lock_key)
     except Exception:
+        cache_breaker.cache_failed()
         logger.warning("cache unavailable, %s not stored", fresh_key, exc_info=True)
     return value
+
+
+def _stored(fresh_key: str, latest_key: str, lock_key: str) -> Any | None:
+    """The fresh value, or while another request holds the lock the latest one (or the fresh
+    one it renders); None when this request won the lock and renders."""
+    value = cache.get(fresh_key)
+    if value is not None or cache.add(lock_key, 1, timeout=LOCK_SECONDS):
+        return value
+    stale = cache.get(latest_key)
+    return stale if stale is not None else _wait_for(fresh_key)
 
 
 def _wait_for(fresh_key: str) -> Any | None:

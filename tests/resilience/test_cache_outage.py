@@ -93,3 +93,20 @@ def test_a_cache_server_that_hangs_costs_one_timeout_then_pages_render_live_with
     assert answers == [200, 200, 200, 200]
     assert len(hanging_redis.accepted) == 1, "after the first timeout the cache is not asked again"
     caches["default"].close()
+
+
+def test_a_cache_that_fails_between_reads_still_answers_the_page(client, site, settings, monkeypatch):
+    """The fresh copy was read, then the lock cannot be taken (the server went away meanwhile)."""
+    settings.PUBLIC_PAGE_CACHE_SECONDS = 300
+
+    add = caches["default"].add
+
+    def gone_by_the_lock(key, *args, **kwargs):
+        if key.endswith(":lock"):
+            raise ConnectionError("the cache server went away")
+        return add(key, *args, **kwargs)
+
+    monkeypatch.setattr(caches["default"], "add", gone_by_the_lock)
+
+    assert client.get("/history/").status_code == 200
+    assert client.get("/api/v2/summary.json").status_code == 200
