@@ -120,16 +120,14 @@ def _send_in_groups(
 def _admitted(post: Post, held: dict[int, dt.datetime]) -> Post | Result:
     """The post, or a Result holding it back while its receiver's circuit is open; a held
     subscriber's later messages are held too, until the same time, so they keep their order."""
-    subscriber = post.delivery.subscriber_id
+    subscriber, origin = post.delivery.subscriber_id, receiver_breakers.origin_of(post.url)
     if subscriber not in held:
-        until = receiver_breakers.refused_until(receiver_breakers.origin_of(post.url))
+        until = receiver_breakers.refused_until(origin)
         if until is None:
             return post
         held[subscriber] = until
     return Result(
-        post.delivery,
-        error=f"Not sent: {receiver_breakers.origin_of(post.url)} failed repeatedly (circuit open)",
-        retry_at=held[subscriber],
+        post.delivery, error=f"Not sent: {origin} failed repeatedly (circuit open)", retry_at=held[subscriber]
     )
 
 
