@@ -18,7 +18,7 @@ from django.utils.translation import ngettext
 from incidents import formatting, selectors
 from incidents.metrics.uptime import Span, overall
 from incidents.models import Component, ComponentStatus
-from incidents.public import charts, versions
+from incidents.public import cache_breaker, charts, versions
 from incidents.translation import pick
 
 logger = logging.getLogger(__name__)
@@ -222,6 +222,7 @@ def _kept(key: str | None) -> dict[int, PastDays] | None:
     try:
         return cache.get(key)
     except Exception:  # any cache failure: the bars are computed afresh
+        cache_breaker.cache_failed()
         return None
 
 
@@ -231,4 +232,5 @@ def _keep(key: str | None, past: dict[int, PastDays]) -> None:
     try:
         cache.set(key, past, timeout=PAST_DAYS_SECONDS)
     except Exception:  # a cache failure must never fail the page
+        cache_breaker.cache_failed()
         logger.warning("Cache unreachable: overview bars not kept", exc_info=True)
