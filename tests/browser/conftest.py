@@ -6,12 +6,12 @@ with scripts/ci-install-browser), and fail instead under REQUIRE_SERVICES=1, as 
 
 import os
 import shutil
-import sqlite3
 from pathlib import Path
 
 import pytest
 from django.core.management import call_command
-from django.db import connection
+
+from .demo_copy import PostgresCopy, SqliteCopy, copy_of_database
 
 try:
     from selenium.common.exceptions import StaleElementReferenceException
@@ -121,23 +121,17 @@ def use_viewport(driver, width: int, height: int = 900) -> None:
     driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": mobile})
 
 
-# This process's copy of the test database right after its first demo load (SQLite).
-_demo_database: sqlite3.Connection | None = None
+# This process's copy of the test database right after its first demo load.
+_demo_copy: SqliteCopy | PostgresCopy | None = None
 
 
 @pytest.fixture
 def demo_loaded(transactional_db):
-    """The demo data as `make run` loads it. A load costs seconds (90 days of synthetic
-    measurements), so on the SQLite of `make test` the first test in a process keeps a copy of
-    the database and later ones restore it; on other databases each test loads it."""
-    global _demo_database
-    if connection.vendor != "sqlite":
+    """The demo data as `make run` loads it: the first test in a process loads it and keeps a
+    copy of the database; later ones restore the copy."""
+    global _demo_copy
+    if _demo_copy is None:
         call_command("load_demo", verbosity=0)
-        return
-    connection.ensure_connection()
-    if _demo_database is None:
-        call_command("load_demo", verbosity=0)
-        _demo_database = sqlite3.connect(":memory:", check_same_thread=False)
-        connection.connection.backup(_demo_database)
+        _demo_copy = copy_of_database()
     else:
-        _demo_database.backup(connection.connection)
+        _demo_copy.restore()
