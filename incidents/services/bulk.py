@@ -1,9 +1,9 @@
 """Updating many rows with different values in one statement, cheaply.
 
 Django's `bulk_update` builds a CASE expression per field and row and resolves each one; at
-probe rates that costs milliseconds per row of CPU. On PostgreSQL this writes
-`UPDATE … FROM (SELECT unnest(…), …)` instead: one array per column, each value prepared by its
-field. Other databases (SQLite in development) use `bulk_update`.
+probe rates that costs milliseconds per row of CPU. This writes `UPDATE … FROM` instead, with
+each value prepared by its field: on PostgreSQL from one array per column (`unnest`), on SQLite
+from a VALUES list. Other databases use `bulk_update`.
 """
 
 from django.db import connections, models
@@ -16,29 +16,53 @@ def update_many(
     if not objs:
         return
     connection = connections[using]
-    if connection.vendor != "postgresql":
+    if connection.vendor not in ("postgresql", "sqlite"):
         model.objects.using(using).bulk_update(objs, fields)
         return
     meta = model._meta
-    pk = meta.pk
     columns = [meta.get_field(name) for name in fields]
+    rows = [
+        [obj.pk, *(field.get_db_prep_save(getattr(obj, field.attname), connection) for field in columns)]
+        for obj in objs
+    ]
+    write = _update_from_arrays if connection.vendor == "postgresql" else _update_from_values
+    write(connection, meta, columns, rows)
+
+
+def _update_from_arrays(connection, meta, columns, rows) -> None:
+    # One array parameter per column, so the statement's size does not grow with the number of
+    # rows: psycopg parses and the server plans a short query.
+    quote = connection.ops.quote_name
+    pk = meta.pk
+    arrays = ", ".join(
+        f"unnest(CAST(%s AS {field.db_type(connection)}[])) AS {quote(field.column)}" for field in columns
+    )
+    source = f"SELECT unnest(CAST(%s AS {pk.rel_db_type(connection)}[])) AS {quote(pk.column)}, {arrays}"
+    names = [quote(field.column) for field in [pk, *columns]]
+    with connection.cursor() as cursor:
+        cursor.execute(
+            _update_sql(connection, meta, names, columns, source), [list(c) for c in zip(*rows, strict=True)]
+        )
+
+
+def _update_from_values(connection, meta, columns, rows) -> None:
+    # SQLite names the columns of a VALUES list column1, column2, … and caps a statement's
+    # parameters, so rows go in batches.
+    names = [f"column{i}" for i in range(1, len(columns) + 2)]
+    per_row = len(names)
+    batch = max(1, connection.features.max_query_params // per_row)
+    with connection.cursor() as cursor:
+        for start in range(0, len(rows), batch):
+            chunk = rows[start : start + batch]
+            source = "VALUES " + ", ".join(["(" + ", ".join(["%s"] * per_row) + ")"] * len(chunk))
+            params = [value for row in chunk for value in row]
+            cursor.execute(_update_sql(connection, meta, names, columns, source), params)
+
+
+def _update_sql(connection, meta, names, columns, source: str) -> str:
     quote = connection.ops.quote_name
     table = quote(meta.db_table)
-    # One array parameter per column (unnest), so the statement's size does not grow with the
-    # number of rows: psycopg parses and the server plans a short query.
-    arrays = ", ".join(
-        f"unnest(CAST(%s AS {field.db_type(connection)}[])) AS {quote(field.column)}"
-        for field in [pk, *columns]
-        if field is not pk
+    assignments = ", ".join(
+        f"{quote(field.column)} = v.{name}" for field, name in zip(columns, names[1:], strict=True)
     )
-    select = f"SELECT unnest(CAST(%s AS {pk.rel_db_type(connection)}[])) AS {quote(pk.column)}, {arrays}"
-    assignments = ", ".join(f"{quote(f.column)} = v.{quote(f.column)}" for f in columns)
-    sql = (
-        f"UPDATE {table} SET {assignments} FROM ({select}) AS v "
-        f"WHERE {table}.{quote(pk.column)} = v.{quote(pk.column)}"
-    )
-    params = [[obj.pk for obj in objs]] + [
-        [field.get_db_prep_save(getattr(obj, field.attname), connection) for obj in objs] for field in columns
-    ]
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
+    return f"UPDATE {table} SET {assignments} FROM ({source}) AS v WHERE {table}.{quote(meta.pk.column)} = v.{names[0]}"

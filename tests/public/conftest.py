@@ -10,7 +10,7 @@ from django.utils import timezone
 from incidents.models import ActionItem, Component, ComponentGroup, Metric
 from incidents.services.components import save_component, save_group
 from incidents.services.incidents import declare_incident, post_update, resolve_incident
-from incidents.services.metrics import record_sample
+from incidents.services.metrics import NewSample, record_samples
 from incidents.services.postmortems import publish_postmortem, save_action_item, write_postmortem
 
 NOW = dt.datetime(2026, 3, 10, 12, 0, tzinfo=dt.UTC)
@@ -70,11 +70,14 @@ def build_site(admin) -> dict:
         partial_outage_threshold=300,
         major_outage_threshold=900,
     )
-    for minutes_ago in range(180, 0, -10):
-        record_sample(
-            delay, value=1.0 + minutes_ago / 100, at=timezone.now() - dt.timedelta(minutes=minutes_ago)
-        )
-    record_sample(delay, value=1.8, at=timezone.now() - dt.timedelta(seconds=40))
+    now = timezone.now()
+    record_samples(
+        [
+            NewSample(delay, 1.0 + minutes / 100, now - dt.timedelta(minutes=minutes))
+            for minutes in range(180, 0, -10)
+        ]
+        + [NewSample(delay, 1.8, now - dt.timedelta(seconds=40))]
+    )
 
     # A past incident on 7 March: declared at 10:00 UTC, resolved at 13:00 (three hours down).
     with time_machine.travel(NOW - dt.timedelta(days=3, hours=2)):
