@@ -102,7 +102,7 @@ def _fast_password_hasher(settings):
 
 
 @pytest.fixture(autouse=True)
-def _isolated_cache(settings, tmp_path):
+def _isolated_cache(settings):
     settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
 
