@@ -213,10 +213,6 @@ class IncidentUpdate(models.Model):
         return (self.created_at - self.display_at).total_seconds() > self.BACKDATE_TOLERANCE_SECONDS
 
     @property
-    def is_context_event(self) -> bool:
-        return not self.status
-
-    @property
     def status_label(self) -> str:
         """The status it set, or "Note" for a context event, in the active language."""
         return str(IncidentStatus(self.status).label) if self.status else str(_("Note"))
