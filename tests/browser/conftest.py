@@ -104,6 +104,13 @@ def serious_axe_violations(driver) -> list[str]:
     ]
 
 
+def text_of(driver, css: str) -> str:
+    """An element's text read in one step inside the page. A page that refreshes its parts or
+    navigates (after a submit) can replace an element between finding it and reading it, which
+    the driver reports as stale or as a node that "does not belong to the document"."""
+    return driver.execute_script("return document.querySelector(arguments[0])?.innerText ?? ''", css)
+
+
 def use_color_scheme(driver, scheme: str) -> None:
     """Makes the page see prefers-color-scheme: light or dark, as the visitor's system would set it."""
     driver.execute_cdp_cmd(

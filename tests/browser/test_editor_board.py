@@ -8,7 +8,7 @@ from incidents.models import Metric, Probe, ProbeKind, StatusMode
 from incidents.services.health import evaluate_metrics
 from incidents.services.metrics import record_sample
 from incidents.services.probes import save_probe
-from tests.browser.conftest import STALE, serious_axe_violations, use_color_scheme, use_viewport
+from tests.browser.conftest import STALE, serious_axe_violations, text_of, use_color_scheme, use_viewport
 from tests.public.conftest import build_site
 
 PASSWORD = "correct horse battery"
@@ -20,12 +20,6 @@ def wait(browser, condition, seconds=10):
     from selenium.webdriver.support.ui import WebDriverWait
 
     return WebDriverWait(browser, seconds, poll_frequency=0.25, ignored_exceptions=STALE).until(condition)
-
-
-def text_of(browser, css: str) -> str:
-    """An element's text read in one step inside the page: the board replaces its parts as it
-    refreshes, so an element found first and read after may already be gone (stale)."""
-    return browser.execute_script("return document.querySelector(arguments[0])?.innerText ?? ''", css)
 
 
 # The first elements reaching past the right edge, to say what to fix.

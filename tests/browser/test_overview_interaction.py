@@ -11,7 +11,7 @@ from incidents.models import Component, ComponentGroup, Metric
 from incidents.services.components import save_component, save_group, set_component_status
 from incidents.services.incidents import declare_incident, resolve_incident
 from incidents.services.metrics import record_sample
-from tests.browser.conftest import STALE, serious_axe_violations, use_color_scheme, use_viewport
+from tests.browser.conftest import STALE, serious_axe_violations, text_of, use_color_scheme, use_viewport
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -148,7 +148,7 @@ def test_the_page_refreshes_a_components_status_without_a_reload(browser, live_s
     set_component_status(page["email"], status="major_outage", actor=admin)
     browser.execute_script("document.dispatchEvent(new Event('refresh:now'))")
 
-    wait(browser, lambda: "Major outage" in css(browser, "#component-email-delivery .badge").text)
+    wait(browser, lambda: "Major outage" in text_of(browser, "#component-email-delivery .badge"))
     assert browser.execute_script("return window.notReloaded") is True
     assert "Major" in css(browser, ".banner").text
 

@@ -8,7 +8,7 @@ from django.core import mail
 from incidents.models import Component, Subscriber
 from incidents.services.components import save_component
 from incidents.services.incidents import declare_incident
-from tests.browser.conftest import STALE, serious_axe_violations, use_color_scheme, use_viewport
+from tests.browser.conftest import STALE, serious_axe_violations, text_of, use_color_scheme, use_viewport
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -77,7 +77,7 @@ def test_subscribe_by_email_from_the_overview(browser, live_server, page):
     css(browser, f'#email input[name="components"][value="{page["api"].slug}"]').click()
     css(browser, "#email button[type=submit]").click()
 
-    wait(browser, lambda: "Check your inbox" in browser.find_element("tag name", "h1").text)
+    wait(browser, lambda: "Check your inbox" in text_of(browser, "h1"))
     assert "reader@example.com" in browser.page_source
     assert accessible_at_each_width(browser) == {}
     subscriber = Subscriber.objects.get(email="reader@example.com")
@@ -98,7 +98,7 @@ def test_follow_an_open_incident_from_its_page(browser, live_server, page):
     css(browser, "input[type=email][name=email]").send_keys("fan@example.com")
     css(browser, "form.subscribe-form button[type=submit]").click()
 
-    wait(browser, lambda: "Check your inbox" in browser.find_element("tag name", "h1").text)
+    wait(browser, lambda: "Check your inbox" in text_of(browser, "h1"))
     assert Subscriber.objects.get(email="fan@example.com").incident == page["incident"]
 
 
