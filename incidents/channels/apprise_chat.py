@@ -6,8 +6,19 @@ The target is an Apprise URL (`discord://id/token`, `tgram://bot-token/chat-id`,
 HTTP calls (requests), outside our guarded client, so before each send the host it will
 connect to is checked with `check_before_send`, and redirects are switched off: a host that
 passed the check must not hand the request on to one that would not.
+
+Each service an Apprise URL reaches (its fixed host, or the host and port the URL names; for SMS
+the operator's one provider) has a circuit breaker of its own, as webhooks do
+(`receiver_breakers`). Apprise tells a failure of the service from a refusal of one message
+only in its log: "A Connection error occurred …" for a timeout or a connection that failed,
+"… error=<status>." for an HTTP answer. A failed send counts against the service when it logged
+a connection error, a 5xx or a 429, or took the whole timeout; any other refusal (a 4xx about
+one URL) counts as the service answering.
 """
 
+import datetime as dt
+import re
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -21,6 +32,7 @@ from incidents.models import Delivery
 from incidents.outbound.guard import AddressRefused, check_before_send, check_host_addresses, check_host_name
 from incidents.security.masking import is_masked, mask_secret
 
+from . import receiver_breakers
 from .base import Result
 from .chat_content import ChatContent, chat_content, with_manage_link
 from .chat_http import EVENT_ID_HEADER
@@ -46,6 +58,8 @@ SCHEMES: dict[str, str | None] = {
 HEADER_SCHEMES = {"json", "jsons", "form", "forms", "xml", "xmls"}
 
 ASSET = apprise.AppriseAsset(http_redirects=False)
+CONNECTION_ERROR = "Connection error"
+HTTP_STATUS = re.compile(r"error=(\d{3})\b")
 
 
 def scheme_of(url: str) -> str:
@@ -84,18 +98,44 @@ def shown_target(value: str) -> str:
     return f"{scheme_of(value)}://{mask_secret(value)}"
 
 
+def origin_of(url: str, plugin) -> str:
+    """The service an Apprise URL reaches, as its circuit breaker knows it."""
+    port = getattr(plugin, "port", None)
+    return f"apprise:{scheme_of(url)}://{posts_to(url, plugin)}" + (f":{port}" if port else "")
+
+
+def service_failed(problems: list[str], seconds: float, timeout: float) -> bool:
+    """Whether what Apprise logged (or how long it took) tells of the service failing."""
+    if seconds >= timeout:
+        return True
+    for problem in problems:
+        status = HTTP_STATUS.search(problem)
+        if CONNECTION_ERROR in problem or (status and (int(status[1]) >= 500 or status[1] == "429")):
+            return True
+    return False
+
+
 @dataclass(frozen=True)
 class Sent:
     ok: bool
     error: str = ""
     permanent: bool = False
+    retry_at: dt.datetime | None = None  # not tried: the service's circuit is open
+
+    def result(self, delivery: Delivery) -> Result:
+        return Result(delivery, error=self.error, permanent=self.permanent, retry_at=self.retry_at)
 
 
 def send_through_apprise(url: str, *, title: str, body: str, body_format: str, event_id: str) -> Sent:
-    """One notification through Apprise, after the outbound guard has passed the host."""
+    """One notification through Apprise, after the outbound guard has passed the host and while
+    the service's circuit is closed."""
     plugin = service(url)
     if plugin is None:
         return Sent(False, "Apprise cannot use this URL any more.", permanent=True)
+    origin = origin_of(url, plugin)
+    until = receiver_breakers.refused_until(origin)
+    if until is not None:
+        return Sent(False, f"Not sent: {origin} failed repeatedly (circuit open)", retry_at=until)
     # Subscribers' URLs are always of SCHEMES; another scheme can only be the SMS provider the
     # operator configured (twilio://…), whose requests go to the vendor's own fixed host.
     if scheme_of(url) in SCHEMES:
@@ -113,10 +153,14 @@ def send_through_apprise(url: str, *, title: str, body: str, body_format: str, e
         plugin.headers[EVENT_ID_HEADER] = event_id
     notifier = apprise.Apprise(asset=ASSET)
     notifier.add(plugin)
+    started = time.monotonic()
     result = notifier.notify(body=body, title=title, body_format=body_format, timeout=timeout * 2 + 1)
+    seconds = time.monotonic() - started
     if result:
+        receiver_breakers.record(origin, failed=False)
         return Sent(True)
     problems = [entry.message for entry in result.logs() if entry.level in ("WARNING", "ERROR")]
+    receiver_breakers.record(origin, failed=service_failed(problems, seconds, timeout))
     return Sent(False, ("Apprise: " + " ".join(problems[-2:]))[:500] or "Apprise: not sent")
 
 
@@ -155,4 +199,4 @@ class AppriseChannel:
                 body_format=apprise.NotifyFormat.MARKDOWN,
                 event_id=delivery.idempotency_key,
             )
-            yield [Result(delivery, error=sent.error, permanent=sent.permanent)]
+            yield [sent.result(delivery)]

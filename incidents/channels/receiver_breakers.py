@@ -1,5 +1,6 @@
-"""Circuit breakers for the receivers of HTTP notifications (webhooks, Slack, Teams): one per
-origin (scheme, host and port), kept by the worker process.
+"""Circuit breakers for the receivers of notifications (webhooks, Slack, Teams, the services
+reached through Apprise and the SMS provider): one per origin (scheme, host and port), kept by
+the worker process.
 
 A receiver that times out, cannot be reached or answers 5xx or 429 NOTIFY_BREAKER_FAILURES
 times in a row is not posted to for NOTIFY_BREAKER_COOLDOWN_SECONDS: its deliveries go back to

@@ -115,4 +115,4 @@ class SmsChannel:
                 body_format=apprise.NotifyFormat.TEXT,
                 event_id=delivery.idempotency_key,
             )
-            yield [Result(delivery, error=sent.error, permanent=sent.permanent)]
+            yield [sent.result(delivery)]

@@ -1,6 +1,7 @@
-"""A circuit breaker per webhook and chat receiver: a receiver that hangs costs the dispatch loop
-one group of timeouts, not one per group of its messages; mail and the other receivers are sent
-meanwhile; the messages held back keep their attempts and go out, once each, when it answers."""
+"""A circuit breaker per webhook and chat receiver, Apprise service and SMS provider: a receiver
+that hangs costs the dispatch loop one group of timeouts (or, one message at a time through
+Apprise, NOTIFY_BREAKER_FAILURES of them), not one per message; mail and the other receivers are
+sent meanwhile; the messages held back keep their attempts and go out, once each, when it answers."""
 
 import datetime as dt
 import threading
@@ -14,8 +15,9 @@ from django.utils import timezone
 
 from incidents.channels import outbox
 from incidents.channels.http_posts import CONCURRENT_POSTS
-from incidents.models import Delivery, DeliveryState
+from incidents.models import Channel, Delivery, DeliveryState
 
+from .chat_sinks import *  # noqa: F403 - the receivers are fixtures
 from .conftest import free_port
 from .test_delivery_metrics import scraped
 
@@ -128,3 +130,51 @@ def test_only_failures_of_the_receiver_itself_open_its_circuit(
     outbox.deliver_due(seconds=30)
 
     assert len(webhook_receiver.requests) == tried
+
+
+def test_a_stalling_sms_provider_is_waited_for_until_its_circuit_opens_then_every_number_gets_one_message(
+    settings, stalling_receiver, smtp_sink, make_subscriber, declare
+):
+    settings.SMS_APPRISE_URL = f"json://{stalling_receiver.url.removeprefix('http://')}/sms/{{number}}"
+    numbers = [f"+47123456{n:02}" for n in range(6)]
+    for number in numbers:
+        make_subscriber("", channel=Channel.SMS, target=number)
+    make_subscriber("reader@example.com")
+    declare(component_statuses={})
+
+    outbox.deliver_due(seconds=60)
+
+    failures = settings.NOTIFY_BREAKER_FAILURES
+    assert len(stalling_receiver.requests) == failures, "tried until the circuit opened, then not"
+    assert len(smtp_sink.messages) == 1
+    sms = Delivery.objects.filter(subscriber__channel=Channel.SMS)
+    assert sorted(sms.values_list("attempts", flat=True)) == [0] * (6 - failures) + [1] * failures
+    assert all(
+        "circuit open" in error for error in sms.filter(attempts=0).values_list("last_error", flat=True)
+    )
+
+    stalling_receiver.stalls = False
+    for seconds in (
+        settings.NOTIFY_BREAKER_COOLDOWN_SECONDS + 1,
+        2 * settings.NOTIFY_BREAKER_COOLDOWN_SECONDS,
+    ):
+        with time_machine.travel(timezone.now() + dt.timedelta(seconds=seconds), tick=True):
+            outbox.deliver_due(seconds=60)
+
+    assert set(sms.values_list("state", flat=True)) == {DeliveryState.SENT}
+    answered = stalling_receiver.requests[failures:]
+    assert sorted(request["path"] for request in answered) == [f"/sms/{number}" for number in numbers]
+
+
+@pytest.mark.parametrize(("status", "tried"), [(404, 6), (503, 3), (429, 3)])
+def test_only_failures_of_an_apprise_service_itself_open_its_circuit(
+    status, tried, json_sink, make_subscriber, declare
+):
+    for n in range(6):
+        make_subscriber("", channel=Channel.APPRISE, target=f"{json_sink.url}/{n}")
+    declare(component_statuses={})
+    json_sink.answers = [status] * 6
+
+    outbox.deliver_due(seconds=30)
+
+    assert len(json_sink.requests) == tried
