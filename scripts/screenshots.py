@@ -27,11 +27,12 @@ WIDTHS = (1280, 390)
 SCHEMES = ("light", "dark")
 
 SETUP = f"""
+import datetime as dt
 import json
 from django.contrib.auth import get_user_model
 from django.db.models import Count
 from django.utils import timezone
-from incidents.models import Channel, Component, Incident, Probe, Subscriber
+from incidents.models import Channel, Component, Incident, IntakeAlert, Probe, Subscriber
 from incidents.roles import Role, assign_role
 from incidents.services.subscriptions import manage_token
 user = get_user_model().objects.create_user({USER!r}, password={PASSWORD!r})
@@ -46,6 +47,14 @@ chat = Subscriber.objects.create(
     channel=Channel.SLACK, email="lead@example.com", confirmed_at=timezone.now(),
     target="https://hooks.slack.com/services/T0SHOTS/B0SHOTS/abcdefghijklmnopqrstuvwx",
 )
+# Two alerts on the intake screen: one no rule takes, and one its source stopped sending.
+for fingerprint, name, hours in (("shots0unknown", "InvoiceQueueStuck", 0), ("shots0silent", "DiskFull", 9)):
+    received = timezone.now() - dt.timedelta(hours=hours)
+    IntakeAlert.objects.create(
+        source="alertmanager", fingerprint=fingerprint, name=name, state="firing",
+        labels={{"alertname": name, "severity": "page"}}, starts_at=received,
+        first_received_at=received, last_received_at=received,
+    )
 print(json.dumps({{"slug": incident.slug, "pk": incident.pk, "chat_token": manage_token(chat),
                   "component": first_component.slug, "component_pk": first_component.pk,
                   "probe_pk": probe.pk if probe else None}}))

@@ -451,6 +451,10 @@ if STATUSPAGE_PAGE_ID and (len(STATUSPAGE_PAGE_ID) != 12 or not STATUSPAGE_PAGE_
 # PUBLIC_METRICS_REFRESH_SECONDS (they arrive too often to invalidate on each).
 STATUSPAGE_API_CACHE_SECONDS = env_int("STATUSPAGE_API_CACHE_SECONDS", 30)
 STATUSPAGE_API_MAX_AGE = env_int("STATUSPAGE_API_MAX_AGE", 30)
+# A firing alert its source has not sent again for this long is shown as silent in the editor:
+# Alertmanager and Grafana repeat a firing alert every 4 hours by default (repeat_interval), so
+# the source may have stopped, and the alert stays firing until something resolves it.
+INTAKE_SILENT_AFTER_SECONDS = env_int("INTAKE_SILENT_AFTER_SECONDS", 6 * 3600)
 
 
 # Probes

@@ -5,6 +5,9 @@ A rule's matchers are Alertmanager's own syntax (`service="webhooks"`, `severity
 Every alert received is kept, matched or not, so nothing an alerting system sends is dropped.
 """
 
+import datetime as dt
+
+from django.conf import settings
 from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -100,3 +103,11 @@ class IntakeAlert(models.Model):
     def is_unknown(self) -> bool:
         """No rule took it: listed in the editor for someone to write one."""
         return self.rule_id is None
+
+    def silent_for(self, now: dt.datetime) -> dt.timedelta | None:
+        """How long a firing alert has not been sent again, once that is longer than its source
+        repeats one (INTAKE_SILENT_AFTER_SECONDS); None while it is heard from, or resolved."""
+        quiet = now - self.last_received_at
+        if self.state != AlertState.FIRING or quiet.total_seconds() < settings.INTAKE_SILENT_AFTER_SECONDS:
+            return None
+        return quiet

@@ -51,6 +51,14 @@ def time_left(value: dt.datetime | None) -> str:
     return formatting.format_time_left(value - timezone.now(), get_language() or "en")
 
 
+@register.filter
+def silence(alert) -> str:
+    """ "7 hours": how long a firing alert has not been sent again, when its source may have
+    stopped (IntakeAlert.silent_for); empty otherwise."""
+    quiet = alert.silent_for(timezone.now())
+    return formatting.format_duration(quiet, get_language() or "en") if quiet else ""
+
+
 @register.simple_tag
 def audit_lines(events) -> list:
     """Audit events in words (incidents.editor.audit_text), in the editor's language."""

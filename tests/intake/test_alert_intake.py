@@ -1,7 +1,11 @@
 """Alertmanager and Grafana notifications move components and open drafts for on-call; repeats
 change nothing; resolving restores; bad or unauthenticated payloads change nothing at all."""
 
+import datetime as dt
+import re
+
 import pytest
+import time_machine
 from rest_framework.test import APIClient
 
 from incidents.editor.audit_text import describe
@@ -273,3 +277,33 @@ def test_metrics_count_alerts_by_source_and_outcome(intake, rules, client):
         "repeated": 1,
         "unknown": 1,
     }
+
+
+def test_a_firing_alert_its_source_stopped_sending_is_shown_as_silent_in_the_editor(intake, rules, admin):
+    """Alertmanager repeats a firing alert every few hours; one not heard from for longer may be
+    firing only because nothing will ever resolve it, and the editor says so, in words."""
+    client = APIClient()
+    client.force_login(admin)
+    with time_machine.travel(dt.datetime(2026, 12, 1, 8, 0, tzinfo=dt.UTC), tick=False):
+        intake.post(AM, alertmanager("firing"), format="json")
+        intake.post(
+            AM,
+            alertmanager("firing", fingerprint="0a1b2c3d4e5f6789", service="api", alertname="ApiErrors"),
+            format="json",
+        )
+    with time_machine.travel(dt.datetime(2026, 12, 1, 14, 0, tzinfo=dt.UTC), tick=False):
+        intake.post(
+            AM,
+            alertmanager("firing", fingerprint="0a1b2c3d4e5f6789", service="api", alertname="ApiErrors"),
+            format="json",
+        )
+    with time_machine.travel(dt.datetime(2026, 12, 1, 15, 30, tzinfo=dt.UTC), tick=False):
+        english = client.get("/editor/intake/").content.decode()
+        russian = client.get("/editor/intake/", HTTP_ACCEPT_LANGUAGE="ru").content.decode()
+
+    silent = re.findall(r'class="alert-silent">([^<]*)<', english)
+    assert silent == [
+        "Not sent again for 7 hours and 30 minutes: its source may have stopped sending it. "
+        "It stays firing until it is resolved there."
+    ], "only the alert unheard of for 7.5 h"
+    assert "Не приходило повторно уже 7 часов и 30 минут" in russian
