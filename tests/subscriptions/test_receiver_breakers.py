@@ -85,9 +85,12 @@ def test_a_stalling_receiver_costs_one_group_of_timeouts_and_holds_back_only_its
     assert set(stalled.values_list("state", flat=True)) == {DeliveryState.PENDING}
     tried = stalled.filter(attempts=1)
     held = stalled.filter(attempts=0)
-    assert (tried.count(), held.count()) == (CONCURRENT_POSTS, 40 - CONCURRENT_POSTS)
-    assert (
-        scraped(client, "statuspage_deliveries_total", channel="webhook", outcome="held") == held_before + 30
+    # The first group may also carry the other receiver's message (the claim's order among rows
+    # enqueued at once is the database's), so it holds at most CONCURRENT_POSTS of these.
+    assert tried.count() == stalled_requests and held.count() == 40 - stalled_requests
+    assert held.count() >= 40 - CONCURRENT_POSTS
+    assert scraped(client, "statuspage_deliveries_total", channel="webhook", outcome="held") == (
+        held_before + held.count()
     )
     assert all("Unreachable" in error for error in tried.values_list("last_error", flat=True))
     cooled_down = timezone.now() + dt.timedelta(seconds=settings.NOTIFY_BREAKER_COOLDOWN_SECONDS - 5)
@@ -108,7 +111,10 @@ def test_a_stalling_receiver_costs_one_group_of_timeouts_and_holds_back_only_its
     assert set(stalled.values_list("state", flat=True)) == {DeliveryState.SENT}, list(
         stalled.exclude(state="sent").values("attempts", "last_error", "next_attempt_at")
     )
-    assert sorted(stalled.values_list("attempts", flat=True)) == [1] * 30 + [2] * 10
+    assert (
+        sorted(stalled.values_list("attempts", flat=True))
+        == [1] * (40 - stalled_requests) + [2] * stalled_requests
+    )
     answered = event_ids(stalling_receiver.requests[stalled_requests:])
     assert len(answered) == len(set(answered)) == 40, "each message answered once"
     assert set(event_ids(stalling_receiver.requests[:stalled_requests])) <= set(answered), (
