@@ -14,13 +14,11 @@ import datetime as dt
 import functools
 import json
 import random
-from collections import Counter
 from pathlib import Path
 
 from django.db import transaction
 from django.utils import timezone
 
-from incidents.metrics import rollups
 from incidents.models import (
     ActionItem,
     Component,
@@ -30,26 +28,21 @@ from incidents.models import (
     Incident,
     IncidentKind,
     Metric,
-    Outcome,
     Postmortem,
     Probe,
     ProbeKind,
-    Resolution,
-    Rollup,
-    Sample,
     StatusPeriod,
 )
 from incidents.planner_statistics import refresh_statistics
 from incidents.rendering import rendered_texts
 from incidents.services.incidents import declare_incident, post_update
-from incidents.services.metrics import bucket_start
 from incidents.services.postmortems import publish_postmortem, save_action_item, write_postmortem
 from incidents.services.uptime_months import recount_uptime_months
 
+from .measurements import HISTORY_DAYS, write_metric_history
 from .update_templates import load_update_templates
 
 CONTENT_FILE = Path(__file__).with_name("content.json")
-HISTORY_DAYS = 90
 
 
 @functools.cache
@@ -86,7 +79,7 @@ def load_demo(*, now: dt.datetime | None = None, seed: int = 7) -> dict[str, int
         recount_uptime_months(components.values())
         for metric in Metric.objects.select_related("component"):
             if not metric.rollups.exists():
-                _metric_history(metric, windows, now=now, rng=rng)
+                write_metric_history(metric, _spec_for(metric), windows, now=now, rng=rng)
         created["probes"] = _push_probes()
         created["update_templates"] = load_update_templates()
     refresh_statistics()
@@ -364,98 +357,3 @@ def _spec_for(metric: Metric) -> dict:
     if spec is not None:
         return spec
     return {"baseline": metric.degraded_threshold or 100, "noise": 0.1 * (metric.degraded_threshold or 100)}
-
-
-def _window_target(metric: Metric, status: str) -> float | None:
-    return {
-        ComponentStatus.DEGRADED_PERFORMANCE: metric.degraded_threshold,
-        ComponentStatus.PARTIAL_OUTAGE: metric.partial_outage_threshold,
-        ComponentStatus.MAJOR_OUTAGE: metric.major_outage_threshold,
-    }.get(status)
-
-
-def _hour_values(metric, spec, windows, hour: dt.datetime, now: dt.datetime, rng) -> list[float]:
-    """One synthetic measurement a minute: noise around the baseline, raised past the
-    threshold of the status an incident put the component in."""
-    baseline, noise = spec["baseline"], spec.get("noise", spec["baseline"] * 0.1)
-    ceiling = 100.0 if metric.kind == "ratio" else float("inf")
-    minutes = min(60, int((now - hour).total_seconds() // 60) + 1)
-    gauss = rng.gauss
-    # 1.5 million values: most hours lie outside every incident and skip the per-minute checks.
-    end = hour + dt.timedelta(minutes=minutes)
-    active = [(target, start, stop) for target, start, stop in windows if start < end and stop > hour]
-    if not active:
-        return [min(max(0.0, gauss(baseline, noise)), ceiling) for _minute in range(minutes)]
-    values = []
-    for minute in range(minutes):
-        at = hour + dt.timedelta(minutes=minute)
-        value = max(0.0, gauss(baseline, noise))
-        for target, start, stop in active:
-            if start <= at < stop:
-                value = max(value, target * rng.uniform(1.05, 1.4))
-        values.append(min(value, ceiling))
-    return values
-
-
-def _metric_history(metric: Metric, windows, *, now: dt.datetime, rng: random.Random) -> None:
-    """90 days of hourly and daily rollups, a day of minute rollups and raw samples."""
-    spec = _spec_for(metric)
-    own_windows = [
-        (target, start, end)
-        for incident_windows in windows
-        for component_id, status, start, end in incident_windows
-        if component_id == metric.component_id and (target := _window_target(metric, status))
-    ]
-    first_day = bucket_start(now - dt.timedelta(days=HISTORY_DAYS - 1), Resolution.DAY)
-    days: dict[dt.datetime, Rollup] = {}
-    hourly, minutes, samples = [], [], []
-    hour = first_day
-    recent_from = now - dt.timedelta(days=1)
-    while hour <= now:
-        values = _hour_values(metric, spec, own_windows, hour, now, rng)
-        rollup = _rollup_of(metric, Resolution.HOUR, hour, values)
-        hourly.append(rollup)
-        day_start = bucket_start(hour, Resolution.DAY)
-        day = days.get(day_start)
-        if day is None:
-            day = days[day_start] = Rollup(
-                metric=metric, resolution=Resolution.DAY, bucket_start=day_start, sketch={}
-            )
-        _merge(day, rollup)
-        hour += dt.timedelta(hours=1)
-        if hour <= recent_from:
-            continue  # only the last day keeps minutes and raw samples
-        for minute, value in enumerate(values):
-            at = rollup.bucket_start + dt.timedelta(minutes=minute)
-            if at >= recent_from:
-                minutes.append(_rollup_of(metric, Resolution.MINUTE, at, [value]))
-                samples.append(Sample(metric=metric, at=at, value=value, outcome=Outcome.OK))
-    for rollup in days.values():
-        rollup.p95 = rollups.quantile(rollup.sketch, 0.95)
-    Rollup.objects.bulk_create([*hourly, *days.values(), *minutes], batch_size=2000)
-    Sample.objects.bulk_create(samples, batch_size=2000)
-    if samples:
-        Metric.objects.filter(pk=metric.pk).update(latest_value=samples[-1].value, latest_at=samples[-1].at)
-
-
-def _rollup_of(metric: Metric, resolution: Resolution, start: dt.datetime, values: list[float]) -> Rollup:
-    sketch = dict(Counter(map(rollups.bucket_of, values)))
-    return Rollup(
-        metric=metric,
-        resolution=resolution,
-        bucket_start=start,
-        count=len(values),
-        minimum=min(values),
-        maximum=max(values),
-        total=sum(values),
-        sketch=sketch,
-        p95=rollups.quantile(sketch, 0.95),
-    )
-
-
-def _merge(into: Rollup, part: Rollup) -> None:
-    into.count += part.count
-    into.minimum = part.minimum if into.minimum is None else min(into.minimum, part.minimum)
-    into.maximum = part.maximum if into.maximum is None else max(into.maximum, part.maximum)
-    into.total += part.total
-    rollups.merge(into.sketch, part.sketch)
