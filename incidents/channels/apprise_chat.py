@@ -98,7 +98,7 @@ def shown_target(value: str) -> str:
     return f"{scheme_of(value)}://{mask_secret(value)}"
 
 
-def origin_of(url: str, plugin) -> str:
+def service_origin(url: str, plugin) -> str:
     """The service an Apprise URL reaches, as its circuit breaker knows it."""
     port = getattr(plugin, "port", None)
     return f"apprise:{scheme_of(url)}://{posts_to(url, plugin)}" + (f":{port}" if port else "")
@@ -117,7 +117,8 @@ def service_failed(problems: list[str], seconds: float, timeout: float) -> bool:
 
 @dataclass(frozen=True)
 class Sent:
-    ok: bool
+    """How a send through Apprise went: no error when it was accepted."""
+
     error: str = ""
     permanent: bool = False
     retry_at: dt.datetime | None = None  # not tried: the service's circuit is open
@@ -131,11 +132,11 @@ def send_through_apprise(url: str, *, title: str, body: str, body_format: str, e
     the service's circuit is closed."""
     plugin = service(url)
     if plugin is None:
-        return Sent(False, "Apprise cannot use this URL any more.", permanent=True)
-    origin = origin_of(url, plugin)
+        return Sent("Apprise cannot use this URL any more.", permanent=True)
+    origin = service_origin(url, plugin)
     until = receiver_breakers.refused_until(origin)
     if until is not None:
-        return Sent(False, f"Not sent: {origin} failed repeatedly (circuit open)", retry_at=until)
+        return Sent(receiver_breakers.held_error(origin), retry_at=until)
     # Subscribers' URLs are always of SCHEMES; another scheme can only be the SMS provider the
     # operator configured (twilio://…), whose requests go to the vendor's own fixed host.
     if scheme_of(url) in SCHEMES:
@@ -143,7 +144,7 @@ def send_through_apprise(url: str, *, title: str, body: str, body_format: str, e
         try:
             check_before_send(f"https://{fixed}/" if fixed else url)
         except AddressRefused as error:
-            return Sent(False, f"Address refused: {error.reason}", permanent=True)
+            return Sent(f"Address refused: {error.reason}", permanent=True)
     timeout = settings.NOTIFY_WEBHOOK_TIMEOUT_SECONDS
     plugin.socket_connect_timeout = plugin.socket_read_timeout = timeout
     plugin.redirects = False
@@ -158,10 +159,10 @@ def send_through_apprise(url: str, *, title: str, body: str, body_format: str, e
     seconds = time.monotonic() - started
     if result:
         receiver_breakers.record(origin, failed=False)
-        return Sent(True)
+        return Sent()
     problems = [entry.message for entry in result.logs() if entry.level in ("WARNING", "ERROR")]
     receiver_breakers.record(origin, failed=service_failed(problems, seconds, timeout))
-    return Sent(False, ("Apprise: " + " ".join(problems[-2:]))[:500] or "Apprise: not sent")
+    return Sent(("Apprise: " + (" ".join(problems[-2:]) or "not sent"))[:500])
 
 
 def message(content: ChatContent) -> tuple[str, str]:

@@ -126,9 +126,7 @@ def _admitted(post: Post, held: dict[int, dt.datetime]) -> Post | Result:
         if until is None:
             return post
         held[subscriber] = until
-    return Result(
-        post.delivery, error=f"Not sent: {origin} failed repeatedly (circuit open)", retry_at=held[subscriber]
-    )
+    return Result(post.delivery, error=receiver_breakers.held_error(origin), retry_at=held[subscriber])
 
 
 def receiver_failed(outcome: Answer | BaseException) -> bool:

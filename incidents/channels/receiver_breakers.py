@@ -39,6 +39,11 @@ def origin_of(url: str) -> str:
     return f"{parts.scheme}://{parts.netloc.rpartition('@')[2].lower()}"
 
 
+def held_error(origin: str) -> str:
+    """What a delivery held back while `origin`'s circuit is open says in its last error."""
+    return f"Not sent: {origin} failed repeatedly (circuit open)"
+
+
 def _cooldown() -> dt.timedelta:
     return dt.timedelta(seconds=settings.NOTIFY_BREAKER_COOLDOWN_SECONDS)
 
