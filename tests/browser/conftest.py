@@ -104,6 +104,20 @@ def serious_axe_violations(driver) -> list[str]:
     ]
 
 
+def wait(driver, condition, seconds: float = 15):
+    """Polls `condition(driver)` until it is true or returns an element (an element missing or
+    replaced meanwhile is looked for again at the next poll); returns what it returned."""
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    return WebDriverWait(driver, seconds, poll_frequency=0.2, ignored_exceptions=STALE).until(condition)
+
+
+def css(driver, selector: str):
+    from selenium.webdriver.common.by import By
+
+    return driver.find_element(By.CSS_SELECTOR, selector)
+
+
 def text_of(driver, css: str) -> str:
     """An element's text read in one step inside the page. A page that refreshes its parts or
     navigates (after a submit) can replace an element between finding it and reading it, which

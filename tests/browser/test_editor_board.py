@@ -8,18 +8,18 @@ from incidents.models import Metric, Probe, ProbeKind, StatusMode
 from incidents.services.health import evaluate_metrics
 from incidents.services.metrics import record_sample
 from incidents.services.probes import save_probe
-from tests.browser.conftest import STALE, serious_axe_violations, text_of, use_color_scheme, use_viewport
+from tests.browser.conftest import (
+    serious_axe_violations,
+    text_of,
+    use_color_scheme,
+    use_viewport,
+    wait,
+)
 from tests.public.conftest import build_site
 
 PASSWORD = "correct horse battery"
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-def wait(browser, condition, seconds=10):
-    from selenium.webdriver.support.ui import WebDriverWait
-
-    return WebDriverWait(browser, seconds, poll_frequency=0.25, ignored_exceptions=STALE).until(condition)
 
 
 # The first elements reaching past the right edge, to say what to fix.

@@ -11,7 +11,14 @@ from incidents.models import Component, ComponentGroup, Metric
 from incidents.services.components import save_component, save_group, set_component_status
 from incidents.services.incidents import declare_incident, resolve_incident
 from incidents.services.metrics import record_sample
-from tests.browser.conftest import STALE, serious_axe_violations, text_of, use_color_scheme, use_viewport
+from tests.browser.conftest import (
+    css,
+    serious_axe_violations,
+    text_of,
+    use_color_scheme,
+    use_viewport,
+    wait,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -56,18 +63,6 @@ def page(admin):
     return {"api": api, "email": email, "past": past}
 
 
-def css(driver, selector):
-    from selenium.webdriver.common.by import By
-
-    return driver.find_element(By.CSS_SELECTOR, selector)
-
-
-def wait(driver, condition, seconds=10):
-    from selenium.webdriver.support.ui import WebDriverWait
-
-    return WebDriverWait(driver, seconds, ignored_exceptions=STALE).until(lambda d: condition())
-
-
 def incident_day(driver):
     """The link of the day with the past incident in the Public API's bars."""
     return driver.execute_script(
@@ -100,7 +95,7 @@ def test_a_days_popover_opens_by_keyboard_and_its_links_come_next_in_tab_order(b
 
     ActionChains(browser).send_keys(Keys.ENTER).perform()
 
-    popover = wait(browser, lambda: css(browser, ".day-popover"))
+    popover = wait(browser, lambda _: css(browser, ".day-popover"))
     assert day.get_attribute("aria-expanded") == "true"
     assert "1 incident" in popover.text
     assert "Requests failed" in popover.text and "This day in the history" in popover.text
@@ -130,7 +125,7 @@ def test_a_days_popover_opens_by_touch_on_a_phone_with_fewer_wider_days(browser,
     browser.execute_cdp_cmd("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": point})
     browser.execute_cdp_cmd("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
 
-    popover = wait(browser, lambda: css(browser, ".day-popover"))
+    popover = wait(browser, lambda _: css(browser, ".day-popover"))
     assert "Requests failed" in popover.text
     assert browser.current_url == live_server.url + "/"
     inside = browser.execute_script(
@@ -148,7 +143,7 @@ def test_the_page_refreshes_a_components_status_without_a_reload(browser, live_s
     set_component_status(page["email"], status="major_outage", actor=admin)
     browser.execute_script("document.dispatchEvent(new Event('refresh:now'))")
 
-    wait(browser, lambda: "Major outage" in text_of(browser, "#component-email-delivery .badge"))
+    wait(browser, lambda _: "Major outage" in text_of(browser, "#component-email-delivery .badge"))
     assert browser.execute_script("return window.notReloaded") is True
     assert "Major" in css(browser, ".banner").text
 

@@ -8,7 +8,14 @@ from django.core import mail
 from incidents.models import Component, Subscriber
 from incidents.services.components import save_component
 from incidents.services.incidents import declare_incident
-from tests.browser.conftest import STALE, serious_axe_violations, text_of, use_color_scheme, use_viewport
+from tests.browser.conftest import (
+    css,
+    serious_axe_violations,
+    text_of,
+    use_color_scheme,
+    use_viewport,
+    wait,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -31,18 +38,6 @@ def page(admin):
     return {"api": api, "incident": incident}
 
 
-def css(driver, selector):
-    from selenium.webdriver.common.by import By
-
-    return driver.find_element(By.CSS_SELECTOR, selector)
-
-
-def wait(driver, condition, seconds=10):
-    from selenium.webdriver.support.ui import WebDriverWait
-
-    return WebDriverWait(driver, seconds, ignored_exceptions=STALE).until(lambda d: condition())
-
-
 def accessible_at_each_width(driver) -> dict[tuple[int, str], list[str]]:
     """Serious axe-core violations at a desktop and a phone width, in light and in dark."""
     found = {}
@@ -58,7 +53,7 @@ def accessible_at_each_width(driver) -> dict[tuple[int, str], list[str]]:
 def test_subscribe_by_email_from_the_overview(browser, live_server, page):
     browser.get(live_server.url + "/")
     css(browser, "a.subscribe-link").click()
-    wait(browser, lambda: browser.current_url.endswith("/subscribe/"))
+    wait(browser, lambda _: browser.current_url.endswith("/subscribe/"))
     assert accessible_at_each_width(browser) == {}
     use_viewport(browser, 1280)
 
@@ -77,7 +72,7 @@ def test_subscribe_by_email_from_the_overview(browser, live_server, page):
     css(browser, f'#email input[name="components"][value="{page["api"].slug}"]').click()
     css(browser, "#email button[type=submit]").click()
 
-    wait(browser, lambda: "Check your inbox" in text_of(browser, "h1"))
+    wait(browser, lambda _: "Check your inbox" in text_of(browser, "h1"))
     assert "reader@example.com" in browser.page_source
     assert accessible_at_each_width(browser) == {}
     subscriber = Subscriber.objects.get(email="reader@example.com")
@@ -91,14 +86,14 @@ def test_follow_an_open_incident_from_its_page(browser, live_server, page):
     assert accessible_at_each_width(browser) == {}
     use_viewport(browser, 1280)
     css(browser, ".follow-action a").click()
-    wait(browser, lambda: "/subscribe/incidents/" in browser.current_url)
+    wait(browser, lambda _: "/subscribe/incidents/" in browser.current_url)
     assert accessible_at_each_width(browser) == {}
     use_viewport(browser, 1280)
 
     css(browser, "input[type=email][name=email]").send_keys("fan@example.com")
     css(browser, "form.subscribe-form button[type=submit]").click()
 
-    wait(browser, lambda: "Check your inbox" in text_of(browser, "h1"))
+    wait(browser, lambda _: "Check your inbox" in text_of(browser, "h1"))
     assert Subscriber.objects.get(email="fan@example.com").incident == page["incident"]
 
 
@@ -114,7 +109,7 @@ def test_a_refused_webhook_form_comes_back_at_its_own_tab(browser, live_server, 
     css(browser, "#webhook-email").send_keys("ops@example.com")
     css(browser, "#webhook button[type=submit]").click()
 
-    wait(browser, lambda: "/subscribe/webhook/" in browser.current_url)
+    wait(browser, lambda _: "/subscribe/webhook/" in browser.current_url)
     assert css(browser, "#webhook").is_displayed() and not css(browser, "#email").is_displayed()
     assert css(browser, "#webhook .errorlist").is_displayed()
     assert not Subscriber.objects.exists()

@@ -12,7 +12,7 @@ from django.utils import timezone
 from incidents.channels import outbox
 from incidents.models import Delivery, DeliveryState, IncidentUpdate, Subscriber
 from incidents.services.incidents import declare_incident
-from tests.browser.conftest import STALE
+from tests.browser.conftest import wait
 
 from .conftest import serious_axe_violations, use_color_scheme
 
@@ -44,12 +44,6 @@ def log_in(browser, base: str) -> None:
     browser.find_element(By.ID, "id_password").send_keys(PASSWORD)
     browser.find_element(By.ID, "id_password").submit()
     wait(browser, lambda d: "/editor/login/" not in d.current_url)
-
-
-def wait(browser, condition, seconds: float = 15):
-    from selenium.webdriver.support.ui import WebDriverWait
-
-    return WebDriverWait(browser, seconds, poll_frequency=0.2, ignored_exceptions=STALE).until(condition)
 
 
 def post_update(browser, base: str, incident, *, body: str, notify: bool) -> IncidentUpdate:

@@ -7,7 +7,7 @@ import threading
 
 import pytest
 
-from tests.browser.conftest import STALE, serious_axe_violations, use_color_scheme, use_viewport
+from tests.browser.conftest import serious_axe_violations, use_color_scheme, use_viewport, wait
 from tests.public.conftest import build_site
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -33,12 +33,6 @@ def other_site(tmp_path, live_server):
     threading.Thread(target=server.serve_forever, daemon=True).start()
     yield f"http://127.0.0.1:{server.server_address[1]}/"
     server.shutdown()
-
-
-def wait(browser, condition, seconds=10):
-    from selenium.webdriver.support.ui import WebDriverWait
-
-    return WebDriverWait(browser, seconds, ignored_exceptions=STALE).until(condition)
 
 
 def test_script_tag_inserts_the_widget_in_its_language_and_theme(browser, page, other_site, live_server):
