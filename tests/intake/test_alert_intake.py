@@ -307,3 +307,19 @@ def test_a_firing_alert_its_source_stopped_sending_is_shown_as_silent_in_the_edi
         "It stays firing until it is resolved there."
     ], "only the alert unheard of for 7.5 h"
     assert "Не приходило повторно уже 7 часов и 30 минут" in russian
+
+
+def test_on_a_phone_each_alert_value_keeps_its_column_name(intake, rules, admin):
+    """Editor tables turn into cards at phone width, labelled from `data-label`: a bare "1" or a
+    date without its column says nothing to the responder reading it."""
+    intake.post(AM, alertmanager("firing", service="billing", alertname="InvoiceQueueStuck"), format="json")
+    client = APIClient()
+    client.force_login(admin)
+    page = client.get("/editor/intake/").content.decode()
+
+    table = page[page.index('<table class="intake-alerts">') :]
+    headers = re.findall(r"<th>([^<]+)</th>", table[: table.index("</thead>")])
+    body = table[table.index("<tbody>") :]
+    row = body[: body.index("</tr>")]
+    assert re.findall(r'<td data-label="([^"]+)"', row) == headers
+    assert row.count("<td") == len(headers)
