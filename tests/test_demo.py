@@ -10,6 +10,9 @@ from django.utils import timezone
 
 from incidents.models import (
     ActionItem,
+    AlertRule,
+    AlertSource,
+    AlertState,
     AuditEvent,
     Component,
     ComponentGroup,
@@ -24,9 +27,11 @@ from incidents.models import (
     StatusPeriod,
 )
 from incidents.models.postmortems import status_page_today
+from incidents.services.intake import ReceivedAlert, receive_alerts
 from incidents.tasks.demo import feed
 
 MODELS = (
+    AlertRule,
     ComponentGroup,
     Component,
     Metric,
@@ -151,3 +156,36 @@ def test_the_demo_feed_does_nothing_when_off(demo, settings):
     samples = Sample.objects.count()
     assert feed() == 0
     assert Sample.objects.count() == samples
+
+
+def _firing(fingerprint: str, **labels) -> ReceivedAlert:
+    return ReceivedAlert(
+        fingerprint=fingerprint,
+        state=AlertState.FIRING,
+        labels=labels,
+        annotations={},
+        starts_at=timezone.now(),
+    )
+
+
+@pytest.mark.django_db
+def test_the_demo_alert_rules_move_its_components_when_alerts_arrive(demo):
+    """`make run` shows alert intake working: the editor lists rules, and an alert posted to the
+    intake moves the component its rule names."""
+    stream = Component.objects.get(slug="event-stream")
+    drafts_before = Incident.objects.filter(components=stream, published_at__isnull=True).count()
+
+    paged = receive_alerts(
+        AlertSource.ALERTMANAGER,
+        [_firing("demo-events", alertname="ConsumersDown", service="events", severity="page")],
+    )
+    lagging = receive_alerts(AlertSource.GRAFANA, [_firing("demo-replica", alertname="ReplicaLagHigh")])
+    staging = receive_alerts(
+        AlertSource.ALERTMANAGER, [_firing("demo-mail", alertname="MailQueueBacklog", env="staging")]
+    )
+
+    assert paged.as_dict()["firing"] == 1 and lagging.as_dict()["firing"] == 1
+    assert staging.as_dict()["unknown"] == 1
+    assert Component.objects.get(slug="event-stream").status == "major_outage"
+    assert Component.objects.get(slug="database").status == "partial_outage"
+    assert Incident.objects.filter(components=stream, published_at__isnull=True).count() == drafts_before + 1

@@ -39,6 +39,7 @@ from incidents.services.incidents import declare_incident, post_update
 from incidents.services.postmortems import publish_postmortem, save_action_item, write_postmortem
 from incidents.services.uptime_months import recount_uptime_months
 
+from .alert_rules import load_alert_rules
 from .measurements import HISTORY_DAYS, write_metric_history
 from .update_templates import load_update_templates
 
@@ -65,7 +66,14 @@ def load_demo(*, now: dt.datetime | None = None, seed: int = 7) -> dict[str, int
     """Creates whatever part of the demo page is missing; returns how many objects it created."""
     now = (now or timezone.now()).replace(second=0, microsecond=0)
     rng = random.Random(seed)
-    created = {"components": 0, "metrics": 0, "incidents": 0, "probes": 0, "update_templates": 0}
+    created = {
+        "components": 0,
+        "metrics": 0,
+        "incidents": 0,
+        "probes": 0,
+        "update_templates": 0,
+        "alert_rules": 0,
+    }
     with transaction.atomic():
         components = _components(created)
         windows = []
@@ -82,6 +90,7 @@ def load_demo(*, now: dt.datetime | None = None, seed: int = 7) -> dict[str, int
                 write_metric_history(metric, _spec_for(metric), windows, now=now, rng=rng)
         created["probes"] = _push_probes()
         created["update_templates"] = load_update_templates()
+        created["alert_rules"] = load_alert_rules(components)
     refresh_statistics()
     return created
 
