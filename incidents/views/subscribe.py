@@ -170,7 +170,9 @@ def follow(request, slug: str):
 @csrf_exempt  # a public, unauthenticated JSON endpoint: there is no session to protect
 @require_POST
 def api_subscribe(request):
-    """POST {"email", "language", "components": [slugs], "endpoint_url"?, "incident"?: slug}."""
+    """POST {"email", "language", "components": [slugs], "endpoint_url"?, "incident"?: slug}, with
+    "channel": "webhook" (endpoint_url required) or "slack", "teams", "apprise", "sms" (with
+    "target"): what the subscribe page's sections take, as JSON."""
     try:
         payload = loads_bounded(request.body or b"{}")
     except JsonTooDeep as error:
@@ -184,14 +186,12 @@ def api_subscribe(request):
         incident = Incident.objects.published().open().filter(slug=str(payload["incident"])).first()
         if incident is None:
             return JsonResponse({"errors": {"incident": [_("No open incident has this id.")]}}, status=400)
-    form = SubscribeForm(
-        {
-            "email": payload.get("email", ""),
-            "endpoint_url": payload.get("endpoint_url", ""),
-            "language": payload.get("language", settings.LANGUAGE_CODE),
-            "components": payload.get("components", []),
-        }
-    )
+    form = _api_form(payload)
+    if form is None:
+        choices = ", ".join(["email", "webhook", *chat_channels()])
+        return JsonResponse(
+            {"errors": {"channel": [_("Choose one of: %(channels)s.") % {"channels": choices}]}}, status=400
+        )
     if not form.is_valid():
         return JsonResponse({"errors": form.errors.get_json_data()}, status=400)
     limited = _subscribe_from(form, request, incident=incident)
@@ -202,6 +202,24 @@ def api_subscribe(request):
     return JsonResponse(
         {"detail": _("If the address can receive mail, a confirmation link is on its way.")}, status=202
     )
+
+
+def _api_form(payload: dict):
+    """The form for the JSON endpoint's channel (email, the default, also takes an optional
+    webhook URL), bound to the payload; None for a channel the subscribe page does not offer."""
+    data = {
+        "email": payload.get("email", ""),
+        "language": payload.get("language", settings.LANGUAGE_CODE),
+        "components": payload.get("components", []),
+    }
+    channel = payload.get("channel", "email")
+    if channel == "email":
+        return SubscribeForm({**data, "endpoint_url": payload.get("endpoint_url", "")})
+    if channel == "webhook":
+        return WebhookSubscribeForm({**data, "endpoint_url": payload.get("endpoint_url", "")})
+    if channel not in chat_channels():
+        return None
+    return ChatSubscribeForm({**data, "target": payload.get("target", "")}, channel=channel)
 
 
 def _invalid_link(request):

@@ -28,7 +28,7 @@ def client(client, django_capture_on_commit_callbacks):
 
 
 def confirm_path(message) -> str:
-    return re.search(r"https?://[^/\s]+(/subscribe/confirm/[^/\s]+/)", message.body).group(1)
+    return re.search(r"https?://[^/\s]+((?:/[a-z]{2})?/subscribe/confirm/[^/\s]+/)", message.body).group(1)
 
 
 def test_the_page_has_a_section_per_chat_channel_and_sms_only_with_a_gateway(client, settings):
@@ -103,3 +103,55 @@ def test_a_bad_target_is_refused_on_its_field_and_nothing_is_stored(
 def test_an_unknown_channel_is_not_found(client):
     assert client.post("/subscribe/chat/pager/", {"target": "x"}).status_code == 404
     assert client.get("/subscribe/chat/slack/").status_code == 302
+
+
+def _post_json(client, body: dict):
+    return client.post("/subscribe/api/", body, content_type="application/json")
+
+
+def test_the_json_endpoint_subscribes_a_slack_channel_that_hears_after_its_contact_confirms(
+    client, slack_sink, declare
+):
+    response = _post_json(
+        client, {"channel": "slack", "target": slack_sink.url, "email": "ops@example.com", "language": "nb"}
+    )
+
+    assert response.status_code == 202
+    subscriber = Subscriber.objects.get()
+    assert (subscriber.channel, subscriber.target, subscriber.language) == (
+        Channel.SLACK,
+        slack_sink.url,
+        "nb",
+    )
+    [message] = mail.outbox
+    assert client.post(confirm_path(message)).status_code == 200
+    declare("Heard on Slack")
+    outbox.deliver_due(seconds=30)
+    [payload] = slack_sink.payloads()
+    assert payload["blocks"][0]["text"]["text"] == "Heard on Slack"
+
+
+@pytest.mark.parametrize(
+    ("body", "field", "message"),
+    [
+        ({"channel": "pager", "target": "x", "email": "ops@example.com"}, "channel", "slack"),
+        ({"channel": ["slack"], "email": "ops@example.com"}, "channel", "webhook"),
+        ({"channel": "sms", "target": "+4712345678", "email": "ops@example.com"}, "channel", "teams"),
+        ({"channel": "slack", "target": "ftp://example.com/x", "email": "ops@example.com"}, "target", "http"),
+        ({"channel": "teams", "email": "ops@example.com"}, "target", "required"),
+        ({"channel": "webhook", "email": "ops@example.com"}, "endpoint_url", "required"),
+    ],
+)
+def test_the_json_endpoint_refuses_a_channel_or_target_naming_the_field(
+    client, settings, body, field, message
+):
+    settings.SMS_APPRISE_URL = ""  # SMS is offered only with a gateway
+    settings.OUTBOUND_ALLOW_PRIVATE_TARGETS = True
+    response = _post_json(client, body)
+
+    assert response.status_code == 400
+    errors = response.json()["errors"]
+    texts = [e if isinstance(e, str) else e["message"] for e in errors[field]]
+    assert message in " ".join(texts)
+    assert not Subscriber.objects.exists()
+    assert mail.outbox == []
