@@ -22,6 +22,7 @@ from incidents.translation import Shown, pick
 
 UPTIME_DAYS = 90  # days of bars on the overview and component pages
 NARROW_DAYS = 30  # of which a phone shows the last (static/css/site.css, Overview)
+PAST_DAYS = 15  # days of past incidents under the components, as common status pages list them
 
 
 def shown(texts: dict, obj=None, *, language: str) -> Shown:
@@ -271,9 +272,11 @@ def overview_context(language: str) -> dict:
     hourly = selectors.hourly_values(metrics)
     rows = iter(component_rows(shown_components, language=language, hourly=hourly))
     groups = [(group, [next(rows) for _component in group.components]) for group in summary.groups]
+    days = last_days(PAST_DAYS)
     return {
         "summary": summary,
         "groups": groups,
+        "past_days": past_days(selectors.events_since(days[-1][1]), days, language),
         "has_components": bool(summary.components),
         "uptime_days": UPTIME_DAYS,
         "narrow_days": NARROW_DAYS,
@@ -298,3 +301,28 @@ def history_months(events: list[Incident], language: str) -> list[Month]:
             months.append(Month(formatting.format_month(local.date(), language), []))
         months[-1].events.append(event)
     return months
+
+
+@dataclass
+class PastDay:
+    label: str  # "Dec 2, 2026"
+    events: list[Incident]  # begun that day, newest first; none on a quiet day
+
+
+def last_days(count: int, *, now: dt.datetime | None = None) -> list[tuple[dt.date, dt.datetime]]:
+    """The last `count` days in the status page's zone, today first, each with its first instant."""
+    zone = formatting.status_zone()
+    today = (now or timezone.now()).astimezone(zone).date()
+    days = [today - dt.timedelta(days=n) for n in range(count)]
+    return [(day, dt.datetime.combine(day, dt.time(), tzinfo=zone)) for day in days]
+
+
+def past_days(
+    events: list[Incident], days: list[tuple[dt.date, dt.datetime]], language: str
+) -> list[PastDay]:
+    """Each of `days` with the events (newest first) that began on it in the status page's zone."""
+    zone = formatting.status_zone()
+    by_day: dict[dt.date, list[Incident]] = {}
+    for event in events:
+        by_day.setdefault(event.started_at.astimezone(zone).date(), []).append(event)
+    return [PastDay(formatting.format_date(day, language), by_day.get(day, [])) for day, _start in days]

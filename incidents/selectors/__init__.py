@@ -1,6 +1,6 @@
 """Reads shared by the pages, feeds and both APIs, one module per area."""
 
-from .history import feed_updates, first_history_month, history, maintenance_windows
+from .history import events_since, feed_updates, first_history_month, history, maintenance_windows
 from .metrics import hourly_values, live_metrics, metric_series, metric_window_values, rollup_value
 from .public import (
     GroupView,
@@ -47,6 +47,7 @@ __all__ = [
     "first_history_month",
     "first_status_month",
     "grouped_components",
+    "events_since",
     "history",
     "hourly_values",
     "incidents_by_component",

@@ -36,6 +36,13 @@ def past_events(*, component: Component | int | None = None, impact: str = ""):
     return queryset
 
 
+def events_since(since: dt.datetime, *, limit: int = 100) -> list[Incident]:
+    """Past incidents and maintenance begun since `since`, newest first, with their
+    components; at most `limit`, so that a busy fortnight cannot make the overview endless."""
+    queryset = past_events().filter(started_at__gte=since).order_by("-started_at", "-id")
+    return _with_components(list(queryset[:limit]))
+
+
 def history(
     *,
     component: Component | int | None = None,
