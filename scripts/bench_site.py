@@ -16,8 +16,8 @@ length of the churn run (default 60).
 
 Pages are timed without the page cache (a render), then with it (a cached request).
 
-Before timing, each dataset counts what every page shows from its markup (SHOWN: components on
-the overview, history rows, uptime rows, maintenance articles, an incident's updates, feed
+Before timing, each dataset counts what every page shows from its markup (SHOWN: components and
+the last days' incidents on the overview, history rows, uptime rows, maintenance articles, an incident's updates, feed
 entries) and the benchmark stops unless both datasets show the same counts, none of them zero.
 
 The churn run serves a copy of the large dataset with the page cache on, as configured: a
@@ -136,12 +136,14 @@ def child(dataset: str) -> None:
             connection.queries_log.clear()
 
 
-# What each page shows, counted from its markup: (tag, class) of one shown row, or, with a
-# third item, rows as the `tag` children of the element of that class. Feeds count their
+# What each page shows, counted from its markup: (tag, classes) of one shown row (any of the
+# space-separated classes), or, with a third item, rows as the `tag` children of the element
+# of that class. Feeds count their
 # entries. Both datasets must show the same counts, none of them zero.
 SHOWN = {
-    "overview": ("li", "component"),
-    "overview_ru": ("li", "component"),
+    # Components and the last days' incidents.
+    "overview": ("li", "component history-event"),
+    "overview_ru": ("li", "component history-event"),
     "incident": ("li", "", "timeline"),
     "component": ("li", "", "history"),
     "history": ("li", "history-event"),
@@ -154,9 +156,9 @@ SHOWN = {
 
 
 class RowCounter(HTMLParser):
-    """Counts `tag` elements with class `css_class`, or (with `parent`) the `tag` elements
-    within the element of class `parent` that have a `th scope=row` (table rows) or are its
-    children (lists)."""
+    """Counts `tag` elements with one of the classes `css_class` names, or (with `parent`)
+    the `tag` elements within the element of class `parent` that have a `th scope=row` (table
+    rows) or are its children (lists)."""
 
     VOID = {
         "area",
@@ -176,7 +178,7 @@ class RowCounter(HTMLParser):
 
     def __init__(self, tag: str, css_class: str, parent: str = ""):
         super().__init__()
-        self.tag, self.css_class, self.parent = tag, css_class, parent
+        self.tag, self.css_classes, self.parent = tag, set(css_class.split()), parent
         self.stack: list[tuple[str, set[str]]] = []
         self.count = 0
 
@@ -188,7 +190,7 @@ class RowCounter(HTMLParser):
                 self.count += 1  # a table's row: the row header of a body row
             elif tag == self.tag != "tr" and self.stack and self.parent in self.stack[-1][1]:
                 self.count += 1
-        elif tag == self.tag and self.css_class in classes:
+        elif tag == self.tag and self.css_classes & classes:
             self.count += 1
         if tag not in self.VOID:
             self.stack.append((tag, classes))
