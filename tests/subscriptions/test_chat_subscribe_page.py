@@ -31,6 +31,15 @@ def confirm_path(message) -> str:
     return re.search(r"https?://[^/\s]+((?:/[a-z]{2})?/subscribe/confirm/[^/\s]+/)", message.body).group(1)
 
 
+def confirm_and_hear(client, message, sink, declare, title: str) -> dict:
+    """Follows the confirmation link, declares an incident and returns the one post `sink` got."""
+    assert client.post(confirm_path(message)).status_code == 200
+    declare(title)
+    outbox.deliver_due(seconds=30)
+    [payload] = sink.payloads()
+    return payload
+
+
 def test_the_page_has_a_section_per_chat_channel_and_sms_only_with_a_gateway(client, settings):
     settings.SMS_APPRISE_URL = ""
     page = client.get("/subscribe/").content.decode()
@@ -65,10 +74,7 @@ def test_a_slack_channel_subscribed_on_the_page_hears_after_its_contact_confirms
     outbox.deliver_due(seconds=30)
     assert slack_sink.requests == []
 
-    assert client.post(confirm_path(message)).status_code == 200
-    declare("After confirming")
-    outbox.deliver_due(seconds=30)
-    [payload] = slack_sink.payloads()
+    payload = confirm_and_hear(client, message, slack_sink, declare, "After confirming")
     assert payload["blocks"][0]["text"]["text"] == "After confirming"
 
 
@@ -124,10 +130,7 @@ def test_the_json_endpoint_subscribes_a_slack_channel_that_hears_after_its_conta
         "nb",
     )
     [message] = mail.outbox
-    assert client.post(confirm_path(message)).status_code == 200
-    declare("Heard on Slack")
-    outbox.deliver_due(seconds=30)
-    [payload] = slack_sink.payloads()
+    payload = confirm_and_hear(client, message, slack_sink, declare, "Heard on Slack")
     assert payload["blocks"][0]["text"]["text"] == "Heard on Slack"
 
 
