@@ -113,3 +113,25 @@ def test_a_refused_webhook_form_comes_back_at_its_own_tab(browser, live_server, 
     assert css(browser, "#webhook").is_displayed() and not css(browser, "#email").is_displayed()
     assert css(browser, "#webhook .errorlist").is_displayed()
     assert not Subscriber.objects.exists()
+
+
+def chosen_tabs(driver) -> list[str]:
+    """The tabs drawn as chosen: the ones with the accent line along their top."""
+    tabs = driver.find_elements("css selector", ".subscribe-tabs a")
+    return [tab.text for tab in tabs if tab.value_of_css_property("box-shadow") != "none"]
+
+
+def test_the_tab_of_the_section_shown_looks_chosen(browser, live_server, page):
+    browser.get(live_server.url + "/subscribe/")
+    assert chosen_tabs(browser) == ["Email"]
+
+    css(browser, ".subscribe-tabs a[href='#webhook']").click()
+    wait(browser, lambda _: css(browser, "#webhook").is_displayed())
+    assert chosen_tabs(browser) == ["Webhook"]
+
+    # A refused form comes back without an address fragment: its tab is the chosen one.
+    css(browser, "#webhook-endpoint_url").send_keys("not a url")
+    css(browser, "#webhook-email").send_keys("ops@example.com")
+    css(browser, "#webhook button[type=submit]").click()
+    wait(browser, lambda _: "/subscribe/webhook/" in browser.current_url)
+    assert chosen_tabs(browser) == ["Webhook"]
