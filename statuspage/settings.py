@@ -76,6 +76,7 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.staticfiles",
+    "django.forms",
     "rest_framework",
     "incidents",
     "drf_spectacular",
@@ -122,6 +123,9 @@ TEMPLATES = [
         },
     },
 ]
+
+# Form widgets render through TEMPLATES, so templates/forms/ can hold our own widget templates.
+FORM_RENDERER = "django.forms.renderers.TemplatesSetting"
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

@@ -1,8 +1,13 @@
 """Forms for subscribing and managing a subscription; the JSON API validates with them too."""
 
+import itertools
+from operator import attrgetter
+
 from django import forms
 from django.conf import settings
 from django.core.exceptions import ValidationError
+from django.db.models import F
+from django.forms.models import ModelChoiceIterator
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
@@ -30,23 +35,52 @@ def clean_endpoint(value: str) -> str:
     return value
 
 
+def _shown_name(texts: dict, obj) -> str:
+    return pick(texts, language=get_language() or "en", original=obj.original_language).text
+
+
+class GroupedComponents(ModelChoiceIterator):
+    """The components under their groups' names, as the overview shows them; a flat list when
+    they are all in one group (or none)."""
+
+    def __iter__(self):
+        grouped = [
+            (group, [self.choice(component) for component in members])
+            for group, members in itertools.groupby(self.queryset, key=attrgetter("group"))
+        ]
+        if len(grouped) == 1:
+            yield from grouped[0][1]
+            return
+        for group, choices in grouped:
+            yield (_shown_name(group.name, group) if group else _("Other components")), choices
+
+
+class GroupedCheckboxes(forms.CheckboxSelectMultiple):
+    """Checkboxes with each group in a fieldset named by its legend (templates/forms/)."""
+
+    template_name = "forms/grouped_checkboxes.html"
+
+
 class ComponentChoiceField(forms.ModelMultipleChoiceField):
+    iterator = GroupedComponents
+    widget = GroupedCheckboxes
+
     def label_from_instance(self, obj):
         # Labels are made while the page renders, in the page's language.
-        return (
-            pick(obj.name, language=get_language() or "en", original=obj.original_language).text or obj.slug
-        )
+        return _shown_name(obj.name, obj) or obj.slug
 
 
 class PreferencesForm(forms.Form):
     language = forms.ChoiceField(label=_("Language"), choices=settings.LANGUAGES)
     components = ComponentChoiceField(
         label=_("Components"),
-        queryset=Component.objects.select_related("group"),
+        # Groups in page order, each together (the checkboxes are grouped), those in none last.
+        queryset=Component.objects.select_related("group").order_by(
+            F("group__position").asc(nulls_last=True), "group__slug", "position", "slug"
+        ),
         to_field_name="slug",
         required=False,
         help_text=_("Choose none to hear about every component."),
-        widget=forms.CheckboxSelectMultiple,
     )
 
 

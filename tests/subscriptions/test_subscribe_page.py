@@ -6,7 +6,7 @@ import re
 import pytest
 from django.core import mail
 
-from incidents.models import Subscriber
+from incidents.models import ComponentGroup, Subscriber
 from incidents.services.incidents import resolve_incident
 
 pytestmark = pytest.mark.django_db
@@ -117,3 +117,41 @@ def test_an_open_incident_offers_to_follow_it_and_a_resolved_one_does_not(
     with django_capture_on_commit_callbacks(execute=True):
         resolve_incident(incident, body={"en": "Fixed."}, language="en", actor=responder)
     assert "/subscribe/incidents/" not in client.get(f"/incidents/{incident.slug}/").content.decode()
+
+
+def component_groups(page: str) -> dict[str, list[str]]:
+    """The email form's components by the legend of the group they are listed under."""
+    form = forms_of(page)[0]
+    return {
+        legend: re.findall(r'value="([^"]+)"', body)
+        for legend, body in re.findall(
+            r'<fieldset class="choice-group"><legend>([^<]+)</legend>(.*?)</fieldset>', form, flags=re.S
+        )
+    }
+
+
+@pytest.mark.parametrize(("language", "core"), [("en", "Core"), ("nb", "Kjerne")])
+def test_components_are_listed_under_their_groups_names_in_the_pages_language(
+    client, make_component, named, language, core
+):
+    later = ComponentGroup.objects.create(slug="later", name={"en": "Delivery"}, position=2)
+    make_component("mail", group=later, name={"en": "Email delivery"})
+    make_component("sms", group=later, name={"en": "SMS"})
+    make_component("status-site", name={"en": "Status site"})
+
+    groups = component_groups(client.get(f"{LANGUAGES[language]}/subscribe/").content.decode())
+
+    other = {"en": "Other components", "nb": "Andre komponenter"}[language]
+    assert groups[core] == ["webhooks"]
+    assert groups["Delivery"] == ["mail", "sms"]
+    assert groups[other] == ["status-site"]
+    assert list(groups) == [core, "Delivery", other]  # page order, as on the overview
+
+
+def test_components_of_one_group_are_one_plain_list(client, named, make_component, group):
+    make_component("mail", group=group, name={"en": "Email delivery"})
+
+    page = client.get("/subscribe/").content.decode()
+
+    assert component_groups(page) == {}
+    assert 'value="webhooks"' in forms_of(page)[0] and 'value="mail"' in forms_of(page)[0]
