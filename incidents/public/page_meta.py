@@ -53,9 +53,11 @@ def page_meta(
     incident_title: str = "",
     component_name: str = "",
     component_status: str = "",
+    page_status: str = "",
 ) -> PageMeta:
     """The meta of the page at `path`, answered by `route` ("public:incident"; None when no
-    route matched, as on a 404)."""
+    route matched, as on a 404). `page_status`: the overview's banner ("Partially degraded
+    service"), which its link preview leads with."""
     site = settings.STATUS_PAGE_NAME
     url = settings.SITE_URL + path if route else ""
     if incident is not None and incident_title:
@@ -77,4 +79,11 @@ def page_meta(
         return PageMeta(component_name, text, url, "website")
     pages = _site_pages()
     title, description = pages.get(route or "", (site, pages["public:overview"][1]))
+    if route == "public:overview" and page_status:
+        description = _(
+            "%(status)s. Open incidents, maintenance and the live figures of each component of %(site)s."
+        ) % {
+            "status": page_status,
+            "site": site,
+        }
     return PageMeta(f"{title} · {site}" if title != site else site, description, url, "website")

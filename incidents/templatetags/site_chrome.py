@@ -57,6 +57,7 @@ def site_meta(context) -> dict:
     if incident is not None and hasattr(incident, "title"):
         title = str(pick(incident.title, language=language, original=incident.original_language))
     component = context.get("component")
+    summary = context.get("summary")
     meta: PageMeta = page_meta(
         route=_route(context),
         path=request.path if request else "/",
@@ -64,6 +65,7 @@ def site_meta(context) -> dict:
         incident_title=title,
         component_name=str(context.get("name") or "") if component is not None else "",
         component_status=getattr(component, "status", "") if component is not None else "",
+        page_status=str(summary.indicator.label) if summary is not None else "",
     )
     return {
         "meta": meta,

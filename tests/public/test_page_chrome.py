@@ -71,6 +71,20 @@ def test_an_incident_previews_with_its_own_title_and_status(client, site):
     assert meta(html, "description").startswith(site["current"].get_status_display())
 
 
+def banner(html: str) -> str:
+    return re.search(r'<p class="banner[^"]*">\s*<span[^>]*></span>\s*([^<]+?)\s*</p>', html).group(1)
+
+
+def test_the_overview_previews_with_the_pages_status_in_its_language(client, site):
+    english, norwegian = (client.get(prefix + "/").content.decode() for prefix in ("", "/nb"))
+
+    assert banner(english) == "Major system outage"
+    assert meta(english, "description").startswith("Major system outage. ")
+    assert banner(norwegian) != banner(english)
+    assert meta(norwegian, "description").startswith(banner(norwegian) + ". Åpne hendelser")
+    assert meta(norwegian, "og:description") == meta(norwegian, "description")
+
+
 def test_the_current_page_is_marked_in_the_header(client, site):
     header = header_of(client.get("/history/").content.decode())
     assert '<a href="/history/" aria-current="page">' in header
