@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 
 from incidents import formatting, selectors
 from incidents.metrics import readings
+from incidents.metrics.uptime import day_starts
 from incidents.models import Component, ComponentStatus, Incident, Metric
 from incidents.public import charts
 from incidents.public.uptime_bars import overview_bars
@@ -272,11 +273,11 @@ def overview_context(language: str) -> dict:
     hourly = selectors.hourly_values(metrics)
     rows = iter(component_rows(shown_components, language=language, hourly=hourly))
     groups = [(group, [next(rows) for _component in group.components]) for group in summary.groups]
-    days = last_days(PAST_DAYS)
+    starts = day_starts(days=PAST_DAYS, now=timezone.now(), zone=formatting.status_zone())
     return {
         "summary": summary,
         "groups": groups,
-        "past_days": past_days(selectors.events_since(days[-1][1]), days, language),
+        "past_days": past_days(selectors.events_since(starts[0]), starts[:-1], language),
         "has_components": bool(summary.components),
         "uptime_days": UPTIME_DAYS,
         "narrow_days": NARROW_DAYS,
@@ -309,20 +310,13 @@ class PastDay:
     events: list[Incident]  # begun that day, newest first; none on a quiet day
 
 
-def last_days(count: int, *, now: dt.datetime | None = None) -> list[tuple[dt.date, dt.datetime]]:
-    """The last `count` days in the status page's zone, today first, each with its first instant."""
-    zone = formatting.status_zone()
-    today = (now or timezone.now()).astimezone(zone).date()
-    days = [today - dt.timedelta(days=n) for n in range(count)]
-    return [(day, dt.datetime.combine(day, dt.time(), tzinfo=zone)) for day in days]
-
-
-def past_days(
-    events: list[Incident], days: list[tuple[dt.date, dt.datetime]], language: str
-) -> list[PastDay]:
-    """Each of `days` with the events (newest first) that began on it in the status page's zone."""
-    zone = formatting.status_zone()
+def past_days(events: list[Incident], starts: list[dt.datetime], language: str) -> list[PastDay]:
+    """The days opening at `starts` (local midnights, oldest first), newest first, each with the
+    events (newest first) that began on it in the status page's zone."""
     by_day: dict[dt.date, list[Incident]] = {}
     for event in events:
-        by_day.setdefault(event.started_at.astimezone(zone).date(), []).append(event)
-    return [PastDay(formatting.format_date(day, language), by_day.get(day, [])) for day, _start in days]
+        by_day.setdefault(event.started_at.astimezone(starts[0].tzinfo).date(), []).append(event)
+    return [
+        PastDay(formatting.format_date(start.date(), language), by_day.get(start.date(), []))
+        for start in reversed(starts)
+    ]
