@@ -6,13 +6,13 @@ from operator import attrgetter
 from django import forms
 from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.db.models import F
 from django.forms.models import ModelChoiceIterator
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from incidents.models import Component
 from incidents.outbound.guard import check_url
+from incidents.selectors.public import PAGE_ORDER
 from incidents.services.subscriptions import check_email, check_no_line_breaks
 from incidents.translation import pick
 
@@ -74,10 +74,7 @@ class PreferencesForm(forms.Form):
     language = forms.ChoiceField(label=_("Language"), choices=settings.LANGUAGES)
     components = ComponentChoiceField(
         label=_("Components"),
-        # Groups in page order, each together (the checkboxes are grouped), those in none last.
-        queryset=Component.objects.select_related("group").order_by(
-            F("group__position").asc(nulls_last=True), "group__slug", "position", "slug"
-        ),
+        queryset=Component.objects.select_related("group").order_by(*PAGE_ORDER),
         to_field_name="slug",
         required=False,
         help_text=_("Choose none to hear about every component."),

@@ -181,13 +181,15 @@ def component_incidents(component: Component, *, limit: int = 20) -> list[Incide
     return list(Incident.objects.published().filter(components=component).order_by("-started_at")[:limit])
 
 
+# Components in page order: groups in order, each one together, then those in no group.
+PAGE_ORDER = (F("group__position").asc(nulls_last=True), "group__slug", "position", "slug")
+
+
 def component_choices() -> list[Component]:
-    """Every component in page order (groups in order, then those in none), with only what
-    filters and tables show (slug, name, start date, uptime target)."""
+    """Every component in page order, with only what filters and tables show (slug, name, start
+    date, uptime target)."""
     return list(
-        Component.objects.only("pk", "slug", "name", "start_date", "uptime_target").order_by(
-            F("group__position").asc(nulls_last=True), "group__slug", "position", "slug"
-        )
+        Component.objects.only("pk", "slug", "name", "start_date", "uptime_target").order_by(*PAGE_ORDER)
     )
 
 
