@@ -57,9 +57,11 @@ def site_meta(context) -> dict:
     if incident is not None and hasattr(incident, "title"):
         title = str(pick(incident.title, language=language, original=incident.original_language))
     component = context.get("component")
-    summary = context.get("summary")
+    route = _route(context)
+    # The overview's banner, which its link preview leads with.
+    summary = context.get("summary") if route == "public:overview" else None
     meta: PageMeta = page_meta(
-        route=_route(context),
+        route=route,
         path=request.path if request else "/",
         incident=incident,
         incident_title=title,
