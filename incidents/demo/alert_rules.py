@@ -5,13 +5,14 @@ import json
 from pathlib import Path
 
 from incidents.models import AlertRule, Component
-from incidents.services.alert_rules import validate_rule
+from incidents.services.alert_rules import save_alert_rule
 
 RULES_FILE = Path(__file__).with_name("alert_rules.json")
 
 
 def load_alert_rules(components: dict[str, Component]) -> int:
-    """Creates the demo rules that do not exist yet (found by name), in the file's order."""
+    """Creates the demo rules that do not exist yet (found by name), in the file's order,
+    through the service the editor uses (validated, audited)."""
     made = 0
     for position, spec in enumerate(json.loads(RULES_FILE.read_text(encoding="utf-8")), start=1):
         if AlertRule.objects.filter(name=spec["name"]).exists():
@@ -25,7 +26,6 @@ def load_alert_rules(components: dict[str, Component]) -> int:
             open_incident=spec["open_incident"],
             position=position,
         )
-        validate_rule(rule)
-        rule.save()
+        save_alert_rule(rule, actor=None)
         made += 1
     return made
