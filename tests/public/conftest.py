@@ -36,6 +36,19 @@ def site(db, admin):
     return build_site(admin)
 
 
+def record_incident(admin, title: str, window: tuple[dt.datetime, dt.datetime], language: str = "en"):
+    """A published incident declared at the window's start and resolved at its end."""
+    started_at, resolved_at = window
+    incident = declare_incident(
+        title=title, language=language, body="Investigating.", started_at=started_at, actor=admin
+    )
+    resolve_incident(
+        incident, body={language: "Resolved."}, language=language, display_at=resolved_at, actor=admin
+    )
+    incident.refresh_from_db()
+    return incident
+
+
 def build_site(admin) -> dict:
     """A small page: two groups, three components, a metric with samples, incidents of each kind."""
     with time_machine.travel(NOW - dt.timedelta(days=30)):

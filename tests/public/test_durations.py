@@ -15,6 +15,8 @@ from incidents.channels import outbox
 from incidents.services.incidents import declare_incident, post_update, resolve_incident
 from incidents.services.subscriptions import confirm_subscription, subscribe
 
+from .conftest import record_incident
+
 pytestmark = pytest.mark.django_db
 
 PREFIXES = {"en": "", "ru": "/ru", "es": "/es", "nb": "/nb"}
@@ -34,23 +36,11 @@ THIRTY_ONE_HOURS = {
 }
 
 
-def record(admin, title: str, window: tuple[dt.datetime, dt.datetime], language: str = "en"):
-    started_at, resolved_at = window
-    incident = declare_incident(
-        title=title, language=language, body="Investigating.", started_at=started_at, actor=admin
-    )
-    resolve_incident(
-        incident, body={language: "Resolved."}, language=language, display_at=resolved_at, actor=admin
-    )
-    incident.refresh_from_db()
-    return incident
-
-
 @pytest.fixture
 def incidents(admin):
     return {
-        "midnight": record(admin, "Webhooks stalled", ACROSS_MIDNIGHT, "nb"),
-        "days": record(admin, "Очередь застряла", ACROSS_DAYS, "ru"),
+        "midnight": record_incident(admin, "Webhooks stalled", ACROSS_MIDNIGHT, "nb"),
+        "days": record_incident(admin, "Очередь застряла", ACROSS_DAYS, "ru"),
     }
 
 
@@ -133,7 +123,7 @@ def test_an_incident_across_the_october_clock_change_lasted_three_hours(client, 
         hours=1
     )
     with time_machine.travel(dt.datetime(2026, 10, 26, 12, 0, tzinfo=dt.UTC), tick=True):
-        incident = record(admin, "Night job stalled", (started_at, resolved_at))
+        incident = record_incident(admin, "Night job stalled", (started_at, resolved_at))
         page = client.get(f"/incidents/{incident.slug}/").content.decode()
         client.force_login(admin)
         body = client.get(f"/api/v1/incidents/{incident.public_id}/").json()

@@ -6,54 +6,53 @@ import re
 
 import pytest
 
-from incidents.services.incidents import declare_incident, resolve_incident
+from incidents.services.incidents import declare_incident
+
+from .conftest import record_incident
 
 pytestmark = pytest.mark.django_db
 
 UTC = dt.UTC
 PREFIXES = {"en": "", "ru": "/ru", "es": "/es", "nb": "/nb"}
-# 9 March 2026 (the clock stands at 10 March, 13:00 in Oslo), as each language writes it.
-NINTH_OF_MARCH = {"en": "Mar 9, 2026", "ru": "9 мар. 2026\u202fг.", "es": "9 mar 2026", "nb": "9. mars 2026"}
+# The clock stands at 10 March 2026, 13:00 in Oslo; each day as its language writes it.
+TENTH, NINTH, SEVENTH = (
+    {"en": "Mar 10, 2026", "ru": "10 мар. 2026\u202fг.", "es": "10 mar 2026", "nb": "10. mars 2026"},
+    {"en": "Mar 9, 2026", "ru": "9 мар. 2026\u202fг.", "es": "9 mar 2026", "nb": "9. mars 2026"},
+    {"en": "Mar 7, 2026", "ru": "7 мар. 2026\u202fг.", "es": "7 mar 2026", "nb": "7. mars 2026"},
+)
 QUIET = {
     "en": "No incidents reported.",
     "ru": "Об инцидентах не сообщалось.",
     "es": "No se han notificado incidentes.",
     "nb": "Ingen hendelser rapportert.",
 }
+FORTY_MINUTES = dt.timedelta(minutes=40)
 
 
-def record(admin, title: str, started_at: dt.datetime, **options):
-    incident = declare_incident(
-        title=title, language="en", body="Investigating.", started_at=started_at, actor=admin, **options
-    )
-    if incident.published_at:
-        resolve_incident(
-            incident,
-            body={"en": "Resolved."},
-            language="en",
-            display_at=started_at + dt.timedelta(minutes=40),
-            actor=admin,
-        )
-    return incident
+def window(start: dt.datetime) -> tuple[dt.datetime, dt.datetime]:
+    return start, start + FORTY_MINUTES
 
 
 @pytest.fixture
-def events(admin):
+def events(site, admin):
+    """The site's incidents (7 March, one open today, maintenance upcoming) and four more."""
+    after_midnight = dt.datetime(2026, 3, 8, 23, 30, tzinfo=UTC)  # 00:30 on the 9th in Oslo
     return {
-        # 00:30 on 9 March in Oslo, still 8 March in UTC.
-        "after_midnight": record(admin, "Logins failed", dt.datetime(2026, 3, 8, 23, 30, tzinfo=UTC)),
-        "same_day": record(admin, "Exports slow", dt.datetime(2026, 3, 9, 15, 0, tzinfo=UTC)),
-        "too_old": record(admin, "Queue stalled", dt.datetime(2026, 2, 20, 9, 0, tzinfo=UTC)),
-        "draft": record(admin, "Draft only", dt.datetime(2026, 3, 9, 10, 0, tzinfo=UTC), publish=False),
-        "upcoming": declare_incident(
-            title="Database upgrade",
+        **site,
+        "after_midnight": record_incident(admin, "Logins failed", window(after_midnight)),
+        "same_day": record_incident(
+            admin, "Exports slow", window(dt.datetime(2026, 3, 9, 15, 0, tzinfo=UTC))
+        ),
+        "too_old": record_incident(
+            admin, "Queue stalled", window(dt.datetime(2026, 2, 20, 9, 0, tzinfo=UTC))
+        ),
+        "draft": declare_incident(
+            title="Draft only",
             language="en",
-            body="We will upgrade the database.",
-            kind="maintenance",
-            impact="none",
+            body="Investigating.",
+            started_at=dt.datetime(2026, 3, 9, 10, 0, tzinfo=UTC),
             actor=admin,
-            scheduled_for=dt.datetime(2026, 3, 12, 8, 0, tzinfo=UTC),
-            scheduled_until=dt.datetime(2026, 3, 12, 10, 0, tzinfo=UTC),
+            publish=False,
         ),
     }
 
@@ -71,11 +70,13 @@ def test_the_last_15_days_are_listed_newest_first_each_with_what_began_on_it(cli
     days = past_days(client.get(f"{PREFIXES[language]}/").content.decode())
 
     assert len(days) == 15
-    assert list(days).index(NINTH_OF_MARCH[language]) == 1  # today, then yesterday
-    ninth = days[NINTH_OF_MARCH[language]]
+    assert list(days)[:2] == [TENTH[language], NINTH[language]]
+    assert events["current"].slug in days[TENTH[language]]  # open, and listed under its day too
+    ninth = days[NINTH[language]]
     # Newest first; the one begun at 00:30 Oslo time counts on the 9th, not on UTC's 8th.
     assert ninth.index(events["same_day"].slug) < ninth.index(events["after_midnight"].slug)
     assert 'class="duration"' in ninth
+    assert events["past"].slug in days[SEVENTH[language]]
     section = "".join(days.values())
     for left_out in ("too_old", "draft", "upcoming"):
         assert events[left_out].slug not in section
@@ -86,5 +87,5 @@ def test_a_quiet_day_says_so_in_the_page_language(client, events, language):
     days = past_days(client.get(f"{PREFIXES[language]}/").content.decode())
 
     quiet = [text for text in days.values() if "history-event" not in text]
-    assert len(quiet) == 14
+    assert len(quiet) == 12
     assert all(QUIET[language] in text for text in quiet)
