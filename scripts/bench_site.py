@@ -17,8 +17,9 @@ length of the churn run (default 60).
 Pages are timed without the page cache (a render), then with it (a cached request).
 
 Before timing, each dataset counts what every page shows from its markup (SHOWN: components and
-the last days' incidents on the overview, history rows, uptime rows, maintenance articles, an incident's updates, feed
-entries) and the benchmark stops unless both datasets show the same counts, none of them zero.
+the last days' incidents on the overview, history rows, uptime rows, maintenance articles, an
+incident's updates, feed entries) and the benchmark stops unless both datasets show the same
+counts, none of them zero.
 
 The churn run serves a copy of the large dataset with the page cache on, as configured: a
 thread records a sample for every metric each second (one metric moves its component between
@@ -138,8 +139,8 @@ def child(dataset: str) -> None:
 
 # What each page shows, counted from its markup: (tag, classes) of one shown row (any of the
 # space-separated classes), or, with a third item, rows as the `tag` children of the element
-# of that class. Feeds count their
-# entries. Both datasets must show the same counts, none of them zero.
+# of that class. Feeds count their entries. Both datasets must show the same counts, none of
+# them zero.
 SHOWN = {
     # Components and the last days' incidents.
     "overview": ("li", "component history-event"),
