@@ -6,6 +6,7 @@ roles and states by their labels and times and numbers through incidents.formatt
 """
 
 import datetime as dt
+from collections import defaultdict
 from dataclasses import dataclass, field
 
 from django.utils.translation import get_language, gettext_lazy
@@ -14,7 +15,10 @@ from django.utils.translation import gettext as _
 from incidents import formatting
 from incidents.models import (
     ActionItemState,
+    AlertSource,
     AuditEvent,
+    Component,
+    ComponentGroup,
     ComponentStatus,
     Impact,
     IncidentStatus,
@@ -94,6 +98,10 @@ FIELD_LABELS = {
     "description": gettext_lazy("Description"),
     "position": gettext_lazy("Position"),
     "group_id": gettext_lazy("Group"),
+    "component_id": gettext_lazy("Component"),
+    "source": gettext_lazy("Source"),
+    "matchers": gettext_lazy("Matchers"),
+    "open_incident": gettext_lazy("Open a draft incident when it fires"),
     "status_mode": gettext_lazy("Status mode"),
     "showcase": gettext_lazy("Shown with day bars"),
     "only_show_if_degraded": gettext_lazy("Only shown when not operational"),
@@ -140,6 +148,17 @@ CHOICES = {
     "status_mode": (StatusMode,),
     "role": (Role,),
     "state": (PostmortemState, ActionItemState),
+    "source": (AlertSource,),
+}
+
+# Records an event refers to by id, said by their names.
+RELATED = {"component_id": Component, "group_id": ComponentGroup}
+
+# What an empty value means where "—" would not say it.
+EMPTY = {
+    "source": gettext_lazy("Any source"),
+    "group_id": gettext_lazy("no group"),
+    "role": gettext_lazy("No role"),
 }
 
 LONG_TEXT = 80  # longer values (Markdown bodies, postmortem sections) are named, not quoted
@@ -171,10 +190,28 @@ def choice_label(key: str, value) -> str | None:
     return None
 
 
-def value_text(key: str, value, language: str, *, precision: str = "day") -> str:
-    """One stored value in words: labels for choices, yes/no, dates and numbers localised."""
+def related_names(events, language: str) -> dict[tuple[str, str], str]:
+    """The names of the records the events refer to by id, one query per kind of record."""
+    wanted = defaultdict(set)
+    for event in events:
+        for values in (event.before or {}, event.after or {}):
+            for key in RELATED.keys() & values.keys():
+                if values[key] is not None:
+                    wanted[key].add(values[key])
+    return {
+        (key, str(pk)): pick(name, language=language).text or slug
+        for key, ids in wanted.items()
+        for pk, name, slug in RELATED[key].objects.filter(pk__in=ids).values_list("pk", "name", "slug")
+    }
+
+
+def value_text(key: str, value, language: str, *, precision: str = "day", names=None) -> str:
+    """One stored value in words: labels for choices, names for ids, dates and numbers localised."""
     if value is None or value == "" or value == {}:
-        return "—"
+        return str(EMPTY.get(key, "—"))
+    if key in RELATED:
+        found = (names or {}).get((key, str(value)))
+        return found or _("a deleted record (id %(id)s)") % {"id": value}
     label = choice_label(key, value)
     if label is not None:
         return label
@@ -210,9 +247,11 @@ def field_label(key: str) -> str:
     return str(FIELD_LABELS.get(key, key.replace("_", " ").capitalize()))
 
 
-def details(event: AuditEvent, language: str, *, said: tuple[str, ...] = ()) -> list[str]:
+def details(event: AuditEvent, language: str, *, said: tuple[str, ...] = (), names=None) -> list[str]:
     """ "Impact: Minor → Major" for each changed field not `said` already; long texts are only named."""
     before, after = event.before or {}, event.after or {}
+    if event.action.endswith(".created"):
+        before = {}  # older events stored every field of a new record as "before: None"
     lines = []
     for key in [*after, *(k for k in before if k not in after)]:
         if key in QUIET_KEYS or key in said:
@@ -228,17 +267,18 @@ def details(event: AuditEvent, language: str, *, said: tuple[str, ...] = ()) -> 
                 _("%(field)s: %(before)s → %(after)s")
                 % {
                     "field": label,
-                    "before": value_text(key, old, language),
-                    "after": value_text(key, new, language),
+                    "before": value_text(key, old, language, names=names),
+                    "after": value_text(key, new, language, names=names),
                 }
             )
         elif new not in (None, "", {}):
-            shown = value_text(key, new, language, precision=after.get("due_precision", "day"))
+            precision = after.get("due_precision", "day")
+            shown = value_text(key, new, language, precision=precision, names=names)
             lines.append(_("%(field)s: %(value)s") % {"field": label, "value": shown})
     return lines
 
 
-def sentence(event: AuditEvent, language: str) -> tuple[str, list[str]]:
+def sentence(event: AuditEvent, language: str, names=None) -> tuple[str, list[str]]:
     """The event's sentence and the details it does not already say."""
     before, after = event.before or {}, event.after or {}
     subject = event.subject_label
@@ -252,13 +292,13 @@ def sentence(event: AuditEvent, language: str) -> tuple[str, list[str]]:
     if event.action == "update.posted":
         status = value_text("update_status", after.get("update_status") or after.get("status"), language)
         text = _("Update posted on %(subject)s: %(status)s") % {"subject": subject, "status": status}
-        return text, details(event, language, said=("status",))
+        return text, details(event, language, said=("status",), names=names)
     if event.action == "postmortem.written":
         name = formatting.language_name(after.get("language", ""), language) if after.get("language") else ""
         text = (
             _("Postmortem written in %(language)s") % {"language": name} if name else _("Postmortem written")
         )
-        return text, details(event, language)
+        return text, details(event, language, names=names)
     if event.action == "user.role_changed":
         text = _("Role of %(subject)s: %(before)s → %(after)s") % {
             "subject": subject,
@@ -276,17 +316,24 @@ def sentence(event: AuditEvent, language: str) -> tuple[str, list[str]]:
         }
     else:
         text = str(template) % {"subject": subject, "type": kind}
-    return text, details(event, language)
+    return text, details(event, language, names=names)
 
 
-def describe(event: AuditEvent, language: str | None = None) -> AuditLine:
-    """One audit event in words, in `language` (the active one by default)."""
+def describe(event: AuditEvent, language: str | None = None, names=None) -> AuditLine:
+    """One audit event in words, in `language` (the active one by default).
+
+    `names` are related_names() of a list of events; without them they are looked up for this one.
+    """
     language = language or get_language() or "en"
-    text, lines = sentence(event, language)
+    if names is None:
+        names = related_names([event], language)
+    text, lines = sentence(event, language, names)
     actor, automated = actor_text(event)
     return AuditLine(event=event, sentence=text, actor=actor, by_automation=automated, details=lines)
 
 
 def audit_lines(events) -> list[AuditLine]:
     language = get_language() or "en"
-    return [describe(event, language) for event in events]
+    events = list(events)
+    names = related_names(events, language)
+    return [describe(event, language, names) for event in events]

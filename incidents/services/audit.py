@@ -36,6 +36,10 @@ def record_event(
 
 
 def changed_fields(before: dict, after: dict) -> tuple[dict, dict]:
-    """Only the keys whose values differ, so the trail shows what actually changed."""
+    """Only the keys whose values differ, so the trail shows what actually changed.
+
+    A key `before` lacks (everything, for a record just created) stays out of the old values,
+    so the trail says "Name: Replica lag" rather than "Name: — → Replica lag".
+    """
     keys = [key for key in after if before.get(key) != after.get(key)]
-    return {key: before.get(key) for key in keys}, {key: after[key] for key in keys}
+    return {key: before[key] for key in keys if key in before}, {key: after[key] for key in keys}

@@ -1,15 +1,25 @@
 """Every editor change leaves an audit event; the trail is filterable and config changes stand out."""
 
 import datetime as dt
+import html
 
 import pytest
 import time_machine
 
-from incidents.models import AuditEvent, Component
+from django.utils.html import strip_tags
+
+from incidents.models import AlertRule, AuditEvent, Component, ComponentGroup
 from incidents.roles import role_of
+from incidents.services.alert_rules import save_alert_rule
+from incidents.services.components import save_component
 from incidents.services.metrics import record_sample
 
 from .conftest import logged_in
+
+
+def text_of(response) -> str:
+    """The page as a reader sees it: no tags, entities decoded, white space collapsed."""
+    return " ".join(html.unescape(strip_tags(response.content.decode())).split())
 
 
 @pytest.mark.django_db
@@ -161,3 +171,41 @@ def test_an_admin_cannot_change_their_own_role(admin):
     )
     assert b"You cannot change your own role." in response.content
     assert role_of(admin) == "admin"
+
+
+@pytest.mark.django_db
+def test_a_new_alert_rule_is_listed_by_what_it_does_with_its_component_named(admin, make_component):
+    queue = make_component("queue", name={"en": "Job queue", "ru": "Очередь задач"}, status_mode="automatic")
+    rule = AlertRule(name="Queue backlog", matchers=['alertname="QueueBacklog"'], component=queue)
+    rule.source = "grafana"
+    save_alert_rule(rule, actor=admin)
+    rule.source = ""
+    save_alert_rule(rule, actor=admin)
+    client = logged_in(admin)
+
+    page = text_of(client.get("/editor/audit/"))
+    in_russian = text_of(client.get("/editor/audit/", HTTP_ACCEPT_LANGUAGE="ru"))
+
+    assert "Component: Job queue" in page and "Source: Grafana alerting → Any source" in page
+    assert "Очередь задач" in in_russian
+    created = page.split("Alert rule Queue backlog created", 1)[1]
+    assert "—" not in created and "Component id" not in created
+
+
+@pytest.mark.django_db
+def test_moving_a_component_between_groups_names_the_groups(admin, make_component):
+    core = ComponentGroup.objects.create(slug="core", name={"en": "Core"})
+    edge = ComponentGroup.objects.create(slug="edge", name={"en": "Edge"})
+    api = make_component("api", name={"en": "API"}, group=core)
+    for group in (edge, None):
+        api.group = group
+        save_component(api, actor=admin)
+    client = logged_in(admin)
+
+    page = text_of(client.get("/editor/audit/"))
+    edge_id = edge.pk
+    edge.delete()
+    after_deletion = text_of(client.get("/editor/audit/"))
+
+    assert "Group: Core → Edge" in page and "Group: Edge → no group" in page
+    assert f"Group: Core → a deleted record (id {edge_id})" in after_deletion

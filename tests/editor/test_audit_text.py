@@ -105,7 +105,7 @@ def test_an_action_item_due_in_a_quarter_is_said_as_the_quarter():
 
 def test_a_role_change_names_both_roles():
     line = describe(event("user.role_changed", "user", "vera", {"role": None}, {"role": "viewer"}), "en")
-    assert line.sentence == "Role of vera: — → Viewer"
+    assert line.sentence == "Role of vera: No role → Viewer"
 
 
 def test_an_unknown_action_still_reads_as_a_sentence():
