@@ -5,7 +5,6 @@ import html
 
 import pytest
 import time_machine
-
 from django.utils.html import strip_tags
 
 from incidents.models import AlertRule, AuditEvent, Component, ComponentGroup
