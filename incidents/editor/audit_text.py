@@ -274,7 +274,8 @@ def details(event: AuditEvent, language: str, *, said: tuple[str, ...] = (), nam
         elif new not in (None, "", {}):
             precision = after.get("due_precision", "day")
             shown = value_text(key, new, language, precision=precision, names=names)
-            lines.append(_("%(field)s: %(value)s") % {"field": label, "value": shown})
+            if shown != event.subject_label:  # a new record's name is in the sentence already
+                lines.append(_("%(field)s: %(value)s") % {"field": label, "value": shown})
     return lines
 
 

@@ -81,3 +81,9 @@ def sample_value(metric, value) -> str:
     if value is None:
         return "—"
     return formatting.format_number(value, get_language() or "en", precision=metric.precision)
+
+
+@register.filter
+def own_language_name(code: str) -> str:
+    """A language by its own name ("Русский", "Norsk bokmål"), as the language switcher says it."""
+    return formatting.language_name(code, code)

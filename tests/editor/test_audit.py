@@ -189,6 +189,7 @@ def test_a_new_alert_rule_is_listed_by_what_it_does_with_its_component_named(adm
     assert "Очередь задач" in in_russian
     created = page.split("Alert rule Queue backlog created", 1)[1]
     assert "—" not in created and "Component id" not in created
+    assert "Name: Queue backlog" not in created  # the sentence names it
 
 
 @pytest.mark.django_db

@@ -35,7 +35,21 @@ def test_an_update_shows_the_editors_language_and_folds_the_others_away(
     assert "A bad deploy." in shown
     assert "Неудачный выпуск." not in shown and "En feilslått utrulling." not in shown
     assert "Неудачный выпуск." in folded and "En feilslått utrulling." in folded
-    assert re.search(r"<summary>Other languages: nb, ru</summary>", folded)
+    assert re.search(
+        r'<summary>Other languages: <span lang="nb">Norsk bokmål</span>, <span lang="ru">Русский</span></summary>',
+        folded,
+    )
+
+
+@pytest.mark.django_db
+def test_each_text_of_an_update_is_corrected_from_a_link_named_by_its_language(
+    responder, incident, translated_update
+):
+    page = logged_in(responder).get(f"/editor/incidents/{incident.pk}/").content.decode()
+    links = timeline_entry(page, "A bad deploy.").split('class="edit-links"', 1)[1].split("</p>", 1)[0]
+    edit_ru = f"/editor/updates/{translated_update.pk}/ru/"
+    assert f'<a href="{edit_ru}" lang="ru">Русский</a>' in links
+    assert ">English</a>" in links and ">Español</a>" in links and ">Norsk bokmål</a>" in links
 
 
 @pytest.mark.django_db
