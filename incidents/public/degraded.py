@@ -33,6 +33,9 @@ DATABASE_ERRORS = (OperationalError, InterfaceError)
 # Never answered from the snapshot: they need the database to mean anything.
 LIVE_ONLY_PREFIXES = ("/editor/", "/api/v1/", "/admin/", "/api/schema/", "/api/docs/")
 SNAPSHOT_CONTENT_TYPES = {**snapshot.CONTENT_TYPES, ".css": "text/css", ".js": "text/javascript"}
+# Query parameters that narrow a page (history and uptime filters); the snapshot holds only the
+# unfiltered pages, so the note says the filter was not applied.
+FILTER_PARAMETERS = ("component", "impact", "month", "from", "to")
 
 
 class DatabaseState:
@@ -151,7 +154,8 @@ def _from_snapshot(request, language: str) -> HttpResponse | None:
     body = file.read_bytes()
     generated_at = snapshot.read_manifest(folder)["generated_at"]
     if file.suffix == ".html":
-        body = body.replace(snapshot.NOTE_MARKER.encode(), _degraded_note(generated_at, language).encode(), 1)
+        note = _degraded_note(generated_at, language, filtered=_asks_for_filter(request))
+        body = body.replace(snapshot.NOTE_MARKER.encode(), note.encode(), 1)
     content_type = SNAPSHOT_CONTENT_TYPES.get(file.suffix) or mimetypes.guess_type(file.name)[0]
     response = HttpResponse(body, status=status, content_type=content_type or "application/octet-stream")
     response["X-Status-Snapshot"] = generated_at
@@ -165,8 +169,11 @@ def _inside(folder: Path, relative: str) -> Path | None:
     return candidate if candidate.is_relative_to(folder.resolve()) else None
 
 
-def _degraded_note(generated_at: str, language: str) -> str:
+def _asks_for_filter(request) -> bool:
+    return any(request.GET.get(name) for name in FILTER_PARAMETERS)
+
+
+def _degraded_note(generated_at: str, language: str, *, filtered: bool) -> str:
     stamp = dt.datetime.fromisoformat(generated_at)
-    return render_to_string(
-        "public/_degraded_note.html", {"updated": formatting.format_datetime(stamp, language)}
-    )
+    context = {"updated": formatting.format_datetime(stamp, language), "filtered": filtered}
+    return render_to_string("public/_degraded_note.html", context)

@@ -53,6 +53,16 @@ def test_language_prefix_and_reader_language_pick_the_snapshot_language(client, 
     assert '<html lang="nb">' in client.get("/history/", headers={"accept-language": "nb"}).content.decode()
 
 
+def test_a_filtered_page_from_the_snapshot_says_its_filter_was_not_applied(client, exported, database_down):
+    filtered = client.get("/history/?component=public-api&impact=major").content.decode()
+    by_month = client.get("/ru/uptime/?month=2026-01").content.decode()
+    plain = client.get("/history/?page=1").content.decode()
+    assert "Filters cannot be applied to the saved copy: it shows everything, unfiltered." in filtered
+    assert "Filters cannot be applied" not in plain
+    assert "Filters cannot be applied" not in by_month  # its sentence is in Russian
+    assert "К сохранённой копии нельзя применить фильтры" in by_month
+
+
 def test_json_and_feeds_answer_from_the_snapshot(client, exported, database_down):
     summary = client.get("/api/v2/summary.json")
     assert summary.status_code == 200
