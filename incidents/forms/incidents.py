@@ -57,6 +57,11 @@ class ComponentStatusesMixin:
                     required=False,
                 )
 
+    @property
+    def has_groups(self) -> bool:
+        """Whether the components fall in more than one group, so the list is worth heading."""
+        return len({c.group_id for c in self.components}) > 1
+
     def component_rows(self):
         """(checkbox, status select) pairs for the template."""
         boxes = {box.data["value"]: box for box in self["affected"]}

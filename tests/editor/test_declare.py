@@ -1,8 +1,10 @@
 """Declaring in seconds: initial status, proposed impact, templates, default messages, notify off."""
 
+import re
+
 import pytest
 
-from incidents.models import Delivery, Incident, UpdateTemplate
+from incidents.models import ComponentGroup, Delivery, Incident, UpdateTemplate
 from incidents.services.proposals import default_update_text, proposed_impact
 from incidents.services.subscriptions import confirm_subscription, subscribe
 
@@ -164,3 +166,26 @@ def test_the_message_field_says_it_is_markdown_and_has_a_preview(client):
     assert "Markdown: **bold**" in page
     assert 'data-preview-for="id_body"' in page
     assert "<kbd>Ctrl</kbd> + <kbd>Enter</kbd>" in page
+
+
+@pytest.mark.django_db
+def test_components_are_listed_under_their_groups_in_page_order(client, make_component):
+    edge = ComponentGroup.objects.create(slug="edge", name={"en": "Edge", "ru": "Периметр"}, position=2)
+    core = ComponentGroup.objects.create(slug="core", name={"en": "Core"}, position=1)
+    make_component("cdn", name={"en": "CDN"}, group=edge)
+    make_component("api", name={"en": "Public API"}, group=core)
+    make_component("docs", name={"en": "Docs"})
+
+    page = client.get(DECLARE).content.decode()
+    field = page[page.index('class="components-field"') : page.index("</fieldset>")]
+    headings = re.findall(r'<th colspan="3" scope="colgroup">([^<]+)</th>', field)
+
+    assert headings == ["Core", "Edge", "Other components"]
+    assert field.index("Core") < field.index("Public API") < field.index("Edge") < field.index("CDN")
+    assert field.index("Other components") < field.index("Docs")
+
+
+@pytest.mark.django_db
+def test_components_of_one_group_need_no_headings(client, api, webhooks):
+    page = client.get(DECLARE).content.decode()
+    assert 'scope="colgroup"' not in page and "Public API" in page

@@ -2,6 +2,7 @@
 
 from incidents.forms.update_templates import template_data
 from incidents.models import Component, IncidentKind, UpdateTemplate
+from incidents.selectors.public import PAGE_ORDER
 from incidents.services.proposals import (
     IMPACT_FOR_STATUS,
     IMPACT_ORDER,
@@ -13,7 +14,7 @@ from incidents.translation import language_codes
 
 def form_components() -> list[Component]:
     """Every component, in page order, for the forms that set component statuses."""
-    return list(Component.objects.select_related("group"))
+    return list(Component.objects.select_related("group").order_by(*PAGE_ORDER))
 
 
 def templates_for(kind: IncidentKind | str) -> list[UpdateTemplate]:
