@@ -136,6 +136,25 @@ def format_long_date(value: dt.date, language: str) -> str:
     return babel_format_date(value, format="long", locale=_locale(language))
 
 
+def format_datetime_range(
+    start: dt.datetime, end: dt.datetime, language: str, *, zone: ZoneInfo | None = None
+) -> tuple[str, str, str]:
+    """A window's two ends and the language's pattern joining them ("{0} – {1}"); within one
+    local day the end says only its time: "Nov 19, 2026, 08:25" and "14:10 GMT+01:00"."""
+    code = _code(language)
+    locale = _parsed_locale(code)
+    joined = locale.interval_formats.get(None) or "{0} – {1}"
+    first, last = in_zone(start, zone or status_zone()), in_zone(end, zone or status_zone())
+    medium = locale.datetime_formats["medium"]
+    same_day = first and last and first.date() == last.date() and first.utcoffset() == last.utcoffset()
+    if not same_day or medium.index("{1}") > medium.index("{0}"):
+        return format_datetime(start, language, zone=zone), format_datetime(end, language, zone=zone), joined
+    date = _skeleton_pattern("yMMMd", code).apply(first, locale)
+    time = _skeleton_pattern("Hm", code)
+    offset = _offset_pattern().apply(last, locale)
+    return medium.format(time.apply(first, locale), date), f"{time.apply(last, locale)} {offset}", joined
+
+
 def format_long_datetime(value: dt.datetime, language: str, *, zone: ZoneInfo | None = None) -> str:
     """ "12. september 2026 kl. 10:41 GMT+2": the date written out, the time and its offset."""
     code = _code(language)

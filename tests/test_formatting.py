@@ -1,9 +1,11 @@
 """Babel output in the four languages, asserted as the real strings readers see."""
 
 import datetime as dt
+from zoneinfo import ZoneInfo
 
 import pytest
 
+from incidents import formatting
 from incidents.formatting import format_datetime, format_due, format_duration, format_number
 
 MOMENT = dt.datetime(2025, 3, 4, 10, 17, tzinfo=dt.UTC)
@@ -87,3 +89,17 @@ def test_numbers_use_the_language_separators():
     assert format_number(1834.5, "en", precision=1) == "1,834.5"
     assert format_number(12834.5, "es", precision=1) == "12.834,5"
     assert format_number(12834.5, "nb", precision=1) == "12\u00a0834,5"
+
+
+def test_a_window_within_one_day_says_its_date_and_offset_once():
+    start = dt.datetime(2026, 11, 19, 7, 25, tzinfo=dt.UTC)
+    end = dt.datetime(2026, 11, 19, 13, 10, tzinfo=dt.UTC)
+    first, last, joined = formatting.format_datetime_range(start, end, "ru", zone=ZoneInfo("Europe/Moscow"))
+    assert joined.format(first, last) == "19 нояб. 2026\u202fг., 10:25 — 16:10 GMT+03:00"
+
+
+def test_a_window_across_midnight_gives_both_ends_in_full():
+    start = dt.datetime(2026, 12, 5, 22, 0, tzinfo=dt.UTC)
+    end = dt.datetime(2026, 12, 6, 1, 0, tzinfo=dt.UTC)
+    first, last, joined = formatting.format_datetime_range(start, end, "nb", zone=ZoneInfo("Europe/Oslo"))
+    assert joined.format(first, last) == "5. des. 2026, 23:00 GMT+01:00–6. des. 2026, 02:00 GMT+01:00"

@@ -6,8 +6,9 @@ from zoneinfo import ZoneInfo
 from django import template
 from django.conf import settings
 from django.urls import reverse, translate_url
-from django.utils.html import format_html
+from django.utils.html import conditional_escape, format_html
 from django.utils.http import urlencode
+from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, get_language_from_path, override
 from django.utils.translation import gettext as _
 
@@ -52,7 +53,7 @@ def time_tag(value: dt.datetime | None, style: str = "datetime", zone: ZoneInfo 
     if value is None:
         return ""
     zone = zone or formatting.status_zone()
-    machine = value.astimezone(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    machine = _machine_time(value)
     local = formatting.in_zone(value, zone)
     if style == "date" and local is not None:
         human = formatting.format_date(local.date(), _language())
@@ -64,6 +65,22 @@ def time_tag(value: dt.datetime | None, style: str = "datetime", zone: ZoneInfo 
         return format_html('<time datetime="{}">{}</time>', machine, human)
     # data-local: static/js/local-time.js can show it in the reader's own zone.
     return format_html('<time datetime="{}" data-local="{}">{}</time>', machine, style, human)
+
+
+@register.simple_tag
+def time_range(start: dt.datetime, end: dt.datetime, zone: ZoneInfo | None = None) -> str:
+    """A window as the page's language writes one ("Nov 19, 2026, 08:25 – 14:10 GMT+01:00"), each
+    end a <time> that local-time.js can show in full in the reader's own zone."""
+    first, last, joined = formatting.format_datetime_range(start, end, _language(), zone=zone)
+    ends = [
+        format_html('<time datetime="{}" data-local="datetime">{}</time>', _machine_time(at), text)
+        for at, text in ((start, first), (end, last))
+    ]
+    return mark_safe(conditional_escape(joined).replace("{0}", ends[0]).replace("{1}", ends[1]))
+
+
+def _machine_time(value: dt.datetime) -> str:
+    return value.astimezone(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 @register.simple_tag
