@@ -109,9 +109,7 @@ def format_datetime(
     local = in_zone(value, zone or status_zone())
     if local is None:
         return utc_text(value)
-    date = _skeleton_pattern("yMMMd", code).apply(local, locale)
-    time = _skeleton_pattern("Hm", code).apply(local, locale)
-    offset = _offset_pattern().apply(local, locale)
+    date, time, offset = _date_time_offset(local, code, locale)
     text = locale.datetime_formats["medium"].format(f"{time} {offset}", date)
     if zone_name:
         return f"{text} ({get_timezone_name(local, width='long', locale=locale)})"
@@ -136,6 +134,15 @@ def format_long_date(value: dt.date, language: str) -> str:
     return babel_format_date(value, format="long", locale=_locale(language))
 
 
+def _date_time_offset(local: dt.datetime, code: str, locale: Locale) -> tuple[str, str, str]:
+    """ "Nov 19, 2026", "08:25" and "GMT+01:00": the parts a medium date and time is made of."""
+    return (
+        _skeleton_pattern("yMMMd", code).apply(local, locale),
+        _skeleton_pattern("Hm", code).apply(local, locale),
+        _offset_pattern().apply(local, locale),
+    )
+
+
 def format_datetime_range(
     start: dt.datetime, end: dt.datetime, language: str, *, zone: ZoneInfo | None = None
 ) -> tuple[str, str, str]:
@@ -144,15 +151,14 @@ def format_datetime_range(
     code = _code(language)
     locale = _parsed_locale(code)
     joined = locale.interval_formats.get(None) or "{0} – {1}"
-    first, last = in_zone(start, zone or status_zone()), in_zone(end, zone or status_zone())
     medium = locale.datetime_formats["medium"]
-    same_day = first and last and first.date() == last.date() and first.utcoffset() == last.utcoffset()
-    if not same_day or medium.index("{1}") > medium.index("{0}"):
+    first, last = in_zone(start, zone or status_zone()), in_zone(end, zone or status_zone())
+    one_day = first and last and first.date() == last.date() and first.utcoffset() == last.utcoffset()
+    if not one_day or medium.index("{1}") > medium.index("{0}"):  # only for date-first languages
         return format_datetime(start, language, zone=zone), format_datetime(end, language, zone=zone), joined
-    date = _skeleton_pattern("yMMMd", code).apply(first, locale)
-    time = _skeleton_pattern("Hm", code)
-    offset = _offset_pattern().apply(last, locale)
-    return medium.format(time.apply(first, locale), date), f"{time.apply(last, locale)} {offset}", joined
+    date, start_time, _offset = _date_time_offset(first, code, locale)
+    _date, end_time, offset = _date_time_offset(last, code, locale)
+    return medium.format(start_time, date), f"{end_time} {offset}", joined
 
 
 def format_long_datetime(value: dt.datetime, language: str, *, zone: ZoneInfo | None = None) -> str:

@@ -70,7 +70,10 @@ def time_tag(value: dt.datetime | None, style: str = "datetime", zone: ZoneInfo 
 @register.simple_tag
 def time_range(start: dt.datetime, end: dt.datetime, zone: ZoneInfo | None = None) -> str:
     """A window as the page's language writes one ("Nov 19, 2026, 08:25 – 14:10 GMT+01:00"), each
-    end a <time> that local-time.js can show in full in the reader's own zone."""
+    end a <time> that local-time.js can show in full in the reader's own zone; the start alone
+    when there is no end (a Statuspage import may bring a window without one)."""
+    if end is None:
+        return time_tag(start, zone=zone)
     first, last, joined = formatting.format_datetime_range(start, end, _language(), zone=zone)
     ends = [
         format_html('<time datetime="{}" data-local="datetime">{}</time>', _machine_time(at), text)

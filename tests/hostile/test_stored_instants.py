@@ -80,6 +80,18 @@ def test_a_maintenance_window_out_of_range_leaves_every_page_up(page, admin, sto
     assert_every_surface_renders(page, admin)
 
 
+def test_a_maintenance_window_without_an_end_shows_its_start_and_leaves_every_page_up(page, admin):
+    # A Statuspage import may bring a scheduled maintenance with no scheduled_until.
+    maintenance = page["upcoming"]
+    Incident.objects.filter(pk=maintenance.pk).update(scheduled_until=None)
+    assert_every_surface_renders(page, admin)
+    line = (
+        Client().get("/").content.decode().split('class="maintenance-line"', 1)[1].split("</summary>", 1)[0]
+    )
+    start = maintenance.scheduled_for.astimezone(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    assert f'<span class="window"><time datetime="{start}"' in line
+
+
 @pytest.mark.parametrize(
     "stored", [dt.date(1, 1, 1), dt.date(9999, 12, 31)], ids=["0001-01-01", "9999-12-31"]
 )
