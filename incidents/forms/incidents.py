@@ -28,6 +28,7 @@ from .base import (
     default_language,
     language_choices,
 )
+from .component_groups import components_by_group
 
 
 class ComponentStatusesMixin:
@@ -57,17 +58,16 @@ class ComponentStatusesMixin:
                     required=False,
                 )
 
-    @property
-    def has_groups(self) -> bool:
-        """Whether the components fall in more than one group, so the list is worth heading."""
-        return len({c.group_id for c in self.components}) > 1
-
-    def component_rows(self):
-        """(checkbox, status select) pairs for the template."""
+    def component_groups(self):
+        """The (component, checkbox, status select) rows under their groups' names."""
         boxes = {box.data["value"]: box for box in self["affected"]}
-        for component in self.components:
-            status = self[f"status_{component.slug}"] if self.with_status else None
-            yield component, boxes[component.slug], status
+        return [
+            (
+                name,
+                [(c, boxes[c.slug], self[f"status_{c.slug}"] if self.with_status else None) for c in members],
+            )
+            for name, members in components_by_group(self.components)
+        ]
 
     # An update form shows every affected component with its current status; leaving one as
     # it is must not record a "partial outage → partial outage" change on the timeline.

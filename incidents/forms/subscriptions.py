@@ -1,20 +1,17 @@
 """Forms for subscribing and managing a subscription; the JSON API validates with them too."""
 
-import itertools
-from operator import attrgetter
-
 from django import forms
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.forms.models import ModelChoiceIterator
-from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from incidents.models import Component
 from incidents.outbound.guard import check_url
 from incidents.selectors.public import PAGE_ORDER
 from incidents.services.subscriptions import check_email, check_no_line_breaks
-from incidents.translation import pick
+
+from .component_groups import components_by_group, shown_name
 
 
 def clean_address(value: str) -> str:
@@ -35,24 +32,17 @@ def clean_endpoint(value: str) -> str:
     return value
 
 
-def _shown_name(texts: dict, obj) -> str:
-    return pick(texts, language=get_language() or "en", original=obj.original_language).text
-
-
 class GroupedComponents(ModelChoiceIterator):
     """The components under their groups' names, as the overview shows them; a flat list when
     they are all in one group (or none)."""
 
     def __iter__(self):
-        grouped = [
-            (group, [self.choice(component) for component in members])
-            for group, members in itertools.groupby(self.queryset, key=attrgetter("group"))
-        ]
-        if len(grouped) == 1:
-            yield from grouped[0][1]
-            return
-        for group, choices in grouped:
-            yield (_shown_name(group.name, group) if group else _("Other components")), choices
+        for name, members in components_by_group(self.queryset):
+            choices = [self.choice(component) for component in members]
+            if name:
+                yield name, choices
+            else:
+                yield from choices
 
 
 class GroupedCheckboxes(forms.CheckboxSelectMultiple):
@@ -67,7 +57,7 @@ class ComponentChoiceField(forms.ModelMultipleChoiceField):
 
     def label_from_instance(self, obj):
         # Labels are made while the page renders, in the page's language.
-        return _shown_name(obj.name, obj) or obj.slug
+        return shown_name(obj.name, obj) or obj.slug
 
 
 class PreferencesForm(forms.Form):
