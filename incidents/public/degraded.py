@@ -25,6 +25,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from incidents import formatting
+from incidents.forms.history import normalised_query
 from incidents.public import snapshot
 
 logger = logging.getLogger(__name__)
@@ -33,9 +34,6 @@ DATABASE_ERRORS = (OperationalError, InterfaceError)
 # Never answered from the snapshot: they need the database to mean anything.
 LIVE_ONLY_PREFIXES = ("/editor/", "/api/v1/", "/admin/", "/api/schema/", "/api/docs/")
 SNAPSHOT_CONTENT_TYPES = {**snapshot.CONTENT_TYPES, ".css": "text/css", ".js": "text/javascript"}
-# Query parameters that narrow a page (history and uptime filters); the snapshot holds only the
-# unfiltered pages, so the note says the filter was not applied.
-FILTER_PARAMETERS = ("component", "impact", "month", "from", "to")
 
 
 class DatabaseState:
@@ -170,7 +168,9 @@ def _inside(folder: Path, relative: str) -> Path | None:
 
 
 def _asks_for_filter(request) -> bool:
-    return any(request.GET.get(name) for name in FILTER_PARAMETERS)
+    """Whether the query narrows the page (history and uptime filters, even malformed ones): the
+    snapshot holds only unfiltered pages, so the note says the filter was not applied."""
+    return normalised_query(request.GET) != ""
 
 
 def _degraded_note(generated_at: str, language: str, *, filtered: bool) -> str:

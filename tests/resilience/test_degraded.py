@@ -59,6 +59,7 @@ def test_a_filtered_page_from_the_snapshot_says_its_filter_was_not_applied(clien
     plain = client.get("/history/?page=1").content.decode()
     assert "Filters cannot be applied to the saved copy: it shows everything, unfiltered." in filtered
     assert "Filters cannot be applied" not in plain
+    assert "Filters cannot be applied" in client.get("/history/?month=2026-13").content.decode()
     assert "Filters cannot be applied" not in by_month  # its sentence is in Russian
     assert "К сохранённой копии нельзя применить фильтры" in by_month
 
