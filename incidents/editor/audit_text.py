@@ -138,6 +138,9 @@ FIELD_LABELS = {
     "confirmed": gettext_lazy("Confirmed"),
 }
 
+# What a record is called; for a new record the sentence says it ("Component API created").
+NAMING_KEYS = {"name", "title"}
+
 # Keys said in the sentence itself, or bookkeeping nobody reads.
 QUIET_KEYS = {"language", "owner_id", "due_precision", "update_status", "metric_id", "config", "token"}
 
@@ -259,6 +262,8 @@ def details(event: AuditEvent, language: str, *, said: tuple[str, ...] = (), nam
         old, new = before.get(key), after.get(key)
         if key in before and old == new:
             continue
+        if key in NAMING_KEYS and key not in before:
+            continue  # a new record: its sentence names it
         label = field_label(key)
         if is_long(old) or is_long(new):
             lines.append(_("%(field)s written") % {"field": label})
@@ -274,8 +279,7 @@ def details(event: AuditEvent, language: str, *, said: tuple[str, ...] = (), nam
         elif new not in (None, "", {}):
             precision = after.get("due_precision", "day")
             shown = value_text(key, new, language, precision=precision, names=names)
-            if shown != event.subject_label:  # a new record's name is in the sentence already
-                lines.append(_("%(field)s: %(value)s") % {"field": label, "value": shown})
+            lines.append(_("%(field)s: %(value)s") % {"field": label, "value": shown})
     return lines
 
 

@@ -145,3 +145,18 @@ def test_in_russian_statuses_impacts_and_roles_are_said_in_russian():
     assert any(f"{expected['minor']} → {expected['critical']}" in d for d in impact.details)
     assert expected["identified"] in update.sentence
     assert role.sentence.endswith(expected["viewer"])
+
+
+def test_a_new_records_name_is_said_once_in_any_language():
+    after = {"title": {"en": "Add a canary", "ru": "Добавить канарейку"}, "state": "open"}
+    created = event("action_item.created", "action_item", "Add a canary", after=after)
+    renamed = event(
+        "action_item.changed",
+        "action_item",
+        "Add a canary",
+        {"title": {"en": "Canary"}},
+        {"title": after["title"]},
+    )
+    assert not any("канарейку" in detail for detail in describe(created, "ru").details)
+    assert describe(created, "en").details == ["State: Open"]
+    assert describe(renamed, "en").details == ["Title: Canary → Add a canary"]
