@@ -29,12 +29,12 @@ run: venv compilemessages migrate
 	$(PY) manage.py load_demo
 	$(PY) scripts/run_platform.py --port $(PORT)
 
-# The suite on every core (pytest-xdist); TEST_WORKERS=0 runs it in one process. Each module
-# (each class, where tests are grouped in classes) runs on one worker, so a fixture built once
-# for it (the demo, the permission matrix's worlds, one snapshot export) is built once.
+# The suite on every core (pytest-xdist); TEST_WORKERS=0 runs it in one process. Work stealing
+# keeps every worker busy to the end: each starts with a contiguous share of the tests, and one
+# that runs dry takes the last pending ones of another.
 TEST_WORKERS ?= auto
 test: venv compilemessages
-	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadscope --durations=15 $(PYTEST_ARGS)
+	$(PY) -m pytest -n $(TEST_WORKERS) --dist worksteal --durations=15 $(PYTEST_ARGS)
 
 lint: venv
 	$(VENV)/bin/ruff check .

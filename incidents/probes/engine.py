@@ -43,8 +43,8 @@ def worker_name() -> str:
 
 
 class ProbeEngine:
-    def __init__(self, *, concurrency: int, per_host: int):
-        self.concurrency, self.per_host = concurrency, per_host
+    def __init__(self, *, concurrency: int, per_host: int, linger: float = WRITE_LINGER):
+        self.concurrency, self.per_host, self.linger = concurrency, per_host, linger
         self.loop = asyncio.new_event_loop()
         self.results: queue.SimpleQueue[RunResult] = queue.SimpleQueue()
         self.db = ThreadPoolExecutor(max_workers=2, thread_name_prefix="probe-db")
@@ -138,7 +138,7 @@ class ProbeEngine:
             batch = [first]
             # Gather results for a while (bigger batches cost less CPU per run), but store each
             # one well before the watchdog would call its run abandoned.
-            flush_at = time.time() + WRITE_LINGER
+            flush_at = time.time() + self.linger
             flush_at = min(flush_at, first.spec.abandon_after - WRITE_MARGIN)
             while len(batch) < WRITE_BATCH:
                 remaining = flush_at - time.time()

@@ -133,11 +133,18 @@ def lang_attr(shown: Shown) -> str:
 def language_links(context) -> list[dict]:
     """Each language with the URL of this page in it (absolute) and its switcher URL.
 
-    Worked out once per render: the head and the header of public/base.html both ask for it."""
-    if "language_links" in context.render_context:
-        return context.render_context["language_links"]
+    Worked out once per request: the head and the header of public/base.html both ask for it,
+    and each include renders with a render_context of its own, so the links are kept on the
+    request."""
     request = context.get("request")
-    path = request.get_full_path() if request else "/"
+    if request is None:
+        return _language_links("/")
+    if not hasattr(request, "language_links"):
+        request.language_links = _language_links(request.get_full_path())
+    return request.language_links
+
+
+def _language_links(path: str) -> list[dict]:
     current = _language()
     links = []
     # Resolve the path in the language its prefix names (none: the default language), not in
@@ -155,7 +162,6 @@ def language_links(context) -> list[dict]:
                 "current": code == current,
             }
         )
-    context.render_context["language_links"] = links
     return links
 
 

@@ -23,6 +23,8 @@ from incidents.models import Metric, Probe, ProbeKind, StatusMode
 from incidents.services.probes import issue_push_token, save_probe
 
 ROOT = Path(__file__).resolve().parent.parent.parent
+# Engines under test store each result at once, instead of gathering results for seconds first.
+QUICK_WRITES = 0.05
 
 # The engine's threads and worker subprocesses must share the test database. SQLite's default
 # in-memory test database locks whole tables between threads and cannot be opened by another

@@ -10,14 +10,14 @@ from incidents.models import ComponentStatus, ProbeKind, ProbeRun, RunState
 from incidents.probes.engine import ProbeEngine
 from incidents.services.probes import claim_runs, dispatch_due_probes
 
-from .conftest import Targets, wait_for
+from .conftest import QUICK_WRITES, Targets, wait_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 @pytest.fixture
 def engine():
-    engine = ProbeEngine(concurrency=50, per_host=50)
+    engine = ProbeEngine(concurrency=50, per_host=50, linger=QUICK_WRITES)
     yield engine
     engine.drain(5)
     engine.stop()

@@ -10,7 +10,7 @@ from incidents.probes.engine import ProbeEngine
 from incidents.services.probes import claim_runs, dispatch_due_probes
 from tests.outbound.rebinding import RebindingDns
 
-from .conftest import wait_for
+from .conftest import QUICK_WRITES, wait_for
 
 CREDENTIALS = {"Authorization": "Bearer probe-secret-7c1"}
 
@@ -22,7 +22,7 @@ def rebinding_dns(monkeypatch):
 
 @pytest.fixture
 def engine():
-    engine = ProbeEngine(concurrency=10, per_host=10)
+    engine = ProbeEngine(concurrency=10, per_host=10, linger=QUICK_WRITES)
     yield engine
     engine.drain(5)
     engine.stop()
