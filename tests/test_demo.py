@@ -189,3 +189,18 @@ def test_the_demo_alert_rules_move_its_components_when_alerts_arrive(demo):
     assert Component.objects.get(slug="event-stream").status == "major_outage"
     assert Component.objects.get(slug="database").status == "partial_outage"
     assert Incident.objects.filter(components=stream, published_at__isnull=True).count() == drafts_before + 1
+
+
+@pytest.mark.django_db
+def test_incidents_whose_authors_give_times_in_utc_show_their_timelines_in_utc(demo, client):
+    """An update saying "went down at 03:09 UTC" sits under times in UTC, not the page's zone."""
+    written_in_utc = [
+        incident
+        for incident in Incident.objects.incidents().published()
+        if any("UTC" in text for update in incident.updates.all() for text in update.body.values())
+    ]
+    assert len(written_in_utc) >= 5
+    for incident in written_in_utc:
+        page = client.get(f"/incidents/{incident.slug}/").content.decode()
+        assert "GMT+00:00" in page, incident.slug
+        assert "GMT+01:00" not in page and "GMT+02:00" not in page, incident.slug

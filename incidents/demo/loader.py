@@ -191,6 +191,7 @@ def _incident(spec, components, *, now, created) -> Incident:
         actor=None,
         status=first["status"],
         started_at=started_at,
+        display_time_zone=spec.get("time_zone", ""),
     )
     Incident.objects.filter(pk=incident.pk).update(
         slug=_slug(key, started_at), title=spec["title"], created_at=started_at
