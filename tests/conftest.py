@@ -13,10 +13,13 @@ import datetime as dt
 import os
 import urllib.parse
 import uuid
+from contextlib import contextmanager
 
 import pytest
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.test import override_settings
 from django.utils import translation
 
 from incidents.channels import receiver_breakers
@@ -104,6 +107,26 @@ def _fast_password_hasher(settings):
 @pytest.fixture(autouse=True)
 def _isolated_cache(settings):
     settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+
+@contextmanager
+def written_once(django_db_blocker):
+    """Rows written once for a whole module or class of tests, inside a transaction that is rolled
+    back after its last test. Each test runs in a savepoint of it (pytest-django's `db`), so
+    whatever a test changes is undone before the next: every test still starts from the same
+    rows, without writing them hundreds of times."""
+    quiet = override_settings(
+        PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"],
+        CACHES={"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}},
+    )
+    with (
+        django_db_blocker.unblock(),
+        transaction.atomic(),
+        quiet,
+        translation.override(settings.LANGUAGE_CODE),
+    ):
+        yield
+        transaction.set_rollback(True)
 
 
 def make_user(username: str, role: Role | None):

@@ -7,11 +7,13 @@ from django.core.cache import cache
 from rest_framework.test import APIClient
 
 from incidents.models import Component, ComponentGroup, Metric, Probe, Subscriber, TokenScope
+from incidents.roles import Role
 from incidents.services.api_tokens import issue_token
 from incidents.services.incidents import declare_incident, post_update, resolve_incident
 from incidents.services.metrics import record_sample
 from incidents.services.probes import save_probe
 from incidents.services.subscriptions import confirm_subscription, subscribe
+from tests.conftest import make_user, written_once
 
 
 @pytest.fixture(autouse=True)
@@ -60,9 +62,26 @@ def client_as(admin, responder, viewer, outsider, token_for):
     return make
 
 
+@pytest.fixture(scope="module")
+def _page_rows(request, django_db_setup, django_db_blocker):
+    """build_page, written once for the module (it costs about 0.1 s, and a thousand tests ask).
+
+    Later tests of the module see its rows whether they ask for the page or not: a module with
+    tests that need a database without it is marked `page_per_test`."""
+    if request.node.get_closest_marker("page_per_test"):
+        yield None
+        return
+    with written_once(django_db_blocker):
+        built = build_page(make_user("pat", Role.ADMIN))
+        yield {name: (type(row), row.pk) for name, row in built.items()}
+
+
 @pytest.fixture
-def page(db, admin):
-    return build_page(admin)
+def page(request, _page_rows, db):
+    """build_page's rows, read afresh for each test: a test may change the objects it is given."""
+    if _page_rows is None:
+        return build_page(request.getfixturevalue("admin"))
+    return {name: model.objects.get(pk=pk) for name, (model, pk) in _page_rows.items()}
 
 
 @pytest.fixture

@@ -13,6 +13,9 @@ from incidents.models import AuditEvent, Component, ComponentGroup, Incident, In
 from incidents.services.incidents import declare_incident, post_update
 from incidents.services.postmortems import write_postmortem
 
+# One test here compares the traces of two runs on a database without the page.
+pytestmark = pytest.mark.page_per_test
+
 
 @pytest.fixture
 def writer(client_as):

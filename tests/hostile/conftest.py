@@ -12,7 +12,16 @@ import pytest
 from django.apps import apps
 from django.test import Client
 
-from tests.api.conftest import _empty_cache, _fast_passwords, api, client_as, page, probes, token_for  # noqa: F401
+from tests.api.conftest import (  # noqa: F401
+    _empty_cache,
+    _fast_passwords,
+    _page_rows,
+    api,
+    client_as,
+    page,
+    probes,
+    token_for,
+)
 
 LANGUAGE_PREFIXES = ("", "/ru", "/es", "/nb")
 PUBLIC_PATHS = ("/", "/history/", "/uptime/", "/maintenance/", "/history.atom", "/history.rss")

@@ -2,7 +2,7 @@
 
 import pytest
 
-from tests.api.conftest import _empty_cache, api, client_as, page, probes, subscriber, token_for  # noqa: F401
+from tests.api.conftest import _empty_cache, _page_rows, api, client_as, page, probes, subscriber, token_for  # noqa: F401
 
 PASSWORD = "correct horse battery"
 

@@ -16,13 +16,11 @@ from typing import Any
 
 import pytest
 from django.apps import apps
-from django.conf import settings
 from django.contrib import admin as django_admin
 from django.contrib.auth import get_user_model
-from django.db import transaction
-from django.test import Client, override_settings
+from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, resolve
-from django.utils import timezone, translation
+from django.utils import timezone
 from rest_framework.test import APIClient
 
 from incidents.models import (
@@ -52,7 +50,7 @@ from incidents.services.subscriptions import confirm_subscription, subscribe
 from tests.api.conftest import build_page, build_probes, build_subscriber
 from tests.api.test_permissions import WRITES as API_WRITES
 from tests.api.test_permissions import own_token
-from tests.conftest import make_user
+from tests.conftest import make_user, written_once
 from tests.editor.test_permissions import ACTIONS as EDITOR_ACTIONS
 from tests.editor.test_permissions import build_world as build_editor_world
 
@@ -288,23 +286,10 @@ def build_editor_side(users) -> dict:
 
 @contextmanager
 def built_once(django_db_blocker, build):
-    """The personas and a world, written once for a whole class of tests inside a transaction
-    that is rolled back after its last test. Each test runs in a savepoint of it (pytest-django's
-    `db`), so whatever a request changes is undone before the next test: every case still acts
-    on the same fresh world, without building it 400 times."""
-    quiet = override_settings(
-        PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"],
-        CACHES={"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}},
-    )
-    with (
-        django_db_blocker.unblock(),
-        transaction.atomic(),
-        quiet,
-        translation.override(settings.LANGUAGE_CODE),
-    ):
+    """The personas and a world, written once for a whole class of tests (see written_once)."""
+    with written_once(django_db_blocker):
         users = make_users()
         yield users, build(users)
-        transaction.set_rollback(True)
 
 
 @pytest.fixture(scope="class")
