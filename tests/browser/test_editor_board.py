@@ -4,8 +4,10 @@ light and dark, and never wider than a phone."""
 import pytest
 from django.utils import timezone
 
-from incidents.models import Metric, Probe, ProbeKind, StatusMode
+from incidents.models import AlertRule, AlertSource, AlertState, Metric, Probe, ProbeKind, StatusMode
+from incidents.services.alert_rules import save_alert_rule
 from incidents.services.health import evaluate_metrics
+from incidents.services.intake import ReceivedAlert, receive_alerts
 from incidents.services.metrics import record_sample
 from incidents.services.probes import save_probe
 from tests.browser.conftest import (
@@ -147,6 +149,40 @@ def test_no_editor_screen_is_wider_than_a_phone(browser, live_server, admin, sit
         if width > 390:
             too_wide[path] = (width, browser.execute_script(WIDEST))
     assert too_wide == {}
+
+
+# Each matcher and label on the intake screen with the number of line boxes it is drawn on.
+CODE_LINES = """
+return [...document.querySelectorAll("table.alert-rules code, table.intake-alerts code")]
+  .map((el) => [el.textContent, el.getClientRects().length]);
+"""
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_alert_matchers_and_labels_are_never_broken_inside_a_word(browser, live_server, admin, site, width):
+    webhooks = site["webhooks"]
+    webhooks.status_mode = StatusMode.AUTOMATIC
+    webhooks.save(update_fields=["status_mode"])
+    for name, matchers in [
+        ("Mail queue backing up", ['alertname="MailQueueBacklog"', 'env!="staging"']),
+        ("Webhook deliveries lagging", ['alertname="WebhookDeliveryLagging"']),
+    ]:
+        save_alert_rule(AlertRule(name=name, matchers=matchers, component=webhooks), actor=admin)
+    labels = {"alertname": "InvoiceQueueStuck", "severity": "page"}
+    summary = {"summary": "Invoices have waited in the billing queue for over an hour, and runs are behind."}
+    alert = ReceivedAlert("invoices", AlertState.FIRING, labels, summary, timezone.now())
+    receive_alerts(AlertSource.ALERTMANAGER, [alert])
+    log_in(browser, live_server, admin.username)
+    use_viewport(browser, width)
+    browser.get(live_server.url + "/editor/intake/")
+    lines = dict(browser.execute_script(CODE_LINES))
+    assert lines == {
+        'alertname="MailQueueBacklog"': 1,
+        'env!="staging"': 1,
+        'alertname="WebhookDeliveryLagging"': 1,
+        'alertname="InvoiceQueueStuck"': 1,
+        'severity="page"': 1,
+    }
 
 
 # Controls shorter than a fingertip; check boxes count by their row (the label makes it 44 px).
