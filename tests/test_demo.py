@@ -47,7 +47,7 @@ MODELS = (
 )
 
 
-# Loaded once for the module on each worker that runs its tests (10 to 30 seconds).
+# Loaded once for the module on each worker that runs its tests: the slowest fixture of the suite.
 @pytest.fixture(scope="module")
 def demo(django_db_setup, django_db_blocker):
     with django_db_blocker.unblock():

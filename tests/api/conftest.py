@@ -64,7 +64,8 @@ def client_as(admin, responder, viewer, outsider, token_for):
 
 @pytest.fixture(scope="module")
 def _page_rows(request, django_db_setup, django_db_blocker):
-    """build_page, written once for the module (it costs about 0.1 s, and a thousand tests ask).
+    """build_page, written once for the module: it goes through the services, and most API and
+    hostile-input tests ask for it.
 
     Later tests of the module see its rows whether they ask for the page or not: a module with
     tests that need a database without it is marked `page_per_test`."""
