@@ -3,7 +3,10 @@ Markdown, sent as an attacker would, through the API, the editor, push and webho
 the public query strings.
 
 Each case asserts what a user would notice: a 4xx (or a form error) naming the field, no 500,
-no row half-written, and the public pages still answering 200 in all four languages afterwards.
+and nothing written: every row of the database as it was, so every public page shows what it
+showed before the attack (test_bodies renders the pages every attack starts from). Where an
+attack is accepted and stored as written, the public pages are rendered afterwards and must
+still answer 200 in all four languages.
 """
 
 import json
@@ -41,12 +44,22 @@ def editor(admin):
     return client
 
 
-def database_rows() -> dict[str, int]:
-    """Row counts of every model of the platform: equal before and after means nothing was written."""
-    counted = {}
+# Stamped by every request a token authenticates, refused or not.
+UNWATCHED_FIELDS = {("incidents.ApiToken", "last_used_at")}
+
+
+def database_rows() -> dict[str, list[tuple]]:
+    """Every row of every model of the platform, field by field: equal before and after means
+    nothing was written, not even one field of one row, so every public page shows what it
+    showed before."""
+    rows = {}
     for model in apps.get_app_config("incidents").get_models():
-        counted[model._meta.label] = model.objects.count()
-    return counted
+        label = model._meta.label
+        fields = [
+            f.attname for f in model._meta.concrete_fields if (label, f.attname) not in UNWATCHED_FIELDS
+        ]
+        rows[label] = list(model.objects.order_by("pk").values_list(*fields))
+    return rows
 
 
 def assert_api_refused(response, field: str, *, status: int = 400) -> None:
@@ -55,6 +68,12 @@ def assert_api_refused(response, field: str, *, status: int = 400) -> None:
     assert response["Content-Type"].startswith("application/json"), response["Content-Type"]
     body = response.json()
     assert field in body or field in json.dumps(body), body
+
+
+def refused_without_trace(response, field: str, rows_before: dict, *, status: int = 400) -> None:
+    """Refused naming `field`, and not one field of one row written."""
+    assert_api_refused(response, field, status=status)
+    assert database_rows() == rows_before
 
 
 def assert_form_refused(response, field: str) -> None:
