@@ -16,6 +16,7 @@ import uuid
 from contextlib import contextmanager
 
 import pytest
+from django.apps import apps
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
@@ -192,3 +193,21 @@ def latency_metric(component):
 def at():
     """A fixed instant to build timelines from."""
     return dt.datetime(2026, 3, 4, 9, 55, tzinfo=dt.UTC)
+
+
+# Stamped by every request a token authenticates, refused or not.
+UNWATCHED_FIELDS = {("incidents.ApiToken", "last_used_at")}
+
+
+def database_rows() -> dict[str, list[dict]]:
+    """Every row of every model of the platform, field by field (audit trail included): equal
+    before and after means nothing was written, not even one field of one row, so every public
+    page shows what it showed before."""
+    rows = {}
+    for model in apps.get_app_config("incidents").get_models():
+        label = model._meta.label
+        fields = [
+            f.attname for f in model._meta.concrete_fields if (label, f.attname) not in UNWATCHED_FIELDS
+        ]
+        rows[label] = list(model.objects.order_by("pk").values(*fields))
+    return rows

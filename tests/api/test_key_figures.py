@@ -5,7 +5,8 @@ import pytest
 from django.test import Client
 
 from incidents.models import AuditEvent, KeyFigure
-from tests.hostile.conftest import assert_api_refused, database_rows
+from tests.conftest import database_rows
+from tests.hostile.conftest import assert_api_refused
 
 pytestmark = pytest.mark.django_db
 

@@ -21,7 +21,8 @@ from incidents.models import (
 from incidents.selectors.uptime import uptime_by_month, uptime_days
 from incidents.services.incidents import declare_incident, post_update, resolve_incident
 from incidents.services.subscriptions import confirm_subscription, subscribe
-from tests.hostile.conftest import assert_api_refused, database_rows
+from tests.conftest import database_rows
+from tests.hostile.conftest import assert_api_refused
 
 pytestmark = pytest.mark.django_db
 

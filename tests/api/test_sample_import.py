@@ -8,7 +8,8 @@ import pytest
 from incidents.models import AuditEvent, Resolution, Rollup, Sample
 from incidents.selectors import metric_series
 from incidents.services.probes import prune_old_data
-from tests.hostile.conftest import assert_api_refused, database_rows
+from tests.conftest import database_rows
+from tests.hostile.conftest import assert_api_refused
 
 START = dt.datetime(2018, 7, 13, 10, 0, tzinfo=dt.UTC)
 

@@ -12,7 +12,8 @@ from rest_framework.test import APIClient
 
 from incidents.models import ApiToken, AuditEvent, TokenScope
 from incidents.services.api_tokens import issue_token
-from tests.hostile.conftest import assert_form_refused, database_rows
+from tests.conftest import database_rows
+from tests.hostile.conftest import assert_form_refused
 
 pytestmark = pytest.mark.django_db
 

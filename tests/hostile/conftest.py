@@ -12,7 +12,6 @@ still answer 200 in all four languages.
 import json
 
 import pytest
-from django.apps import apps
 from django.test import Client
 
 from tests.api.conftest import (  # noqa: F401
@@ -25,6 +24,7 @@ from tests.api.conftest import (  # noqa: F401
     probes,
     token_for,
 )
+from tests.conftest import database_rows
 
 LANGUAGE_PREFIXES = ("", "/ru", "/es", "/nb")
 PUBLIC_PATHS = ("/", "/history/", "/uptime/", "/maintenance/", "/history.atom", "/history.rss")
@@ -42,24 +42,6 @@ def editor(admin):
     client = Client()
     client.force_login(admin)
     return client
-
-
-# Stamped by every request a token authenticates, refused or not.
-UNWATCHED_FIELDS = {("incidents.ApiToken", "last_used_at")}
-
-
-def database_rows() -> dict[str, list[tuple]]:
-    """Every row of every model of the platform, field by field: equal before and after means
-    nothing was written, not even one field of one row, so every public page shows what it
-    showed before."""
-    rows = {}
-    for model in apps.get_app_config("incidents").get_models():
-        label = model._meta.label
-        fields = [
-            f.attname for f in model._meta.concrete_fields if (label, f.attname) not in UNWATCHED_FIELDS
-        ]
-        rows[label] = list(model.objects.order_by("pk").values_list(*fields))
-    return rows
 
 
 def assert_api_refused(response, field: str, *, status: int = 400) -> None:

@@ -11,13 +11,13 @@ from incidents.models import Component, IncidentUpdate
 from incidents.probes.webhook import SIGNATURE_HEADER, sign
 from incidents.services.postmortems import write_postmortem
 from incidents.services.probes import issue_push_token, rotate_webhook_secret
+from tests.conftest import database_rows
 from tests.public.inert import problems_in
 
 from .conftest import (
     assert_api_refused,
     assert_form_refused,
     assert_public_pages_render,
-    database_rows,
     refused_without_trace,
 )
 

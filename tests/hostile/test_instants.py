@@ -15,8 +15,9 @@ from incidents.models import ActionItem, Component, Incident, IncidentUpdate, Sa
 from incidents.services.postmortems import save_action_item, write_postmortem
 from incidents.services.probes import issue_push_token
 from incidents.validation.instants import check_fields
+from tests.conftest import database_rows
 
-from .conftest import assert_form_refused, assert_public_pages_render, database_rows, refused_without_trace
+from .conftest import assert_form_refused, assert_public_pages_render, refused_without_trace
 
 
 def _in(**delta) -> dt.datetime:

@@ -10,8 +10,9 @@ import pytest
 from django.test import Client
 
 from incidents.models import Metric
+from tests.conftest import database_rows
 
-from .conftest import assert_api_refused, assert_form_refused, assert_public_pages_render, database_rows
+from .conftest import assert_api_refused, assert_form_refused, assert_public_pages_render
 
 pytestmark = pytest.mark.django_db
 

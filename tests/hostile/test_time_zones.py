@@ -4,8 +4,9 @@ the field, with nothing written and the public pages still up in every language.
 import pytest
 
 from incidents.models import Incident
+from tests.conftest import database_rows
 
-from .conftest import assert_api_refused, assert_form_refused, database_rows
+from .conftest import assert_api_refused, assert_form_refused
 
 NOT_ZONES = {
     "fiction": "Mars/Olympus",

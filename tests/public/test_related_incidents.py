@@ -5,6 +5,7 @@ import pytest
 
 from incidents.models import AuditEvent, Incident
 from incidents.services.incidents import declare_incident
+from tests.conftest import database_rows
 from tests.hostile.conftest import (  # noqa: F401
     _empty_cache,
     _fast_passwords,
@@ -12,7 +13,6 @@ from tests.hostile.conftest import (  # noqa: F401
     assert_api_refused,
     assert_form_refused,
     client_as,
-    database_rows,
     token_for,
 )
 

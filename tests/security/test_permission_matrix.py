@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
-from django.apps import apps
 from django.contrib import admin as django_admin
 from django.contrib.auth import get_user_model
 from django.test import Client
@@ -26,7 +25,6 @@ from rest_framework.test import APIClient
 from incidents.models import (
     ActionItem,
     AlertRule,
-    ApiToken,
     AuditEvent,
     Channel,
     Component,
@@ -50,7 +48,7 @@ from incidents.services.subscriptions import confirm_subscription, subscribe
 from tests.api.conftest import build_page, build_probes, build_subscriber
 from tests.api.test_permissions import WRITES as API_WRITES
 from tests.api.test_permissions import own_token
-from tests.conftest import make_user, written_once
+from tests.conftest import database_rows, make_user, written_once
 from tests.editor.test_permissions import ACTIONS as EDITOR_ACTIONS
 from tests.editor.test_permissions import build_world as build_editor_world
 
@@ -153,17 +151,6 @@ def assert_shows_nothing_hidden(response, who: Persona, objects) -> None:
     if who.rank < RANK["admin"]:
         for recipient in hidden["admins"]:
             assert recipient not in text, f"{who.name} read a recipient: {recipient}"
-
-
-def database_contents() -> dict[str, list]:
-    """Every row of the platform, as stored (a token's last use is bookkeeping, not data)."""
-    contents = {}
-    for model in apps.get_app_config("incidents").get_models():
-        rows = model.objects.order_by("pk").values()
-        if model is ApiToken:
-            rows = rows.values(*[f.attname for f in model._meta.concrete_fields if f.name != "last_used_at"])
-        contents[model._meta.label] = list(rows)
-    return contents
 
 
 # --- the worlds the rows act on ---
@@ -670,7 +657,7 @@ def assert_allowed(response, row: Row) -> None:
 def contents_if_refused(refusal) -> dict[str, list] | None:
     """What a refused request must leave as it was (every row, audit trail included); an allowed
     one is not compared, so its rows are not read."""
-    return None if refusal is None else database_contents()
+    return None if refusal is None else database_rows()
 
 
 def assert_refused_unchanged(response, refusal, contents_before) -> None:
@@ -679,7 +666,7 @@ def assert_refused_unchanged(response, refusal, contents_before) -> None:
     else:
         assert response.status_code == 302, (response.status_code, response.content[:500])
         assert response["Location"].startswith(refusal), response["Location"]
-    contents = database_contents()
+    contents = database_rows()
     assert {label: len(rows) for label, rows in contents.items()} == {
         label: len(rows) for label, rows in contents_before.items()
     }, "a refused request added or removed rows"
