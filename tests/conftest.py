@@ -137,6 +137,24 @@ def make_user(username: str, role: Role | None):
     return user
 
 
+def make_users() -> dict:
+    return {
+        "admin": make_user("ada", Role.ADMIN),
+        "responder": make_user("rita", Role.RESPONDER),
+        "viewer": make_user("victor", Role.VIEWER),
+        "outsider": make_user("olga", None),
+        "superuser": get_user_model().objects.create_superuser(username="root", password="x"),
+    }
+
+
+@contextmanager
+def built_once(django_db_blocker, build):
+    """The personas and a world, written once for a whole class of tests (see written_once)."""
+    with written_once(django_db_blocker):
+        users = make_users()
+        yield users, build(users)
+
+
 @pytest.fixture
 def admin(db):
     return make_user("ada", Role.ADMIN)

@@ -9,6 +9,7 @@ import datetime as dt
 import pytest
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
+from django.test import Client
 from django.utils import timezone
 
 from incidents.models import (
@@ -24,15 +25,45 @@ from incidents.models import (
 )
 from incidents.services.incidents import declare_incident, resolve_incident
 from incidents.services.postmortems import save_action_item, write_postmortem
+from tests.conftest import built_once
+from tests.editor.conftest import logged_in
 
 PERSONAS = ["anonymous", "outsider", "viewer", "responder", "admin"]
 RANK = {"anonymous": 0, "outsider": 0, "viewer": 1, "responder": 2, "admin": 3}
 ROLE = {"viewer": 1, "responder": 2, "admin": 3}
 
 
+def build_side(users) -> dict:
+    """The components, the metric and the world every test of this module starts from."""
+    group = ComponentGroup.objects.create(slug="core", name={"en": "Core", "nb": "Kjerne"}, position=1)
+    api = Component.objects.create(slug="public-api", name={"en": "Public API", "nb": "Offentlig API"})
+    Component.objects.create(slug="webhook-delivery", name={"en": "Webhook delivery"})
+    metric = Metric.objects.create(
+        component=api,
+        slug="latency",
+        name={"en": "Latency"},
+        degraded_threshold=500,
+        major_outage_threshold=2000,
+    )
+    return build_world(component=api, metric=metric, group=group, responder=users["responder"])
+
+
+@pytest.fixture(scope="module")
+def side(django_db_setup, django_db_blocker):
+    with built_once(django_db_blocker, build_side) as built:
+        yield built
+
+
 @pytest.fixture
-def world(api, webhooks, responder, metric, group):
-    return build_world(component=api, metric=metric, group=group, responder=responder)
+def world(side, db):
+    return side[1]
+
+
+@pytest.fixture
+def clients(side, db):
+    """A client per persona of the shared world; "anonymous" is not logged in."""
+    users = side[0]
+    return {"anonymous": Client(), **{name: logged_in(users[name]) for name in RANK if name != "anonymous"}}
 
 
 def build_world(*, component, metric, group, responder) -> dict:

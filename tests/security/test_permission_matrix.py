@@ -10,13 +10,11 @@ see: probe credentials and webhook secrets (nobody), subscriber addresses and we
 """
 
 import datetime as dt
-from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
 import pytest
 from django.contrib import admin as django_admin
-from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, resolve
 from django.utils import timezone
@@ -48,7 +46,7 @@ from incidents.services.subscriptions import confirm_subscription, subscribe
 from tests.api.conftest import build_page, build_probes, build_subscriber
 from tests.api.test_permissions import WRITES as API_WRITES
 from tests.api.test_permissions import own_token
-from tests.conftest import database_rows, make_user, written_once
+from tests.conftest import built_once, database_rows
 from tests.editor.test_permissions import ACTIONS as EDITOR_ACTIONS
 from tests.editor.test_permissions import build_world as build_editor_world
 
@@ -186,16 +184,6 @@ def add_secrets_and_recipients(objects, admin) -> dict:
     return {**objects, "hook": hook, "run": run, "delivery": deliveries[1]}
 
 
-def make_users() -> dict:
-    return {
-        "admin": make_user("ada", Role.ADMIN),
-        "responder": make_user("rita", Role.RESPONDER),
-        "viewer": make_user("victor", Role.VIEWER),
-        "outsider": make_user("olga", None),
-        "superuser": get_user_model().objects.create_superuser(username="root", password="x"),
-    }
-
-
 def add_intake(world, admin) -> dict:
     """An alert rule on an automatic component, and an alert no rule took."""
     alerting = Component.objects.create(slug="alerting", name={"en": "Alerting"}, status_mode="automatic")
@@ -269,14 +257,6 @@ def build_editor_side(users) -> dict:
         subscribe(email=ADDRESS, language="en", components=[component], send_mail=False).subscriber
     )
     return add_intake(add_secrets_and_recipients(objects, admin), admin)
-
-
-@contextmanager
-def built_once(django_db_blocker, build):
-    """The personas and a world, written once for a whole class of tests (see written_once)."""
-    with written_once(django_db_blocker):
-        users = make_users()
-        yield users, build(users)
 
 
 @pytest.fixture(scope="class")
