@@ -130,6 +130,28 @@ def written_once(django_db_blocker):
         transaction.set_rollback(True)
 
 
+def row_keys(built: dict) -> dict:
+    """Objects written once (see written_once), as the model and primary key of each (or of each
+    object in a tuple), for each test to read afresh with read_rows."""
+    return {
+        name: tuple((type(o), o.pk) for o in value) if isinstance(value, tuple) else (type(value), value.pk)
+        for name, value in built.items()
+    }
+
+
+def read_rows(keys: dict) -> dict:
+    """The objects of row_keys read from the database: a test may change the objects it is given."""
+
+    def read(key):
+        model, pk = key
+        return model.objects.get(pk=pk)
+
+    return {
+        name: tuple(read(k) for k in key) if isinstance(key[0], tuple) else read(key)
+        for name, key in keys.items()
+    }
+
+
 def make_user(username: str, role: Role | None):
     user = get_user_model().objects.create_user(username=username, password="correct horse battery")
     if role:

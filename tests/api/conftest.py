@@ -13,7 +13,7 @@ from incidents.services.incidents import declare_incident, post_update, resolve_
 from incidents.services.metrics import record_sample
 from incidents.services.probes import save_probe
 from incidents.services.subscriptions import confirm_subscription, subscribe
-from tests.conftest import make_user, written_once
+from tests.conftest import make_user, read_rows, row_keys, written_once
 
 
 @pytest.fixture(autouse=True)
@@ -74,7 +74,7 @@ def _page_rows(request, django_db_setup, django_db_blocker):
         return
     with written_once(django_db_blocker):
         built = build_page(make_user("pat", Role.ADMIN))
-        yield {name: (type(row), row.pk) for name, row in built.items()}
+        yield row_keys(built)
 
 
 @pytest.fixture
@@ -82,7 +82,7 @@ def page(request, _page_rows, db):
     """build_page's rows, read afresh for each test: a test may change the objects it is given."""
     if _page_rows is None:
         return build_page(request.getfixturevalue("admin"))
-    return {name: model.objects.get(pk=pk) for name, (model, pk) in _page_rows.items()}
+    return read_rows(_page_rows)
 
 
 @pytest.fixture

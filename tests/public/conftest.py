@@ -8,10 +8,12 @@ from django.core.cache import cache
 from django.utils import timezone
 
 from incidents.models import ActionItem, Component, ComponentGroup, Metric
+from incidents.roles import Role
 from incidents.services.components import save_component, save_group
 from incidents.services.incidents import declare_incident, post_update, resolve_incident
 from incidents.services.metrics import NewSample, record_samples
 from incidents.services.postmortems import publish_postmortem, save_action_item, write_postmortem
+from tests.conftest import make_user, read_rows, row_keys, written_once
 
 NOW = dt.datetime(2026, 3, 10, 12, 0, tzinfo=dt.UTC)
 
@@ -31,9 +33,26 @@ def _no_page_cache(settings):
     cache.clear()
 
 
+@pytest.fixture(scope="module")
+def _site_rows(request, django_db_setup, django_db_blocker):
+    """build_site, written once for a module marked `site_once`, whose tests all start from it;
+    elsewhere it is built for each test that asks."""
+    if not request.node.get_closest_marker("site_once"):
+        yield None
+        return
+    with written_once(django_db_blocker):
+        # Written at NOW exactly, so every test (its clock ticking on from NOW) comes after it.
+        with time_machine.travel(NOW, tick=False):
+            built = build_site(make_user("pat", Role.ADMIN))
+        yield row_keys(built)
+
+
 @pytest.fixture
-def site(db, admin):
-    return build_site(admin)
+def site(request, _site_rows, db):
+    """The small page of build_site, read afresh for each test."""
+    if _site_rows is None:
+        return build_site(request.getfixturevalue("admin"))
+    return read_rows(_site_rows)
 
 
 def record_incident(admin, title: str, window: tuple[dt.datetime, dt.datetime], language: str = "en"):

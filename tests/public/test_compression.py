@@ -4,7 +4,7 @@ import gzip
 
 import pytest
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.site_once]
 
 BROWSER = {"accept-encoding": "gzip, deflate, br, zstd"}
 

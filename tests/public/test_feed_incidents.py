@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from incidents.services.incidents import declare_incident, post_update
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.site_once]
 
 ATOM = "{http://www.w3.org/2005/Atom}"
 XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"

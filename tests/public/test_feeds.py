@@ -11,7 +11,7 @@ from incidents.models import IncidentUpdate
 from incidents.services.incidents import post_update
 from incidents.services.updates import edit_update
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.site_once]
 
 FEEDS = [
     "/history.atom",

@@ -9,7 +9,7 @@ import time_machine
 
 from incidents.services.incidents import declare_incident, resolve_incident
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.site_once]
 
 
 def titles(response) -> list[str]:

@@ -8,7 +8,7 @@ from incidents.services.components import save_component
 from incidents.services.incidents import edit_incident
 from incidents.services.updates import edit_update
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.site_once]
 
 
 def rename_api(admin) -> None:

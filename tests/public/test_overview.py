@@ -30,3 +30,10 @@ def test_admin_login_page_answers(client):
 
 def test_migrations_are_complete(db):
     call_command("makemigrations", "--check", "--dry-run", verbosity=0)
+
+
+@pytest.mark.django_db
+def test_overview_works_without_any_component(client):
+    response = client.get("/")
+    assert response.status_code == 200
+    assert "All systems operational" in response.content.decode()
