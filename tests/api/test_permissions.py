@@ -7,16 +7,46 @@ from rest_framework.test import APIClient
 from incidents.models import ActionItem, ApiToken, AuditEvent, Probe, Subscriber, TokenScope
 from incidents.services.api_tokens import issue_token
 from incidents.services.postmortems import save_action_item, write_postmortem
+from tests.api.conftest import build_page, build_probes, build_subscriber
+from tests.conftest import built_once
 
 PERSONAS = ["anonymous", "outsider", "viewer", "responder", "admin", "read_token", "write_token"]
 RANK = {"viewer": 1, "responder": 2, "admin": 3}
 
 
-@pytest.fixture
-def world(page, probes, subscriber, admin):
+def build_world(users) -> dict:
+    """The page with probes, a subscriber and a postmortem with an action item."""
+    admin = users["admin"]
+    page = build_page(admin)
     postmortem = write_postmortem(page["resolved"], language="en", sections={"summary": "Why."}, actor=admin)
     item = save_action_item(ActionItem(postmortem=postmortem, title={"en": "Alert on lag"}), actor=admin)
-    return {**page, **probes, "subscriber": subscriber, "postmortem": postmortem, "item": item}
+    extra = {"subscriber": build_subscriber(page), "postmortem": postmortem, "item": item}
+    return {**page, **build_probes(page, admin), **extra}
+
+
+@pytest.fixture(scope="module")
+def side(django_db_setup, django_db_blocker):
+    """The personas and the world, written once for the module; each test runs in a savepoint."""
+    with built_once(django_db_blocker, build_world) as built:
+        yield built
+
+
+@pytest.fixture
+def world(side, db):
+    return side[1]
+
+
+@pytest.fixture
+def page(world):
+    return world
+
+
+def _persona(name: str):
+    """The persona `name` of the shared world, in place of the one made for each test."""
+    return pytest.fixture(name=name)(lambda side, db: side[0][name])
+
+
+admin, responder, viewer, outsider = (_persona(n) for n in ("admin", "responder", "viewer", "outsider"))
 
 
 def stored_state():
