@@ -3,11 +3,12 @@
 import datetime as dt
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from django.test import Client
 
-from incidents.models import ActionItem, Component, Metric
-from incidents.services.incidents import declare_incident
+from incidents.models import ActionItem, Component, Metric, UpdateTemplate
+from incidents.services.incidents import declare_incident, resolve_incident
 from incidents.services.postmortems import save_action_item, write_postmortem
 
 PASSWORD = "correct horse battery"
@@ -108,6 +109,44 @@ def metric(api):
         degraded_threshold=500,
         major_outage_threshold=2000,
     )
+
+
+@pytest.fixture
+def world(api, webhooks, responder, metric, group):
+    """The objects the permission tests' ACTIONS act on, built for each test that asks."""
+    return build_world(component=api, metric=metric, group=group, responder=responder)
+
+
+def build_world(*, component, metric, group, responder) -> dict:
+    """The objects the ACTIONS act on (also used by tests/security/test_permission_matrix.py)."""
+    incident = declare_incident(
+        title="API errors",
+        language="en",
+        body="Investigating.",
+        component_statuses={component: "major_outage"},
+        actor=responder,
+    )
+    draft = declare_incident(title="Draft", language="en", body="Draft.", actor=responder, publish=False)
+    resolved = declare_incident(title="Old errors", language="en", body="Investigating.", actor=responder)
+    resolve_incident(resolved, body={"en": "Fixed."}, language="en", actor=responder)
+    postmortem = write_postmortem(incident, language="en", sections={"summary": "Broke."}, actor=responder)
+    item = save_action_item(
+        ActionItem(postmortem=postmortem, title={"en": "Fix"}, owner_name="Team"), actor=responder
+    )
+    template = UpdateTemplate.objects.create(name="Investigating", language="en", body={"en": "Looking."})
+    return {
+        "incident": incident,
+        "draft": draft,
+        "resolved": resolved,
+        "update": incident.updates.first(),
+        "postmortem": postmortem,
+        "item": item,
+        "template": template,
+        "component": component,
+        "metric": metric,
+        "group": group,
+        "newcomer": get_user_model().objects.create_user(username="newcomer", password="x"),
+    }
 
 
 __all__ = ["Component", "PASSWORD"]

@@ -5,7 +5,7 @@ import pytest
 from incidents.services.incidents import resolve_incident
 
 from .conftest import logged_in
-from .test_permissions import ACTIONS, snapshot, world  # noqa: F401  (world is a fixture)
+from .test_permissions import ACTIONS, snapshot
 
 ONE_MEGABYTE = "y" * (1024 * 1024)
 
@@ -35,7 +35,7 @@ FORMS = [action for action in ACTIONS if action[0] in TEXT_FIELDS]
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("action", FORMS, ids=[action[0] for action in FORMS])
-def test_a_megabyte_of_text_is_refused_and_kept(admin, world, action):  # noqa: F811
+def test_a_megabyte_of_text_is_refused_and_kept(admin, world, action):
     name, _method, _minimum, url, data, _status = action
     field = TEXT_FIELDS[name] or f"item{world['item'].pk}-title"
     if name == "reopen":  # the reopen form is on the page of a closed incident

@@ -7,7 +7,7 @@ import pytest
 from django.test import Client
 
 from .conftest import PASSWORD
-from .test_permissions import ACTIONS, snapshot, world  # noqa: F401  (fixture)
+from .test_permissions import ACTIONS, snapshot
 
 
 @pytest.mark.django_db
@@ -109,7 +109,7 @@ def test_login_form_needs_the_csrf_token(responder):
 @pytest.mark.parametrize(
     "action", [a for a in ACTIONS if a[1] == "post"], ids=[a[0] for a in ACTIONS if a[1] == "post"]
 )
-def test_every_action_is_refused_without_the_csrf_token(admin, world, action):  # noqa: F811
+def test_every_action_is_refused_without_the_csrf_token(admin, world, action):
     _name, _method, _minimum, url, data, _status = action
     client = _csrf_client(admin)
     before = snapshot()

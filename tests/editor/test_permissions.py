@@ -7,7 +7,6 @@ admin. A refusal is a redirect to the login page (anonymous) or 403, and changes
 import datetime as dt
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.test import Client
 from django.utils import timezone
@@ -23,10 +22,8 @@ from incidents.models import (
     Postmortem,
     UpdateTemplate,
 )
-from incidents.services.incidents import declare_incident, resolve_incident
-from incidents.services.postmortems import save_action_item, write_postmortem
 from tests.conftest import built_once
-from tests.editor.conftest import logged_in
+from tests.editor.conftest import build_world, logged_in
 
 PERSONAS = ["anonymous", "outsider", "viewer", "responder", "admin"]
 RANK = {"anonymous": 0, "outsider": 0, "viewer": 1, "responder": 2, "admin": 3}
@@ -64,38 +61,6 @@ def clients(side, db):
     """A client per persona of the shared world; "anonymous" is not logged in."""
     users = side[0]
     return {"anonymous": Client(), **{name: logged_in(users[name]) for name in RANK if name != "anonymous"}}
-
-
-def build_world(*, component, metric, group, responder) -> dict:
-    """The objects the ACTIONS act on (also used by tests/security/test_permission_matrix.py)."""
-    incident = declare_incident(
-        title="API errors",
-        language="en",
-        body="Investigating.",
-        component_statuses={component: "major_outage"},
-        actor=responder,
-    )
-    draft = declare_incident(title="Draft", language="en", body="Draft.", actor=responder, publish=False)
-    resolved = declare_incident(title="Old errors", language="en", body="Investigating.", actor=responder)
-    resolve_incident(resolved, body={"en": "Fixed."}, language="en", actor=responder)
-    postmortem = write_postmortem(incident, language="en", sections={"summary": "Broke."}, actor=responder)
-    item = save_action_item(
-        ActionItem(postmortem=postmortem, title={"en": "Fix"}, owner_name="Team"), actor=responder
-    )
-    template = UpdateTemplate.objects.create(name="Investigating", language="en", body={"en": "Looking."})
-    return {
-        "incident": incident,
-        "draft": draft,
-        "resolved": resolved,
-        "update": incident.updates.first(),
-        "postmortem": postmortem,
-        "item": item,
-        "template": template,
-        "component": component,
-        "metric": metric,
-        "group": group,
-        "newcomer": get_user_model().objects.create_user(username="newcomer", password="x"),
-    }
 
 
 def _soon(hours):

@@ -9,7 +9,7 @@ from django.db import close_old_connections
 from django.test import RequestFactory
 
 from tests.hostile.conftest import assert_public_pages_render
-from tests.public.conftest import site  # noqa: F401
+from tests.public.conftest import _site_rows, site  # noqa: F401
 
 pytestmark = pytest.mark.django_db
 

@@ -5,7 +5,7 @@ import pytest
 from django.db import connections
 
 from incidents.public import degraded
-from tests.public.conftest import _frozen_now, _no_page_cache, site  # noqa: F401  (shared fixtures)
+from tests.public.conftest import _frozen_now, _no_page_cache, _site_rows, site  # noqa: F401  (shared fixtures)
 
 CLOSED_PORT = "8899"  # never listened on by the tests
 

@@ -11,7 +11,7 @@ import pytest
 from django.test import Client
 
 from incidents.security.inline_scripts import THEME_BOOT, THEME_BOOT_HASH
-from tests.public.conftest import site  # noqa: F401
+from tests.public.conftest import _site_rows, site  # noqa: F401
 
 pytestmark = pytest.mark.django_db
 

@@ -47,8 +47,8 @@ from tests.api.conftest import build_page, build_probes, build_subscriber
 from tests.api.test_permissions import WRITES as API_WRITES
 from tests.api.test_permissions import own_token
 from tests.conftest import built_once, database_rows
+from tests.editor.conftest import build_world as build_editor_world
 from tests.editor.test_permissions import ACTIONS as EDITOR_ACTIONS
-from tests.editor.test_permissions import build_world as build_editor_world
 
 PROBE_CREDENTIAL = "Bearer s3cret-probe-credential"
 HOOK_URL = "https://hooks.example.com/services/s3cret-hook-path"
