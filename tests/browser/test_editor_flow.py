@@ -1,8 +1,8 @@
 """A responder runs an incident from declaration to published postmortem in a real browser.
 
-Each step saves a screenshot under the test's temporary folder. The public incident page is
-built by another branch; its assertions are the separate step `check_public_incident_page`,
-run by its own test, which skips until /incidents/<slug>/ exists.
+Each step saves a screenshot under the test's temporary folder. One run of the flow is checked
+three ways: the editor's steps, the public incident page (`check_public_incident_page`) and a
+viewer's refusal (`check_viewer_cannot_edit`).
 """
 
 import datetime as dt
@@ -273,18 +273,12 @@ def check_public_incident_page(steps: Steps, incident: Incident):
     steps.shot("public-incident-nb")
 
 
-def test_responder_runs_an_incident_and_a_viewer_cannot_edit(
+def test_a_responders_incident_reaches_the_public_page_and_a_viewer_cannot_edit_it(
     browser, live_server, tmp_path, world, responder
 ):
     steps = Steps(browser, live_server, tmp_path)
     world["responder"] = responder
     incident = run_responder_flow(steps, world)
+    check_public_incident_page(steps, incident)
     check_viewer_cannot_edit(steps, incident)
     assert len(steps.shots) >= 12 and all(path.stat().st_size > 0 for path in steps.shots)
-
-
-def test_public_incident_page_shows_the_editors_work(browser, live_server, tmp_path, world, responder):
-    steps = Steps(browser, live_server, tmp_path)
-    world["responder"] = responder
-    incident = run_responder_flow(steps, world)
-    check_public_incident_page(steps, incident)
