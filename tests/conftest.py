@@ -177,6 +177,18 @@ def built_once(django_db_blocker, build):
         yield users, build(users)
 
 
+def side_fixture(build, *, scope: str = "module"):
+    """A fixture of (personas, world) that `build(users)` makes, written once per `scope` with
+    built_once; each test runs in a savepoint of it."""
+
+    @pytest.fixture(scope=scope)
+    def side(django_db_setup, django_db_blocker):
+        with built_once(django_db_blocker, build) as built:
+            yield built
+
+    return side
+
+
 @pytest.fixture
 def admin(db):
     return make_user("ada", Role.ADMIN)

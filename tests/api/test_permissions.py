@@ -8,7 +8,7 @@ from incidents.models import ActionItem, ApiToken, AuditEvent, Probe, Subscriber
 from incidents.services.api_tokens import issue_token
 from incidents.services.postmortems import save_action_item, write_postmortem
 from tests.api.conftest import build_page, build_probes, build_subscriber
-from tests.conftest import built_once
+from tests.conftest import side_fixture
 
 PERSONAS = ["anonymous", "outsider", "viewer", "responder", "admin", "read_token", "write_token"]
 RANK = {"viewer": 1, "responder": 2, "admin": 3}
@@ -24,11 +24,7 @@ def build_world(users) -> dict:
     return {**page, **build_probes(page, admin), **extra}
 
 
-@pytest.fixture(scope="module")
-def side(django_db_setup, django_db_blocker):
-    """The personas and the world, written once for the module; each test runs in a savepoint."""
-    with built_once(django_db_blocker, build_world) as built:
-        yield built
+side = side_fixture(build_world)
 
 
 @pytest.fixture

@@ -22,7 +22,7 @@ from incidents.models import (
     Postmortem,
     UpdateTemplate,
 )
-from tests.conftest import built_once
+from tests.conftest import side_fixture
 from tests.editor.conftest import build_world, logged_in
 
 PERSONAS = ["anonymous", "outsider", "viewer", "responder", "admin"]
@@ -45,10 +45,7 @@ def build_side(users) -> dict:
     return build_world(component=api, metric=metric, group=group, responder=users["responder"])
 
 
-@pytest.fixture(scope="module")
-def side(django_db_setup, django_db_blocker):
-    with built_once(django_db_blocker, build_side) as built:
-        yield built
+side = side_fixture(build_side)
 
 
 @pytest.fixture

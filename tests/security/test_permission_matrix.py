@@ -46,7 +46,7 @@ from incidents.services.subscriptions import confirm_subscription, subscribe
 from tests.api.conftest import build_page, build_probes, build_subscriber
 from tests.api.test_permissions import WRITES as API_WRITES
 from tests.api.test_permissions import own_token
-from tests.conftest import built_once, database_rows
+from tests.conftest import database_rows, side_fixture
 from tests.editor.conftest import build_world as build_editor_world
 from tests.editor.test_permissions import ACTIONS as EDITOR_ACTIONS
 
@@ -259,16 +259,8 @@ def build_editor_side(users) -> dict:
     return add_intake(add_secrets_and_recipients(objects, admin), admin)
 
 
-@pytest.fixture(scope="class")
-def api_side(django_db_setup, django_db_blocker):
-    with built_once(django_db_blocker, build_api_world) as built:
-        yield built
-
-
-@pytest.fixture(scope="class")
-def editor_side(django_db_setup, django_db_blocker):
-    with built_once(django_db_blocker, build_editor_side) as built:
-        yield built
+api_side = side_fixture(build_api_world, scope="class")
+editor_side = side_fixture(build_editor_side, scope="class")
 
 
 @pytest.fixture
