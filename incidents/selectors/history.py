@@ -9,6 +9,7 @@ from django.utils import timezone
 
 from incidents.models import Component, Incident, IncidentKind, IncidentStatus, IncidentUpdate
 from incidents.models.incidents import STATUSES_BY_KIND
+from incidents.validation.instants import EARLIEST
 
 
 def _with_components(events: list[Incident]) -> list[Incident]:
@@ -73,8 +74,16 @@ def history(
 
 def first_history_month(zone: ZoneInfo) -> dt.date | None:
     """The month of the first past event, whatever the filters (one query)."""
-    first = past_events().order_by("started_at").values_list("started_at", flat=True).first()
-    return first.astimezone(zone).date().replace(day=1) if first else None
+    return first_month(
+        past_events().order_by("started_at").values_list("started_at", flat=True).first(), zone
+    )
+
+
+def first_month(first: dt.datetime | None, zone: ZoneInfo) -> dt.date | None:
+    """The month (its first day, in `zone`) that month lists begin at for records since `first`:
+    never before the earliest time the platform accepts, which a time stored by hand may be
+    (year 1 would list 24,000 months, and cannot be shown west of UTC)."""
+    return max(first, EARLIEST).astimezone(zone).date().replace(day=1) if first else None
 
 
 def maintenance_windows(*, past_limit: int = 20) -> tuple[list[Incident], list[Incident]]:

@@ -22,6 +22,8 @@ from incidents.metrics.uptime import (
 )
 from incidents.models import Component, ComponentStatus, Incident, IncidentKind, StatusPeriod, UptimeMonth
 
+from .history import first_month
+
 
 def status_periods(component_ids: Iterable[int], *, since: dt.datetime) -> dict[int, list[Period]]:
     """Status periods of the components that overlap [since, now), by component (one query)."""
@@ -111,8 +113,7 @@ def first_status_month(zone) -> dt.date | None:
         StatusPeriod.objects.filter(component=OuterRef("pk")).order_by("started_at").values("started_at")[:1]
     )
     starts = Component.objects.order_by().annotate(first=Subquery(firsts)).values_list("first", flat=True)
-    first = min((start for start in starts if start is not None), default=None)
-    return first.astimezone(zone).date().replace(day=1) if first else None
+    return first_month(min((start for start in starts if start is not None), default=None), zone)
 
 
 def uptime_by_month(

@@ -2,12 +2,22 @@
 take a page down: each page still renders, showing the bad time as ISO UTC text."""
 
 import datetime as dt
+import re
 
 import pytest
 from django.test import Client
 
 from incidents import formatting
-from incidents.models import ActionItem, Component, Incident, IncidentUpdate, Metric, Postmortem, Sample
+from incidents.models import (
+    ActionItem,
+    Component,
+    Incident,
+    IncidentUpdate,
+    Metric,
+    Postmortem,
+    Sample,
+    StatusPeriod,
+)
 from incidents.services.postmortems import publish_postmortem, save_action_item, write_postmortem
 
 from .conftest import LANGUAGE_PREFIXES, assert_public_pages_render
@@ -127,3 +137,22 @@ def test_a_time_out_of_range_is_shown_as_utc_text_in_every_language(stored):
         language = prefix.strip("/") or "en"
         text = formatting.format_datetime(stored, language)
         assert text == stored.isoformat(timespec="minutes").replace("+00:00", "Z"), text
+
+
+def test_a_time_stored_in_year_one_lists_months_only_from_1970_and_leaves_the_pages_up(page, settings):
+    """The history's month index and the uptime page's month choices begin at the first record,
+    but never before the earliest time the platform accepts (1970): from year 1 they would list
+    24,000 months (a page of megabytes, seconds to render), and west of UTC the history failed."""
+    settings.STATUS_TIME_ZONE = "America/New_York"  # year 1 in UTC is year 0 here, before any date
+    Incident.objects.filter(pk=page["resolved"].pk).update(started_at=EARLIEST)
+    StatusPeriod.objects.filter(component=page["rest"]).update(started_at=EARLIEST)
+    client = Client()
+    history = client.get("/history/")
+    uptime = client.get("/uptime/")
+    assert (history.status_code, uptime.status_code) == (200, 200)
+    history_months = set(re.findall(r'href="\?month=(\d{4}-\d{2})"', history.content.decode()))
+    uptime_months = set(re.findall(r'<option value="(\d{4}-\d{2})"', uptime.content.decode()))
+    years = dt.datetime.now(dt.UTC).year - 1970 + 1
+    for months in (history_months, uptime_months):
+        assert min(months) == "1969-12", min(months)  # 1 January 1970, 00:00 UTC, in New York
+        assert len(months) <= years * 12 + 1
