@@ -80,10 +80,12 @@ def first_history_month(zone: ZoneInfo) -> dt.date | None:
 
 
 def first_month(first: dt.datetime | None, zone: ZoneInfo) -> dt.date | None:
-    """The month (its first day, in `zone`) that month lists begin at for records since `first`:
-    never before the earliest time the platform accepts, which a time stored by hand may be
-    (year 1 would list 24,000 months, and cannot be shown west of UTC)."""
-    return max(first, EARLIEST).astimezone(zone).date().replace(day=1) if first else None
+    """The month (its first day, in `zone`) that month lists begin at for records since `first`,
+    held between the earliest time the platform accepts and now: a time stored by hand may lie
+    outside (year 1 would list 24,000 months; years 1 and 9999 cannot be shown in every zone)."""
+    if first is None:
+        return None
+    return min(max(first, EARLIEST), timezone.now()).astimezone(zone).date().replace(day=1)
 
 
 def maintenance_windows(*, past_limit: int = 20) -> tuple[list[Incident], list[Incident]]:

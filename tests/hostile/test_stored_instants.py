@@ -3,9 +3,11 @@ take a page down: each page still renders, showing the bad time as ISO UTC text.
 
 import datetime as dt
 import re
+from zoneinfo import ZoneInfo
 
 import pytest
 from django.test import Client
+from django.utils import timezone
 
 from incidents import formatting
 from incidents.models import (
@@ -139,20 +141,32 @@ def test_a_time_out_of_range_is_shown_as_utc_text_in_every_language(stored):
         assert text == stored.isoformat(timespec="minutes").replace("+00:00", "Z"), text
 
 
-def test_a_time_stored_in_year_one_lists_months_only_from_1970_and_leaves_the_pages_up(page, settings):
+@pytest.mark.parametrize(
+    ("stored", "zone", "first"),
+    [
+        # 1 January 1970, 00:00 UTC, is still December 1969 in New York.
+        pytest.param(EARLIEST, "America/New_York", "1969-12", id="0001-01-01"),
+        pytest.param(LATEST, "Europe/Oslo", "this month", id="9999-12-31T23:59:59Z"),
+    ],
+)
+def test_a_time_stored_out_of_range_bounds_the_month_lists_and_leaves_the_pages_up(
+    page, settings, stored, zone, first
+):
     """The history's month index and the uptime page's month choices begin at the first record,
-    but never before the earliest time the platform accepts (1970): from year 1 they would list
-    24,000 months (a page of megabytes, seconds to render), and west of UTC the history failed."""
-    settings.STATUS_TIME_ZONE = "America/New_York"  # year 1 in UTC is year 0 here, before any date
-    Incident.objects.filter(pk=page["resolved"].pk).update(started_at=EARLIEST)
-    StatusPeriod.objects.filter(component=page["rest"]).update(started_at=EARLIEST)
+    held between the earliest time the platform accepts (1970) and now. From year 1 they listed
+    24,000 months (a page of megabytes, seconds to render); year 1 west of UTC and year 9999
+    east of it failed the page."""
+    settings.STATUS_TIME_ZONE = zone
+    Incident.objects.filter(pk=page["resolved"].pk).update(started_at=stored)
+    StatusPeriod.objects.update(started_at=stored)
     client = Client()
     history = client.get("/history/")
     uptime = client.get("/uptime/")
     assert (history.status_code, uptime.status_code) == (200, 200)
     history_months = set(re.findall(r'href="\?month=(\d{4}-\d{2})"', history.content.decode()))
     uptime_months = set(re.findall(r'<option value="(\d{4}-\d{2})"', uptime.content.decode()))
+    this_month = timezone.now().astimezone(ZoneInfo(zone)).strftime("%Y-%m")
     years = dt.datetime.now(dt.UTC).year - 1970 + 1
     for months in (history_months, uptime_months):
-        assert min(months) == "1969-12", min(months)  # 1 January 1970, 00:00 UTC, in New York
-        assert len(months) <= years * 12 + 1
+        assert min(months) == (this_month if first == "this month" else first), min(months)
+        assert max(months) == this_month and len(months) <= years * 12 + 1
