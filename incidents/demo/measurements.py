@@ -6,10 +6,9 @@ import datetime as dt
 import random
 from collections import Counter
 
-from django.db import connection, models
-
 from incidents.metrics import rollups
 from incidents.models import ComponentStatus, Metric, Outcome, Resolution, Rollup, Sample
+from incidents.services.bulk import insert_many
 from incidents.services.metrics import bucket_start
 
 HISTORY_DAYS = 90
@@ -81,8 +80,8 @@ def write_metric_history(
                 samples.append({"metric": metric.pk, "at": at, "value": value, "outcome": Outcome.OK})
     for day in days.values():
         day["p95"] = rollups.quantile(day["sketch"], 0.95)
-    insert_rows(Rollup, [*hourly, *days.values(), *minutes])
-    insert_rows(Sample, samples)
+    insert_many(Rollup, [*hourly, *days.values(), *minutes])
+    insert_many(Sample, samples)
     if samples:
         latest = samples[-1]
         Metric.objects.filter(pk=metric.pk).update(latest_value=latest["value"], latest_at=latest["at"])
@@ -109,26 +108,3 @@ def _merge(into: dict, part: dict) -> None:
     into["maximum"] = part["maximum"] if into["maximum"] is None else max(into["maximum"], part["maximum"])
     into["total"] += part["total"]
     rollups.merge(into["sketch"], part["sketch"])
-
-
-def insert_rows(model: type[models.Model], rows: list[dict]) -> None:
-    """Plain INSERTs of `rows` (field name to value; other fields take their defaults): the
-    demo writes tens of thousands of measurement rows, and building model instances and SQL
-    per row for bulk_create took most of its load time."""
-    if not rows:
-        return
-    fields = [f for f in model._meta.concrete_fields if not f.primary_key]
-    names = [f.name for f in fields]
-    defaults = {f.name: f.get_default() for f in fields if f.name not in rows[0]}
-    columns = ", ".join(connection.ops.quote_name(f.column) for f in fields)
-    marks = ", ".join(["%s"] * len(fields))
-    sql = f"INSERT INTO {connection.ops.quote_name(model._meta.db_table)} ({columns}) VALUES ({marks})"
-    prepared = [
-        [
-            field.get_db_prep_save(row.get(name, defaults.get(name)), connection)
-            for field, name in zip(fields, names, strict=True)
-        ]
-        for row in rows
-    ]
-    with connection.cursor() as cursor:
-        cursor.executemany(sql, prepared)

@@ -1,12 +1,33 @@
-"""Updating many rows with different values in one statement, cheaply.
+"""Writing many rows cheaply: inserting them, or updating them with different values in one
+statement.
 
-Django's `bulk_update` builds a CASE expression per field and row and resolves each one; at
-probe rates that costs milliseconds per row of CPU. This writes `UPDATE … FROM` instead, with
+`update_many`: Django's `bulk_update` builds a CASE expression per field and row and resolves
+each one; at probe rates that costs milliseconds per row of CPU. This writes `UPDATE … FROM`, with
 each value prepared by its field: on PostgreSQL from one array per column (`unnest`), on SQLite
 from a VALUES list. Other databases use `bulk_update`.
 """
 
 from django.db import connections, models
+
+
+def insert_many(model: type[models.Model], rows: list[dict], *, using="default") -> None:
+    """Inserts `rows` (field name to value; a field left out takes its default) in one
+    executemany: for tens of thousands of rows, bulk_create spends most of its time building a
+    model instance and its SQL per row."""
+    if not rows:
+        return
+    connection = connections[using]
+    fields = [f for f in model._meta.concrete_fields if not f.primary_key]
+    quote = connection.ops.quote_name
+    columns = ", ".join(quote(f.column) for f in fields)
+    marks = ", ".join(["%s"] * len(fields))
+    sql = f"INSERT INTO {quote(model._meta.db_table)} ({columns}) VALUES ({marks})"
+    defaults = {f.name: f.get_default() for f in fields}
+    prepared = [
+        [f.get_db_prep_save(row.get(f.name, defaults[f.name]), connection) for f in fields] for row in rows
+    ]
+    with connection.cursor() as cursor:
+        cursor.executemany(sql, prepared)
 
 
 def update_many(
