@@ -169,22 +169,15 @@ def make_users() -> dict:
     }
 
 
-@contextmanager
-def built_once(django_db_blocker, build):
-    """The personas and a world, written once for a whole class of tests (see written_once)."""
-    with written_once(django_db_blocker):
-        users = make_users()
-        yield users, build(users)
-
-
 def side_fixture(build, *, scope: str = "module"):
-    """A fixture of (personas, world) that `build(users)` makes, written once per `scope` with
-    built_once; each test runs in a savepoint of it."""
+    """A fixture of (personas, world): make_users and what `build(users)` makes, written once
+    per `scope` (see written_once); each test runs in a savepoint of them."""
 
     @pytest.fixture(scope=scope)
     def side(django_db_setup, django_db_blocker):
-        with built_once(django_db_blocker, build) as built:
-            yield built
+        with written_once(django_db_blocker):
+            users = make_users()
+            yield users, build(users)
 
     return side
 
