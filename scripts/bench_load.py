@@ -15,6 +15,7 @@ stopped, one request each for a page nginx has cached and one it has not (the sn
 Prints:
     target=<name> direct_rps=<d> direct_p99_ms=<p> nginx_rps=<n> nginx_p99_ms=<q> static_rps=<s> direct_ratio=<d/s> nginx_ratio=<n/s> errors=<e>
     target=overview-uncached direct_rps=<u>
+    errors: target=<name> <direct|nginx|static> timeout=<n> read=<n> … (one line for each run with errors)
     fallback: cached=<status> snapshot=<status>
     load: worst_ratio=<lowest nginx_ratio> direct_ratio=<lowest direct_ratio> uncached_rps=<u> errors=<e>
 Needs nginx and wrk (apt-get install -y nginx wrk); exits non-zero without them.
@@ -120,6 +121,11 @@ def report(results: dict, uncached: dict, fallback: dict) -> None:
             f"nginx_ratio={nginx_ratios[-1]:.3f} errors={target_errors}"
         )
     print(f"target=overview-uncached direct_rps={uncached['rps']:.0f}")
+    for name, runs in [*results.items(), ("overview-uncached", {APP_PORT: uncached})]:
+        for port, where in ((APP_PORT, "direct"), (NGINX_PORT, "nginx"), (STATIC_PORT, "static")):
+            if port in runs and runs[port]["errors"]:
+                kinds = " ".join(f"{kind}={n}" for kind, n in runs[port]["kinds"].items())
+                print(f"errors: target={name} {where} {kinds}")
     print(f"fallback: cached={fallback['cached']} snapshot={fallback['snapshot']}")
     print(
         f"load: worst_ratio={min(nginx_ratios):.3f} direct_ratio={min(direct_ratios):.3f} "
@@ -249,10 +255,11 @@ def wrk(port: int, path: str) -> dict:
     ).stdout
     rps = float(re.search(r"Requests/sec:\s+([\d.]+)", output).group(1))
     value, unit = re.search(r"99%\s+([\d.]+)(us|ms|s)", output).groups()
-    errors = sum(int(n) for n in re.findall(r"(?:connect|read|write|timeout) (\d+)", output))
+    kinds = {kind: int(n) for kind, n in re.findall(r"(connect|read|write|timeout) (\d+)", output)}
     non_2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", output)
-    errors += int(non_2xx.group(1)) if non_2xx else 0
-    return {"rps": rps, "p99_ms": float(value) * UNITS[unit], "errors": errors}
+    kinds["non-2xx"] = int(non_2xx.group(1)) if non_2xx else 0
+    kinds = {kind: n for kind, n in kinds.items() if n}
+    return {"rps": rps, "p99_ms": float(value) * UNITS[unit], "errors": sum(kinds.values()), "kinds": kinds}
 
 
 if __name__ == "__main__":
