@@ -31,8 +31,9 @@ LIVE_RECENT_KEY = "public:live-bumped-recently"
 LIVE_PENDING_KEY = "public:live-pending"
 
 
-def _version(key: str) -> int:
-    version = cache.get(key)
+def _version(key: str, stored: int | None = None) -> int:
+    """The version under `key`; `stored`, when given, is what a read just found there."""
+    version = cache.get(key) if stored is None else stored
     if version is None:
         # A fresh start (or an evicted key) begins from the clock, never from an old number.
         cache.add(key, time.time_ns(), timeout=None)
@@ -53,15 +54,24 @@ def content_version() -> int:
 
 def live_version() -> int:
     """The live version, first catching up on a live change the refresh interval held back."""
-    if cache.get(LIVE_PENDING_KEY) and _may_bump_live():
+    return _live_version(cache.get_many([LIVE_KEY, LIVE_PENDING_KEY]))
+
+
+def _live_version(stored: dict) -> int:
+    if stored.get(LIVE_PENDING_KEY) and _may_bump_live():
         cache.delete(LIVE_PENDING_KEY)
         _bump(LIVE_KEY)
-    return _version(LIVE_KEY)
+        return _version(LIVE_KEY)
+    return _version(LIVE_KEY, stored.get(LIVE_KEY))
 
 
 def page_version(*, live: bool) -> str:
     """The version a page is kept under: both versions for a page showing live figures."""
-    return f"{content_version()}.{live_version()}" if live else str(content_version())
+    if not live:
+        return str(content_version())
+    # One read for the three keys: with Redis, one round trip instead of three on every hit.
+    stored = cache.get_many([CONTENT_KEY, LIVE_KEY, LIVE_PENDING_KEY])
+    return f"{_version(CONTENT_KEY, stored.get(CONTENT_KEY))}.{_live_version(stored)}"
 
 
 def page_version_or_none(*, live: bool) -> str | None:
