@@ -18,7 +18,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import aiohttp
 from django.conf import settings
-from django.db import close_old_connections
+from django.db import close_old_connections, connection
 from django.utils import timezone
 
 from incidents.models import ProbeKind, RunState
@@ -36,6 +36,8 @@ WRITE_BATCH = 300
 # run's abandon time its result must be stored at the latest.
 WRITE_LINGER = 4.0
 WRITE_MARGIN = 1.0
+# Put on the results queue by stop(): the writer stores what it gathered, then ends.
+STOP = object()
 
 
 def worker_name() -> str:
@@ -46,7 +48,7 @@ class ProbeEngine:
     def __init__(self, *, concurrency: int, per_host: int, linger: float = WRITE_LINGER):
         self.concurrency, self.per_host, self.linger = concurrency, per_host, linger
         self.loop = asyncio.new_event_loop()
-        self.results: queue.SimpleQueue[RunResult] = queue.SimpleQueue()
+        self.results: queue.SimpleQueue[RunResult | object] = queue.SimpleQueue()
         self.db = ThreadPoolExecutor(max_workers=2, thread_name_prefix="probe-db")
         self.tasks: set[asyncio.Task] = set()
         self.host_slots: dict[str, asyncio.Semaphore] = {}
@@ -133,8 +135,7 @@ class ProbeEngine:
 
     # --- the writer thread ---
     def _write_forever(self) -> None:
-        while True:
-            first = self.results.get()
+        while (first := self.results.get()) is not STOP:
             batch = [first]
             # Gather results for a while (bigger batches cost less CPU per run), but store each
             # one well before the watchdog would call its run abandoned.
@@ -148,11 +149,15 @@ class ProbeEngine:
                     result = self.results.get(timeout=remaining)
                 except queue.Empty:
                     break
+                if result is STOP:
+                    self.results.put(STOP)
+                    break
                 batch.append(result)
                 flush_at = min(flush_at, result.spec.abandon_after - WRITE_MARGIN)
             self._write(batch)
             with self.counter_lock:
                 self.in_flight -= len(batch)
+        connection.close()
 
     def _write(self, batch: list[RunResult]) -> None:
         for attempt in range(3):
@@ -165,13 +170,16 @@ class ProbeEngine:
                 time.sleep(0.5)
 
     def stop(self) -> None:
-        """Closes the HTTP session and stops the loop (runs still in flight are dropped)."""
+        """Closes the HTTP session and stops the loop (runs still in flight are dropped); the
+        writer stores what it holds and ends, and every thread's database connection closes."""
 
         async def close():
             await self.session.close()
             self.loop.stop()
 
         asyncio.run_coroutine_threadsafe(close(), self.loop)
+        self.results.put(STOP)
+        self.db.shutdown(wait=True)
 
     def drain(self, timeout: float) -> None:
         """Waits (at most `timeout` seconds) for runs in flight to end and be stored."""

@@ -2,6 +2,7 @@
 deadlines, and the per-host bound (one slow host cannot take every slot)."""
 
 import json
+import threading
 import time
 
 import pytest
@@ -85,6 +86,27 @@ def test_one_slow_host_cannot_take_every_slot(make_probe, targets):
     assert all(run.state == RunState.OK for run in runs.values())
     quick = runs["other host"]
     assert (quick.started_at - quick.scheduled_at).total_seconds() < 0.5
+
+
+def test_stopping_stores_the_results_held_back_and_leaves_no_thread_or_connection(make_probe, targets):
+    threads_before = set(threading.enumerate())
+    # A long timeout and linger: without a stop, the writer would hold the result ~20 s.
+    engine = ProbeEngine(concurrency=5, per_host=5, linger=60)
+    make_probe(url=targets.url("/ok"), interval=30, timeout=20, name="held")
+    engine.submit(claim_runs(dispatch_due_probes(), worker="test"))
+    wait_for(lambda: targets.requests, seconds=5, message="the probe's request")
+    time.sleep(0.3)  # the answer reaches the engine; its result waits in the writer's batch
+    engine.stop()
+    run = wait_for(
+        lambda: ProbeRun.objects.filter(state=RunState.OK).first(), seconds=3, message="the held result"
+    )
+    assert run.probe.name == "held"
+    # Each engine thread held a database connection; none is left behind.
+    wait_for(
+        lambda: not set(threading.enumerate()) - threads_before,
+        seconds=5,
+        message="the engine's threads to end",
+    )
 
 
 def test_a_prometheus_scrape_reads_the_matching_sample(engine, make_probe, targets, make_metric):
