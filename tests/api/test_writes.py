@@ -240,7 +240,7 @@ def test_an_incident_written_through_the_api_leaves_the_same_traces_as_the_servi
 
     # Frozen, so both runs show the same minutes on the page whatever the clock does meanwhile.
     with time_machine.travel(dt.datetime.now(dt.UTC), tick=False):
-        savepoint = transaction.savepoint()
+        savepoint = transaction.savepoint_create()
         run_with_services(components, admin)
         by_services = traces(client)
         transaction.savepoint_rollback(savepoint)
