@@ -11,23 +11,28 @@ from django.db import connections, models
 
 
 def insert_many(model: type[models.Model], rows: list[dict], *, using="default") -> None:
-    """Inserts `rows` (field name to value; a field left out takes its default) in one
-    executemany: for tens of thousands of rows, bulk_create spends most of its time building a
-    model instance and its SQL per row."""
+    """Inserts `rows` (field name to value; a field left out takes its default) in one COPY on
+    PostgreSQL, one executemany elsewhere: for tens of thousands of rows, bulk_create spends most
+    of its time building a model instance and its SQL per row (and executemany on PostgreSQL
+    half the demo's load)."""
     if not rows:
         return
     connection = connections[using]
     fields = [f for f in model._meta.concrete_fields if not f.primary_key]
     quote = connection.ops.quote_name
-    columns = ", ".join(quote(f.column) for f in fields)
-    marks = ", ".join(["%s"] * len(fields))
-    sql = f"INSERT INTO {quote(model._meta.db_table)} ({columns}) VALUES ({marks})"
+    table, columns = quote(model._meta.db_table), ", ".join(quote(f.column) for f in fields)
     defaults = {f.name: f.get_default() for f in fields}
     prepared = [
         [f.get_db_prep_save(row.get(f.name, defaults[f.name]), connection) for f in fields] for row in rows
     ]
     with connection.cursor() as cursor:
-        cursor.executemany(sql, prepared)
+        if connection.vendor == "postgresql":
+            with cursor.cursor.copy(f"COPY {table} ({columns}) FROM STDIN") as copy:
+                for values in prepared:
+                    copy.write_row(values)
+            return
+        marks = ", ".join(["%s"] * len(fields))
+        cursor.executemany(f"INSERT INTO {table} ({columns}) VALUES ({marks})", prepared)
 
 
 def update_many(
