@@ -31,14 +31,13 @@ LIVE_RECENT_KEY = "public:live-bumped-recently"
 LIVE_PENDING_KEY = "public:live-pending"
 
 
-def _version(key: str, stored: int | None = None) -> int:
-    """The version under `key`; `stored`, when given, is what a read just found there."""
-    version = cache.get(key) if stored is None else stored
-    if version is None:
-        # A fresh start (or an evicted key) begins from the clock, never from an old number.
-        cache.add(key, time.time_ns(), timeout=None)
-        version = cache.get(key, 0)
-    return version
+def _version(key: str, found: int | None) -> int:
+    """The version under `key`, given what a read just found there (None: nothing yet)."""
+    if found is not None:
+        return found
+    # A fresh start (or an evicted key) begins from the clock, never from an old number.
+    cache.add(key, time.time_ns(), timeout=None)
+    return cache.get(key, 0)
 
 
 def _bump(key: str) -> None:
@@ -49,7 +48,7 @@ def _bump(key: str) -> None:
 
 
 def content_version() -> int:
-    return _version(CONTENT_KEY)
+    return _version(CONTENT_KEY, cache.get(CONTENT_KEY))
 
 
 def live_version() -> int:
@@ -57,12 +56,12 @@ def live_version() -> int:
     return _live_version(cache.get_many([LIVE_KEY, LIVE_PENDING_KEY]))
 
 
-def _live_version(stored: dict) -> int:
-    if stored.get(LIVE_PENDING_KEY) and _may_bump_live():
+def _live_version(found: dict) -> int:
+    if found.get(LIVE_PENDING_KEY) and _may_bump_live():
         cache.delete(LIVE_PENDING_KEY)
         _bump(LIVE_KEY)
-        return _version(LIVE_KEY)
-    return _version(LIVE_KEY, stored.get(LIVE_KEY))
+        return _version(LIVE_KEY, cache.get(LIVE_KEY))
+    return _version(LIVE_KEY, found.get(LIVE_KEY))
 
 
 def page_version(*, live: bool) -> str:
@@ -70,8 +69,8 @@ def page_version(*, live: bool) -> str:
     if not live:
         return str(content_version())
     # One read for the three keys: with Redis, one round trip instead of three on every hit.
-    stored = cache.get_many([CONTENT_KEY, LIVE_KEY, LIVE_PENDING_KEY])
-    return f"{_version(CONTENT_KEY, stored.get(CONTENT_KEY))}.{_live_version(stored)}"
+    found = cache.get_many([CONTENT_KEY, LIVE_KEY, LIVE_PENDING_KEY])
+    return f"{_version(CONTENT_KEY, found.get(CONTENT_KEY))}.{_live_version(found)}"
 
 
 def page_version_or_none(*, live: bool) -> str | None:
