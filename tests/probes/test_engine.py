@@ -95,7 +95,8 @@ def test_stopping_stores_the_results_held_back_and_leaves_no_thread_or_connectio
     make_probe(url=targets.url("/ok"), interval=30, timeout=20, name="held")
     engine.submit(claim_runs(dispatch_due_probes(), worker="test"))
     wait_for(lambda: targets.requests, seconds=5, message="the probe's request")
-    time.sleep(0.3)  # the answer reaches the engine; its result waits in the writer's batch
+    # The run's task ends once its result is queued; the writer then holds it in its batch.
+    wait_for(lambda: not engine.tasks, seconds=5, message="the run to be measured")
     engine.stop()
     run = wait_for(
         lambda: ProbeRun.objects.filter(state=RunState.OK).first(), seconds=3, message="the held result"
