@@ -12,9 +12,9 @@ from django.db import connections, models
 
 def insert_many(model: type[models.Model], rows: list[dict], *, using="default") -> None:
     """Inserts `rows` (field name to value; a field left out takes its default) in one COPY on
-    PostgreSQL, one executemany elsewhere: for tens of thousands of rows, bulk_create spends most
-    of its time building a model instance and its SQL per row (and executemany on PostgreSQL
-    half the demo's load)."""
+    PostgreSQL (one stream, not a statement per row), one executemany elsewhere: for tens of
+    thousands of rows, bulk_create spends most of its time building a model instance and its
+    SQL per row."""
     if not rows:
         return
     connection = connections[using]
