@@ -40,11 +40,12 @@ def _version(key: str, found: int | None) -> int:
     return cache.get(key, 0)
 
 
-def _bump(key: str) -> None:
+def _bump(key: str) -> int:
+    """Moves the version under `key` on and returns the new one."""
     try:
-        cache.incr(key)
-    except ValueError:
-        cache.add(key, time.time_ns(), timeout=None)
+        return cache.incr(key)
+    except ValueError:  # nothing there yet
+        return _version(key, None)
 
 
 def content_version() -> int:
@@ -59,8 +60,7 @@ def live_version() -> int:
 def _live_version(found: dict) -> int:
     if found.get(LIVE_PENDING_KEY) and _may_bump_live():
         cache.delete(LIVE_PENDING_KEY)
-        _bump(LIVE_KEY)
-        return _version(LIVE_KEY, cache.get(LIVE_KEY))
+        return _bump(LIVE_KEY)
     return _version(LIVE_KEY, found.get(LIVE_KEY))
 
 
