@@ -171,7 +171,8 @@ class ProbeEngine:
 
     def stop(self) -> None:
         """Closes the HTTP session and stops the loop (runs still in flight are dropped); the
-        writer stores what it holds and ends, and every thread's database connection closes."""
+        writer stores what it holds, closes its database connection and ends, and the database
+        threads end."""
 
         async def close():
             await self.session.close()

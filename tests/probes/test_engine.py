@@ -6,6 +6,7 @@ import threading
 import time
 
 import pytest
+from django.db import connection
 
 from incidents.models import ComponentStatus, ProbeKind, ProbeRun, RunState
 from incidents.probes.engine import ProbeEngine
@@ -88,26 +89,49 @@ def test_one_slow_host_cannot_take_every_slot(make_probe, targets):
     assert (quick.started_at - quick.scheduled_at).total_seconds() < 0.5
 
 
-def test_stopping_stores_the_results_held_back_and_leaves_no_thread_or_connection(make_probe, targets):
-    threads_before = set(threading.enumerate())
-    # A long timeout and linger: without a stop, the writer would hold the result ~20 s.
-    engine = ProbeEngine(concurrency=5, per_host=5, linger=60)
+def _stored_held_run(engine, make_probe, targets) -> None:
+    """One probe run (timeout 20 s) measured and handed to the writer."""
     make_probe(url=targets.url("/ok"), interval=30, timeout=20, name="held")
     engine.submit(claim_runs(dispatch_due_probes(), worker="test"))
     wait_for(lambda: targets.requests, seconds=5, message="the probe's request")
     # The run's task ends once its result is queued; the writer then holds it in its batch.
     wait_for(lambda: not engine.tasks, seconds=5, message="the run to be measured")
+
+
+def test_stopping_stores_the_results_held_back_and_leaves_no_thread_behind(make_probe, targets):
+    threads_before = set(threading.enumerate())
+    # A long linger: without a stop, the writer would hold the result about 20 s.
+    engine = ProbeEngine(concurrency=5, per_host=5, linger=60)
+    _stored_held_run(engine, make_probe, targets)
     engine.stop()
     run = wait_for(
         lambda: ProbeRun.objects.filter(state=RunState.OK).first(), seconds=3, message="the held result"
     )
     assert run.probe.name == "held"
-    # Each engine thread held a database connection; none is left behind.
     wait_for(
         lambda: not set(threading.enumerate()) - threads_before,
         seconds=5,
         message="the engine's threads to end",
     )
+
+
+def _database_sessions() -> int:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()")
+        return cursor.fetchone()[0]
+
+
+@pytest.mark.postgres
+def test_a_stopped_engine_leaves_no_database_session_open(make_probe, targets):
+    """A session left open blocks dropping the database (each stopped engine used to leave the
+    writer's)."""
+    before = _database_sessions()
+    engine = ProbeEngine(concurrency=5, per_host=5, linger=0.1)
+    _stored_held_run(engine, make_probe, targets)
+    wait_for(lambda: ProbeRun.objects.filter(state=RunState.OK).exists(), seconds=5, message="the result")
+    assert _database_sessions() > before  # the writer's session, which the stop must close
+    engine.stop()
+    wait_for(lambda: _database_sessions() <= before, seconds=5, message="the writer's session to close")
 
 
 def test_a_prometheus_scrape_reads_the_matching_sample(engine, make_probe, targets, make_metric):
