@@ -14,7 +14,7 @@ from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from incidents.intake.labels import check_labels, check_storable, storable
+from incidents.intake.labels import check_labels, check_names
 from incidents.intake.matchers import parse_matchers
 from incidents.models import AlertRule, AlertState, Component, IntakeAlert
 from incidents.services.alert_rules import save_alert_rule
@@ -68,14 +68,9 @@ class ReceivedAlertSerializer(serializers.Serializer):
 
     def validate_annotations(self, value: dict[str, str]) -> dict[str, str]:
         try:
-            check_storable(value)
+            check_names(value)
         except DjangoValidationError as invalid:
             raise serializers.ValidationError(invalid.messages) from None
-        return value
-
-    def validate_generatorURL(self, value: str) -> str:
-        if not storable(value):
-            raise serializers.ValidationError(_("The address may not contain lone surrogates."))
         return value
 
     def to_alert(self, data) -> ReceivedAlert:

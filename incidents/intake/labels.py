@@ -2,10 +2,12 @@
 
 Labels are short identifiers (Prometheus, Grafana) that every rule's matchers run over, so their
 number and lengths are bounded (INTAKE_MAX_LABELS, INTAKE_LABEL_NAME_MAX_LENGTH,
-INTAKE_LABEL_VALUE_MAX_LENGTH). Names and values, of labels and annotations alike, are stored as
-JSON: a NUL character or a lone surrogate is text no PostgreSQL row can hold, so it is refused
-here rather than failing the write.
+INTAKE_LABEL_VALUE_MAX_LENGTH). Labels and annotations are stored as JSON, whose names no field
+checks (values are text fields, which refuse them already): a NUL character or a lone surrogate
+in a name is text no PostgreSQL row can hold, so it is refused here rather than failing the write.
 """
+
+from collections.abc import Iterable
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -23,9 +25,9 @@ def storable(text: str) -> bool:
     return True
 
 
-def check_storable(texts: dict[str, str]) -> None:
-    if not all(storable(name) and storable(value) for name, value in texts.items()):
-        raise ValidationError(_("Names and values may not contain NUL characters or lone surrogates."))
+def check_names(names: Iterable[str]) -> None:
+    if not all(storable(name) for name in names):
+        raise ValidationError(_("Names may not contain NUL characters or lone surrogates."))
 
 
 def check_labels(labels: dict[str, str]) -> None:
@@ -39,4 +41,4 @@ def check_labels(labels: dict[str, str]) -> None:
     longest_value = settings.INTAKE_LABEL_VALUE_MAX_LENGTH
     if any(len(value) > longest_value for value in labels.values()):
         raise ValidationError(_("A label value may be at most %(n)d characters.") % {"n": longest_value})
-    check_storable(labels)
+    check_names(labels)
