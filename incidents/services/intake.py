@@ -112,17 +112,13 @@ def receive_alerts(source: AlertSource, alerts: list[ReceivedAlert], *, now=None
 def _record(
     source: AlertSource, matched: list[tuple[ReceivedAlert, AlertRule | None]], *, now
 ) -> IntakeReport:
-    # A rule deleted or disabled since it was matched takes nothing.
-    live = set(
-        AlertRule.objects.filter(
-            pk__in={rule.pk for _alert, rule in matched if rule}, enabled=True
-        ).values_list("pk", flat=True)
-    )
+    # As the rules are now: one deleted or disabled since it was matched takes nothing.
+    live = AlertRule.objects.filter(enabled=True).in_bulk({rule.pk for _alert, rule in matched if rule})
     report = IntakeReport()
     touched: dict[int, str] = {}  # component id -> reason of the latest change
     firing: list[tuple[IntakeAlert, AlertRule, str]] = []
     for alert, matched_rule in matched:
-        rule = matched_rule if matched_rule is not None and matched_rule.pk in live else None
+        rule = live.get(matched_rule.pk) if matched_rule is not None else None
         stored, outcome, held_before = _store(source, alert, rule, now=now)
         report.outcomes[outcome] += 1
         instruments.INTAKE_ALERTS.labels(source=source, outcome=outcome).inc()
@@ -143,13 +139,14 @@ def _record(
 
 
 def _is_stale(stored: IntakeAlert, alert: ReceivedAlert) -> bool:
-    """Older than what is kept: delayed or replayed after a later notification. A firing is
-    stale after a resolution unless it started after that resolution ended (a new episode)."""
-    if alert.starts_at < stored.starts_at:
-        return True
-    if stored.state == AlertState.RESOLVED and alert.state == AlertState.FIRING:
-        return alert.starts_at <= (stored.ends_at or stored.starts_at)
-    return False
+    """Older than what is kept: delayed or replayed after a later notification."""
+    if alert.state == AlertState.FIRING:
+        # After a resolution, only a firing that started once it had ended is a new episode.
+        return stored.state == AlertState.RESOLVED and alert.starts_at <= (stored.ends_at or stored.starts_at)
+    ended = alert.ends_at or alert.starts_at
+    if stored.state == AlertState.FIRING:
+        return ended < stored.starts_at  # the end of an earlier episode
+    return ended < (stored.ends_at or stored.starts_at)
 
 
 def _store(

@@ -78,6 +78,20 @@ def test_a_new_firing_reopens_and_a_delayed_earlier_resolution_does_not_end_it(i
     assert alert.state == "firing" and alert.starts_at.isoformat().startswith("2026-11-30T22:05")
 
 
+def test_replaying_a_whole_earlier_episode_leaves_the_later_one_resolved(intake, rules, webhooks):
+    second_resolved = alertmanager("resolved", ends_at="2026-11-30T22:40:00Z")
+    second_resolved["alerts"][0]["startsAt"] = LATER
+    for payload in (alertmanager("firing"), alertmanager("resolved"), later_firing(alertmanager("firing"))):
+        intake.post(AM, payload, format="json")
+    intake.post(AM, second_resolved, format="json")
+
+    for replayed in (alertmanager("resolved"), later_firing(alertmanager("firing"))):
+        assert intake.post(AM, replayed, format="json").json()["repeated"] == 1
+
+    assert status_of(webhooks) == "operational"
+    assert IntakeAlert.objects.get().state == "resolved"
+
+
 def test_one_payload_with_firing_and_resolved_keeps_the_resolution(intake, rules, webhooks):
     payload = alertmanager("resolved")
     payload["alerts"] = alertmanager("resolved")["alerts"] + alertmanager("firing")["alerts"]
