@@ -125,6 +125,15 @@ def render_markdown(text: str) -> SafeString:
     return mark_safe(clean)  # sanitised by nh3 just above
 
 
+def quoted_as_written(text: str) -> str:
+    """Markdown that shows `text` exactly as written, inert: a fenced code block, so no link,
+    image, HTML or mention in it is rendered. The fence is longer than any run of backticks in
+    the text, so nothing in the text can close it (CommonMark's rule, and Python-Markdown's)."""
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    fence = "`" * max(3, longest + 1)
+    return f"{fence}\n{text}\n{fence}"
+
+
 # HTML rendered when an update is written.
 #
 # Feeds show the HTML of dozens of updates per request; rendering Markdown costs more than the

@@ -459,6 +459,13 @@ STATUSPAGE_API_MAX_AGE = env_int("STATUSPAGE_API_MAX_AGE", 30)
 # Alertmanager and Grafana repeat a firing alert every 4 hours by default (repeat_interval), so
 # the source may have stopped, and the alert stays firing until something resolves it.
 INTAKE_SILENT_AFTER_SECONDS = env_int("INTAKE_SILENT_AFTER_SECONDS", 6 * 3600)
+# Bounds on what one alert may carry, refused with a 400 naming the field: Prometheus and Grafana
+# labels are short identifiers, and every rule's matchers run over them.
+INTAKE_MAX_LABELS = env_int("INTAKE_MAX_LABELS", 64)
+INTAKE_LABEL_NAME_MAX_LENGTH = env_int("INTAKE_LABEL_NAME_MAX_LENGTH", 128)
+INTAKE_LABEL_VALUE_MAX_LENGTH = env_int("INTAKE_LABEL_VALUE_MAX_LENGTH", 1024)
+# The longest matcher an alert rule may have (label, operator and value or regular expression).
+INTAKE_MATCHER_MAX_LENGTH = env_int("INTAKE_MATCHER_MAX_LENGTH", 300)
 
 
 # Probes

@@ -14,6 +14,7 @@ from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from incidents.intake.labels import check_labels, check_names
 from incidents.intake.matchers import parse_matchers
 from incidents.models import AlertRule, AlertState, Component, IntakeAlert
 from incidents.services.alert_rules import save_alert_rule
@@ -25,7 +26,8 @@ from .serializers import actor
 from .strict import ApiModelSerializer
 
 MAX_ALERTS = 1000
-LABEL_TEXT = serializers.CharField(allow_blank=True, max_length=2000, trim_whitespace=False)
+# Label lengths are bounded by settings, checked in ReceivedAlertSerializer.validate_labels.
+LABEL_TEXT = serializers.CharField(allow_blank=True, trim_whitespace=False)
 ANNOTATION_TEXT = serializers.CharField(allow_blank=True, max_length=20000, trim_whitespace=False)
 
 
@@ -56,6 +58,20 @@ class ReceivedAlertSerializer(serializers.Serializer):
     endsAt = EndsAtField(required=False, allow_null=True)
     generatorURL = serializers.CharField(required=False, allow_blank=True, max_length=2000)
     fingerprint = serializers.RegexField(r"^[0-9A-Za-z_.:-]{1,128}$", required=False, allow_blank=True)
+
+    def validate_labels(self, value: dict[str, str]) -> dict[str, str]:
+        try:
+            check_labels(value)
+        except DjangoValidationError as invalid:
+            raise serializers.ValidationError(invalid.messages) from None
+        return value
+
+    def validate_annotations(self, value: dict[str, str]) -> dict[str, str]:
+        try:
+            check_names(value)
+        except DjangoValidationError as invalid:
+            raise serializers.ValidationError(invalid.messages) from None
+        return value
 
     def to_alert(self, data) -> ReceivedAlert:
         labels = dict(data["labels"])
@@ -112,7 +128,7 @@ class AlertRuleSerializer(ApiModelSerializer):
     id = serializers.CharField(source="public_id", read_only=True)
     component = serializers.SlugRelatedField(slug_field="slug", queryset=Component.objects.all())
     matchers = serializers.ListField(
-        child=serializers.CharField(max_length=300),
+        child=serializers.CharField(),
         max_length=20,
         help_text=_('Alertmanager label matchers that must all hold, e.g. ["service=\\"webhooks\\""].'),
     )

@@ -1,16 +1,19 @@
 """Alertmanager's label matchers: `name="value"`, `name!="value"`, `name=~"regex"`, `name!~"regex"`.
 
-Regular expressions are anchored at both ends, as in Alertmanager. Matchers come from admins,
-but are still bounded in length so that a rule cannot make every alert slow to match.
+Regular expressions are anchored at both ends and compiled with RE2, as in Alertmanager: RE2
+matches in time linear in the label's length, so no pattern can backtrack on a label a sender
+chose. A pattern RE2 does not support (backreferences, look-around) is refused when the rule is
+saved. Matchers come from admins, but are still bounded in length (INTAKE_MATCHER_MAX_LENGTH).
 """
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+import re2
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
-MAX_MATCHER_LENGTH = 300
 MAX_MATCHERS = 20
 _MATCHER = re.compile(r'^\s*([A-Za-z_][A-Za-z0-9_]*)\s*(=~|!~|!=|=)\s*(?:"((?:[^"\\]|\\.)*)"|([^"\s]*))\s*$')
 
@@ -20,11 +23,12 @@ class Matcher:
     label: str
     operator: str
     value: str
+    pattern: re2._Regexp | None = field(default=None, compare=False, repr=False)
 
     def holds(self, labels: dict[str, str]) -> bool:
         actual = labels.get(self.label, "")
-        if self.operator in ("=~", "!~"):
-            found = re.fullmatch(self.value, actual) is not None
+        if self.pattern is not None:
+            found = self.pattern.fullmatch(actual) is not None
             return found if self.operator == "=~" else not found
         return (actual == self.value) == (self.operator == "=")
 
@@ -33,9 +37,24 @@ class Matcher:
         return f'{self.label}{self.operator}"{escaped}"'
 
 
+def compile_pattern(value: str) -> re2._Regexp:
+    """The matcher's regular expression as RE2 runs it; ValidationError if RE2 cannot."""
+    options = re2.Options()
+    options.log_errors = False  # the error is the form's to show, not stderr's
+    try:
+        return re2.compile(value, options)
+    except re2.error as error:
+        reason = error.args[0].decode(errors="replace") if error.args else ""
+        raise ValidationError(
+            _("“%(value)s” is not a regular expression RE2 can run: %(error)s")
+            % {"value": value, "error": reason}
+        ) from None
+
+
 def parse_matcher(text: str) -> Matcher:
-    if len(text) > MAX_MATCHER_LENGTH:
-        raise ValidationError(_("A matcher may be at most %(n)d characters.") % {"n": MAX_MATCHER_LENGTH})
+    longest = settings.INTAKE_MATCHER_MAX_LENGTH
+    if len(text) > longest:
+        raise ValidationError(_("A matcher may be at most %(n)d characters.") % {"n": longest})
     found = _MATCHER.match(text)
     if not found:
         raise ValidationError(
@@ -44,14 +63,8 @@ def parse_matcher(text: str) -> Matcher:
         )
     label, operator, quoted, bare = found.groups()
     value = re.sub(r"\\(.)", r"\1", quoted) if quoted is not None else bare
-    if operator in ("=~", "!~"):
-        try:
-            re.compile(value)
-        except re.error as error:
-            raise ValidationError(
-                _("“%(value)s” is not a regular expression: %(error)s") % {"value": value, "error": error}
-            ) from error
-    return Matcher(label, operator, value)
+    pattern = compile_pattern(value) if operator in ("=~", "!~") else None
+    return Matcher(label, operator, value, pattern)
 
 
 def parse_matchers(texts) -> list[Matcher]:
