@@ -106,7 +106,8 @@ def _is_storable(text: str) -> bool:
 
 
 def _shown(key: str) -> str:
-    return key if _is_storable(key) else ascii(key)[1:-1]
+    """A key as written in the path: one that cannot be stored with JSON's escapes (`\\u0000`)."""
+    return key if _is_storable(key) else json.dumps(key)[1:-1]
 
 
 def _unstorable_path(document, path: tuple) -> tuple | None:
