@@ -31,9 +31,9 @@ from .base import (
 
 KNOWN = {"format", "metric", "labels", "path", "headers"}
 
-# prometheus_client's parser takes time quadratic in the length of a line full of escaped quotes
-# (27 s for one line of a megabyte), and over 3 s for a megabyte of short lines: it reads only the
-# sample lines of the metric asked for (found in one pass), each at most this long.
+# prometheus_client's parser takes time quadratic in the length of a line full of escaped quotes,
+# and is slow on a long text of short lines: it reads only the sample lines of the metric asked
+# for (found in one pass), each at most this long.
 MAX_SAMPLE_LINE_CHARS = 4096
 
 
