@@ -80,6 +80,10 @@ bench-site: venv
 # The Statuspage-compatible JSON: cold build, cached read, 304.
 bench-api: venv
 	$(PY) scripts/bench_api.py
+# The JSON depth scan itself (no body limit in front) on hostile shapes at 64 KiB and 1 MiB.
+.PHONY: bench-scan
+bench-scan: venv
+	$(PY) scripts/bench_scan.py
 # 2,000 Statuspage incidents with 10,000 updates through manage.py import_statuspage, twice, into a
 # fresh PostgreSQL database on DATABASE_URL's server; the second run must create nothing.
 bench-import: venv

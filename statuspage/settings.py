@@ -443,8 +443,10 @@ SPECTACULAR_SETTINGS = {
         "AlertRuleStatusEnum": "incidents.models.intake.ALERT_STATUSES",
     },
 }
-# Requests to /api/v1/ with a larger body are refused with 413 before they are read.
+# Requests to /api/v1/ with a larger body are refused with 413 before they are read; imports
+# (a Statuspage export, a metric's samples) may be larger.
 API_MAX_BODY_BYTES = env_int("API_MAX_BODY_BYTES", 1024 * 1024)
+IMPORT_MAX_BODY_BYTES = env_int("IMPORT_MAX_BODY_BYTES", 32 * 1024 * 1024)
 API_PAGE_SIZE = env_int("API_PAGE_SIZE", 50)
 # The Statuspage page id (12 characters, base36); derived from SITE_URL when empty.
 STATUSPAGE_PAGE_ID = env_str("STATUSPAGE_PAGE_ID", "")
@@ -499,6 +501,9 @@ SUBSCRIBE_CONFIRM_MAX_AGE_SECONDS = env_int("SUBSCRIBE_CONFIRM_MAX_AGE_SECONDS",
 # Subscribe requests allowed per hour from one client address, and for one email address.
 SUBSCRIBE_RATE_PER_CLIENT = env_int("SUBSCRIBE_RATE_PER_CLIENT", 20)
 SUBSCRIBE_RATE_PER_ADDRESS = env_int("SUBSCRIBE_RATE_PER_ADDRESS", 3)
+# Largest body of the public JSON endpoint /subscribe/api/: room for a subscription to 1,000
+# components with the longest slugs (50 characters), pretty-printed; larger is a JSON 413.
+SUBSCRIBE_MAX_BODY_BYTES = env_int("SUBSCRIBE_MAX_BODY_BYTES", 131072)
 # Deliveries a worker claims at once (one SMTP connection per batch) and how long it may hold them.
 NOTIFY_BATCH_SIZE = env_int("NOTIFY_BATCH_SIZE", 200)
 NOTIFY_LEASE_SECONDS = env_int("NOTIFY_LEASE_SECONDS", 120)

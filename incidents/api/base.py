@@ -9,6 +9,8 @@ from rest_framework import mixins, status, viewsets
 from rest_framework.filters import OrderingFilter
 from rest_framework.response import Response
 
+from incidents.validation.request_bodies import body_too_large
+
 from .concurrency import check_if_match, check_version, etag_for
 from .errors import PayloadTooLarge
 from .permissions import StaffRole
@@ -38,9 +40,14 @@ class ApiViewSet(viewsets.GenericViewSet):
             length = int(request.META.get("CONTENT_LENGTH") or 0)
         except ValueError:
             length = 0
-        if length > settings.API_MAX_BODY_BYTES:
-            raise PayloadTooLarge()
+        limit = self.body_limit()
+        if length > limit:
+            raise PayloadTooLarge(body_too_large(limit))
         super().initial(request, *args, **kwargs)
+
+    def body_limit(self) -> int:
+        """The largest body this request may send, in bytes."""
+        return settings.API_MAX_BODY_BYTES
 
     def filter_queryset(self, queryset):
         queryset = super().filter_queryset(queryset)

@@ -1,5 +1,5 @@
-"""DRF's JSON parser with the nesting bound of incidents.validation.json_bodies, the default
-parser of the API."""
+"""DRF's JSON parser with the bounds of incidents.validation.json_bodies (nesting, and no NUL
+or unpaired surrogate in any key or string), the default parser of the API."""
 
 from django.conf import settings
 from django.utils.translation import gettext as _
@@ -8,11 +8,11 @@ from rest_framework.parsers import JSONParser
 from rest_framework.settings import api_settings
 from rest_framework.utils.json import strict_constant
 
-from incidents.validation.json_bodies import JsonTooDeep, loads_bounded
+from incidents.validation.json_bodies import JsonTooDeep, UnstorableText, loads_bounded
 
 
 class BoundedJSONParser(JSONParser):
-    """DRF's JSON parser with the nesting bound; strict about NaN and Infinity like DRF's."""
+    """DRF's JSON parser with the bounds; strict about NaN and Infinity like DRF's."""
 
     def parse(self, stream, media_type=None, parser_context=None):
         parser_context = parser_context or {}
@@ -23,5 +23,7 @@ class BoundedJSONParser(JSONParser):
             return loads_bounded(text, parse_constant=constant)
         except JsonTooDeep as error:
             raise ParseError({"body": [str(error)]}) from None
+        except UnstorableText as error:
+            raise ParseError({error.field: [str(error)]}) from None
         except ValueError as error:
             raise ParseError(_("JSON parse error - %(error)s") % {"error": error}) from None

@@ -85,6 +85,9 @@ class StatuspageImportViewSet(mixins.CreateModelMixin, ApiViewSet):
 
     serializer_class = StatuspageImportResultSerializer
 
+    def body_limit(self) -> int:
+        return settings.IMPORT_MAX_BODY_BYTES
+
     @extend_schema(
         operation_id="imports_statuspage_create",
         request={

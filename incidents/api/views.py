@@ -1,5 +1,6 @@
 """Our REST API (/api/v1/): components, metrics, samples, the audit trail and API tokens."""
 
+from django.conf import settings
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
@@ -19,7 +20,7 @@ from incidents.models import (
 from incidents.roles import can_respond, can_view_drafts
 from incidents.services.api_tokens import issue_token, revoke_token
 from incidents.services.components import set_component_status
-from incidents.services.sample_import import import_samples
+from incidents.services.sample_import import MAX_IMPORTED_SAMPLES, import_samples
 
 from . import filters
 from . import serializers as s
@@ -73,6 +74,16 @@ class MetricViewSet(ServiceCrudViewSet):
     serializer_class = s.MetricSerializer
     ordering_fields = ["position", "slug", "created_at", "updated_at", "latest_at"]
     filter_serializer_class = filters.MetricFilters
+
+    # Room for the most samples an import takes, each with the longest time and number, pretty-printed.
+    SAMPLE_IMPORT_BYTES_PER_SAMPLE = 200
+
+    def body_limit(self) -> int:
+        if self.action == "import_samples":
+            return max(
+                settings.API_MAX_BODY_BYTES, MAX_IMPORTED_SAMPLES * self.SAMPLE_IMPORT_BYTES_PER_SAMPLE
+            )
+        return super().body_limit()
 
     def apply_filters(self, queryset, params):
         if "component" in params:

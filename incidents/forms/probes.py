@@ -7,7 +7,7 @@ from django.utils.translation import gettext_lazy as _
 
 from incidents.models import Metric, ProbeKind
 from incidents.translation import pick
-from incidents.validation.json_bodies import loads_bounded
+from incidents.validation.json_bodies import UnstorableText, loads_bounded
 
 from .base import component_label, default_language
 
@@ -59,6 +59,8 @@ class ProbeForm(forms.Form):
             )
         try:
             config = loads_bounded(text, parse_constant=_refuse_json_constant)
+        except UnstorableText as error:
+            raise ValidationError(str(error)) from None
         except ValueError:
             raise ValidationError(_("The settings must be valid JSON.")) from None
         if not isinstance(config, dict):

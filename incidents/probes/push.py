@@ -13,7 +13,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from incidents.validation.instants import check_within_window, parse_instant
-from incidents.validation.json_bodies import JsonTooDeep, loads_bounded
+from incidents.validation.json_bodies import JsonTooDeep, UnstorableText, loads_bounded
 
 from .base import refuse_unknown_keys, require_mapping
 
@@ -48,6 +48,8 @@ def parse_body(body: bytes, *, received_at: dt.datetime) -> list[tuple[float, dt
             raise
         if isinstance(error, JsonTooDeep):
             raise BadPush(str(error), field="body") from None
+        if isinstance(error, UnstorableText):
+            raise BadPush(str(error), field=error.field) from None
         raise BadPush(_("The body must be JSON.")) from None
     if isinstance(document, dict) and "samples" in document:
         entries = document["samples"]

@@ -53,7 +53,9 @@ async def measure(spec: RunSpec, session: aiohttp.ClientSession) -> Measurement:
     if not 200 <= status < 300:
         return Measurement(RunState.FAILED, None, f"HTTP {status}")
     try:
-        mirrored = status_in_summary(loads_bounded(body), spec.config.get("component", ""))
+        mirrored = status_in_summary(
+            loads_bounded(body, storable_text=False), spec.config.get("component", "")
+        )
     except LookupError:
         return Measurement(RunState.FAILED, None, "component not in the summary")
     except (ValueError, KeyError, TypeError):

@@ -21,7 +21,7 @@ from incidents.probes.base import RunResult, elapsed_in_unit, spec_of_run
 from incidents.services.bulk import update_many
 from incidents.telemetry import instruments
 from incidents.validation.instants import check_happened
-from incidents.validation.json_bodies import JsonTooDeep
+from incidents.validation.json_bodies import JsonTooDeep, UnstorableText
 
 from .health import evaluate_metrics, group_samples
 from .metrics import NewSample, record_samples
@@ -147,9 +147,10 @@ def _update_breakers(results: list[RunResult]) -> None:
 class CanaryRefused(Exception):
     """A webhook the receiver will not count; `status` is the HTTP status to answer with."""
 
-    def __init__(self, status: int, message: str):
+    def __init__(self, status: int, message: str, *, field: str | None = None):
         super().__init__(message)
         self.status = status
+        self.field = field
 
 
 def receive_canary(probe: Probe, *, body: bytes, signature: str, received_at: dt.datetime) -> ProbeRun:
@@ -163,7 +164,9 @@ def receive_canary(probe: Probe, *, body: bytes, signature: str, received_at: dt
     try:
         nonce = webhook.nonce_in(body, probe.config.get("nonce_path", "nonce"))
     except JsonTooDeep as error:
-        raise CanaryRefused(400, str(error)) from None
+        raise CanaryRefused(400, str(error), field="body") from None
+    except UnstorableText as error:
+        raise CanaryRefused(400, str(error), field=error.field) from None
     except (ValueError, KeyError, IndexError, TypeError):
         raise CanaryRefused(400, "no nonce in the body") from None
     with transaction.atomic():

@@ -19,7 +19,7 @@ from incidents.models import ComponentStatus, Impact, IncidentKind, IncidentStat
 from incidents.outbound.client import open_session, refusal_in
 from incidents.outbound.guard import check_url
 from incidents.validation.instants import check_happened, check_planned, parse_instant
-from incidents.validation.json_bodies import loads_bounded
+from incidents.validation.json_bodies import UnstorableText, loads_bounded
 
 MAX_DOCUMENT_BYTES = 200 * 1024 * 1024
 FETCH_TIMEOUT_SECONDS = 60
@@ -114,6 +114,8 @@ def parse_export(data: bytes) -> Export:
         raise ImportRefused(_("The document is larger than %(mb)s MB.") % {"mb": MAX_DOCUMENT_BYTES // 2**20})
     try:
         document = loads_bounded(data)
+    except UnstorableText as error:
+        raise ImportRefused(str(error)) from None
     except (ValueError, UnicodeDecodeError) as error:
         raise ImportRefused(_("The document is not JSON: %(error)s") % {"error": error}) from None
     if isinstance(document, list):  # the manage API answers with a bare list

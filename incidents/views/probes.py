@@ -16,6 +16,7 @@ from incidents.models import Probe, ProbeKind
 from incidents.probes.push import BadPush
 from incidents.probes.webhook import SIGNATURE_HEADER
 from incidents.services.probe_results import CanaryRefused, push_samples, receive_canary
+from incidents.validation.request_bodies import body_too_large, read_body_within
 
 
 def _refuse(status: int, message: str, *, field: str | None = None) -> JsonResponse:
@@ -25,33 +26,20 @@ def _refuse(status: int, message: str, *, field: str | None = None) -> JsonRespo
     return JsonResponse(answer, status=status)
 
 
-def _read_body(request) -> bytes | None:
-    """The body, or None when it is larger than PUSH_MAX_BODY_BYTES (read no further than that)."""
-    limit = settings.PUSH_MAX_BODY_BYTES
-    try:
-        declared = int(request.META.get("CONTENT_LENGTH") or 0)
-    except ValueError:
-        declared = 0
-    if declared > limit:
-        return None
-    body = request.read(limit + 1)
-    return None if len(body) > limit else body
-
-
 @csrf_exempt
 @require_POST
 def webhook_receiver(request, public_id: str):
     received_at = timezone.now()
     probe = get_object_or_404(Probe, public_id=public_id, kind=ProbeKind.WEBHOOK)
-    body = _read_body(request)
+    body = read_body_within(request, limit=settings.PUSH_MAX_BODY_BYTES)
     if body is None:
-        return _refuse(413, _("The body is too large."))
+        return _refuse(413, body_too_large(settings.PUSH_MAX_BODY_BYTES), field="body")
     try:
         run = receive_canary(
             probe, body=body, signature=request.headers.get(SIGNATURE_HEADER, ""), received_at=received_at
         )
     except CanaryRefused as refused:
-        return _refuse(refused.status, str(refused))
+        return _refuse(refused.status, str(refused), field=refused.field)
     return JsonResponse({"run": run.pk, "state": run.state, "value": run.value})
 
 
@@ -66,9 +54,9 @@ def push_endpoint(request, public_id: str):
         return _refuse(401, _("Send the probe's token as: Authorization: Bearer <token>."))
     if not probe.enabled or not probe.push_token_matches(authorization.removeprefix("Bearer ").strip()):
         return _refuse(403, _("This token is not valid for this probe."))
-    body = _read_body(request)
+    body = read_body_within(request, limit=settings.PUSH_MAX_BODY_BYTES)
     if body is None:
-        return _refuse(413, _("The body is too large."))
+        return _refuse(413, body_too_large(settings.PUSH_MAX_BODY_BYTES), field="body")
     try:
         stored = push_samples(probe, body=body)
     except BadPush as bad:

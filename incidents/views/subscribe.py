@@ -30,7 +30,8 @@ from incidents.security.client_address import client_address
 from incidents.security.rate_limits import allow
 from incidents.services import subscriptions
 from incidents.services.deliveries import retry_failed_delivery
-from incidents.validation.json_bodies import JsonTooDeep, loads_bounded
+from incidents.validation.json_bodies import JsonTooDeep, UnstorableText, loads_bounded
+from incidents.validation.request_bodies import body_too_large, read_body_within
 
 RATE_WINDOW_SECONDS = 3600
 
@@ -173,10 +174,16 @@ def api_subscribe(request):
     """POST {"email", "language", "components": [slugs], "endpoint_url"?, "incident"?: slug}, with
     "channel": "webhook" (endpoint_url required) or "slack", "teams", "apprise", "sms" (with
     "target"): what the subscribe page's sections take, as JSON."""
+    limit = settings.SUBSCRIBE_MAX_BODY_BYTES
+    body = read_body_within(request, limit=limit)
+    if body is None:
+        return JsonResponse({"errors": {"body": [body_too_large(limit)]}}, status=413)
     try:
-        payload = loads_bounded(request.body or b"{}")
+        payload = loads_bounded(body or b"{}")
     except JsonTooDeep as error:
         return JsonResponse({"errors": {"body": [str(error)]}}, status=400)
+    except UnstorableText as error:
+        return JsonResponse({"errors": {error.field: [str(error)]}}, status=400)
     except ValueError:
         return JsonResponse({"errors": {"__all__": [_("The body must be JSON.")]}}, status=400)
     if not isinstance(payload, dict):
