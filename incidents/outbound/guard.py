@@ -200,19 +200,29 @@ def unreachable() -> str:
 def check_host_addresses(host: str, *, explain: bool = False) -> None:
     """Raises ValidationError unless every address `host` stands for now is allowed.
 
-    The reason names what the name resolved to, so it is given only when `explain` (staff
+    For a name, the reason tells what it resolved to, so it is given only when `explain` (staff
     screens, delivery errors). Everyone else reads `unreachable()`, the same whether the name
-    resolves to a refused address or not at all: a public form must not map the internal DNS."""
+    resolves to a refused address or not at all: a public form must not map the internal DNS.
+    An address typed as such is only judged, so its reason is always given."""
     try:
         addresses = addresses_of(host)
     except ValidationError:
         if explain:
             raise
         raise ValidationError(unreachable()) from None
+    explain = explain or _is_address(host)
     for address in addresses:
         reason = refusal_for(address)
         if reason:
             raise ValidationError(reason if explain else unreachable())
+
+
+def _is_address(host: str) -> bool:
+    try:
+        ipaddress.ip_address(host.strip("[]"))
+    except ValueError:
+        return False
+    return True
 
 
 def check_url(url: str, *, resolve: bool = True, explain: bool = False) -> None:
