@@ -90,6 +90,7 @@ def test_a_vendor_sms_gateway_whose_name_stands_for_loopback_gets_no_connection(
     refused_delivery()
 
 
+@pytest.mark.filterwarnings("ignore::urllib3.exceptions.InsecureRequestWarning")  # its own certificate
 def test_matrix_discovery_handing_over_another_address_reaches_nothing_there(
     settings, witness, make_subscriber, declare
 ):
