@@ -3,9 +3,12 @@ or XML endpoints), one message per update, and the Apprise send the SMS channel 
 
 The target is an Apprise URL (`discord://id/token`, `tgram://bot-token/chat-id`,
 `matrixs://token@host/#room`, `mmosts://host/token`, `json://host/path`). Apprise makes its own
-HTTP calls (requests), outside our guarded client, so before each send the host it will
-connect to is checked with `check_before_send`, and redirects are switched off: a host that
-passed the check must not hand the request on to one that would not.
+HTTP calls (requests), outside our guarded client, so every send runs inside
+`guarded_connections`: each connection Apprise opens is judged by the outbound guard at connect
+time, at the address it connects to, whatever asked for it (a redirect, a DNS answer that changed
+since the check, Matrix's `.well-known` discovery). Before that, `check_before_send` refuses a
+host that is already refused, with a clear error, and redirects are switched off. Matrix's
+discovery is switched off too: the homeserver is the host the URL names.
 
 Each service an Apprise URL reaches (its fixed host, or the host and port the URL names; for SMS
 the operator's one provider) has a circuit breaker of its own, as webhooks do
@@ -30,6 +33,7 @@ from django.utils.translation import gettext as _
 
 from incidents.models import Delivery
 from incidents.outbound.guard import AddressRefused, check_before_send, check_host_addresses, check_host_name
+from incidents.outbound.library_guard import guarded_connections
 from incidents.security.masking import is_masked, mask_secret
 
 from . import receiver_breakers
@@ -128,8 +132,8 @@ class Sent:
 
 
 def send_through_apprise(url: str, *, title: str, body: str, body_format: str, event_id: str) -> Sent:
-    """One notification through Apprise, after the outbound guard has passed the host and while
-    the service's circuit is closed."""
+    """One notification through Apprise while the service's circuit is closed, every connection
+    it opens judged by the outbound guard."""
     plugin = service(url)
     if plugin is None:
         return Sent("Apprise cannot use this URL any more.", permanent=True)
@@ -138,7 +142,7 @@ def send_through_apprise(url: str, *, title: str, body: str, body_format: str, e
     if until is not None:
         return Sent(receiver_breakers.held_error(origin), retry_at=until)
     # Subscribers' URLs are always of SCHEMES; another scheme can only be the SMS provider the
-    # operator configured (twilio://…), whose requests go to the vendor's own fixed host.
+    # operator configured (twilio://…), judged only as it connects.
     if scheme_of(url) in SCHEMES:
         fixed = SCHEMES[scheme_of(url)]
         try:
@@ -148,6 +152,9 @@ def send_through_apprise(url: str, *, title: str, body: str, body_format: str, e
     timeout = settings.NOTIFY_WEBHOOK_TIMEOUT_SECONDS
     plugin.socket_connect_timeout = plugin.socket_read_timeout = timeout
     plugin.redirects = False
+    if hasattr(plugin, "discovery"):
+        # Matrix: .well-known would name the host the access token is sent to.
+        plugin.discovery = False
     # Each service's own length limit (Discord 2,000, Telegram 4,096, SMS 160 …) by truncation.
     plugin.overflow_mode = apprise.common.OverflowMode.TRUNCATE
     if scheme_of(url) in HEADER_SCHEMES:
@@ -155,8 +162,13 @@ def send_through_apprise(url: str, *, title: str, body: str, body_format: str, e
     notifier = apprise.Apprise(asset=ASSET)
     notifier.add(plugin)
     started = time.monotonic()
-    result = notifier.notify(body=body, title=title, body_format=body_format, timeout=timeout * 2 + 1)
+    with guarded_connections() as refusals:
+        result = notifier.notify(body=body, title=title, body_format=body_format, timeout=timeout * 2 + 1)
     seconds = time.monotonic() - started
+    if refusals and not result:
+        # Our own decision, not the service failing: its circuit does not count it.
+        receiver_breakers.record(origin, failed=False)
+        return Sent(f"Address refused: {refusals[-1]}", permanent=True)
     if result:
         receiver_breakers.record(origin, failed=False)
         return Sent()

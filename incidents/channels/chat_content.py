@@ -4,6 +4,9 @@ Built on `content.UpdateContent` (texts picked with the fallback chain), plus wh
 show and mail does not: the incident's impact and, for each affected component, its live figure
 (the first metric with a current reading). Rendered once per (update, language) and channel,
 with MANAGE_MARKER where each subscriber's own manage link goes (`with_manage_link`).
+
+Every text a chat service shows is taken here with its mentions broken (`mentions`), so no
+service's message built from it can notify a channel or a person.
 """
 
 from dataclasses import dataclass
@@ -18,6 +21,7 @@ from incidents.translation import pick
 
 from .content import ContentCache, UpdateContent, content_key, render_content
 from .emails import MANAGE_MARKER
+from .mentions import without_mentions
 
 
 @dataclass(frozen=True)
@@ -30,19 +34,13 @@ class ChatComponent:
 
 @dataclass(frozen=True)
 class ChatContent:
-    content: UpdateContent
+    content: UpdateContent  # as written, mentions and all
+    title: str
+    body: str
     impact: str
     impact_label: str
     components: tuple[ChatComponent, ...]
     heading: str  # "Title: Status", the fallback text and the title of short notifications
-
-    @property
-    def title(self) -> str:
-        return self.content.title.text
-
-    @property
-    def body(self) -> str:
-        return self.content.body.text
 
     @property
     def url(self) -> str:
@@ -85,21 +83,23 @@ def render_chat_content(update: IncidentUpdate, language: str) -> ChatContent:
     figures = live_figures([line.component_id for line in content.components], language)
     impact = impact_of(update)
     with translation.override(language):
+        title = without_mentions(content.title.text)
         return ChatContent(
             content=content,
+            title=title,
+            body=without_mentions(content.body.text),
             impact=impact,
             impact_label=impact_label(impact),
             components=tuple(
                 ChatComponent(
-                    name=line.name,
+                    name=without_mentions(line.name),
                     status=line.status,
                     status_label=line.status_label,
-                    figure=figures.get(line.component_id, ""),
+                    figure=without_mentions(figures.get(line.component_id, "")),
                 )
                 for line in content.components
             ),
-            heading=_("%(title)s: %(status)s")
-            % {"title": content.title.text, "status": content.status_label},
+            heading=_("%(title)s: %(status)s") % {"title": title, "status": content.status_label},
         )
 
 

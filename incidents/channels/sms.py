@@ -77,7 +77,8 @@ def fitted(content: ChatContent, max_segments: int) -> str:
     update = content.content
     status, url = update.status_label, content.url
     for prefix in (f"{update.page_name}: ", ""):
-        title = content.title
+        # As written: no SMS acts on mentions, and a zero-width space is outside GSM 03.38.
+        title = update.title.text
         ellipsis = "..." if is_gsm(prefix + title + status + url) else "…"
         for length in range(len(title), -1, -1):
             # A hyphen, not a dash: a dash is outside GSM 03.38 and would halve the segment.

@@ -14,7 +14,8 @@ IPv6 forms that carry an IPv4 address (IPv4-mapped, IPv4-compatible, NAT64, 6to4
 judged by that IPv4 address, so `[::ffff:169.254.169.254]` is the metadata address it is.
 
 `check_url` is the save-time check; the HTTP client applies `refusal_for` to every address it
-connects to, which is what protects against DNS rebinding.
+connects to, which is what protects against DNS rebinding. Refusals shown to the public never
+say what a name resolved to (`check_host_addresses`).
 """
 
 import errno
@@ -192,18 +193,44 @@ def addresses_of(host: str) -> list[Address]:
     return [ipaddress.ip_address(info[4][0].split("%")[0]) for info in infos]
 
 
-def check_host_addresses(host: str) -> None:
-    for address in addresses_of(host):
+def unreachable() -> str:
+    return _("This address cannot be reached from here.")
+
+
+def check_host_addresses(host: str, *, explain: bool = False) -> None:
+    """Raises ValidationError unless every address `host` stands for now is allowed.
+
+    For a name, the reason tells what it resolved to, so it is given only when `explain` (staff
+    screens, delivery errors). Everyone else reads `unreachable()`, the same whether the name
+    resolves to a refused address or not at all: a public form must not map the internal DNS.
+    An address typed as such is only judged, so its reason is always given."""
+    try:
+        addresses = addresses_of(host)
+    except ValidationError:
+        if explain:
+            raise
+        raise ValidationError(unreachable()) from None
+    explain = explain or _is_address(host)
+    for address in addresses:
         reason = refusal_for(address)
         if reason:
-            raise ValidationError(reason)
+            raise ValidationError(reason if explain else unreachable())
 
 
-def check_url(url: str, *, resolve: bool = True) -> None:
-    """Raises ValidationError unless `url` is an http(s) URL to an allowed address (resolved now)."""
+def _is_address(host: str) -> bool:
+    try:
+        ipaddress.ip_address(host.strip("[]"))
+    except ValueError:
+        return False
+    return True
+
+
+def check_url(url: str, *, resolve: bool = True, explain: bool = False) -> None:
+    """Raises ValidationError unless `url` is an http(s) URL to an allowed address (resolved now);
+    `explain` as for `check_host_addresses`."""
     host = check_url_shape(url)
     if resolve:
-        check_host_addresses(host)
+        check_host_addresses(host, explain=explain)
 
 
 def check_before_send(target: str) -> None:
@@ -211,7 +238,7 @@ def check_before_send(target: str) -> None:
     URL-shaped `target` (any scheme) resolves to right now is allowed. Call it before each send."""
     try:
         parts = urlsplit(target)
-        check_host_addresses(check_host_name(parts.hostname or ""))
+        check_host_addresses(check_host_name(parts.hostname or ""), explain=True)
     except (ValueError, ValidationError) as error:
         messages = getattr(error, "messages", [str(error)])
         raise AddressRefused(" ".join(messages)) from None

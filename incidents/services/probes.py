@@ -68,7 +68,7 @@ def check_target_address(url: str) -> None:
     again, so a probe whose host has since moved somewhere refused (or saved before a rule was
     added) can still be edited or disabled; the HTTP client refuses that address at every run."""
     try:
-        check_host_addresses(check_url_shape(url))
+        check_host_addresses(check_url_shape(url), explain=True)
     except ValidationError as error:
         raise ValidationError({"url": error.messages}) from None
 

@@ -89,7 +89,7 @@ def read_source(source: str) -> bytes:
 
 def fetch(url: str) -> bytes:
     try:
-        check_url(url)
+        check_url(url, explain=True)
     except ValidationError as error:
         raise ImportRefused(" ".join(error.messages)) from None
     try:
