@@ -2,11 +2,12 @@
 minted, and theirs, whether the owner revokes it through the API or in the editor."""
 
 import pytest
+from django.core.exceptions import ValidationError
 from django.test import Client
 from rest_framework.test import APIClient
 
 from incidents.models import ApiToken, AuditEvent, TokenScope
-from incidents.services.api_tokens import issue_token
+from incidents.services.api_tokens import issue_token, revoke_token
 
 pytestmark = pytest.mark.django_db
 
@@ -105,3 +106,16 @@ def test_each_revocation_down_the_line_is_in_the_audit_trail(leaked, owner):
         child["prefix"]: token.prefix,
         grandchild["prefix"]: child["prefix"],
     }
+
+
+def test_a_token_revoked_while_its_request_runs_mints_nothing(admin, leaked):
+    """The request authenticated just before the revocation committed: the issuer is read again,
+    locked, when the new token is written."""
+    token, _secret = leaked
+    authenticated_as = ApiToken.objects.get(pk=token.pk)
+    revoke_token(token, actor=admin)
+
+    with pytest.raises(ValidationError):
+        issue_token(admin, name="late copy", scope=TokenScope.READ, actor=admin, issuer=authenticated_as)
+
+    assert not ApiToken.objects.filter(name="late copy").exists()
