@@ -5,7 +5,7 @@
 
 Starts PostgreSQL (initdb/pg_ctl in a temporary folder, 127.0.0.1:8850), redis-server
 (127.0.0.1:8851), and as each drill needs them gunicorn (8852), SMTP sinks (scripts/smtp_sink.py
-on 8853-8855), the bench's probe target server (scripts/bench_probes.py, 8856), Celery workers
+on 8853-8855 and 8858), the bench's probe target server (scripts/bench_probes.py, 8856), Celery workers
 started as production runs them (notify: `-Q default,notify -c 2`; probes: `-Q probes -P solo`)
 and beat; stops everything it started, also when a drill fails. Prints one line per drill and
 exits non-zero when a goal is missed:
@@ -35,6 +35,12 @@ exits non-zero when a goal is missed:
      a probe run (beat, broker, worker, database: a task round trip) finished within
      WORKER_BACK_GOAL_S of the broker's return, and the development server holding few database
      connections (it closes each after its request).
+  7. redis-stopped-logins: gunicorn serves with REDIS_URL set while Redis stops for REDIS_OUTAGE_S;
+     meanwhile a person logs in to the editor again and again and readers subscribe through
+     /subscribe/api/ (confirmation mails to a sink on 8858). Goal: every login with the right
+     password succeeds and opens the editor, five wrong passwords still lock a user name, every
+     subscription answers 202 or 503 with Retry-After, nothing answers 500, and nothing is lost:
+     every accepted subscription is stored and its confirmation mail arrives.
 """
 
 import contextlib
@@ -43,6 +49,7 @@ import itertools
 import math
 import os
 import random
+import re
 import shutil
 import signal
 import socket
@@ -53,6 +60,7 @@ import tempfile
 import threading
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from collections import Counter
 from pathlib import Path
@@ -61,6 +69,7 @@ ROOT = Path(__file__).resolve().parent.parent
 PYTHON = str(ROOT / ".venv/bin/python")
 PG_PORT, REDIS_PORT, APP_PORT, SMTP_PORT = 8850, 8851, 8852, 8853
 SMTP_KILL_PORT, SMTP_REFUSING_PORT, TARGET_PORT, RUN_PORT = 8854, 8855, 8856, 8857
+LOGINS_SMTP_PORT = 8858
 # Drill 6: the worker must take tasks again within this long after the broker is back.
 WORKER_BACK_GOAL_S = 30
 # "On schedule" for drill 5: a run starts within this long after its due time (p99).
@@ -68,6 +77,7 @@ LATENESS_GOAL_MS = 500
 SCRATCH = Path(tempfile.mkdtemp(prefix="drill-"))
 os.chmod(SCRATCH, 0o755)
 DOMAIN = "drill.example"
+DRILL_PASSWORD = "drill horse battery"  # the drill's editor users'
 
 os.environ.update(
     {
@@ -242,6 +252,7 @@ import django  # noqa: E402
 
 django.setup()  # connects lazily: PostgreSQL and Redis are started in main()
 
+from django.contrib.auth import get_user_model  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 from django.db import connection  # noqa: E402
 from django.utils import timezone  # noqa: E402
@@ -294,9 +305,7 @@ def setup_site():
     say("migrating the drill database")
     call_command("migrate", verbosity=0)
     call_command("collectstatic", "--noinput", verbosity=0)
-    from django.contrib.auth import get_user_model
-
-    admin = get_user_model().objects.create_user(username="drill", password="drill horse battery")
+    admin = get_user_model().objects.create_user(username="drill", password=DRILL_PASSWORD)
     assign_role(admin, Role.ADMIN)
     component = Component.objects.create(slug="public-api", name={"en": "Public API"})
     _token, secret = issue_token(admin, name="drill", scope="read_write", actor=None)
@@ -911,6 +920,180 @@ def _make_run_line(*, ok: bool, note: str) -> bool:
     return ok
 
 
+# --- drill 7: logins and subscribing through a Redis outage ---------------------------------
+REDIS_OUTAGE_S = 20
+
+
+class _NoRedirects(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args, **kwargs):
+        return None  # the redirect itself is the answer
+
+
+NO_REDIRECTS = urllib.request.build_opener(_NoRedirects)
+
+
+class Browser:
+    """A person at a browser: keeps its cookies (the Secure ones too, over the drill's plain
+    http) and reads a redirect as the answer instead of following it."""
+
+    def __init__(self):
+        self.cookies: dict[str, str] = {}
+
+    def send(self, path: str, *, fields: dict[str, str] | None = None) -> tuple[int, bytes]:
+        data = urllib.parse.urlencode(fields).encode() if fields is not None else None
+        call = urllib.request.Request(f"http://127.0.0.1:{APP_PORT}{path}", data=data)
+        if self.cookies:
+            call.add_header("Cookie", "; ".join(f"{name}={value}" for name, value in self.cookies.items()))
+        try:
+            response = NO_REDIRECTS.open(call, timeout=10)
+        except urllib.error.HTTPError as error:
+            response = error
+        except OSError:
+            return 0, b""
+        with response:
+            for cookie in response.headers.get_all("Set-Cookie") or []:
+                name, _, rest = cookie.partition("=")
+                self.cookies[name.strip()] = rest.split(";", 1)[0]
+            return response.status, response.read()
+
+
+def editor_login(username: str, password: str) -> tuple[int, int]:
+    """The login's answer, and the editor overview's answer after it (0 when not logged in)."""
+    browser = Browser()
+    status, page = browser.send("/editor/login/")
+    found = re.search(rb'name="csrfmiddlewaretoken" value="([^"]+)"', page)
+    if status != 200 or found is None:
+        return status, 0
+    fields = {"csrfmiddlewaretoken": found.group(1).decode(), "username": username, "password": password}
+    status, _ = browser.send("/editor/login/", fields=fields)
+    if status != 302:
+        return status, 0
+    return status, browser.send("/editor/")[0]
+
+
+class OutageLoad(threading.Thread):
+    """Calls `attempt` every `pause` seconds; keeps (Redis down?, answer) for each call, and
+    how long the calls made while Redis was down took."""
+
+    def __init__(self, attempt, pause: float):
+        super().__init__(daemon=True)
+        self.attempt, self.pause = attempt, pause
+        self.redis_down = False
+        self.running = True
+        self.answers: list[tuple[bool, object]] = []
+        self.seconds_down: list[float] = []
+
+    def run(self):
+        while self.running:
+            down, began = self.redis_down, time.monotonic()
+            self.answers.append((down, self.attempt()))
+            if down:
+                self.seconds_down.append(time.monotonic() - began)
+            time.sleep(self.pause)
+
+
+def drill_redis_logins() -> bool:
+    global redis
+    attempts_file = SCRATCH / "logins-rcpt.txt"
+    start_sink("logins-sink", LOGINS_SMTP_PORT, "--attempts", str(attempts_file))
+    get_user_model().objects.create_user(username="drill-locked", password=DRILL_PASSWORD)
+    say("starting gunicorn")
+    app = start(
+        [str(ROOT / ".venv/bin/gunicorn"), "statuspage.wsgi", "-w", "2", "-b", f"127.0.0.1:{APP_PORT}",
+         "--log-level", "error"],
+        APP_PORT,
+        # One client address subscribes many times here: the per-client limit is not under test.
+        env={"EMAIL_PORT": str(LOGINS_SMTP_PORT), "SUBSCRIBE_RATE_PER_CLIENT": "100000"},
+        log="gunicorn-logins",
+    )  # fmt: skip
+    began = time.monotonic()
+    before = editor_login("drill", DRILL_PASSWORD)
+    login_s_before = time.monotonic() - began
+    numbers = itertools.count()
+
+    def address(n: int) -> str:
+        return f"reader{n}@outage{n}.{DOMAIN}"  # a domain each: per-domain limits are not under test
+
+    def subscribe() -> tuple[int, bool]:
+        body = f'{{"email": "{address(next(numbers))}", "language": "en"}}'.encode()
+        status, headers, _ = request("/subscribe/api/", method="POST", body=body)
+        return status, "Retry-After" in headers
+
+    logins = OutageLoad(lambda: editor_login("drill", DRILL_PASSWORD), pause=0.2)
+    subscriptions = OutageLoad(subscribe, pause=0.1)
+    loads = (logins, subscriptions)
+    for load in loads:
+        load.start()
+    time.sleep(1)
+    say(f"stopping Redis for {REDIS_OUTAGE_S} s under logins and subscriptions")
+    redis.terminate()
+    redis.wait()
+    stopped = time.monotonic()
+    for load in loads:
+        load.redis_down = True
+    time.sleep(2)
+    wrong = [editor_login("drill-locked", f"guess{n}")[0] for n in range(5)]
+    locked = editor_login("drill-locked", DRILL_PASSWORD)[0]
+    time.sleep(max(0.0, REDIS_OUTAGE_S - (time.monotonic() - stopped)))
+    for load in loads:
+        load.redis_down = False
+    redis = start_redis()
+    outage = time.monotonic() - stopped
+    say("Redis is back")
+    time.sleep(3)
+    for load in loads:
+        load.running = False
+        load.join()
+    stop(app)
+
+    logins_down = [answer for down, answer in logins.answers if down]
+    subscribes_down = [answer for down, answer in subscriptions.answers if down]
+    # The n-th subscription was for address(n): one thread sent them in order.
+    accepted = {address(n) for n, (_down, (status, _)) in enumerate(subscriptions.answers) if status == 202}
+    unavailable = [retry for status, retry in subscribes_down if status == 503]
+    statuses = [status for _down, (status, _) in subscriptions.answers]
+    for _down, (login, overview) in logins.answers:
+        statuses += [login, overview] if login == 302 else [login]
+    broken = [status for status in statuses if status == 0 or (status >= 500 and status != 503)]
+    unexplained = [status for _down, (status, _) in subscriptions.answers if status not in (202, 503)]
+
+    def delivered() -> set[str]:
+        lines = (line.split() for line in attempts_file.read_text().splitlines())
+        return {fields[2].strip("<>") for fields in lines if len(fields) == 3 and fields[1] == "250"}
+
+    wait_until(lambda: accepted <= delivered(), 30)
+    stored = Subscriber.objects.filter(email__in=accepted).count()
+    confirmed = len(accepted & delivered())
+    ok = (
+        before == (302, 200)
+        and len(logins_down) > 0
+        and all(answer == (302, 200) for answer in logins_down)
+        and wrong == [200] * 5
+        and locked == 429
+        and len(subscribes_down) > 0
+        and all(unavailable)
+        and not broken
+        and not unexplained
+        and stored == len(accepted)
+        and confirmed == len(accepted)
+    )
+    print(
+        f"drill=redis-stopped-logins redis_down_s={outage:.1f} logins_while_down={len(logins_down)} "
+        f"logins_ok={sum(answer == (302, 200) for answer in logins_down)} "
+        f"lockout_held={'yes' if wrong == [200] * 5 and locked == 429 else 'no'} "
+        f"login_s_before={login_s_before:.2f} login_s_median={statistics.median(logins.seconds_down or [0]):.2f} "
+        f"subscribes_while_down={len(subscribes_down)} "
+        f"subscribe_s_median={statistics.median(subscriptions.seconds_down or [0]):.2f} "
+        f"accepted_while_down={sum(status == 202 for status, _ in subscribes_down)} "
+        f"answered_503={len(unavailable)} without_retry_after={unavailable.count(False)} "
+        f"answers_5xx_or_none={len(broken)} other={len(unexplained)} "
+        f"stored={stored}/{len(accepted)} confirmations={confirmed}/{len(accepted)} "
+        f"goal={'met' if ok else 'MISSED'}",
+        flush=True,
+    )
+    return ok
+
+
 def show_errors_in_logs() -> None:
     """The end of each process log that mentions an error, for a failed drill."""
     for log in sorted(SCRATCH.glob("*.log")):
@@ -930,7 +1113,7 @@ def main() -> int:
         start_postgres()
         redis = start_redis()
         _admin, component, secret = setup_site()
-        chosen = os.environ.get("DRILLS", "1,2,3,4,5,6").split(",")
+        chosen = os.environ.get("DRILLS", "1,2,3,4,5,6,7").split(",")
         drills = {
             "1": lambda: drill_database(component, secret),
             "2": lambda: drill_redis(component),
@@ -938,6 +1121,7 @@ def main() -> int:
             "4": lambda: drill_smtp_refusing(component),
             "5": drill_probe_hangs,
             "6": drill_broker_outage_under_make_run,
+            "7": drill_redis_logins,
         }
         if {"3", "5"} & set(chosen):
             start([PYTHON, "scripts/bench_probes.py", "--serve-targets", str(TARGET_PORT)], log="targets")

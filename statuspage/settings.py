@@ -316,8 +316,8 @@ MAINTENANCE_SWEEP_SECONDS = env_int("MAINTENANCE_SWEEP_SECONDS", 60)
 OVERDUE_REMINDER_SWEEP_SECONDS = env_int("OVERDUE_REMINDER_SWEEP_SECONDS", 3600)
 # The notification sweep: recovers deliveries of dead workers and kicks when rows wait.
 NOTIFY_SWEEP_SECONDS = env_int("NOTIFY_SWEEP_SECONDS", 60)
-# Deleting login and rate-limit counters whose window has ended (without Redis they are rows;
-# Redis expires its own).
+# Deleting login and rate-limit counters whose window has ended (without Redis, or while it cannot
+# be reached, they are rows; Redis expires its own).
 COUNTER_PRUNE_SECONDS = env_int("COUNTER_PRUNE_SECONDS", 3600)
 # The periodic snapshot, so the copy is never older than this even without publishes.
 STATUS_SNAPSHOT_INTERVAL_SECONDS = env_int("STATUS_SNAPSHOT_INTERVAL_SECONDS", 300)

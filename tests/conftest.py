@@ -94,9 +94,11 @@ def _isolated_counters(monkeypatch):
 @pytest.fixture(autouse=True)
 def _closed_circuits():
     """Circuit breakers live in the process: one test's failing receiver or cache server must not
-    hold back the next test's deliveries to a receiver on the same port, or its cached pages."""
+    hold back the next test's deliveries to a receiver on the same port, its cached pages, or
+    its counters in Redis."""
     receiver_breakers.reset()
     cache_breaker.reset()
+    counters.reset()
 
 
 @pytest.fixture(autouse=True)

@@ -237,6 +237,12 @@ class ApiTokenSerializer(ApiSerializer):
         allow_null=True,
         help_text=_("When the token stops working; empty: never, or when the token that issued it expires."),
     )
+    issued_by = serializers.IntegerField(
+        source="issued_by_id",
+        read_only=True,
+        allow_null=True,
+        help_text=_("The token this one was issued with, if any: revoking that one revokes this one too."),
+    )
 
 
 class IssuedTokenSerializer(ApiTokenSerializer):

@@ -1,4 +1,5 @@
-"""API tokens: per user, shown once, stored as a digest, revocable, read or read-write, may expire."""
+"""API tokens: per user, shown once, stored as a digest, revocable, read or read-write, may expire;
+a token issued with another one through the API is revoked with it."""
 
 import hashlib
 
@@ -34,6 +35,11 @@ class ApiToken(models.Model):
         null=True,
         blank=True,
         help_text=_("After this instant the token is refused; empty: it never expires."),
+    )
+    # The token whose authority issued this one (through the API); revoking it revokes this one,
+    # and so on down the line, so a leaked token cannot leave a working copy of itself behind.
+    issued_by = models.ForeignKey(
+        "self", null=True, blank=True, editable=False, on_delete=models.CASCADE, related_name="issued"
     )
 
     class Meta:

@@ -3,20 +3,35 @@
 Redis (`INCR`, with `EXPIRE … NX` in the same transaction) when REDIS_URL is set, otherwise the
 Counter table, incremented by a single upsert. Never the page cache: a cache may cull a key at
 any moment, and a lost counter is a lock that opens.
+
+While Redis cannot be reached the counters are kept in the Counter table, so the logins and the
+public forms keep working through a Redis outage. A call that fails (settings.REDIS_TIMEOUT_SECONDS
+bounds each) sends every call to the database for REDIS_RETRY_SECONDS, then the next call tries
+Redis again: a Redis that hangs costs one request one timeout per interval, not every request one.
+This breaker is the page cache's rule (incidents.public.cache_breaker) but its own: only a Redis
+that fails may move the counts, since each move starts them afresh on the other store.
 """
 
 import datetime as dt
 import hashlib
+import logging
 import threading
+import time
+from collections.abc import Callable
 
 import redis
 from django.conf import settings
 from django.db import connection
+from django.db.models import F
 from django.utils import timezone
 
 from incidents.models import Counter
 
+logger = logging.getLogger(__name__)
+
 REDIS_PREFIX = "statuspage:counter:"
+REDIS_RETRY_SECONDS = 10
+_redis_down_until = 0.0  # time.monotonic()
 
 
 def counter_key(scope: str, key: str) -> str:
@@ -31,18 +46,31 @@ def count_hit(scope: str, key: str, *, window_seconds: int) -> int:
     a hit: each sees a distinct count.
     """
     name = counter_key(scope, key)
-    if settings.REDIS_URL:
-        return _count_in_redis(name, window_seconds)
-    return _count_in_database(name, window_seconds)
+    return _on_store(
+        in_redis=lambda client: _count_in_redis(client, name, window_seconds),
+        in_database=lambda: _count_in_database(name, window_seconds),
+    )
+
+
+def take_back_hit(scope: str, key: str) -> None:
+    """Takes back one hit of `key` in `scope` (an attempt that turned out not to count), never
+    below zero; the window keeps its end."""
+    name = counter_key(scope, key)
+    _on_store(
+        in_redis=lambda client: client.eval(TAKE_BACK_IN_REDIS, 1, REDIS_PREFIX + name),
+        in_database=lambda: Counter.objects.filter(
+            key=name, count__gt=0, window_ends_at__gt=timezone.now()
+        ).update(count=F("count") - 1),
+    )
 
 
 def forget(scope: str, key: str) -> None:
     """Starts `key` afresh in `scope` (after a successful login, for example)."""
     name = counter_key(scope, key)
-    if settings.REDIS_URL:
-        _redis_client(settings.REDIS_URL).delete(REDIS_PREFIX + name)
-    else:
-        Counter.objects.filter(key=name).delete()
+    _on_store(
+        in_redis=lambda client: client.delete(REDIS_PREFIX + name),
+        in_database=lambda: Counter.objects.filter(key=name).delete(),
+    )
 
 
 def prune_expired() -> int:
@@ -65,13 +93,44 @@ def _redis_client(url: str) -> redis.Redis:
         return _clients[url]
 
 
-def _count_in_redis(name: str, window_seconds: int) -> int:
-    pipeline = _redis_client(settings.REDIS_URL).pipeline(transaction=True)
+def redis_down() -> bool:
+    return time.monotonic() < _redis_down_until
+
+
+def reset() -> None:
+    """Forgets past Redis failures (a fresh process)."""
+    global _redis_down_until
+    _redis_down_until = 0.0
+
+
+def _on_store[T](*, in_redis: Callable[[redis.Redis], T], in_database: Callable[[], T]) -> T:
+    """`in_redis` when REDIS_URL is set and Redis answers, otherwise `in_database`."""
+    global _redis_down_until
+    if settings.REDIS_URL and not redis_down():
+        try:
+            return in_redis(_redis_client(settings.REDIS_URL))
+        except redis.RedisError:
+            _redis_down_until = time.monotonic() + REDIS_RETRY_SECONDS
+            logger.warning(
+                "Redis did not answer: counting in the database for %s s", REDIS_RETRY_SECONDS, exc_info=True
+            )
+    return in_database()
+
+
+def _count_in_redis(client: redis.Redis, name: str, window_seconds: int) -> int:
+    pipeline = client.pipeline(transaction=True)
     pipeline.incr(REDIS_PREFIX + name)
     # NX: only the first hit of a window sets the expiry, so the window does not slide.
     pipeline.expire(REDIS_PREFIX + name, window_seconds, nx=True)
     count, _expiry_set = pipeline.execute()
     return int(count)
+
+
+# A key whose window ended meanwhile is not made again (it would have no expiry).
+TAKE_BACK_IN_REDIS = """
+if (tonumber(redis.call('GET', KEYS[1])) or 0) > 0 then return redis.call('DECR', KEYS[1]) end
+return 0
+"""
 
 
 # One statement, so two requests can never both read the old count: PostgreSQL locks the row for

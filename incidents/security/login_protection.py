@@ -3,7 +3,9 @@
 Each attempt is counted on the atomic counters *before* the password is checked, and refused
 once over the limit: with check-then-count, a burst of concurrent guesses would all be checked
 before the first failure was recorded. Counted per (client address, user name) and per client
-address; a successful login starts its user name afresh.
+address; a successful login starts its user name afresh and takes its attempt back from the
+address, so the address counts only failures: an office behind one NAT address logs in as often
+as it likes, and its colleagues' correct logins never lock anyone out.
 """
 
 from collections.abc import Callable
@@ -14,7 +16,7 @@ from django.shortcuts import render
 from django.utils.translation import gettext as _
 
 from .client_address import client_address
-from .counters import count_hit, forget
+from .counters import count_hit, forget, take_back_hit
 
 # One address trying many user names is stopped too, at this multiple of the per-name limit.
 ADDRESS_LIMIT_FACTOR = 4
@@ -33,8 +35,10 @@ def attempt_allowed(request, username: str) -> bool:
 
 
 def forget_attempts(request, username: str) -> None:
-    """After a successful login: earlier failures of this name from this client no longer count."""
+    """After a successful login: earlier failures of this name from this client no longer count,
+    nor does this attempt against the client's address."""
     forget("login-name", _name_key(request, username))
+    take_back_hit("login-address", client_address(request))
 
 
 def refusal_message() -> str:

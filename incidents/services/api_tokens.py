@@ -1,4 +1,4 @@
-"""Issuing and revoking API tokens."""
+"""Issuing and revoking API tokens; a token issued with another one is revoked with it."""
 
 import datetime as dt
 import secrets
@@ -47,7 +47,8 @@ def issue_token(
 ) -> tuple[ApiToken, str]:
     """Creates a token for `user`; returns it with its secret, which is never stored or shown again.
 
-    `issuer` is the token the request came with, if any: the new one stays within it.
+    `issuer` is the token the request came with, if any: the new one stays within it, and is
+    revoked with it.
     """
     scope = TokenScope(scope)
     if expires_at is not None and expires_at <= timezone.now():
@@ -56,6 +57,10 @@ def issue_token(
     if scope == TokenScope.INTAKE and not can_respond(user):
         raise ValidationError({"scope": _("Only responders and admins may issue an alert intake token.")})
     if issuer is not None:
+        # Locked, so a revocation running meanwhile either sees the new token or is seen here.
+        issuer = ApiToken.objects.select_for_update().get(pk=issuer.pk)
+        if not issuer.is_active:
+            raise ValidationError(_("The token this request came with has been revoked."))
         expires_at = check_within_issuer(issuer, scope=scope, expires_at=expires_at)
     secret = TOKEN_PREFIX + secrets.token_urlsafe(32)
     token = ApiToken.objects.create(
@@ -65,6 +70,7 @@ def issue_token(
         digest=token_digest(secret),
         scope=scope,
         expires_at=expires_at,
+        issued_by=issuer,
     )
     record_event(
         actor=actor,
@@ -84,18 +90,37 @@ def issue_token(
 
 @transaction.atomic
 def revoke_token(token: ApiToken, *, actor: AbstractBaseUser | None) -> ApiToken:
-    """Makes a token unusable from now on (idempotent)."""
+    """Makes a token unusable from now on, with every token issued with it and theirs (idempotent)."""
     locked = ApiToken.objects.select_for_update().get(pk=token.pk)
-    if locked.revoked_at is None:
-        locked.revoked_at = timezone.now()
-        locked.save(update_fields=["revoked_at"])
-        record_event(
-            actor=actor,
-            action="api_token.revoked",
-            subject_type=Subject.USER,
-            subject_id=locked.user_id,
-            subject_label=locked.user.get_username(),
-            before={"token": locked.prefix, "revoked": False},
-            after={"token": locked.prefix, "revoked": True},
-        )
+    now = timezone.now()
+    _revoke(locked, at=now, actor=actor, with_issuer=None)
+    issuers = {locked.pk: locked}
+    while issuers:
+        # Locked like the token itself: a token being issued with one of these waits, then sees it revoked.
+        issued = ApiToken.objects.select_for_update(of=("self",)).select_related("user")
+        issued = list(issued.filter(issued_by__in=issuers).order_by("pk"))
+        for child in issued:
+            _revoke(child, at=now, actor=actor, with_issuer=issuers[child.issued_by_id])
+        issuers = {child.pk: child for child in issued}
     return locked
+
+
+def _revoke(
+    token: ApiToken, *, at: dt.datetime, actor: AbstractBaseUser | None, with_issuer: ApiToken | None
+) -> None:
+    if token.revoked_at is not None:
+        return
+    token.revoked_at = at
+    token.save(update_fields=["revoked_at"])
+    after = {"token": token.prefix, "revoked": True}
+    if with_issuer is not None:
+        after["with_issuer"] = with_issuer.prefix
+    record_event(
+        actor=actor,
+        action="api_token.revoked",
+        subject_type=Subject.USER,
+        subject_id=token.user_id,
+        subject_label=token.user.get_username(),
+        before={"token": token.prefix, "revoked": False},
+        after=after,
+    )

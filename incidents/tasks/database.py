@@ -14,5 +14,6 @@ def refresh_planner_statistics() -> None:
 
 @shared_task(name="incidents.database.prune_counters")
 def prune_expired_counters() -> int:
-    """Deletes login and rate-limit counters whose window has ended (kept in the database without Redis)."""
+    """Deletes login and rate-limit counters whose window has ended (kept in the database without
+    Redis, or while it cannot be reached)."""
     return counters.prune_expired()
