@@ -76,7 +76,9 @@ def subscriber_for_code(token: str) -> Subscriber | None:
 def sms_code(subscriber: Subscriber) -> str:
     """The code texted to the number: derived with the secret key, so nothing is stored, and
     rotating the subscriber's token key changes it."""
-    digest = salted_hmac(CODE_SALT, f"{subscriber.public_id}:{subscriber.token_key}").hexdigest()
+    digest = salted_hmac(
+        CODE_SALT, f"{subscriber.public_id}:{subscriber.token_key}", algorithm="sha256"
+    ).hexdigest()
     return f"{int(digest, 16) % 10**CODE_DIGITS:0{CODE_DIGITS}d}"
 
 
