@@ -20,6 +20,7 @@ from django.core import signing
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.urls import get_urlconf, reverse
 from django.utils import timezone, translation
 from django.utils.crypto import constant_time_compare, salted_hmac
@@ -31,6 +32,7 @@ from incidents.channels.targets import check_target
 from incidents.models import Channel, Component, Delivery, DeliveryState, Incident, Subscriber
 from incidents.models.subscribers import new_webhook_secret
 from incidents.outbound.guard import check_url
+from incidents.security.address_variants import inbox_key
 from incidents.translation import validate_language
 
 logger = logging.getLogger(__name__)
@@ -187,18 +189,21 @@ def subscribe(
         check_url(endpoint_url)
     target = check_target(channel, target) if channel.uses_target else ""
     components = list(components or [])
-    # A chat channel or a number is one subscriber whoever gives it, whatever contact they give.
-    lookup = {"channel": channel, "endpoint_url": endpoint_url, "target": target, "incident": incident}
-    if not channel.uses_target:
-        lookup["email__iexact"] = email
-    subscriber = Subscriber.objects.select_for_update().filter(**lookup).first()
+    subscriber = subscription_of(
+        channel=channel, email=email, endpoint_url=endpoint_url, target=target, incident=incident
+    )
     if subscriber is not None and subscriber.is_active:
         if send_mail:
             transaction.on_commit(lambda: send_manage_link(subscriber))
         return SubscribeResult(subscriber, already_confirmed=True)
     if subscriber is None:
         subscriber = Subscriber(
-            channel=channel, email=email, endpoint_url=endpoint_url, target=target, incident=incident
+            channel=channel,
+            email=email,
+            email_key=inbox_key(email) if email else "",
+            endpoint_url=endpoint_url,
+            target=target,
+            incident=incident,
         )
     subscriber.language = language
     subscriber.all_components = not components
@@ -210,12 +215,28 @@ def subscribe(
             subscriber.save()
     except IntegrityError:
         # Two requests for the same address at once: the other one recorded it.
-        existing = Subscriber.objects.filter(**lookup).first()
+        existing = subscription_of(
+            channel=channel, email=email, endpoint_url=endpoint_url, target=target, incident=incident
+        )
         return SubscribeResult(existing, already_confirmed=existing.is_active)
     subscriber.components.set(components)
     if send_mail:
         transaction.on_commit(lambda: send_confirmation(subscriber))
     return SubscribeResult(subscriber, already_confirmed=False)
+
+
+def subscription_of(
+    *, channel: Channel, email: str, endpoint_url: str, target: str, incident: Incident | None
+) -> Subscriber | None:
+    """The subscription these would make, locked: the same inbox whatever variant of its
+    address is given; for a chat channel or a number, whatever contact is given with it."""
+    found = Subscriber.objects.select_for_update().filter(
+        channel=channel, endpoint_url=endpoint_url, target=target, incident=incident
+    )
+    if not channel.uses_target:
+        # Rows written around the service (the Django admin) have no key: their address is compared.
+        found = found.filter(Q(email_key=inbox_key(email)) | Q(email__iexact=email))
+    return found.order_by("created_at", "pk").first()
 
 
 @transaction.atomic

@@ -1,10 +1,12 @@
 """Mail bombing through variants of one address: `+tags`, quoted local parts, case, and the dots
-Gmail ignores reach one inbox, so they count as one address against its limit. Each mail still
-goes to the address as it was written."""
+Gmail ignores reach one inbox, so they count as one address against its limit and find one
+subscription. Mail still goes to the address as it was written."""
 
 import pytest
 from django.core import mail
 from django.test import Client
+
+from incidents.models import Subscriber
 
 pytestmark = pytest.mark.django_db
 
@@ -38,4 +40,14 @@ def test_variants_of_one_address_count_as_one_against_its_limit(subscribe, setti
 
     assert answers[:3] == [202, 202, 202]
     assert set(answers[3:]) == {429}
-    assert [message.to for message in mail.outbox] == [[address] for address in variants[:3]]
+    # One subscription, mailed at the address it was first given as.
+    assert [message.to for message in mail.outbox] == [[variants[0]]] * 3
+
+
+def test_variants_of_a_subscribed_address_find_its_subscription_and_mail_it_as_written(subscribe):
+    assert subscribe("a.b+news@gmail.com") == 202
+    assert subscribe('"A.B"@googlemail.com') == 202
+
+    [subscriber] = Subscriber.objects.all()
+    assert subscriber.email == "a.b+news@gmail.com"
+    assert [message.to for message in mail.outbox] == [["a.b+news@gmail.com"]] * 2
