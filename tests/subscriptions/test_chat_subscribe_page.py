@@ -1,6 +1,7 @@
 """The subscribe page's chat and SMS sections: a chat channel is confirmed by the link posted to
 the channel itself, and only then hears the updates."""
 
+import json
 import re
 
 import pytest
@@ -161,3 +162,60 @@ def test_the_json_endpoint_refuses_a_channel_or_target_naming_the_field(
     assert message in " ".join(texts)
     assert not Subscriber.objects.exists()
     assert mail.outbox == []
+
+
+@pytest.mark.parametrize("sink_name", ["teams_sink", "json_sink"])
+def test_teams_and_apprise_channels_are_posted_a_confirmation_their_service_accepts(
+    client, request, sink_name
+):
+    sink = request.getfixturevalue(sink_name)
+    channel = "teams" if sink_name == "teams_sink" else "apprise"
+
+    response = client.post(f"/subscribe/chat/{channel}/", {"target": sink.url, "language": "en"})
+
+    assert response.status_code == 200
+    assert sink.refused == []
+    [request_] = sink.requests
+    assert client.post(confirm_path(request_["body"].decode())).status_code == 200
+    assert Subscriber.objects.get().is_active
+
+
+def test_subscribing_a_confirmed_channel_again_posts_its_manage_link_there(client, slack_sink):
+    client.post("/subscribe/chat/slack/", {"target": slack_sink.url, "language": "en"})
+    [confirmation] = slack_sink.payloads()
+    client.post(confirm_path(confirmation["text"]))
+
+    response = client.post("/subscribe/chat/slack/", {"target": slack_sink.url, "language": "nb"})
+
+    assert response.status_code == 200
+    assert Subscriber.objects.get().language == "en"
+    manage = slack_sink.payloads()[1]["text"]
+    assert re.search(r"/subscribe/manage/[^/\s>|]+/", manage)
+    assert mail.outbox == []
+
+
+def test_a_number_subscribed_on_the_page_hears_after_the_code_texted_to_it_is_entered(
+    client, sms_gateway, settings, declare
+):
+    settings.PUBLIC_SMS_SUBSCRIPTIONS = True
+
+    response = client.post("/subscribe/chat/sms/", {"target": "+47 123 45 678", "language": "en"})
+
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert "Enter the code" in page
+    code_url = re.search(r'action="(/subscribe/code/[^"]+/)"', page).group(1)
+    [request_] = sms_gateway.requests
+    assert request_["path"] == "/sms/+4712345678"
+    [code] = re.findall(r"\b\d{6}\b", json.loads(request_["body"])["message"])
+    declare("Before the code")
+    outbox.deliver_due(seconds=30)
+    assert len(sms_gateway.requests) == 1
+
+    confirmed = client.post(code_url, {"code": code})
+
+    assert confirmed.status_code == 200
+    assert b"Subscription confirmed" in confirmed.content
+    declare("After the code")
+    outbox.deliver_due(seconds=30)
+    assert "After the code" in json.loads(sms_gateway.requests[-1]["body"])["message"]
