@@ -126,7 +126,8 @@ def _subscribe_page(request, *, status: int = 200, **bound):
 def _subscribe_with(request, form, *, form_name: str):
     limited = client_refusal(request)
     if limited:
-        return _subscribe_page(request, status=429, form=form, **{form_name: form, "limited": limited})
+        # Empty forms: showing this one would validate it, resolving a webhook's host name.
+        return _subscribe_page(request, status=429, limited=limited)
     if form.is_valid():
         submitted = _subscribe_from(form, request)
         if submitted.limited:
