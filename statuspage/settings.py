@@ -498,9 +498,11 @@ PUSH_MAX_BATCH = env_int("PUSH_MAX_BATCH", 100)
 
 # How long a double opt-in link stays valid.
 SUBSCRIBE_CONFIRM_MAX_AGE_SECONDS = env_int("SUBSCRIBE_CONFIRM_MAX_AGE_SECONDS", 3 * 24 * 3600)
-# Subscribe requests allowed per hour from one client address, and for one email address.
+# Subscribe requests allowed per hour from one client address (valid or not), for one inbox or
+# chat target, and for one domain (of the address, or the host a chat target posts to).
 SUBSCRIBE_RATE_PER_CLIENT = env_int("SUBSCRIBE_RATE_PER_CLIENT", 20)
 SUBSCRIBE_RATE_PER_ADDRESS = env_int("SUBSCRIBE_RATE_PER_ADDRESS", 3)
+SUBSCRIBE_RATE_PER_DOMAIN = env_int("SUBSCRIBE_RATE_PER_DOMAIN", 100)
 # Largest body of the public JSON endpoint /subscribe/api/: room for a subscription to 1,000
 # components with the longest slugs (50 characters), pretty-printed; larger is a JSON 413.
 SUBSCRIBE_MAX_BODY_BYTES = env_int("SUBSCRIBE_MAX_BODY_BYTES", 131072)
@@ -525,6 +527,12 @@ NOTIFY_BREAKER_COOLDOWN_SECONDS = env_int("NOTIFY_BREAKER_COOLDOWN_SECONDS", 120
 SMS_APPRISE_URL = env_str("SMS_APPRISE_URL", "")
 if SMS_APPRISE_URL and "{number}" not in SMS_APPRISE_URL:
     raise ImproperlyConfigured("SMS_APPRISE_URL must contain {number}.")
+# Whether the public page offers SMS (a code sent to the number confirms it); otherwise only
+# admins add SMS subscribers. Codes sent per hour to one number, for one client, and in all.
+PUBLIC_SMS_SUBSCRIPTIONS = env_bool("PUBLIC_SMS_SUBSCRIPTIONS", False)
+SMS_CODES_PER_NUMBER = env_int("SMS_CODES_PER_NUMBER", 2)
+SMS_CODES_PER_CLIENT = env_int("SMS_CODES_PER_CLIENT", 3)
+SMS_CODES_PER_HOUR = env_int("SMS_CODES_PER_HOUR", 30)
 # A longer SMS is shortened (its title) to fit this many parts of 153 or 67 characters.
 SMS_MAX_SEGMENTS = env_int("SMS_MAX_SEGMENTS", 2)
 # A dispatch task hands the rest to a fresh task after this long, so one task never runs forever.

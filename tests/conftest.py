@@ -244,6 +244,8 @@ def at():
 
 # Stamped by every request a token authenticates, refused or not.
 UNWATCHED_FIELDS = {("incidents.ApiToken", "last_used_at")}
+# Rate-limit counters: a refused request is meant to count against its client.
+UNWATCHED_MODELS = {"incidents.Counter"}
 
 
 def database_rows() -> dict[str, list[dict]]:
@@ -254,6 +256,8 @@ def database_rows() -> dict[str, list[dict]]:
     with connection.cursor() as cursor:
         for model in apps.get_app_config("incidents").get_models():
             label, table = model._meta.label, model._meta.db_table
+            if label in UNWATCHED_MODELS:
+                continue
             columns = [
                 f.column for f in model._meta.concrete_fields if (label, f.attname) not in UNWATCHED_FIELDS
             ]

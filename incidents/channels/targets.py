@@ -5,6 +5,8 @@ Kept apart from the registry because the subscription services use it, and the r
 channel uses them.
 """
 
+from urllib.parse import urlsplit
+
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
@@ -24,3 +26,15 @@ def check_target(channel: str, value: str) -> str:
 
 def shown_target(channel: str, value: str) -> str:
     return MODULES[Channel(channel)].shown_target(value) if value else ""
+
+
+def reached_host(channel: str, value: str) -> str:
+    """The host a target's messages go to (a service's fixed host for Discord and Telegram);
+    empty for a phone number."""
+    channel = Channel(channel)
+    if channel == Channel.SMS:
+        return ""
+    parts = urlsplit(value)
+    if channel == Channel.APPRISE:
+        return apprise_chat.SCHEMES.get(parts.scheme.lower()) or (parts.hostname or "")
+    return parts.hostname or ""

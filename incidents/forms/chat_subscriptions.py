@@ -1,6 +1,7 @@
 """The subscribe page's chat and SMS sections: one form per channel, each with the channel's
 target (a Slack or Teams webhook URL, an Apprise URL or a phone number) checked by the channel's
-own module, and the email address that receives the confirmation link, as for webhooks."""
+own module. The target itself receives the confirmation: a link posted to the chat channel, a
+code texted to the number (offered only when PUBLIC_SMS_SUBSCRIPTIONS is on)."""
 
 import copy
 
@@ -12,7 +13,7 @@ from django.utils.translation import gettext_lazy as _
 from incidents.channels.targets import check_target
 from incidents.models import Channel
 
-from .subscriptions import EmailSubscribeForm, address_field
+from .subscriptions import PreferencesForm
 
 # Per channel: the target's label, its help text and its input widget.
 TARGET_FIELDS = {
@@ -48,13 +49,12 @@ TARGET_FIELDS = {
 }
 
 
-class ChatSubscribeForm(EmailSubscribeForm):
-    """A chat or SMS subscription; the address receives the confirmation link."""
+class ChatSubscribeForm(PreferencesForm):
+    """A chat or SMS subscription, confirmed by a message to the target itself."""
 
     target = forms.CharField(max_length=2000, strip=False)
-    email = address_field(_("Email address for the confirmation link"))
 
-    field_order = ["target", "email", "language", "components"]
+    field_order = ["target", "language", "components"]
 
     def __init__(self, *args, channel: Channel, **kwargs):
         super().__init__(*args, **kwargs)
@@ -72,9 +72,22 @@ class ChatSubscribeForm(EmailSubscribeForm):
 
 
 def chat_channels() -> list[Channel]:
-    """The chat and SMS channels the subscribe page offers (SMS only with a gateway set)."""
-    return [channel for channel in TARGET_FIELDS if channel != Channel.SMS or settings.SMS_APPRISE_URL]
+    """The chat and SMS channels the subscribe page offers (SMS only with a gateway set and
+    public SMS subscriptions switched on: otherwise admins add numbers)."""
+    return [channel for channel in TARGET_FIELDS if channel != Channel.SMS or public_sms()]
 
+
+def public_sms() -> bool:
+    return bool(settings.SMS_APPRISE_URL and settings.PUBLIC_SMS_SUBSCRIPTIONS)
+
+
+# How a chat channel's subscription is confirmed, and how a number's.
+CHAT_CONFIRMATION = _(
+    "We post a confirmation link to the channel itself; nothing else is posted before someone there follows it."
+)
+SMS_CONFIRMATION = _(
+    "We text a code to the number; nothing else is sent before you enter it on the next page."
+)
 
 # The subscribe page's section per chat channel: its tab label, what it does and its button.
 SECTION_TEXTS = {
@@ -120,8 +133,19 @@ def chat_sections(*, language: str, bound: dict) -> list[dict]:
                 "label": label,
                 "template": template,
                 "intro": intro,
+                "confirmation": SMS_CONFIRMATION if channel == Channel.SMS else CHAT_CONFIRMATION,
                 "button": button,
                 "form": form,
             }
         )
     return sections
+
+
+class SmsCodeForm(forms.Form):
+    """The code texted to a number, entered on the page shown after subscribing it."""
+
+    code = forms.CharField(
+        label=_("Code from the text message"),
+        max_length=12,
+        widget=forms.TextInput(attrs={"autocomplete": "one-time-code", "inputmode": "numeric"}),
+    )

@@ -53,6 +53,9 @@ class Subscriber(models.Model):
     # The recipient for email subscribers; the contact that confirms a webhook, chat or SMS
     # subscription made on the public page (empty for those an admin added through the API).
     email = models.EmailField(max_length=254, blank=True)
+    # `email` as one inbox (incidents/security/address_variants.py: no +tag, quotes, case or
+    # Gmail dots), so a variant of a subscribed address finds its subscription again.
+    email_key = models.CharField(max_length=254, blank=True, db_index=True, editable=False)
     endpoint_url = models.URLField(max_length=2000, blank=True)
     # Where a chat or SMS subscriber is reached, in the format its channel module checks
     # (incidents/channels/): a Slack or Teams webhook URL, an Apprise URL, an E.164 number.

@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from incidents.models import Channel, Component, Incident, Subject, Subscriber
 
 from .audit import changed_fields, record_event
-from .subscriptions import channel_of, confirm_subscription, subscribe, update_preferences
+from .subscriptions import channel_of, confirm_subscription, subscribe, subscription_of, update_preferences
 
 
 def _label(subscriber: Subscriber) -> str:
@@ -54,15 +54,11 @@ def add_subscriber(
                 )
             }
         )
-    if channel.uses_target:
-        existing = Subscriber.objects.active().filter(channel=channel, target=target, incident=incident)
-        field = "target"
-    else:
-        existing = Subscriber.objects.active().filter(
-            channel=channel, email__iexact=email.strip(), endpoint_url=endpoint_url, incident=incident
-        )
-        field = "email"
-    if existing.exists():
+    field = "target" if channel.uses_target else "email"
+    existing = subscription_of(
+        channel=channel, email=email.strip(), endpoint_url=endpoint_url, target=target, incident=incident
+    )
+    if existing is not None and existing.is_active:
         raise ValidationError({field: _("This address is already subscribed.")})
     result = subscribe(
         email=email,

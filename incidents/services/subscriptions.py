@@ -4,6 +4,10 @@ Links in emails carry signed tokens (django.core.signing) naming the subscriber 
 `token_key`: nothing secret is stored that could be read back into a working link, and rotating
 the key revokes every link already sent. Confirmation tokens expire; manage and unsubscribe
 tokens do not, because RFC 8058 one-click unsubscribe must keep working in old mail.
+
+Whoever subscribes a target proves they can read it: an email or webhook subscription by the
+link mailed to its address, a chat channel by the link posted to the channel itself, a phone
+number by the code texted to it (a number is never confirmed by a link).
 """
 
 import logging
@@ -16,21 +20,27 @@ from django.core import signing
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.urls import get_urlconf, reverse
 from django.utils import timezone, translation
+from django.utils.crypto import constant_time_compare, salted_hmac
 from django.utils.translation import gettext as _
 
 from incidents.channels.emails import confirmation_mail, manage_link_mail
+from incidents.channels.notices import send_notice
 from incidents.channels.targets import check_target
 from incidents.models import Channel, Component, Delivery, DeliveryState, Incident, Subscriber
 from incidents.models.subscribers import new_webhook_secret
 from incidents.outbound.guard import check_url
+from incidents.security.address_variants import inbox_key
 from incidents.translation import validate_language
 
 logger = logging.getLogger(__name__)
 
 CONFIRM_SALT = "incidents.subscriptions.confirm"
 MANAGE_SALT = "incidents.subscriptions.manage"
+CODE_SALT = "incidents.subscriptions.sms-code"
+CODE_DIGITS = 6
 
 
 # --- Tokens ---------------------------------------------------------------------------------
@@ -50,7 +60,32 @@ def manage_url(subscriber: Subscriber) -> str:
 
 
 def subscriber_for_confirmation(token: str) -> Subscriber | None:
-    return _subscriber_for(token, salt=CONFIRM_SALT, max_age=settings.SUBSCRIBE_CONFIRM_MAX_AGE_SECONDS)
+    subscriber = _subscriber_for(token, salt=CONFIRM_SALT, max_age=settings.SUBSCRIBE_CONFIRM_MAX_AGE_SECONDS)
+    # A phone number is confirmed by the code texted to it, never by a link.
+    return None if subscriber is not None and subscriber.channel == Channel.SMS else subscriber
+
+
+def code_token(subscriber: Subscriber) -> str:
+    """Names the number on the page where its code is entered; the code itself is not in it."""
+    return signing.dumps([subscriber.public_id, subscriber.token_key], salt=CODE_SALT)
+
+
+def subscriber_for_code(token: str) -> Subscriber | None:
+    subscriber = _subscriber_for(token, salt=CODE_SALT, max_age=settings.SUBSCRIBE_CONFIRM_MAX_AGE_SECONDS)
+    return subscriber if subscriber is not None and subscriber.channel == Channel.SMS else None
+
+
+def sms_code(subscriber: Subscriber) -> str:
+    """The code texted to the number: derived with the secret key, so nothing is stored, and
+    rotating the subscriber's token key changes it."""
+    digest = salted_hmac(
+        CODE_SALT, f"{subscriber.public_id}:{subscriber.token_key}", algorithm="sha256"
+    ).hexdigest()
+    return f"{int(digest, 16) % 10**CODE_DIGITS:0{CODE_DIGITS}d}"
+
+
+def is_right_code(subscriber: Subscriber, code: str) -> bool:
+    return constant_time_compare("".join(code.split()), sms_code(subscriber))
 
 
 def subscriber_for_management(token: str) -> Subscriber | None:
@@ -136,17 +171,17 @@ def subscribe(
     """Records an unconfirmed subscription and mails the confirmation link after commit.
 
     The caller answers the same whatever happens here, so nobody learns who is subscribed.
-    A confirmed subscriber's preferences are never changed from the public form: it is mailed
-    a link to manage them instead. `send_mail=False` (an admin subscribing someone and
-    confirming at once) sends neither.
+    A confirmed subscriber's preferences are never changed from the public form: it is sent
+    a link to manage them instead (a number is sent nothing). `send_mail=False` (an admin
+    subscribing someone and confirming at once) sends neither.
 
     `channel` defaults to webhook when there is an `endpoint_url`, else email. Chat and SMS
-    subscribers are reached at `target`; `email` is then the contact who confirms (none is
-    needed when no mail is sent).
+    subscribers are reached at `target`, which also receives the confirmation link (chat) or
+    code (SMS); an `email` given with them is only kept as a contact.
     """
     email = email.strip()
     channel = channel_of(channel=channel, endpoint_url=endpoint_url)
-    if email or send_mail or not channel.uses_target:
+    if email or not channel.uses_target:
         check_email(email)
     validate_language(language)
     if endpoint_url:
@@ -154,21 +189,21 @@ def subscribe(
         check_url(endpoint_url)
     target = check_target(channel, target) if channel.uses_target else ""
     components = list(components or [])
-    lookup = {
-        "channel": channel,
-        "email__iexact": email,
-        "endpoint_url": endpoint_url,
-        "target": target,
-        "incident": incident,
-    }
-    subscriber = Subscriber.objects.select_for_update().filter(**lookup).first()
+    subscriber = subscription_of(
+        channel=channel, email=email, endpoint_url=endpoint_url, target=target, incident=incident
+    )
     if subscriber is not None and subscriber.is_active:
         if send_mail:
             transaction.on_commit(lambda: send_manage_link(subscriber))
         return SubscribeResult(subscriber, already_confirmed=True)
     if subscriber is None:
         subscriber = Subscriber(
-            channel=channel, email=email, endpoint_url=endpoint_url, target=target, incident=incident
+            channel=channel,
+            email=email,
+            email_key=inbox_key(email) if email else "",
+            endpoint_url=endpoint_url,
+            target=target,
+            incident=incident,
         )
     subscriber.language = language
     subscriber.all_components = not components
@@ -180,12 +215,28 @@ def subscribe(
             subscriber.save()
     except IntegrityError:
         # Two requests for the same address at once: the other one recorded it.
-        existing = Subscriber.objects.get(**lookup)
+        existing = subscription_of(
+            channel=channel, email=email, endpoint_url=endpoint_url, target=target, incident=incident
+        )
         return SubscribeResult(existing, already_confirmed=existing.is_active)
     subscriber.components.set(components)
     if send_mail:
         transaction.on_commit(lambda: send_confirmation(subscriber))
     return SubscribeResult(subscriber, already_confirmed=False)
+
+
+def subscription_of(
+    *, channel: Channel, email: str, endpoint_url: str, target: str, incident: Incident | None
+) -> Subscriber | None:
+    """The subscription these would make, locked: the same inbox whatever variant of its
+    address is given; for a chat channel or a number, whatever contact is given with it."""
+    found = Subscriber.objects.select_for_update().filter(
+        channel=channel, endpoint_url=endpoint_url, target=target, incident=incident
+    )
+    if not channel.uses_target:
+        # Rows written around the service (the Django admin) have no key: their address is compared.
+        found = found.filter(Q(email_key=inbox_key(email)) | Q(email__iexact=email))
+    return found.order_by("created_at", "pk").first()
 
 
 @transaction.atomic
@@ -248,24 +299,76 @@ def unsubscribe(subscriber: Subscriber) -> bool:
     return bool(changed)
 
 
-# --- Mails about the subscription itself (sent right after commit, not through the outbox) ---
+@transaction.atomic
+def confirm_by_code(subscriber: Subscriber, *, code: str) -> Subscriber | None:
+    """Confirms a number with the code texted to it; None when the code is wrong."""
+    if not is_right_code(subscriber, code):
+        return None
+    return confirm_subscription(subscriber)
+
+
+# --- Messages about the subscription itself (sent right after commit, not through the outbox) ---
 
 
 def send_confirmation(subscriber: Subscriber) -> None:
+    """The confirmation link to the address (email, webhook) or the chat channel; the code to a number."""
+    channel = Channel(subscriber.channel)
+    if channel == Channel.SMS:
+        with translation.override(subscriber.language):
+            text = _("%(page)s: your confirmation code is %(code)s.") % {
+                "page": settings.STATUS_PAGE_NAME,
+                "code": sms_code(subscriber),
+            }
+        _send_quietly("confirmation code", subscriber, lambda: _notice(subscriber, "", text, ""))
+        return
     confirm_url = subscription_url("confirm", subscriber, confirmation_token(subscriber))
-    _send_quietly("confirm_subscription", subscriber, confirmation_mail(subscriber, confirm_url=confirm_url))
+    if channel.uses_target:
+        with translation.override(subscriber.language):
+            title = _("Confirm your subscription")
+            text = _(
+                "Someone asked for the status updates of %(page)s to be posted here. Nothing more "
+                "is posted unless someone in this channel confirms with the link below."
+            ) % {"page": settings.STATUS_PAGE_NAME}
+        _send_quietly("confirmation", subscriber, lambda: _notice(subscriber, title, text, confirm_url))
+        return
+    message = confirmation_mail(subscriber, confirm_url=confirm_url)
+    _send_quietly("confirm_subscription mail", subscriber, message.send)
 
 
 def send_manage_link(subscriber: Subscriber) -> None:
-    _send_quietly(
-        "manage_subscription", subscriber, manage_link_mail(subscriber, manage_url=manage_url(subscriber))
+    """The link to manage an address or chat channel that is already subscribed (a number, whose
+    texts cost money, is sent nothing)."""
+    channel = Channel(subscriber.channel)
+    if channel == Channel.SMS:
+        return
+    if channel.uses_target:
+        with translation.override(subscriber.language):
+            title = _("Manage subscription")
+            text = _("This channel already receives the status updates of %(page)s.") % {
+                "page": settings.STATUS_PAGE_NAME
+            }
+        link = manage_url(subscriber)
+        _send_quietly("manage link", subscriber, lambda: _notice(subscriber, title, text, link))
+        return
+    message = manage_link_mail(subscriber, manage_url=manage_url(subscriber))
+    _send_quietly("manage_subscription mail", subscriber, message.send)
+
+
+def _notice(subscriber: Subscriber, title: str, text: str, link: str) -> None:
+    error = send_notice(
+        subscriber.channel,
+        subscriber.target,
+        title=title,
+        text=text,
+        link=link,
+        event_id=f"subscription.{subscriber.public_id}",
     )
+    if error:
+        raise RuntimeError(error)
 
 
-def _send_quietly(name: str, subscriber: Subscriber, message) -> None:
+def _send_quietly(name: str, subscriber: Subscriber, send) -> None:
     try:
-        message.send()
+        send()
     except Exception:  # the form already answered; the person can ask again
-        logger.warning(
-            "Could not send the %s mail to subscriber %s", name, subscriber.public_id, exc_info=True
-        )
+        logger.warning("Could not send the %s to subscriber %s", name, subscriber.public_id, exc_info=True)

@@ -4,6 +4,8 @@ JSON endpoint, and the staff page listing deliveries that failed.
 Thin views: the forms validate, the services in incidents/services/subscriptions.py write.
 """
 
+from dataclasses import dataclass
+
 from django.conf import settings
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -17,7 +19,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST
 
 from incidents import roles
-from incidents.forms.chat_subscriptions import ChatSubscribeForm, chat_channels, chat_sections
+from incidents.forms.chat_subscriptions import ChatSubscribeForm, SmsCodeForm, chat_channels, chat_sections
 from incidents.forms.subscriptions import (
     EmailSubscribeForm,
     FollowForm,
@@ -25,57 +27,71 @@ from incidents.forms.subscriptions import (
     SubscribeForm,
     WebhookSubscribeForm,
 )
-from incidents.models import Delivery, DeliveryState, Incident, IncidentUpdate
+from incidents.models import Channel, Delivery, DeliveryState, Incident, IncidentUpdate
 from incidents.security.client_address import client_address
-from incidents.security.rate_limits import allow
-from incidents.services import subscriptions
+from incidents.services import subscription_limits, subscriptions
 from incidents.services.deliveries import retry_failed_delivery
 from incidents.validation.json_bodies import JsonTooDeep, UnstorableText, loads_bounded
 from incidents.validation.request_bodies import body_too_large, read_body_within
 
-RATE_WINDOW_SECONDS = 3600
+
+def client_refusal(request) -> str | None:
+    """Counts a public submission against its client, before anything in it is read."""
+    return subscription_limits.client_refusal(client=client_address(request))
 
 
-def rate_limit_message(request, email: str) -> str | None:
-    """The message to show when this request is over a limit, or None."""
-    if not allow(
-        "subscribe-client",
-        client_address(request),
-        limit=settings.SUBSCRIBE_RATE_PER_CLIENT,
-        window_seconds=RATE_WINDOW_SECONDS,
-    ):
-        return _("Too many subscription requests from your network. Please try again in an hour.")
-    if not allow(
-        "subscribe-address",
-        email.lower(),
-        limit=settings.SUBSCRIBE_RATE_PER_ADDRESS,
-        window_seconds=RATE_WINDOW_SECONDS,
-    ):
-        return _(
-            "Too many requests for this address. Look for the email we already sent, or try again in an hour."
-        )
-    return None
+@dataclass(frozen=True)
+class Submitted:
+    limited: str = ""  # the rate-limit message, when a limit refused the request
+    result: subscriptions.SubscribeResult | None = None
 
 
-def _subscribe_from(form, request, *, incident=None) -> str | None:
-    """Runs the service for a valid form; returns a rate-limit message instead when over a limit."""
+def _subscribe_from(form, request, *, incident=None) -> Submitted:
+    """Runs the service for a valid form, unless its recipient is over a limit."""
     data = form.cleaned_data
-    limited = rate_limit_message(request, data["email"])
+    channel = subscriptions.channel_of(
+        channel=getattr(form, "channel", ""), endpoint_url=data.get("endpoint_url", "")
+    )
+    limited = subscription_limits.recipient_refusal(
+        channel=channel,
+        email=data.get("email", ""),
+        target=data.get("target", ""),
+        client=client_address(request),
+    )
     if limited:
-        return limited
+        return Submitted(limited=limited)
     try:
-        subscriptions.subscribe(
-            email=data["email"],
+        result = subscriptions.subscribe(
+            email=data.get("email", ""),
             language=data["language"],
             components=data.get("components"),
             endpoint_url=data.get("endpoint_url", ""),
-            channel=getattr(form, "channel", ""),
+            channel=channel,
             target=data.get("target", ""),
             incident=incident,
         )
     except ValidationError as error:
         form.add_error(None, error)
-    return None
+        return Submitted()
+    return Submitted(result=result)
+
+
+def _code_path(subscriber) -> str:
+    return reverse("subscribe:sms-code", kwargs={"token": subscriptions.code_token(subscriber)})
+
+
+def _submitted_page(request, form, result: subscriptions.SubscribeResult, context: dict | None = None):
+    """Where to look for the confirmation: the inbox, the chat channel, or a page for the code."""
+    subscriber = result.subscriber
+    if subscriber.channel == Channel.SMS:
+        return render(
+            request, "subscribe/enter_code.html", {"form": SmsCodeForm(), "code_url": _code_path(subscriber)}
+        )
+    if Channel(subscriber.channel).uses_target:
+        return render(request, "subscribe/check_channel.html")
+    return render(
+        request, "subscribe/check_inbox.html", {**(context or {}), "email": form.cleaned_data["email"]}
+    )
 
 
 # The subscribe page's sections, in order, each a template under templates/subscribe/. A channel
@@ -109,13 +125,19 @@ def _subscribe_page(request, *, status: int = 200, **bound):
 
 
 def _subscribe_with(request, form, *, form_name: str):
+    limited = client_refusal(request)
+    if limited:
+        # Empty forms: showing this one would validate it, resolving a webhook's host name.
+        return _subscribe_page(request, status=429, limited=limited)
     if form.is_valid():
-        limited = _subscribe_from(form, request)
-        if limited:
-            return _subscribe_page(request, status=429, form=form, **{form_name: form, "limited": limited})
-        if not form.non_field_errors():
+        submitted = _subscribe_from(form, request)
+        if submitted.limited:
+            return _subscribe_page(
+                request, status=429, form=form, **{form_name: form, "limited": submitted.limited}
+            )
+        if submitted.result is not None:
             # The same answer whether or not the address is known: no enumeration.
-            return render(request, "subscribe/check_inbox.html", {"email": form.cleaned_data["email"]})
+            return _submitted_page(request, form, submitted.result)
     return _subscribe_page(request, status=400, form=form, **{form_name: form})
 
 
@@ -157,14 +179,18 @@ def follow(request, slug: str):
         return render(
             request, "subscribe/follow.html", context, status=400 if request.method == "POST" else 200
         )
-    if request.method == "POST" and form.is_valid():
-        limited = _subscribe_from(form, request, incident=incident)
+    if request.method == "POST":
+        limited = client_refusal(request)
         if limited:
             return render(request, "subscribe/follow.html", {**context, "limited": limited}, status=429)
-        if not form.non_field_errors():
+    if request.method == "POST" and form.is_valid():
+        submitted = _subscribe_from(form, request, incident=incident)
+        if submitted.limited:
             return render(
-                request, "subscribe/check_inbox.html", {**context, "email": form.cleaned_data["email"]}
+                request, "subscribe/follow.html", {**context, "limited": submitted.limited}, status=429
             )
+        if submitted.result is not None:
+            return _submitted_page(request, form, submitted.result, context)
     return render(request, "subscribe/follow.html", context, status=400 if request.method == "POST" else 200)
 
 
@@ -174,6 +200,11 @@ def api_subscribe(request):
     """POST {"email", "language", "components": [slugs], "endpoint_url"?, "incident"?: slug}, with
     "channel": "webhook" (endpoint_url required) or "slack", "teams", "apprise", "sms" (with
     "target"): what the subscribe page's sections take, as JSON."""
+    limited = client_refusal(request)
+    if limited:
+        response = JsonResponse({"errors": {"__all__": [limited]}}, status=429)
+        response["Retry-After"] = str(subscription_limits.WINDOW_SECONDS)
+        return response
     limit = settings.SUBSCRIBE_MAX_BODY_BYTES
     body = read_body_within(request, limit=limit)
     if body is None:
@@ -201,11 +232,24 @@ def api_subscribe(request):
         )
     if not form.is_valid():
         return JsonResponse({"errors": form.errors.get_json_data()}, status=400)
-    limited = _subscribe_from(form, request, incident=incident)
-    if limited:
-        return JsonResponse({"errors": {"__all__": [limited]}}, status=429)
-    if form.non_field_errors():
+    submitted = _subscribe_from(form, request, incident=incident)
+    if submitted.limited:
+        return JsonResponse({"errors": {"__all__": [submitted.limited]}}, status=429)
+    if submitted.result is None:
         return JsonResponse({"errors": form.errors.get_json_data()}, status=400)
+    subscriber = submitted.result.subscriber
+    if subscriber.channel == Channel.SMS:
+        return JsonResponse(
+            {
+                "detail": _("A code is on its way to the number: POST it as “code” to code_url."),
+                "code_url": settings.SITE_URL + _code_path(subscriber),
+            },
+            status=202,
+        )
+    if Channel(subscriber.channel).uses_target:
+        return JsonResponse(
+            {"detail": _("A confirmation link is on its way to the channel itself.")}, status=202
+        )
     return JsonResponse(
         {"detail": _("If the address can receive mail, a confirmation link is on its way.")}, status=202
     )
@@ -249,6 +293,30 @@ def confirm(request, token: str):
         }
         return render(request, "subscribe/confirmed.html", context)
     return render(request, "subscribe/confirm.html", {"subscriber": subscriber})
+
+
+# The signed link and the code texted to the number are the proof; API clients POST the code too.
+@csrf_exempt
+@require_http_methods(["GET", "POST"])
+def sms_code(request, token: str):
+    """The page where the code texted to a number is entered; the number hears nothing before."""
+    subscriber = subscriptions.subscriber_for_code(token)
+    if subscriber is None:
+        return _invalid_link(request)
+    form = SmsCodeForm(request.POST or None)
+    context = {"form": form, "code_url": request.path}
+    if request.method == "GET":
+        return render(request, "subscribe/enter_code.html", context)
+    limited = subscription_limits.code_attempt_refusal(subscriber_id=subscriber.public_id)
+    if limited:
+        return render(request, "subscribe/enter_code.html", {**context, "limited": limited}, status=429)
+    if form.is_valid():
+        confirmed = subscriptions.confirm_by_code(subscriber, code=form.cleaned_data["code"])
+        if confirmed is not None:
+            context = {"subscriber": confirmed, "manage_url": subscriptions.manage_url(confirmed)}
+            return render(request, "subscribe/confirmed.html", context)
+        form.add_error("code", _("This is not the code we sent. Check the text message and try again."))
+    return render(request, "subscribe/enter_code.html", context, status=400)
 
 
 @require_http_methods(["GET", "POST"])

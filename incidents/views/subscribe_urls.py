@@ -15,6 +15,7 @@ urlpatterns = [
     path("subscribe/webhooks/", subscribe.webhooks, name="webhooks"),
     path("subscribe/incidents/<slug:slug>/", subscribe.follow, name="follow"),
     path("subscribe/confirm/<str:token>/", subscribe.confirm, name="confirm"),
+    path("subscribe/code/<str:token>/", subscribe.sms_code, name="sms-code"),
     path("subscribe/manage/<str:token>/", subscribe.manage, name="manage"),
     path("subscribe/unsubscribe/<str:token>/", subscribe.unsubscribe, name="unsubscribe"),
     path("editor/deliveries/", subscribe.deliveries, name="deliveries"),

@@ -1,0 +1,81 @@
+"""Messages about a chat or SMS subscription itself, sent straight to its target rather than
+through the outbox: the confirmation link to a chat channel, the code to a phone number.
+
+Sending them to the target, not to a contact's mailbox, is what proves that whoever subscribed
+can read the channel or the phone: the platform posts nothing else there until the link is
+followed or the code entered. They go through the same guarded client and Apprise checks as
+notifications.
+"""
+
+import json
+
+import apprise
+from django.conf import settings
+from django.core.exceptions import ValidationError
+
+from incidents.models import Channel
+from incidents.outbound.client import BlockingClient
+from incidents.outbound.guard import check_sendable
+
+from . import slack, sms, teams
+from .apprise_chat import send_through_apprise
+from .chat_http import EVENT_ID_HEADER
+
+
+def send_notice(channel: str, target: str, *, title: str, text: str, link: str, event_id: str) -> str:
+    """Posts one message with `link` (may be empty) to the target; the error, or "" when the
+    service accepted it. Raises what the guarded client raises for an unreachable receiver."""
+    channel = Channel(channel)
+    if channel == Channel.SMS:
+        body = f"{text} {link}".strip()
+        return send_through_apprise(
+            sms.provider_url(target),
+            title="",
+            body=body,
+            body_format=apprise.NotifyFormat.TEXT,
+            event_id=event_id,
+        ).error
+    if channel == Channel.APPRISE:
+        body = f"{text}\n\n{link}".strip()
+        return send_through_apprise(
+            target, title=title, body=body, body_format=apprise.NotifyFormat.TEXT, event_id=event_id
+        ).error
+    payload = (
+        _slack_payload(title, text, link) if channel == Channel.SLACK else _teams_payload(title, text, link)
+    )
+    return _post_json(target, payload, event_id=event_id)
+
+
+def _slack_payload(title: str, text: str, link: str) -> dict:
+    line = f"*{slack.escaped(title)}*\n{slack.escaped(text)}"
+    return {"text": f"{line}\n<{link}>" if link else line}
+
+
+def _teams_payload(title: str, text: str, link: str) -> dict:
+    card = {
+        "$schema": teams.CARD_SCHEMA,
+        "type": "AdaptiveCard",
+        "version": teams.CARD_VERSION,
+        "body": [teams.text_block(title, weight="Bolder"), teams.text_block(text)],
+        "actions": [{"type": "Action.OpenUrl", "title": title, "url": link}] if link else [],
+    }
+    return {
+        "type": "message",
+        "attachments": [{"contentType": teams.CARD_CONTENT_TYPE, "contentUrl": None, "content": card}],
+    }
+
+
+def _post_json(url: str, payload: dict, *, event_id: str) -> str:
+    try:
+        check_sendable(url)
+    except ValidationError as error:
+        return f"Address refused: {' '.join(error.messages)}"
+    headers = {
+        "Content-Type": "application/json; charset=utf-8",
+        "User-Agent": f"{settings.STATUS_PAGE_NAME} notifications",
+        EVENT_ID_HEADER: event_id,
+    }
+    body = json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode()
+    with BlockingClient() as client:
+        answer = client.post(url, body=body, headers=headers, timeout=settings.NOTIFY_WEBHOOK_TIMEOUT_SECONDS)
+    return "" if answer.status < 300 else f"HTTP {answer.status} from the receiver"
