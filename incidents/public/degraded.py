@@ -27,6 +27,7 @@ from django.utils.translation import gettext as _
 from incidents import formatting
 from incidents.forms.history import normalised_query
 from incidents.public import snapshot
+from incidents.public.page_numbers import page_number
 
 logger = logging.getLogger(__name__)
 
@@ -140,8 +141,7 @@ def _from_snapshot(request, language: str) -> HttpResponse | None:
     path = request.path_info
     if not translation.get_language_from_path(path) and language != settings.LANGUAGE_CODE:
         path = f"/{language}{path}"
-    page = request.GET.get("page", "")
-    relative = snapshot.file_for(path, page=int(page) if page.isdigit() else None)
+    relative = snapshot.file_for(path, page=page_number(request.GET.get("page", "")))
     status = 200
     file = _inside(folder, relative)
     if file is None or not file.is_file():
