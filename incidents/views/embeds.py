@@ -22,7 +22,7 @@ from incidents.public import badges
 from incidents.public.calendar import maintenance_calendar
 from incidents.public.page_cache import cache_control
 from incidents.security.browser_policy import embeddable
-from incidents.translation import language_codes
+from incidents.translation import known_or_default
 
 from .public import public_page
 
@@ -30,8 +30,7 @@ BADGE_MAX_AGE = 60
 
 
 def embed_language(request) -> str:
-    wanted = request.GET.get("lang", "")
-    return wanted if wanted in language_codes() else settings.LANGUAGE_CODE
+    return known_or_default(request.GET.get("lang", ""))
 
 
 def in_requested_language(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
