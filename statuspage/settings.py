@@ -389,6 +389,11 @@ CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 PUBLIC_PAGE_CACHE_SECONDS = env_int("PUBLIC_PAGE_CACHE_SECONDS", 60)
 # New samples drop the cache at most this often, so live values are at most this old.
 PUBLIC_METRICS_REFRESH_SECONDS = env_int("PUBLIC_METRICS_REFRESH_SECONDS", 10)
+# A page asked for with a query (history filters and pages, an uptime month, a widget theme) is
+# kept at most this long, and at most this many of them per page and language at once
+# (incidents.public.page_variants); past that they are rendered and not kept.
+PUBLIC_FILTERED_PAGE_SECONDS = env_int("PUBLIC_FILTERED_PAGE_SECONDS", 300)
+PUBLIC_FILTERED_PAGE_VARIANTS = env_int("PUBLIC_FILTERED_PAGE_VARIANTS", 200)
 # Incidents per page of the history, and entries per feed.
 PUBLIC_HISTORY_PAGE_SIZE = env_int("PUBLIC_HISTORY_PAGE_SIZE", 25)
 PUBLIC_FEED_ENTRIES = env_int("PUBLIC_FEED_ENTRIES", 50)

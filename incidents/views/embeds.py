@@ -55,8 +55,10 @@ def _choice(request, name: str, choices, default: str) -> str:
 
 
 def theme_query(request) -> str:
-    """The page cache's key part for a widget: only its theme (the language keys it already)."""
-    return f"theme={_choice(request, 'theme', badges.THEMES, '')}"
+    """The page cache's key part for a widget: only its theme (the language keys it already);
+    none for the reader's own, the widget most sites embed, kept like a page without a query."""
+    theme = _choice(request, "theme", badges.THEMES, "")
+    return f"theme={theme}" if theme else ""
 
 
 def _badge_response(request, badge: badges.Badge, *, status: int = 200) -> HttpResponse:
