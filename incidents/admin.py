@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy as _
 from incidents import models
 from incidents.public.versions import content_changed
 from incidents.services.audit import record_event
+from incidents.services.component_limits import check_room_for_components
 from incidents.services.components import save_component, save_group
 from incidents.services.metrics import save_metric
 from incidents.services.probes import issue_push_token, save_probe, validate_probe
@@ -109,8 +110,20 @@ class ComponentGroupAdmin(AuditedAdmin):
     list_display = ("slug", "__str__", "position")
 
 
+class ComponentAdminForm(InstantBoundsForm):
+    def clean(self):
+        cleaned = super().clean()
+        if self.instance.pk is None:  # the error on the form: save_model cannot show one
+            try:
+                check_room_for_components()
+            except ValidationError as error:
+                self.add_error(None, error)
+        return cleaned
+
+
 @admin.register(models.Component)
 class ComponentAdmin(AuditedAdmin):
+    form = ComponentAdminForm
     save_service = save_component
     list_display = ("slug", "__str__", "group", "status", "status_mode", "position")
     list_filter = ("group", "status", "status_mode")

@@ -18,6 +18,11 @@ def language_codes() -> list[str]:
     return [code for code, _name in settings.LANGUAGES]
 
 
+def known_or_default(code: str) -> str:
+    """A `lang` parameter as embeds read it: a known language, else the site's default."""
+    return code if code in language_codes() else settings.LANGUAGE_CODE
+
+
 def validate_language(code: str) -> None:
     if code not in language_codes():
         raise ValidationError(

@@ -389,6 +389,14 @@ CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 PUBLIC_PAGE_CACHE_SECONDS = env_int("PUBLIC_PAGE_CACHE_SECONDS", 60)
 # New samples drop the cache at most this often, so live values are at most this old.
 PUBLIC_METRICS_REFRESH_SECONDS = env_int("PUBLIC_METRICS_REFRESH_SECONDS", 10)
+# A page asked for with a query (history filters and pages, an uptime month, a widget theme) is
+# kept at most this long, and at most this many of them per page and language at once
+# (incidents.public.page_variants); past that they are rendered and not kept.
+PUBLIC_FILTERED_PAGE_SECONDS = env_int("PUBLIC_FILTERED_PAGE_SECONDS", 300)
+PUBLIC_FILTERED_PAGE_VARIANTS = env_int("PUBLIC_FILTERED_PAGE_VARIANTS", 200)
+# Components on the overview drawn with their day bars and metric sparklines, in page order;
+# the others show their name and status (a page of hundreds would weigh megabytes).
+PUBLIC_OVERVIEW_DETAILED_COMPONENTS = env_int("PUBLIC_OVERVIEW_DETAILED_COMPONENTS", 100)
 # Incidents per page of the history, and entries per feed.
 PUBLIC_HISTORY_PAGE_SIZE = env_int("PUBLIC_HISTORY_PAGE_SIZE", 25)
 PUBLIC_FEED_ENTRIES = env_int("PUBLIC_FEED_ENTRIES", 50)
@@ -594,6 +602,11 @@ OUTBOUND_ALLOW_PRIVATE_TARGETS = env_bool("OUTBOUND_ALLOW_PRIVATE_TARGETS", Fals
 # may lie (clocks differ a little), and how far ahead anything may be planned.
 INSTANT_CLOCK_SKEW_SECONDS = env_int("INSTANT_CLOCK_SKEW_SECONDS", 300)
 PLANNED_HORIZON_DAYS = env_int("PLANNED_HORIZON_DAYS", 3653)
+
+# Components (docs/public-site.md): the most a page holds, and the most one import may create;
+# more are refused with an error naming the limit.
+PAGE_MAX_COMPONENTS = env_int("PAGE_MAX_COMPONENTS", 1000)
+IMPORT_MAX_NEW_COMPONENTS = env_int("IMPORT_MAX_NEW_COMPONENTS", 500)
 
 # JSON depth: arrays and objects nested inside one another in any JSON body we read (the API,
 # /subscribe/api/, push and webhook receivers); deeper bodies are refused with 400 before parsing.

@@ -201,7 +201,9 @@ def verify_signature(
         return False
     if abs(time.time() - sent_at) > tolerance_seconds:
         return False
-    return hmac.compare_digest(sign(secret, sent_at, body), signature or "")
+    # Compared as bytes: compare_digest refuses str holding anything but ASCII with a TypeError.
+    given = (signature or "").encode("utf-8", "surrogateescape")
+    return hmac.compare_digest(sign(secret, sent_at, body).encode(), given)
 
 
 def webhook_post(delivery: Delivery) -> Post | Result:

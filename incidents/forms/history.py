@@ -9,9 +9,11 @@ import re
 from dataclasses import dataclass
 
 from django import forms
+from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
 from incidents.models import Component, Impact, IncidentKind
+from incidents.validation.instants import check_any
 
 MONTH = re.compile(r"([0-9]{4})-([0-9]{2})")
 DAY = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
@@ -44,6 +46,16 @@ def parse_day(value: str) -> dt.date | None:
         return dt.date.fromisoformat(value)
     except ValueError:
         return None
+
+
+def day_out_of_bounds(day: dt.date) -> str:
+    """Why a history bound cannot be used (before 1970, or past the planning horizon: days
+    every zone can convert), or "" when it can."""
+    try:
+        check_any(day)
+    except ValidationError as error:
+        return " ".join(error.messages)
+    return ""
 
 
 def normalised_query(params) -> str | None:
@@ -153,6 +165,8 @@ class HistoryFilterForm(forms.Form):
                 cleaned[name] = None
             elif (day := parse_day(text)) is None:
                 self.add_error(name, _("Give a date as YYYY-MM-DD; the date is ignored."))
+            elif reason := day_out_of_bounds(day):
+                self.add_error(name, [reason, _("The date is ignored.")])
             else:
                 cleaned[name] = day
         since, until = cleaned.get("from"), cleaned.get("to")

@@ -1,8 +1,10 @@
 """Degraded mode: while the database is unreachable, answer from the static snapshot.
 
-Public pages and /api/v2/ documents are served from the latest snapshot (incidents.public.snapshot)
-with `X-Status-Snapshot: <time>` and a visible note; the editor, /api/v1/, admin and every
-write answer 503 with a clear message (JSON under /api/); nothing answers 500 for it.
+Public pages, /api/v2/ documents and the embeds (widget, badges, calendars) are served from the
+latest snapshot (incidents.public.snapshot) with `X-Status-Snapshot: <time>` and a visible note;
+what never reads the database (/metrics, which then reports it down, robots.txt, widget.js) is
+answered live; the editor, /api/v1/, admin and every write answer 503 with a clear message
+(JSON under /api/); nothing answers 500 for it.
 
 Checking is cheap: while the database works nothing is checked at all; a view that fails to
 reach it (OperationalError or InterfaceError) marks this process degraded, and while degraded
@@ -26,13 +28,18 @@ from django.utils.translation import gettext as _
 
 from incidents import formatting
 from incidents.forms.history import normalised_query
-from incidents.public import snapshot
+from incidents.public import snapshot, snapshot_embeds
+from incidents.public.page_numbers import page_number
+from incidents.security.browser_policy import allow_framing
+from incidents.translation import known_or_default
 
 logger = logging.getLogger(__name__)
 
 DATABASE_ERRORS = (OperationalError, InterfaceError)
 # Never answered from the snapshot: they need the database to mean anything.
 LIVE_ONLY_PREFIXES = ("/editor/", "/api/v1/", "/admin/", "/api/schema/", "/api/docs/")
+# Answered by their views whatever the database's state: they do not need it.
+WITHOUT_DATABASE = ("/metrics", *snapshot_embeds.WITHOUT_DATABASE)
 SNAPSHOT_CONTENT_TYPES = {**snapshot.CONTENT_TYPES, ".css": "text/css", ".js": "text/javascript"}
 
 
@@ -88,7 +95,8 @@ class DegradedModeMiddleware:
         self.get_response = get_response
 
     def __call__(self, request):
-        if state.is_down() and not request.path_info.startswith(settings.STATIC_URL):
+        path = request.path_info
+        if state.is_down() and not (path.startswith(settings.STATIC_URL) or path in WITHOUT_DATABASE):
             return degraded_response(request)
         return self.get_response(request)
 
@@ -124,6 +132,8 @@ def unavailable(request) -> HttpResponse:
 
 
 def _language(request) -> str:
+    if snapshot_embeds.is_embed(request.path_info):
+        return known_or_default(request.GET.get("lang", ""))
     from_path = translation.get_language_from_path(request.path_info)
     if from_path:
         return from_path
@@ -138,10 +148,17 @@ def _from_snapshot(request, language: str) -> HttpResponse | None:
     if folder is None:
         return None
     path = request.path_info
-    if not translation.get_language_from_path(path) and language != settings.LANGUAGE_CODE:
-        path = f"/{language}{path}"
-    page = request.GET.get("page", "")
-    relative = snapshot.file_for(path, page=int(page) if page.isdigit() else None)
+    generated_at = snapshot.read_manifest(folder)["generated_at"]
+    badge = snapshot_embeds.badge_from(folder, path, request.GET)
+    if badge is not None:
+        svg, status = badge
+        answer = HttpResponse(svg, status=status, content_type="image/svg+xml; charset=utf-8")
+        return _snapshot_response(answer, generated_at=generated_at, language=language)
+    relative = snapshot_embeds.embed_file(path, request.GET)
+    if relative is None:
+        if not translation.get_language_from_path(path) and language != settings.LANGUAGE_CODE:
+            path = f"/{language}{path}"
+        relative = snapshot.file_for(path, page=page_number(request.GET.get("page", "")))
     status = 200
     file = _inside(folder, relative)
     if file is None or not file.is_file():
@@ -150,12 +167,17 @@ def _from_snapshot(request, language: str) -> HttpResponse | None:
         if file is None or not file.is_file():
             return None
     body = file.read_bytes()
-    generated_at = snapshot.read_manifest(folder)["generated_at"]
     if file.suffix == ".html":
         note = _degraded_note(generated_at, language, filtered=_asks_for_filter(request))
         body = body.replace(snapshot.NOTE_MARKER.encode(), note.encode(), 1)
     content_type = SNAPSHOT_CONTENT_TYPES.get(file.suffix) or mimetypes.guess_type(file.name)[0]
     response = HttpResponse(body, status=status, content_type=content_type or "application/octet-stream")
+    if path == snapshot_embeds.WIDGET and status == 200:
+        allow_framing(response)
+    return _snapshot_response(response, generated_at=generated_at, language=language)
+
+
+def _snapshot_response(response: HttpResponse, *, generated_at: str, language: str) -> HttpResponse:
     response["X-Status-Snapshot"] = generated_at
     response["Cache-Control"] = "public, max-age=5"
     response["Content-Language"] = language

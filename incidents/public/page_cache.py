@@ -12,6 +12,9 @@ fresh one is missing, the request that wins a short lock (`cache.add`) renders i
 request meanwhile gets the latest entry, so a surge after an expiry or a publish costs one
 render, not one per request. Only when there is no previous entry at all do the others wait
 (briefly) for the winner.
+
+A page asked for with a query (a filter, a page number) is kept for minutes, both entries, and
+only so many per page (incidents.public.page_variants).
 """
 
 import hashlib
@@ -31,7 +34,7 @@ from django.utils.cache import patch_vary_headers
 from django.utils.text import compress_string
 from django.utils.translation import get_language
 
-from incidents.public import cache_breaker, versions
+from incidents.public import cache_breaker, page_variants, versions
 from incidents.telemetry import instruments
 
 logger = logging.getLogger(__name__)
@@ -138,6 +141,10 @@ def cached_page(
         if normalised is None:
             return view(request, *args, **kwargs)
         key = page_key(request, version, normalised)
+        stale_seconds = None
+        if normalised:
+            stale_seconds = page_variants.seconds_left()
+            seconds = min(seconds, stale_seconds)
         rendered: list[HttpResponse] = []
 
         def render() -> KeptPage | None:
@@ -146,11 +153,21 @@ def cached_page(
             rendered.append(response)
             if response.status_code != 200 or response.streaming or _says_no_store(response):
                 return None
+            if normalised and not page_variants.admit(
+                page=f"{get_language()}:{request.path}", query=normalised
+            ):
+                return None
             if hasattr(response, "render"):
                 response.render()
             return keep(response)
 
-        stored = fetch(fresh_key=key, latest_key=latest_key(key), timeout=seconds, compute=render)
+        stored = fetch(
+            fresh_key=key,
+            latest_key=latest_key(key),
+            timeout=seconds,
+            stale_timeout=stale_seconds,
+            compute=render,
+        )
         instruments.PAGE_CACHE_REQUESTS.labels(outcome="render" if rendered else "hit").inc()
         if rendered and stored is None:
             return rendered[0]
@@ -176,11 +193,19 @@ def latest_key(key: str) -> str:
     return f"public:kept-latest:{rest}"
 
 
-def fetch(*, fresh_key: str, latest_key: str, timeout: int, compute: Callable[[], Any | None]) -> Any | None:
+def fetch(
+    *,
+    fresh_key: str,
+    latest_key: str,
+    timeout: int,
+    compute: Callable[[], Any | None],
+    stale_timeout: int | None = None,
+) -> Any | None:
     """The cached value for `fresh_key`, computed by one caller at a time (single flight).
 
     `compute` returns the value to store, or None for a result not worth keeping (an error
-    page); None is then returned to the caller that computed it.
+    page); None is then returned to the caller that computed it. The latest copy is kept
+    `stale_timeout` seconds, by default a day or ten times `timeout`, whichever is longer.
     """
     if cache_breaker.cache_down():
         return compute()
@@ -202,7 +227,8 @@ def fetch(*, fresh_key: str, latest_key: str, timeout: int, compute: Callable[[]
     try:
         if value is not None:
             cache.set(fresh_key, value, timeout=timeout)
-            cache.set(latest_key, value, timeout=max(STALE_SECONDS, timeout * 10))
+            stale = max(STALE_SECONDS, timeout * 10) if stale_timeout is None else stale_timeout
+            cache.set(latest_key, value, timeout=stale)
         cache.delete(lock_key)
     except Exception:
         cache_breaker.cache_failed()

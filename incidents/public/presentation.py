@@ -10,6 +10,7 @@ import datetime as dt
 from dataclasses import dataclass, field
 from zoneinfo import ZoneInfo
 
+from django.conf import settings
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -133,9 +134,14 @@ def metric_row(
 
 
 def component_rows(
-    components: list[Component], *, language: str, hourly: dict[int, list[float | None]]
+    components: list[Component],
+    *,
+    language: str,
+    hourly: dict[int, list[float | None]],
+    detailed: int | None = None,
 ) -> list[ComponentRow]:
-    """Each component's row with its metrics, and its day bars when it is a showcase."""
+    """Each component's row with its metrics, and its day bars when it is a showcase; past the
+    first `detailed` rows (all when None), only the name and status."""
     rows = [
         ComponentRow(
             component=component,
@@ -143,11 +149,13 @@ def component_rows(
             status=ComponentStatus(component.status),
             metrics=[
                 metric_row(m, language=language, hourly=hourly.get(m.pk)) for m in component.metrics.all()
-            ],
+            ]
+            if detailed is None or position < detailed
+            else [],
         )
-        for component in components
+        for position, component in enumerate(components)
     ]
-    showcase = [row for row in rows if row.component.showcase]
+    showcase = [row for row in rows[:detailed] if row.component.showcase]
     names = {row.component.pk: row.name.text for row in showcase}
     bars = overview_bars([row.component for row in showcase], names, language=language, days=UPTIME_DAYS)
     for row in showcase:
@@ -269,9 +277,12 @@ def overview_context(language: str) -> dict:
     """The overview: indicator, open events, and each shown component's row in its group."""
     summary = selectors.page_summary()
     shown_components = [c for g in summary.groups for c in g.components]
-    metrics = [m for c in shown_components for m in c.metrics.all()]
+    # A page of hundreds of components drew megabytes of bars: the first ones in page order get
+    # their bars and sparklines, the others their name and status (their own pages have the rest).
+    detailed = settings.PUBLIC_OVERVIEW_DETAILED_COMPONENTS
+    metrics = [m for c in shown_components[:detailed] for m in c.metrics.all()]
     hourly = selectors.hourly_values(metrics)
-    rows = iter(component_rows(shown_components, language=language, hourly=hourly))
+    rows = iter(component_rows(shown_components, language=language, hourly=hourly, detailed=detailed))
     groups = [(group, [next(rows) for _component in group.components]) for group in summary.groups]
     starts = day_starts(days=PAST_DAYS, now=timezone.now(), zone=formatting.status_zone())
     return {
@@ -279,6 +290,8 @@ def overview_context(language: str) -> dict:
         "groups": groups,
         "past_days": past_days(selectors.events_since(starts[0]), starts[:-1], language),
         "has_components": bool(summary.components),
+        "undetailed_components": max(len(shown_components) - detailed, 0),
+        "detailed_components": detailed,
         "uptime_days": UPTIME_DAYS,
         "narrow_days": NARROW_DAYS,
     }

@@ -7,7 +7,9 @@ degraded mode in incidents.public.degraded) never sees half a snapshot. Each pag
 "last updated" note with the snapshot's time.
 
 URL to file: `/x/` -> `x/index.html`, `/history/?page=N` -> `history/page/N/index.html`,
-`/x.atom` -> `x.atom`; the 404 page per language at `<lang>/404.html` (`404.html` for en).
+`/x.atom` -> `x.atom`; the 404 page per language at `<lang>/404.html` (`404.html` for en);
+the embeds (widget, badges, calendars, widget.js, robots.txt) as incidents.public.snapshot_embeds
+lays them out.
 
 A page whose incident or component was deleted, unpublished or renamed while the export ran
 drops out. Any other page that answers with a server error stops the export: the new build is
@@ -35,6 +37,7 @@ from django.utils import timezone, translation
 from incidents import formatting, selectors
 from incidents.api import statuspage
 from incidents.models import Component, Incident
+from incidents.public import snapshot_embeds
 from incidents.translation import language_codes
 
 logger = logging.getLogger(__name__)
@@ -47,6 +50,9 @@ CONTENT_TYPES = {
     ".atom": "application/atom+xml; charset=utf-8",
     ".rss": "application/rss+xml; charset=utf-8",
     ".svg": "image/svg+xml",
+    ".ics": "text/calendar; charset=utf-8",
+    ".js": "text/javascript; charset=utf-8",
+    ".txt": "text/plain; charset=utf-8",
 }
 
 
@@ -138,7 +144,7 @@ def public_urls() -> list[tuple[str, str]]:
         for endpoint in statuspage.DOCUMENTS:
             target = f"api/v2/{endpoint}.json" if not base else f"{language}/api/v2/{endpoint}.json"
             urls.append((f"/api/v2/{endpoint}.json?lang={language}", target))
-    return urls
+    return urls + snapshot_embeds.embed_urls(components)
 
 
 def _client() -> Client:
@@ -230,7 +236,10 @@ def export(destination: Path | None = None) -> Snapshot:
             continue
         body = response.content
         if relative.endswith(".html"):
-            body = _with_note(body, generated_at, _language_of(url))
+            # The file's folder names its language: embeds take theirs from ?lang=.
+            body = _with_note(body, generated_at, _language_of(f"/{relative}"))
+        write(relative, body)
+    for relative, body in snapshot_embeds.badge_files().items():
         write(relative, body)
     quiet, request_log = _ExpectedNotFound(), logging.getLogger("django.request")
     request_log.addFilter(quiet)

@@ -19,6 +19,7 @@ from incidents.public.versions import content_changed, live_changed
 from incidents.validation.instants import check_instants
 
 from .audit import changed_fields, record_event
+from .component_limits import check_room_for_components
 from .notifications import enqueue_component_update
 from .uptime_months import count_closed_period, recount_uptime_months
 
@@ -137,10 +138,13 @@ def _snapshot(component: Component) -> dict:
 
 
 def save_component(component: Component, *, actor: AbstractBaseUser | None) -> Component:
-    """Creates or edits a component (not its status) and records what changed."""
+    """Creates or edits a component (not its status) and records what changed; refuses a new
+    one past PAGE_MAX_COMPONENTS."""
     component.full_clean()
     with transaction.atomic():
         creating = component.pk is None
+        if creating:
+            check_room_for_components()
         previous = None if creating else Component.objects.get(pk=component.pk)
         if creating or previous.start_date != component.start_date:
             check_instants(happened={"start_date": component.start_date})

@@ -11,6 +11,7 @@ nothing; components are matched by name ("Group - Component" too) and created wh
 import re
 from dataclasses import dataclass
 
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 from django.utils.text import slugify
@@ -30,9 +31,10 @@ from incidents.rendering import rendered_texts
 from incidents.translation import validate_language
 
 from .audit import actor_label
+from .component_limits import check_import_creates, check_room_for_components
 from .records import write_records_impact
 from .slugs import incident_slug
-from .statuspage_parsing import Export, ImportedIncident
+from .statuspage_parsing import Export, ImportedIncident, ImportRefused
 
 BATCH_SIZE = 500
 PUBLIC_ID = re.compile(r"^[a-z0-9]{1,12}$")
@@ -89,7 +91,10 @@ def _names_of(component: Component) -> set[str]:
 
 
 def components_by_name(export: Export, incidents: list[ImportedIncident], *, language: str):
-    """Every component named in the export, by folded name, created (operational) when missing."""
+    """Every component named in the export, by folded name, created (operational) when missing.
+
+    Refuses (ImportRefused, nothing created) an export that would create more components than
+    one import may, or than the page may hold."""
     matched: dict[str, MatchedComponent] = {}
     for component in Component.objects.select_related("group"):
         for name in _names_of(component):
@@ -98,16 +103,40 @@ def components_by_name(export: Export, incidents: list[ImportedIncident], *, lan
     for incident in incidents:
         wanted += incident.component_names
         wanted += [change.name for update in incident.updates for change in update.affected]
+    creating = _new_names(wanted, set(matched))
+    try:
+        check_import_creates(creating=creating)
+        if creating:
+            check_room_for_components(adding=creating)
+    except ValidationError as error:
+        raise ImportRefused(" ".join(error.messages)) from None
     with transaction.atomic():
         for name in wanted:
             key = name.casefold()
             if key in matched:
                 continue
-            bare = name.split(" - ", 1)[1] if " - " in name else name
+            bare = _bare(name)
             if bare.casefold() not in matched:
                 matched[bare.casefold()] = MatchedComponent(_new_component(bare, language=language), True)
             matched[key] = matched[bare.casefold()]
     return matched
+
+
+def _bare(name: str) -> str:
+    """ "Group - Component" names the component "Component"."""
+    return name.split(" - ", 1)[1] if " - " in name else name
+
+
+def _new_names(wanted: list[str], known: set[str]) -> int:
+    """How many components matching `wanted` against the `known` folded names creates."""
+    created = 0
+    for name in wanted:
+        key, bare = name.casefold(), _bare(name).casefold()
+        if key not in known and bare not in known:
+            created += 1
+            known.add(bare)
+        known.add(key)
+    return created
 
 
 def _new_component(name: str, *, language: str) -> Component:

@@ -10,7 +10,7 @@ from prometheus_client.core import GaugeMetricFamily
 
 from incidents.models import BreakerState, Channel, CircuitBreaker, Delivery, DeliveryState, Probe, ProbeRun
 from incidents.models.probes import ACTIVE_RUN_STATES
-from incidents.public import snapshot
+from incidents.public import degraded, snapshot
 
 
 class DatabaseCollector:
@@ -18,10 +18,13 @@ class DatabaseCollector:
 
     def collect(self):
         up = GaugeMetricFamily("statuspage_database_up", "Whether the scrape could read the database.")
-        try:
-            families = [*self._outbox(), self._breakers(), self._overdue_runs()]
-        except DatabaseError:
-            families = []
+        families = []
+        # While this process knows the database is down, a scrape does not wait on it.
+        if not degraded.state.is_down():
+            try:
+                families = [*self._outbox(), self._breakers(), self._overdue_runs()]
+            except DatabaseError:
+                families = []
         up.add_metric([], 1 if families else 0)
         yield up
         yield from families

@@ -22,7 +22,7 @@ from incidents.public import badges
 from incidents.public.calendar import maintenance_calendar
 from incidents.public.page_cache import cache_control
 from incidents.security.browser_policy import embeddable
-from incidents.translation import language_codes
+from incidents.translation import known_or_default
 
 from .public import public_page
 
@@ -30,8 +30,7 @@ BADGE_MAX_AGE = 60
 
 
 def embed_language(request) -> str:
-    wanted = request.GET.get("lang", "")
-    return wanted if wanted in language_codes() else settings.LANGUAGE_CODE
+    return known_or_default(request.GET.get("lang", ""))
 
 
 def in_requested_language(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
@@ -56,8 +55,10 @@ def _choice(request, name: str, choices, default: str) -> str:
 
 
 def theme_query(request) -> str:
-    """The page cache's key part for a widget: only its theme (the language keys it already)."""
-    return f"theme={_choice(request, 'theme', badges.THEMES, '')}"
+    """The page cache's key part for a widget: only its theme (the language keys it already);
+    none for the reader's own, the widget most sites embed, kept like a page without a query."""
+    theme = _choice(request, "theme", badges.THEMES, "")
+    return f"theme={theme}" if theme else ""
 
 
 def _badge_response(request, badge: badges.Badge, *, status: int = 200) -> HttpResponse:

@@ -5,7 +5,6 @@ with 304 (ETag from the content), and none needs JavaScript.
 """
 
 import datetime as dt
-import re
 
 from django.conf import settings
 from django.http import Http404, HttpResponse, HttpResponseRedirect
@@ -24,6 +23,7 @@ from incidents.public import presentation
 from incidents.public.history_page import RenderedPage, history_page
 from incidents.public.incident_charts import incident_charts
 from incidents.public.page_cache import cached_page, no_query
+from incidents.public.page_numbers import page_number
 from incidents.public.uptime_bars import uptime_bars
 from incidents.public.uptime_page import uptime_page
 from incidents.translation import language_codes
@@ -43,13 +43,9 @@ def public_page(view=None, *, query=no_query, live=False):
     return require_safe(conditional_page(cached_page(view, query=query, live=live)))
 
 
-PAGE_NUMBER = re.compile(r"[0-9]{1,6}")
-
-
 def _page_number(request) -> int:
     """The history page asked for; anything that is not a page number asks for the first."""
-    raw = request.GET.get("page", "")
-    return max(int(raw), 1) if PAGE_NUMBER.fullmatch(raw) else 1
+    return page_number(request.GET.get("page", ""))
 
 
 def history_query(request) -> str | None:

@@ -2,10 +2,15 @@
 folder per test, and a database made really unreachable (connection pointed at nothing)."""
 
 import pytest
+import time_machine
+from django.core.management import call_command
 from django.db import connections
+from django.test import override_settings
 
-from incidents.public import degraded
-from tests.public.conftest import _frozen_now, _no_page_cache, _site_rows, site  # noqa: F401  (shared fixtures)
+from incidents.public import degraded, snapshot
+from incidents.roles import Role
+from tests.conftest import make_user
+from tests.public.conftest import NOW, _frozen_now, _no_page_cache, _site_rows, build_site, site  # noqa: F401  (shared fixtures)
 
 CLOSED_PORT = "8899"  # never listened on by the tests
 
@@ -43,3 +48,28 @@ def database_down(settings, tmp_path):
     yield restore
     restore()
     degraded.state.down_since = None
+
+
+@pytest.fixture(scope="module")
+def module_snapshot(django_db_setup, django_db_blocker, tmp_path_factory):
+    """One export of the public test site for the whole module, which only reads it. The site's
+    rows are flushed right after, as after every test here, so each test starts as before."""
+    folder = tmp_path_factory.mktemp("degraded") / "snapshot"
+    quiet = override_settings(
+        STATUS_SNAPSHOT_DIR=folder,
+        PUBLIC_PAGE_CACHE_SECONDS=0,
+        PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"],
+        CACHES={"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}},
+    )
+    with django_db_blocker.unblock(), quiet, time_machine.travel(NOW, tick=True):
+        build_site(make_user("ada", Role.ADMIN))
+        made = snapshot.export()
+        call_command("flush", interactive=False, verbosity=0)
+    return folder, made
+
+
+@pytest.fixture
+def exported(module_snapshot, settings):
+    """The module's snapshot, current for this test."""
+    settings.STATUS_SNAPSHOT_DIR, made = module_snapshot
+    return made

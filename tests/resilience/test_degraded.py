@@ -3,40 +3,8 @@
 import json
 
 import pytest
-import time_machine
-from django.core.management import call_command
-from django.test import override_settings
-
-from incidents.public import snapshot
-from incidents.roles import Role
-from tests.conftest import make_user
-from tests.public.conftest import NOW, build_site
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture(scope="module")
-def module_snapshot(django_db_setup, django_db_blocker, tmp_path_factory):
-    """One export of the public test site for the whole module, which only reads it. The site's
-    rows are flushed right after, as after every test here, so each test starts as before."""
-    folder = tmp_path_factory.mktemp("degraded") / "snapshot"
-    quiet = override_settings(
-        STATUS_SNAPSHOT_DIR=folder,
-        PUBLIC_PAGE_CACHE_SECONDS=0,
-        PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"],
-        CACHES={"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}},
-    )
-    with django_db_blocker.unblock(), quiet, time_machine.travel(NOW, tick=True):
-        build_site(make_user("ada", Role.ADMIN))
-        made = snapshot.export()
-        call_command("flush", interactive=False, verbosity=0)
-    return folder, made
-
-
-@pytest.fixture
-def exported(module_snapshot, settings):
-    settings.STATUS_SNAPSHOT_DIR, made = module_snapshot
-    return made
 
 
 def test_public_pages_answer_from_the_snapshot_with_a_header_and_a_note(client, exported, database_down):

@@ -1,0 +1,55 @@
+"""How long the page cache keeps a page asked for with a query (a history filter or page, an
+uptime month, a widget theme), and how many such copies of one page it keeps.
+
+Valid filters are as many as the pairs of days in the calendar: kept a day like the plain
+pages, every range anyone tried stayed in the cache. So a page with a query is kept for the rest
+of the current period of PUBLIC_FILTERED_PAGE_SECONDS (periods start at whole multiples of it on
+the clock), its stale copy included, and each path keeps at most PUBLIC_FILTERED_PAGE_VARIANTS
+of them per language and period. Every copy of a period expires when it ends, so no more than
+that are ever kept at once; a query past the cap is rendered and answered, and not kept.
+"""
+
+import hashlib
+import logging
+import time
+
+from django.conf import settings
+from django.core.cache import cache
+
+from incidents.public import cache_breaker
+
+logger = logging.getLogger(__name__)
+
+
+def seconds_left() -> int:
+    """What remains of the current period: how long a copy kept now may live."""
+    period = settings.PUBLIC_FILTERED_PAGE_SECONDS
+    return max(period - int(time.time()) % period, 1) if period > 0 else 0
+
+
+def admit(*, page: str, query: str) -> bool:
+    """Whether the copy of `page` (its path and language) for `query` may be kept: it was kept
+    already in this period, or the page's variants of this period stay within the cap."""
+    period = settings.PUBLIC_FILTERED_PAGE_SECONDS
+    if period <= 0:
+        return False
+    left = seconds_left()
+    bucket = f"public:variants:{int(time.time()) // period}:{_digest(page)}"
+    marker = f"{bucket}:{_digest(query)}"
+    try:
+        kept = cache.get(marker)
+        if kept is None:
+            cache.add(f"{bucket}:count", 0, timeout=left)
+            kept = cache.incr(f"{bucket}:count") <= settings.PUBLIC_FILTERED_PAGE_VARIANTS
+            cache.set(marker, kept, timeout=left)
+    except ValueError:  # the count expired between add and incr: the period just ended
+        return False
+    except Exception:  # the cache server failed: answer the page, keep nothing
+        cache_breaker.cache_failed()
+        logger.warning("cache unavailable, %s?%s not kept", page, query, exc_info=True)
+        return False
+    return bool(kept)
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()[:32]
