@@ -33,6 +33,7 @@ from incidents.services import subscription_limits, subscriptions
 from incidents.services.deliveries import retry_failed_delivery
 from incidents.validation.json_bodies import JsonTooDeep, UnstorableText, loads_bounded
 from incidents.validation.request_bodies import body_too_large, read_body_within
+from incidents.validation.row_ids import is_row_id
 
 
 def client_refusal(request) -> str | None:
@@ -373,7 +374,7 @@ def deliveries(request):
     shown, update = Delivery.objects.all(), None
     update_id = request.GET.get("update")
     if update_id is not None:
-        if not update_id.isdigit():
+        if not is_row_id(update_id):
             return HttpResponse(_("update: expected the number of an update."), status=400)
         update = get_object_or_404(IncidentUpdate.objects.select_related("incident"), pk=update_id)
         shown = shown.filter(update=update)

@@ -10,6 +10,7 @@ from incidents.services.proposals import (
     proposed_impact,
 )
 from incidents.translation import language_codes
+from incidents.validation.row_ids import is_row_id
 
 
 def form_components() -> list[Component]:
@@ -24,7 +25,7 @@ def templates_for(kind: IncidentKind | str) -> list[UpdateTemplate]:
 def chosen_template(request) -> UpdateTemplate | None:
     """The template named by `?template=<id>`, or None for a missing or malformed id."""
     template_id = request.GET.get("template", "")
-    if not template_id.isdigit():
+    if not is_row_id(template_id):
         return None
     return UpdateTemplate.objects.filter(pk=template_id).first()
 

@@ -20,6 +20,7 @@ from incidents.forms.probes import ProbeForm
 from incidents.models import AuditEvent, CircuitBreaker, Probe, ProbeKind, ProbeRun, Sample, Subject
 from incidents.probes.base import target_of
 from incidents.services.probes import issue_push_token, rotate_webhook_secret, save_probe
+from incidents.validation.row_ids import is_row_id
 
 from .access import admin_required
 from .config import RECENT_SAMPLES
@@ -75,7 +76,7 @@ def _credentials_page(request, probe: Probe, *, token: str = "", secret: str = "
 @admin_required
 def probe_new(request):
     initial = {"config": "{}"}
-    if request.method == "GET" and request.GET.get("metric", "").isdigit():
+    if request.method == "GET" and is_row_id(request.GET.get("metric")):
         initial["metric"] = request.GET["metric"]
     form = ProbeForm(request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():
