@@ -45,7 +45,7 @@ format: venv
 	$(VENV)/bin/ruff check --fix .
 
 messages: venv
-	$(PY) manage.py makemessages --no-location --no-obsolete --ignore=.venv --ignore=var -l en -l ru -l es -l nb
+	$(PY) manage.py makemessages --no-location --no-obsolete --ignore=.venv --ignore=var --ignore=tests -l en -l ru -l es -l nb
 	$(PY) manage.py compile_catalogs
 
 check-deploy: venv
