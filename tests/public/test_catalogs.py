@@ -33,3 +33,15 @@ def test_no_shipped_catalog_has_an_empty_translation():
             if any(not text.strip() for text in strings) or message.fuzzy:
                 empty.append(f"{path.parts[-3]}: {message.id!r}")
     assert empty == []
+
+
+def test_every_translation_uses_the_placeholders_of_its_message():
+    # A translation naming a placeholder its message does not pass (%(email)s for %(address)s)
+    # makes Django fall back to English, or a Python format raise, in that language only.
+    problems = []
+    for path in CATALOGS:
+        with path.open("rb") as handle:
+            catalog = read_po(handle, locale=path.parts[-3])
+        for message, errors in catalog.check():
+            problems.extend(f"{path.parts[-3]}: {message.id!r}: {error}" for error in errors)
+    assert problems == []
