@@ -171,8 +171,16 @@ def site_name() -> str:
 
 
 @register.simple_tag
-def time_zone_name() -> str:
-    return settings.STATUS_TIME_ZONE
+def page_zone_note() -> str:
+    """The status page's own zone, named once and as the page's: an incident written in another
+    zone names its own beside each of its times, which this sentence must not contradict."""
+    zone = formatting.status_zone()
+    name = formatting.format_time_zone(zone, _language(), at=dt.datetime.now(dt.UTC))
+    text = _(
+        "This page's time zone is %(zone)s (%(name)s). An incident reported in another zone "
+        "shows its times in that zone, named beside each time."
+    ) % {"zone": name, "name": zone.key}
+    return format_html('<p class="page-zone">{}</p>', text)
 
 
 @register.filter

@@ -1,11 +1,13 @@
 /* "Your time / the page's time": <time datetime="…" data-local> elements are shown in the
-   reader's own zone when they choose it (remembered in localStorage), formatted by the browser
-   in the page's language. The text served stays the page's time; without JavaScript the
-   toggle stays hidden. */
+   reader's own zone when they choose it (remembered in localStorage for every page), formatted
+   by the browser in the page's language. The toggle is a button with aria-pressed; the words
+   beside it say which times show ("Times: your zone (Asia/Tokyo)"). The text served stays each
+   time in the zone it names; without JavaScript the toggle stays hidden. */
 (function () {
   "use strict";
   var KEY = "time-display";
   var toggle = document.getElementById("local-time-toggle");
+  var state = document.getElementById("time-display-state");
   if (!toggle || !window.Intl || !Intl.DateTimeFormat) return;
   var lang = document.documentElement.lang || "en";
   var served = new WeakMap();
@@ -42,12 +44,20 @@
     });
   }
 
+  function readerZone() {
+    try { return Intl.DateTimeFormat().resolvedOptions().timeZone || ""; } catch (e) { return ""; }
+  }
+
   function label(local) {
     toggle.setAttribute("aria-pressed", local ? "true" : "false");
+    if (!state) return;
+    var zone = local ? readerZone() : "";
+    state.textContent = state.getAttribute(local ? "data-label-local" : "data-label-page") + (zone ? " (" + zone + ")" : "");
   }
 
   var local = stored();
   toggle.hidden = false;
+  if (state) state.hidden = false;
   label(local);
   // The page's time is what the server wrote: nothing to rewrite unless the reader chose theirs.
   if (local) show(true);
