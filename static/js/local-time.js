@@ -50,6 +50,8 @@
 
   function label(local) {
     toggle.setAttribute("aria-pressed", local ? "true" : "false");
+    // "Times in Moscow Standard Time" would contradict times shown in the reader's zone.
+    document.querySelectorAll("[data-zone-note]").forEach(function (note) { note.hidden = local; });
     if (!state) return;
     var zone = local ? readerZone() : "";
     state.textContent = state.getAttribute(local ? "data-label-local" : "data-label-page") + (zone ? " (" + zone + ")" : "");

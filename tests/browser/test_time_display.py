@@ -41,6 +41,14 @@ def shown_times(browser) -> list[str]:
     )
 
 
+def zone_notes_shown(browser) -> list[str]:
+    """The sentences naming the zone the times are published in, as far as they are visible."""
+    return browser.execute_script(
+        "return Array.from(document.querySelectorAll('[data-zone-note]'))"
+        ".filter(n => n.offsetParent !== null).map(n => n.textContent)"
+    )
+
+
 def pressed(browser) -> str:
     return css(browser, "#local-time-toggle").get_attribute("aria-pressed")
 
@@ -59,6 +67,8 @@ def test_the_reader_switches_to_their_zone_and_every_page_keeps_the_choice(brows
     )
     assert pressed(browser) == "false"
     assert text_of(browser, "#time-display-state") == "Times: as published, each with its zone"
+    [note] = zone_notes_shown(browser)  # the footer's: standard or summer time, by the season
+    assert note.startswith("This page's time zone is Central European") and "(Europe/Oslo)." in note
 
     toggle.click()
 
@@ -72,11 +82,13 @@ def test_the_reader_switches_to_their_zone_and_every_page_keeps_the_choice(brows
         assert text_of(browser, "#time-display-state") == f"Times: your zone ({READER_ZONE})", path
         local = shown_times(browser)
         assert local and all("GMT+9" in text for text in local), (path, local)
+        assert zone_notes_shown(browser) == [], path  # they would contradict the times shown
 
     css(browser, "#local-time-toggle").click()  # back to the times as published, on the last page
 
     assert pressed(browser) == "false"
     assert not any("GMT+9" in text for text in shown_times(browser))
+    assert zone_notes_shown(browser)
     browser.get(live_server.url + first)
     wait(browser, lambda _: css(browser, "#local-time-toggle").is_displayed())
     assert pressed(browser) == "false" and shown_times(browser) == served
