@@ -14,14 +14,39 @@
   // Made on first use: building a formatter loads the language's data, a long task at start-up
   // for the many readers who never choose their own time.
   var formats = null;
+  // The hours as the server writes them (CLDR "Hm": 24-hour in every language), so a reader who
+  // switches sees the same kind of clock, only in their zone.
+  function options(parts) {
+    var all = { year: "numeric", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", hourCycle: "h23", timeZoneName: "short" };
+    var chosen = {};
+    parts.forEach(function (part) { chosen[part] = all[part]; });
+    return chosen;
+  }
   function format(style, at) {
     if (!formats) {
+      var date = ["year", "month", "day"], clock = ["hour", "minute", "hourCycle"];
+      var long = { month: "long" };
       formats = {
-        datetime: new Intl.DateTimeFormat(lang, { year: "numeric", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", timeZoneName: "short" }),
-        long: new Intl.DateTimeFormat(lang, { year: "numeric", month: "long", day: "numeric", hour: "2-digit", minute: "2-digit", timeZoneName: "short" })
+        datetime: new Intl.DateTimeFormat(lang, options(date.concat(clock, ["timeZoneName"]))),
+        long: new Intl.DateTimeFormat(lang, Object.assign(options(date.concat(clock, ["timeZoneName"])), long)),
+        // A window within one day: its start without the zone, its end with the time alone.
+        "datetime-start": new Intl.DateTimeFormat(lang, options(date.concat(clock))),
+        "long-start": new Intl.DateTimeFormat(lang, Object.assign(options(date.concat(clock)), long)),
+        end: new Intl.DateTimeFormat(lang, options(clock.concat(["timeZoneName"]))),
+        day: new Intl.DateTimeFormat("en-CA", { year: "numeric", month: "2-digit", day: "2-digit" })
       };
     }
     return (formats[style] || formats.datetime).format(at);
+  }
+
+  // The start of a window ("<time>08:25</time> – <time>14:10 GMT+1</time>"): the <time> just
+  // before this one with nothing but a dash between them.
+  function windowStart(time) {
+    var before = time.previousElementSibling;
+    if (!before || before.tagName !== "TIME" || !before.hasAttribute("data-local")) return null;
+    var between = "";
+    for (var node = before.nextSibling; node && node !== time; node = node.nextSibling) between += node.textContent;
+    return between.trim().length <= 3 && !/[0-9A-Za-z]/.test(between) ? before : null;
   }
 
   function stored() {
@@ -37,7 +62,15 @@
       if (!served.has(time)) served.set(time, time.textContent);
       var at = new Date(time.getAttribute("datetime"));
       if (local && !isNaN(at)) {
-        time.textContent = format(time.getAttribute("data-local"), at);
+        var style = time.getAttribute("data-local");
+        var start = windowStart(time);
+        var from = start && new Date(start.getAttribute("datetime"));
+        if (from && !isNaN(from) && format("day", from) === format("day", at)) {
+          start.textContent = format(style + "-start", from);
+          time.textContent = format("end", at);
+        } else {
+          time.textContent = format(style, at);
+        }
       } else {
         time.textContent = served.get(time);
       }
