@@ -91,7 +91,8 @@ def zone_note(incident) -> str:
     """ "Times in Moscow Standard Time (Europe/Moscow).": the zone an incident's times are in."""
     name = formatting.format_time_zone(incident.time_zone, _language(), at=incident.started_at)
     text = _("Times in %(zone)s (%(name)s).") % {"zone": name, "name": incident.time_zone_name}
-    return format_html('<p class="zone">{}</p>', text)
+    # data-zone-note: local-time.js hides it while the times show in the reader's own zone.
+    return format_html('<p class="zone" data-zone-note>{}</p>', text)
 
 
 @register.simple_tag
@@ -171,8 +172,16 @@ def site_name() -> str:
 
 
 @register.simple_tag
-def time_zone_name() -> str:
-    return settings.STATUS_TIME_ZONE
+def page_zone_note() -> str:
+    """The status page's own zone, named once and as the page's: an incident written in another
+    zone names its own beside each of its times, which this sentence must not contradict."""
+    zone = formatting.status_zone()
+    name = formatting.format_time_zone(zone, _language(), at=dt.datetime.now(dt.UTC))
+    text = _(
+        "This page's time zone is %(zone)s (%(name)s). An incident reported in another zone "
+        "shows its times in that zone, named beside each time."
+    ) % {"zone": name, "name": zone.key}
+    return format_html('<p class="page-zone" data-zone-note>{}</p>', text)
 
 
 @register.filter
