@@ -18,6 +18,7 @@ from incidents.models import (
 from incidents.models.incidents import STATUSES_BY_KIND
 from incidents.services.proposals import default_update_text, proposed_impact
 from incidents.validation.instants import check_happened, check_planned
+from incidents.validation.texts import check_title
 from incidents.validation.time_zones import time_zone_names
 
 from .base import (
@@ -140,7 +141,7 @@ def happened_field(label, help_text) -> forms.DateTimeField:
 
 
 class DeclareForm(ComponentStatusesMixin, forms.Form):
-    title = forms.CharField(label=_("Title"), max_length=TITLE_MAX)
+    title = forms.CharField(label=_("Title"), max_length=TITLE_MAX, validators=[check_title])
     status = forms.ChoiceField(
         label=_("Status"),
         choices=[(s.value, s.label) for s in STATUSES_BY_KIND[IncidentKind.INCIDENT]],
@@ -191,7 +192,7 @@ class DeclareForm(ComponentStatusesMixin, forms.Form):
 
 
 class MaintenanceForm(ComponentStatusesMixin, forms.Form):
-    title = forms.CharField(label=_("Title"), max_length=TITLE_MAX)
+    title = forms.CharField(label=_("Title"), max_length=TITLE_MAX, validators=[check_title])
     language = forms.ChoiceField(label=_("Language"), choices=language_choices)
     body = forms.CharField(
         label=_("Announcement"), max_length=UPDATE_TEXT_MAX, widget=forms.Textarea(attrs={"rows": 5})
@@ -272,7 +273,7 @@ class ResolveForm(ClosingForm):
 
 
 class IncidentEditForm(forms.Form):
-    title = forms.CharField(label=_("Title"), max_length=TITLE_MAX)
+    title = forms.CharField(label=_("Title"), max_length=TITLE_MAX, validators=[check_title])
     impact = forms.ChoiceField(label=_("Impact"), choices=Impact.choices)
     related = forms.CharField(
         label=_("Related incidents"),

@@ -24,6 +24,7 @@ from incidents.public.versions import content_changed
 from incidents.rendering import rendered_texts
 from incidents.translation import validate_language, validate_translations
 from incidents.validation.instants import PLANNED, check_instants, incident_start_kind
+from incidents.validation.texts import check_title, check_titles
 
 from .audit import record_event
 from .components import set_component_status
@@ -79,6 +80,13 @@ def _apply_component_statuses(
         )
 
 
+def _check_title_field(check, title) -> None:
+    try:
+        check(title)
+    except ValidationError as error:
+        raise ValidationError({"title": error.messages}) from None
+
+
 def _declare_action(kind: IncidentKind, *, backfilled: bool) -> str:
     if backfilled:
         return "incident.entered_as_record"
@@ -113,6 +121,7 @@ def declare_incident(
     validate_language(language)
     if not title.strip():
         raise ValidationError({"title": _("An incident needs a title.")})
+    _check_title_field(check_title, title)
     kind = IncidentKind(kind)
     start = {"started_at": started_at}
     starts_as_planned = incident_start_kind(kind) == PLANNED
@@ -375,6 +384,7 @@ def edit_incident(
         locked.display_time_zone = display_time_zone
     if title is not None:
         validate_translations(title)
+        _check_title_field(check_titles, title)
         locked.title = title
     if impact is not None:
         locked.impact = Impact(impact)

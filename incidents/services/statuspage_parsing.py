@@ -140,10 +140,10 @@ def parse_export(data: bytes) -> Export:
     return export
 
 
-def _list(row: dict, key: str, incident_id: str | None) -> list:
+def _list(row: dict, key: str, incident_id: str | None, *, field_name: str = "") -> list:
     value = row.get(key) or []
     if not isinstance(value, list):
-        raise _refused(incident_id, key, _("must be a list"))
+        raise _refused(incident_id, field_name or key, _("must be a list"))
     return value
 
 
@@ -206,6 +206,10 @@ def parse_incident(row: object) -> ImportedIncident:
         else _choice(impact, Impact.values, incident_id, "impact")
     )
     created_at = _instant(row, "created_at", incident_id, required=True)
+    started_at = _instant(row, "started_at", incident_id, planned=is_maintenance) or created_at
+    resolved_at = _instant(row, "resolved_at", incident_id)
+    if resolved_at is not None and resolved_at < started_at:
+        raise _refused(incident_id, "resolved_at", _("The resolution cannot come before the start."))
     updates = tuple(
         _parse_update(update, incident_id, maintenance=is_maintenance)
         for update in _list(row, "incident_updates", incident_id)
@@ -223,9 +227,9 @@ def parse_incident(row: object) -> ImportedIncident:
         impact=impact,
         created_at=created_at,
         updated_at=_instant(row, "updated_at", incident_id) or created_at,
-        started_at=_instant(row, "started_at", incident_id, planned=is_maintenance) or created_at,
+        started_at=started_at,
         monitoring_at=_instant(row, "monitoring_at", incident_id),
-        resolved_at=_instant(row, "resolved_at", incident_id),
+        resolved_at=resolved_at,
         scheduled_for=_instant(row, "scheduled_for", incident_id, planned=True),
         scheduled_until=_instant(row, "scheduled_until", incident_id, planned=True),
         component_names=tuple(names),
@@ -245,9 +249,10 @@ def _parse_update(row: object, incident_id: str, *, maintenance: bool) -> Import
     _choice(status, IncidentStatus.values, incident_id, f"{field_prefix}.status")
     created_at = _instant(row, "created_at", incident_id, required=True)
     affected = []
-    for change in row.get("affected_components") or []:
+    field_name = f"{field_prefix}.affected_components"
+    for change in _list(row, "affected_components", incident_id, field_name=field_name):
         if not isinstance(change, dict):
-            raise _refused(incident_id, f"{field_prefix}.affected_components", _("must be objects"))
+            raise _refused(incident_id, field_name, _("must be objects"))
         affected.append(
             AffectedComponent(
                 name=_text(change, "name", incident_id, limit=200).strip(),
@@ -255,13 +260,13 @@ def _parse_update(row: object, incident_id: str, *, maintenance: bool) -> Import
                     change.get("old_status") or "operational",
                     ComponentStatus.values,
                     incident_id,
-                    f"{field_prefix}.affected_components.old_status",
+                    f"{field_name}.old_status",
                 ),
                 new_status=_choice(
                     change.get("new_status"),
                     ComponentStatus.values,
                     incident_id,
-                    f"{field_prefix}.affected_components.new_status",
+                    f"{field_name}.new_status",
                 ),
             )
         )
