@@ -22,6 +22,7 @@ from incidents.models import (
 )
 from incidents.public.durations import resolved_duration_seconds
 from incidents.roles import staff_users
+from incidents.services.incident_windows import MOVE_REASON_MAX
 from incidents.services.postmortems import save_action_item
 from incidents.validation.instants import check_happened, check_planned
 from incidents.validation.texts import check_title, check_titles
@@ -218,6 +219,15 @@ class IncidentEditSerializer(ApiSerializer):
         required=False,
         validators=[check_happened],
         help_text=_("When it was resolved; only for a resolved incident, not before started_at."),
+    )
+    reason = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        max_length=MOVE_REASON_MAX,
+        help_text=_(
+            "Why the start or the end moves: needed (unless you are an admin) to move a published "
+            "incident's by more than a day; kept in the audit trail."
+        ),
     )
     backfilled = serializers.BooleanField(
         required=False, help_text=_("Set only when declaring: a record stays a record, news stays news.")

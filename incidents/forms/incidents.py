@@ -16,6 +16,7 @@ from incidents.models import (
     IncidentStatus,
 )
 from incidents.models.incidents import STATUSES_BY_KIND
+from incidents.services.incident_windows import MOVE_REASON_MAX
 from incidents.services.proposals import default_update_text, proposed_impact
 from incidents.validation.instants import check_happened, check_planned
 from incidents.validation.texts import check_title
@@ -290,6 +291,15 @@ class IncidentEditForm(forms.Form):
         self.fields["started_at"] = happened_field(_("Started"), _("Leave empty to keep it."))
         self.fields["resolved_at"] = happened_field(
             _("Resolved"), _("Leave empty to keep it; only for a resolved incident.")
+        )
+        self.fields["reason"] = forms.CharField(
+            label=_("Reason for moving it"),
+            max_length=MOVE_REASON_MAX,
+            required=False,
+            help_text=_(
+                "Needed, unless you are an admin, to move a published incident's start or end by "
+                "more than a day; kept in the audit trail."
+            ),
         )
 
     def clean_related(self) -> list[Incident]:

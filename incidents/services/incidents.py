@@ -3,6 +3,7 @@
 import datetime as dt
 from collections.abc import Mapping
 
+from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -80,6 +81,38 @@ def _apply_component_statuses(
         )
 
 
+# An outage of the last hour is news: entered as a record, it would reach no subscriber.
+RECORD_MIN_AGE = dt.timedelta(hours=1)
+
+
+def _check_record_age(started_at: dt.datetime | None, *, now: dt.datetime) -> None:
+    if started_at is None or started_at > now - RECORD_MIN_AGE:
+        raise ValidationError(
+            {
+                "started_at": _(
+                    "A record of the past must have started more than an hour ago: declare a "
+                    "recent outage as an incident, so its subscribers hear of it."
+                )
+            }
+        )
+
+
+def _check_shown_time(incident: Incident, status: IncidentStatus | None, *, display_at: dt.datetime) -> None:
+    """An incident is not resolved before it started, and a note (a context event) lies at most
+    CONTEXT_NOTE_LEAD_DAYS before its start."""
+    if status is not None and status.is_closed and incident.kind == IncidentKind.INCIDENT:
+        if display_at < incident.started_at:
+            raise ValidationError({"display_at": _("The resolution cannot come before the start.")})
+    lead = dt.timedelta(days=settings.CONTEXT_NOTE_LEAD_DAYS)
+    if status is None and display_at < incident.started_at - lead:
+        raise ValidationError(
+            {
+                "display_at": _("A note can be shown at most %(days)s days before the incident started.")
+                % {"days": settings.CONTEXT_NOTE_LEAD_DAYS}
+            }
+        )
+
+
 def _check_title_field(check, title) -> None:
     try:
         check(title)
@@ -130,12 +163,14 @@ def declare_incident(
         planned={"scheduled_for": scheduled_for, "scheduled_until": scheduled_until}
         | (start if starts_as_planned else {}),
     )
+    now = timezone.now()
+    if backfilled:
+        _check_record_age(started_at or scheduled_for, now=now)
     if kind == IncidentKind.MAINTENANCE:
         if not scheduled_for or not scheduled_until:
             raise ValidationError({"scheduled_for": _("Maintenance needs a planned window.")})
         if scheduled_until <= scheduled_for:
             raise ValidationError({"scheduled_until": _("The window must end after it starts.")})
-    now = timezone.now()
     started_at = started_at or scheduled_for or now
     component_statuses = dict(component_statuses or {})
     incident = Incident(
@@ -230,6 +265,7 @@ def post_update(
     now = timezone.now()
     display_at = display_at or now
     check_instants(happened={"display_at": display_at})
+    _check_shown_time(locked, status, display_at=display_at)
     if status is not None:
         check_transition(locked, status, display_at=display_at, reopening=reopening)
     if deliver_notifications is None:
@@ -371,15 +407,17 @@ def edit_incident(
     display_time_zone: str | None = None,
     started_at: dt.datetime | None = None,
     resolved_at: dt.datetime | None = None,
+    reason: str = "",
 ) -> Incident:
     """Changes an incident's title, impact, display time zone, start or resolution time, refusing
-    if someone saved it meanwhile."""
+    if someone saved it meanwhile. Moving a published incident's start or end by more than a
+    day takes an admin or a `reason`, kept in the audit trail."""
     locked = Incident.objects.select_for_update().get(pk=incident.pk)
     if locked.version != expected_version:
         raise ConcurrentEdit(locked)
     window_edited = started_at is not None or resolved_at is not None
     before = edited_fields(locked, with_window=window_edited)
-    set_window(locked, started_at=started_at, resolved_at=resolved_at)
+    set_window(locked, started_at=started_at, resolved_at=resolved_at, actor=actor, reason=reason)
     if display_time_zone is not None:
         locked.display_time_zone = display_time_zone
     if title is not None:
@@ -402,7 +440,8 @@ def edit_incident(
         subject_id=locked.pk,
         subject_label=str(locked),
         before=before,
-        after=edited_fields(locked, with_window=window_edited),
+        after=edited_fields(locked, with_window=window_edited)
+        | ({"reason": reason.strip()} if reason.strip() else {}),
         incident=locked,
     )
     return locked
