@@ -20,6 +20,7 @@ from incidents.outbound.client import open_session, refusal_in
 from incidents.outbound.guard import check_url
 from incidents.validation.instants import check_happened, check_planned, parse_instant
 from incidents.validation.json_bodies import loads_bounded
+from incidents.validation.texts import check_title
 
 MAX_DOCUMENT_BYTES = 200 * 1024 * 1024
 FETCH_TIMEOUT_SECONDS = 60
@@ -169,6 +170,15 @@ def _text(
     return value
 
 
+def _title(row: dict, incident_id: str) -> str:
+    title = _text(row, "name", incident_id, limit=500).strip()
+    try:
+        check_title(title)
+    except ValidationError as error:
+        raise _refused(incident_id, "name", " ".join(error.messages)) from None
+    return title
+
+
 def _instant(row: dict, key: str, incident_id: str, *, required: bool = False, planned: bool = False):
     value = row.get(key)
     if value is None:
@@ -221,7 +231,7 @@ def parse_incident(row: object) -> ImportedIncident:
         names.append(_text(component, "name", incident_id, limit=200).strip())
     return ImportedIncident(
         statuspage_id=incident_id,
-        name=_text(row, "name", incident_id, limit=500).strip(),
+        name=_title(row, incident_id),
         kind=IncidentKind.MAINTENANCE if is_maintenance else IncidentKind.INCIDENT,
         status=status,
         impact=impact,

@@ -156,3 +156,20 @@ def test_an_import_whose_affected_components_is_a_number_is_refused(page, client
     response = client_as("admin").post("/api/v1/imports/statuspage/", {"incidents": [export]}, format="json")
 
     refused_without_trace(response, "affected_components", before)
+
+
+def test_an_import_titled_with_a_direction_override_is_refused(page, client_as):
+    export = {
+        "id": "inc2",
+        "name": "Invoice \u202egpj.exe",
+        "status": "resolved",
+        "impact": "minor",
+        "created_at": "2018-03-01T10:00:00Z",
+        "resolved_at": "2018-03-01T11:00:00Z",
+        "incident_updates": [],
+    }
+    before = database_rows()
+
+    response = client_as("admin").post("/api/v1/imports/statuspage/", {"incidents": [export]}, format="json")
+
+    refused_without_trace(response, "name", before)
