@@ -3,7 +3,6 @@
 import datetime as dt
 from collections.abc import Mapping
 
-from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -29,7 +28,7 @@ from incidents.validation.texts import check_title, check_titles
 
 from .audit import record_event
 from .components import set_component_status
-from .incident_windows import edited_fields, set_window
+from .incident_windows import check_record_age, check_shown_time, edited_fields, set_window
 from .notifications import enqueue_notifications
 from .records import status_at, write_record_impact
 from .slugs import incident_slug
@@ -78,38 +77,6 @@ def _apply_component_statuses(
             at=at,
             incident=update.incident,
             notify=update.deliver_notifications,
-        )
-
-
-# An outage of the last hour is news: entered as a record, it would reach no subscriber.
-RECORD_MIN_AGE = dt.timedelta(hours=1)
-
-
-def _check_record_age(started_at: dt.datetime | None, *, now: dt.datetime) -> None:
-    if started_at is None or started_at > now - RECORD_MIN_AGE:
-        raise ValidationError(
-            {
-                "started_at": _(
-                    "A record of the past must have started more than an hour ago: declare a "
-                    "recent outage as an incident, so its subscribers hear of it."
-                )
-            }
-        )
-
-
-def _check_shown_time(incident: Incident, status: IncidentStatus | None, *, display_at: dt.datetime) -> None:
-    """An incident is not resolved before it started, and a note (a context event) lies at most
-    CONTEXT_NOTE_LEAD_DAYS before its start."""
-    if status is not None and status.is_closed and incident.kind == IncidentKind.INCIDENT:
-        if display_at < incident.started_at:
-            raise ValidationError({"display_at": _("The resolution cannot come before the start.")})
-    lead = dt.timedelta(days=settings.CONTEXT_NOTE_LEAD_DAYS)
-    if status is None and display_at < incident.started_at - lead:
-        raise ValidationError(
-            {
-                "display_at": _("A note can be shown at most %(days)s days before the incident started.")
-                % {"days": settings.CONTEXT_NOTE_LEAD_DAYS}
-            }
         )
 
 
@@ -165,7 +132,7 @@ def declare_incident(
     )
     now = timezone.now()
     if backfilled:
-        _check_record_age(started_at or scheduled_for, now=now)
+        check_record_age(started_at or scheduled_for, now=now)
     if kind == IncidentKind.MAINTENANCE:
         if not scheduled_for or not scheduled_until:
             raise ValidationError({"scheduled_for": _("Maintenance needs a planned window.")})
@@ -265,7 +232,7 @@ def post_update(
     now = timezone.now()
     display_at = display_at or now
     check_instants(happened={"display_at": display_at})
-    _check_shown_time(locked, status, display_at=display_at)
+    check_shown_time(locked, status, display_at=display_at)
     if status is not None:
         check_transition(locked, status, display_at=display_at, reopening=reopening)
     if deliver_notifications is None:
