@@ -226,7 +226,7 @@ class IncidentEditSerializer(ApiSerializer):
         max_length=MOVE_REASON_MAX,
         help_text=_(
             "Why the start or the end moves: needed (unless you are an admin) to move a published "
-            "incident's by more than a day; kept in the audit trail."
+            "incident's start or end by more than a day; kept in the audit trail."
         ),
     )
     backfilled = serializers.BooleanField(
