@@ -4,6 +4,8 @@ Edits made here go through the services where one exists; the others are recorde
 audit trail as admin edits. Either way they leave a trail and drop the cached public pages.
 """
 
+import json
+
 from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import ValidationError
@@ -11,6 +13,7 @@ from django.utils.translation import gettext_lazy as _
 
 from incidents import models
 from incidents.public.versions import content_changed
+from incidents.security.masking import masked_probe_fields, readable_audit_values
 from incidents.services.audit import record_event
 from incidents.services.component_limits import check_room_for_components
 from incidents.services.components import save_component, save_group
@@ -214,6 +217,16 @@ class ActionItemAdmin(AdminEditedAdmin):
 class AuditEventAdmin(ModelAdmin):
     list_display = ("at", "actor_label", "action", "subject_type", "subject_label")
     list_filter = ("subject_type", "action")
+    exclude = ("before", "after")
+    readonly_fields = ("values_before", "values_after")
+
+    @admin.display(description=_("Before"))
+    def values_before(self, event):
+        return json.dumps(readable_audit_values(event)[0], ensure_ascii=False)
+
+    @admin.display(description=_("After"))
+    def values_after(self, event):
+        return json.dumps(readable_audit_values(event)[1], ensure_ascii=False)
 
     def has_change_permission(self, request, obj=None):
         return False
@@ -265,9 +278,18 @@ class ProbeAdminForm(InstantBoundsForm):
             "timeout",
         )
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # Credentials are write-only: the form shows their masks, and saving them back keeps them.
+        if self.instance.pk:
+            self.initial.update(
+                masked_probe_fields({"url": self.instance.url, "config": self.instance.config})
+            )
+
     def _post_clean(self):
         super()._post_clean()
-        # The kind's own checks (URL guard, config shape) and the interval and timeout bounds.
+        # Stored credentials where their masks came back, the kind's own checks (URL guard,
+        # config shape) and the interval and timeout bounds.
         try:
             validate_probe(self.instance)
         except ValidationError as error:

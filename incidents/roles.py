@@ -5,6 +5,7 @@ and writes postmortems; admin also manages components, metrics, probes, threshol
 Roles are Django groups, so the admin can assign them.
 """
 
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser, Group
 from django.db import models
 from django.utils.translation import gettext_lazy as _
@@ -43,6 +44,14 @@ def has_role(user: AbstractBaseUser | None, role: Role) -> bool:
     """Whether `user` holds `role` or a higher one."""
     held = role_of(user)
     return held is not None and RANK[held] >= RANK[Role(role)]
+
+
+def staff_users():
+    """The accounts work can be given to (an action item's owner): active staff, by user name.
+
+    The one list of user names a responder may see; a name outside it is answered as unknown,
+    whether an account has it or not."""
+    return get_user_model().objects.filter(is_active=True, is_staff=True).order_by("username")
 
 
 def can_view_drafts(user) -> bool:

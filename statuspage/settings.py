@@ -602,6 +602,8 @@ OUTBOUND_ALLOW_PRIVATE_TARGETS = env_bool("OUTBOUND_ALLOW_PRIVATE_TARGETS", Fals
 # may lie (clocks differ a little), and how far ahead anything may be planned.
 INSTANT_CLOCK_SKEW_SECONDS = env_int("INSTANT_CLOCK_SKEW_SECONDS", 300)
 PLANNED_HORIZON_DAYS = env_int("PLANNED_HORIZON_DAYS", 3653)
+# How long before an incident's start a note (a context event: the deploy before it) may be shown.
+CONTEXT_NOTE_LEAD_DAYS = env_int("CONTEXT_NOTE_LEAD_DAYS", 30)
 
 # Components (docs/public-site.md): the most a page holds, and the most one import may create;
 # more are refused with an error naming the limit.

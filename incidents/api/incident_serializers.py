@@ -3,7 +3,6 @@
 Writes hand the validated data to the services, as in the rest of the API.
 """
 
-from django.contrib.auth import get_user_model
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema_field
@@ -22,8 +21,11 @@ from incidents.models import (
     Postmortem,
 )
 from incidents.public.durations import resolved_duration_seconds
+from incidents.roles import staff_users
+from incidents.services.incident_windows import MOVE_REASON_MAX
 from incidents.services.postmortems import save_action_item
 from incidents.validation.instants import check_happened, check_planned
+from incidents.validation.texts import check_title, check_titles
 from incidents.validation.time_zones import check_time_zone
 
 from .key_figure_serializers import KeyFigureReadSerializer, key_figures_field
@@ -177,7 +179,7 @@ def display_time_zone_field() -> serializers.CharField:
 
 class IncidentCreateSerializer(ApiSerializer):
     kind = serializers.ChoiceField(choices=IncidentKind.choices, default=IncidentKind.INCIDENT)
-    title = serializers.CharField(max_length=300)
+    title = serializers.CharField(max_length=300, validators=[check_title])
     language = serializers.ChoiceField(choices=LANGUAGE_CHOICES)
     body = serializers.CharField(
         max_length=MAX_TEXT,
@@ -208,7 +210,7 @@ class IncidentCreateSerializer(ApiSerializer):
 
 
 class IncidentEditSerializer(ApiSerializer):
-    title = TranslationsField(required=False)
+    title = TranslationsField(required=False, validators=[check_titles])
     related = RelatedIncidentsField(required=False)
     impact = serializers.ChoiceField(choices=Impact.choices, required=False)
     display_time_zone = display_time_zone_field()
@@ -217,6 +219,15 @@ class IncidentEditSerializer(ApiSerializer):
         required=False,
         validators=[check_happened],
         help_text=_("When it was resolved; only for a resolved incident, not before started_at."),
+    )
+    reason = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        max_length=MOVE_REASON_MAX,
+        help_text=_(
+            "Why the start or the end moves: needed (unless you are an admin) to move a published "
+            "incident's start or end by more than a day; kept in the audit trail."
+        ),
     )
     backfilled = serializers.BooleanField(
         required=False, help_text=_("Set only when declaring: a record stays a record, news stays news.")
@@ -343,10 +354,9 @@ class PostmortemCreateSerializer(PostmortemWriteSerializer):
 
 
 class ActionItemSerializer(ApiModelSerializer):
-    title = TranslationsField()
-    owner = RelatedBySlug(
-        slug_field="username", queryset=get_user_model().objects.all(), allow_null=True, required=False
-    )
+    title = TranslationsField(validators=[check_titles])
+    # Staff only, so a name that is no account and one that is not staff are answered alike.
+    owner = RelatedBySlug(slug_field="username", queryset=staff_users(), allow_null=True, required=False)
     owner_name = serializers.CharField(max_length=200, allow_blank=True, required=False)
     position = serializers.IntegerField(min_value=0, max_value=MAX_POSITION, required=False)
 

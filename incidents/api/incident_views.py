@@ -117,6 +117,7 @@ class IncidentViewSet(ByPublicId, mixins.ListModelMixin, ApiViewSet):
                 display_time_zone=data.get("display_time_zone"),
                 started_at=data.get("started_at"),
                 resolved_at=data.get("resolved_at"),
+                reason=data.get("reason", ""),
             )
             if "related" in data:
                 relate_incidents(incident, related=data["related"], actor=request.user)

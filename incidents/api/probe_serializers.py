@@ -1,6 +1,7 @@
 """Serializers of probes and their runs: secrets (push token hash, webhook secret) never leave,
-and credentials in `config` (an Authorization header, a password) are write-only: read back
-masked like the audit trail, and a masked value sent back keeps the stored one.
+and credentials (every header value, a password in `config`, every query value of `url`) are
+write-only: read back masked like the audit trail, and a masked value sent back keeps the
+stored one (`save_probe` puts it back).
 
 Kind-specific settings (`config`, and whether a URL is needed) are validated by the kind's own
 module through `save_probe`, whose ValidationErrors come back as field errors.
@@ -15,7 +16,7 @@ from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
 from incidents.models import Probe, ProbeKind, ProbeRun
-from incidents.security.masking import carries_masked_values, masked_config, unmasked_config
+from incidents.security.masking import masked_probe_fields
 from incidents.services.probes import save_probe
 
 from .serializers import actor
@@ -95,24 +96,12 @@ class ProbeSerializer(ApiModelSerializer):
         return value
 
     def to_representation(self, instance):
-        data = super().to_representation(instance)
-        data["config"] = masked_config(data["config"])
-        return data
-
-    def _refuse_masks(self, config) -> None:
-        if carries_masked_values(config):
-            raise serializers.ValidationError(
-                {"config": [_("A masked value matches no stored credential: send the credential itself.")]}
-            )
+        return masked_probe_fields(super().to_representation(instance))
 
     def create(self, validated_data):
-        self._refuse_masks(validated_data.get("config"))
         return save_probe(Probe(**validated_data), actor=actor(self))
 
     def update(self, instance, validated_data):
-        if "config" in validated_data:
-            validated_data["config"] = unmasked_config(validated_data["config"], instance.config)
-            self._refuse_masks(validated_data["config"])
         for name, value in validated_data.items():
             setattr(instance, name, value)
         return save_probe(instance, actor=actor(self))

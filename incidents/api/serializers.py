@@ -18,6 +18,7 @@ from incidents.models import (
     Sample,
     TokenScope,
 )
+from incidents.security.masking import readable_audit_values
 from incidents.services.components import save_component, save_group
 from incidents.services.metrics import save_metric
 from incidents.translation import language_codes
@@ -222,6 +223,11 @@ class AuditEventSerializer(ApiModelSerializer):
             "after",
         ]
         read_only_fields = fields
+
+    def to_representation(self, instance):
+        data = super().to_representation(instance)
+        data["before"], data["after"] = readable_audit_values(instance)
+        return data
 
 
 class ApiTokenSerializer(ApiSerializer):

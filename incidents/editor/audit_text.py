@@ -27,6 +27,7 @@ from incidents.models import (
     Subject,
 )
 from incidents.roles import Role
+from incidents.security.masking import readable_audit_values
 from incidents.translation import pick
 
 # What each action did; %(subject)s is the object's name. Unknown actions get a generic sentence.
@@ -252,7 +253,7 @@ def field_label(key: str) -> str:
 
 def details(event: AuditEvent, language: str, *, said: tuple[str, ...] = (), names=None) -> list[str]:
     """ "Impact: Minor → Major" for each changed field not `said` already; long texts are only named."""
-    before, after = event.before or {}, event.after or {}
+    before, after = readable_audit_values(event)
     if event.action.endswith(".created"):
         before = {}  # older events stored every field of a new record as "before: None"
     lines = []

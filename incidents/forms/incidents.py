@@ -16,8 +16,10 @@ from incidents.models import (
     IncidentStatus,
 )
 from incidents.models.incidents import STATUSES_BY_KIND
+from incidents.services.incident_windows import MOVE_REASON_MAX
 from incidents.services.proposals import default_update_text, proposed_impact
 from incidents.validation.instants import check_happened, check_planned
+from incidents.validation.texts import check_title
 from incidents.validation.time_zones import time_zone_names
 
 from .base import (
@@ -140,7 +142,7 @@ def happened_field(label, help_text) -> forms.DateTimeField:
 
 
 class DeclareForm(ComponentStatusesMixin, forms.Form):
-    title = forms.CharField(label=_("Title"), max_length=TITLE_MAX)
+    title = forms.CharField(label=_("Title"), max_length=TITLE_MAX, validators=[check_title])
     status = forms.ChoiceField(
         label=_("Status"),
         choices=[(s.value, s.label) for s in STATUSES_BY_KIND[IncidentKind.INCIDENT]],
@@ -191,7 +193,7 @@ class DeclareForm(ComponentStatusesMixin, forms.Form):
 
 
 class MaintenanceForm(ComponentStatusesMixin, forms.Form):
-    title = forms.CharField(label=_("Title"), max_length=TITLE_MAX)
+    title = forms.CharField(label=_("Title"), max_length=TITLE_MAX, validators=[check_title])
     language = forms.ChoiceField(label=_("Language"), choices=language_choices)
     body = forms.CharField(
         label=_("Announcement"), max_length=UPDATE_TEXT_MAX, widget=forms.Textarea(attrs={"rows": 5})
@@ -272,7 +274,7 @@ class ResolveForm(ClosingForm):
 
 
 class IncidentEditForm(forms.Form):
-    title = forms.CharField(label=_("Title"), max_length=TITLE_MAX)
+    title = forms.CharField(label=_("Title"), max_length=TITLE_MAX, validators=[check_title])
     impact = forms.ChoiceField(label=_("Impact"), choices=Impact.choices)
     related = forms.CharField(
         label=_("Related incidents"),
@@ -289,6 +291,15 @@ class IncidentEditForm(forms.Form):
         self.fields["started_at"] = happened_field(_("Started"), _("Leave empty to keep it."))
         self.fields["resolved_at"] = happened_field(
             _("Resolved"), _("Leave empty to keep it; only for a resolved incident.")
+        )
+        self.fields["reason"] = forms.CharField(
+            label=_("Reason for moving it"),
+            max_length=MOVE_REASON_MAX,
+            required=False,
+            help_text=_(
+                "Needed, unless you are an admin, to move a published incident's start or end by "
+                "more than a day; kept in the audit trail."
+            ),
         )
 
     def clean_related(self) -> list[Incident]:

@@ -4,13 +4,14 @@ import datetime as dt
 import re
 
 from django import forms
-from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
 from incidents.models import SECTIONS, ActionItemState, DuePrecision
+from incidents.roles import staff_users
 from incidents.translation import pick
 from incidents.validation.instants import check_happened, check_planned
+from incidents.validation.texts import check_title
 
 from .base import DATETIME_WIDGET, TITLE_MAX
 
@@ -105,17 +106,13 @@ def parse_due(text: str) -> tuple[dt.date, DuePrecision | None]:
     )
 
 
-def staff_users():
-    return get_user_model().objects.filter(is_active=True, is_staff=True).order_by("username")
-
-
 class OwnerChoiceField(forms.ModelChoiceField):
     def label_from_instance(self, obj):
         return obj.get_full_name() or obj.get_username()
 
 
 class ActionItemForm(forms.Form):
-    title = forms.CharField(label=_("Action item"), max_length=TITLE_MAX)
+    title = forms.CharField(label=_("Action item"), max_length=TITLE_MAX, validators=[check_title])
     owner = OwnerChoiceField(
         label=_("Owner"), queryset=staff_users(), required=False, empty_label=_("— no account —")
     )

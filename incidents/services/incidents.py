@@ -24,10 +24,11 @@ from incidents.public.versions import content_changed
 from incidents.rendering import rendered_texts
 from incidents.translation import validate_language, validate_translations
 from incidents.validation.instants import PLANNED, check_instants, incident_start_kind
+from incidents.validation.texts import check_title, check_titles
 
 from .audit import record_event
 from .components import set_component_status
-from .incident_windows import edited_fields, set_window
+from .incident_windows import check_record_age, check_shown_time, edited_fields, set_window
 from .notifications import enqueue_notifications
 from .records import status_at, write_record_impact
 from .slugs import incident_slug
@@ -79,6 +80,13 @@ def _apply_component_statuses(
         )
 
 
+def _check_title_field(check, title) -> None:
+    try:
+        check(title)
+    except ValidationError as error:
+        raise ValidationError({"title": error.messages}) from None
+
+
 def _declare_action(kind: IncidentKind, *, backfilled: bool) -> str:
     if backfilled:
         return "incident.entered_as_record"
@@ -113,6 +121,7 @@ def declare_incident(
     validate_language(language)
     if not title.strip():
         raise ValidationError({"title": _("An incident needs a title.")})
+    _check_title_field(check_title, title)
     kind = IncidentKind(kind)
     start = {"started_at": started_at}
     starts_as_planned = incident_start_kind(kind) == PLANNED
@@ -121,12 +130,14 @@ def declare_incident(
         planned={"scheduled_for": scheduled_for, "scheduled_until": scheduled_until}
         | (start if starts_as_planned else {}),
     )
+    now = timezone.now()
+    if backfilled:
+        check_record_age(started_at or scheduled_for, now=now)
     if kind == IncidentKind.MAINTENANCE:
         if not scheduled_for or not scheduled_until:
             raise ValidationError({"scheduled_for": _("Maintenance needs a planned window.")})
         if scheduled_until <= scheduled_for:
             raise ValidationError({"scheduled_until": _("The window must end after it starts.")})
-    now = timezone.now()
     started_at = started_at or scheduled_for or now
     component_statuses = dict(component_statuses or {})
     incident = Incident(
@@ -221,6 +232,7 @@ def post_update(
     now = timezone.now()
     display_at = display_at or now
     check_instants(happened={"display_at": display_at})
+    check_shown_time(locked, status, display_at=display_at)
     if status is not None:
         check_transition(locked, status, display_at=display_at, reopening=reopening)
     if deliver_notifications is None:
@@ -362,19 +374,22 @@ def edit_incident(
     display_time_zone: str | None = None,
     started_at: dt.datetime | None = None,
     resolved_at: dt.datetime | None = None,
+    reason: str = "",
 ) -> Incident:
     """Changes an incident's title, impact, display time zone, start or resolution time, refusing
-    if someone saved it meanwhile."""
+    if someone saved it meanwhile. Moving a published incident's start or end by more than a
+    day takes an admin or a `reason`, kept in the audit trail."""
     locked = Incident.objects.select_for_update().get(pk=incident.pk)
     if locked.version != expected_version:
         raise ConcurrentEdit(locked)
     window_edited = started_at is not None or resolved_at is not None
     before = edited_fields(locked, with_window=window_edited)
-    set_window(locked, started_at=started_at, resolved_at=resolved_at)
+    set_window(locked, started_at=started_at, resolved_at=resolved_at, actor=actor, reason=reason)
     if display_time_zone is not None:
         locked.display_time_zone = display_time_zone
     if title is not None:
         validate_translations(title)
+        _check_title_field(check_titles, title)
         locked.title = title
     if impact is not None:
         locked.impact = Impact(impact)
@@ -392,7 +407,8 @@ def edit_incident(
         subject_id=locked.pk,
         subject_label=str(locked),
         before=before,
-        after=edited_fields(locked, with_window=window_edited),
+        after=edited_fields(locked, with_window=window_edited)
+        | ({"reason": reason.strip()} if reason.strip() else {}),
         incident=locked,
     )
     return locked

@@ -21,6 +21,7 @@ from incidents.models import (
 from incidents.public.versions import content_changed
 from incidents.translation import validate_language, validate_translations
 from incidents.validation.instants import check_instants
+from incidents.validation.texts import check_titles
 
 from .audit import record_event
 from .incidents import ConcurrentEdit
@@ -128,6 +129,10 @@ def save_action_item(item: ActionItem, *, actor: AbstractBaseUser | None) -> Act
     validate_translations(item.title)
     if not any(text.strip() for text in item.title.values()):
         raise ValidationError({"title": _("An action item needs a title.")})
+    try:
+        check_titles(item.title)
+    except ValidationError as error:
+        raise ValidationError({"title": error.messages}) from None
     item.due_precision = DuePrecision(item.due_precision)
     item.full_clean()
     creating = item.pk is None

@@ -26,7 +26,13 @@ from incidents.models import (
 from incidents.outbound.guard import check_host_addresses, check_url_shape
 from incidents.probes import kind_module
 from incidents.probes.base import RunSpec, host_of, target_of
-from incidents.security.masking import masked_config
+from incidents.security.masking import (
+    carries_masked_values,
+    masked_probe_fields,
+    unmasked_config,
+    unmasked_url,
+    url_carries_masked_values,
+)
 from incidents.services.bulk import update_many
 
 from .audit import changed_fields, record_event
@@ -35,8 +41,28 @@ PROBE_FIELDS = ("name", "kind", "metric_id", "enabled", "url", "config", "interv
 PROBE_FIELDS += ("connect_timeout", "read_timeout")
 
 
+def keep_stored_secrets(probe: Probe) -> None:
+    """Puts the stored credential back wherever its mask was sent (settings, URL), as read from
+    the editor, the API or the admin; a mask that matches nothing stored is refused."""
+    stored_url, stored_config = (
+        Probe.objects.filter(pk=probe.pk).values_list("url", "config").first() if probe.pk else None
+    ) or ("", {})
+    probe.config = unmasked_config(probe.config, stored_config)
+    probe.url = unmasked_url(probe.url, stored_url)
+    message = _("A masked value matches no stored credential: send the credential itself.")
+    errors = {}
+    if carries_masked_values(probe.config):
+        errors["config"] = message
+    if url_carries_masked_values(probe.url):
+        errors["url"] = message
+    if errors:
+        raise ValidationError(errors)
+
+
 def validate_probe(probe: Probe) -> None:
-    """The kind's own checks, then timeouts and interval within the configured bounds."""
+    """The stored credentials kept where their masks were sent, the kind's own checks, then
+    timeouts and interval within the configured bounds."""
+    keep_stored_secrets(probe)
     errors = {}
     low, high = settings.PROBE_MIN_INTERVAL, settings.PROBE_MAX_INTERVAL
     if not low <= probe.interval <= high:
@@ -74,10 +100,8 @@ def check_target_address(url: str) -> None:
 
 
 def _audited(probe: Probe) -> dict:
-    """The probe's audited fields, with credentials in its settings masked."""
-    snapshot = {f: getattr(probe, f) for f in PROBE_FIELDS}
-    snapshot["config"] = masked_config(snapshot["config"] or {})
-    return snapshot
+    """The probe's audited fields, with its header values, credentials and URL query values masked."""
+    return masked_probe_fields({f: getattr(probe, f) for f in PROBE_FIELDS})
 
 
 @transaction.atomic
@@ -294,6 +318,6 @@ def delete_probe(probe: Probe, *, actor: AbstractBaseUser | None) -> None:
         subject_type=Subject.PROBE,
         subject_id=probe.pk,
         subject_label=str(probe),
-        before={f: getattr(probe, f) for f in PROBE_FIELDS},
+        before=_audited(probe),
     )
     probe.delete()

@@ -20,6 +20,7 @@ from incidents.outbound.client import open_session, refusal_in
 from incidents.outbound.guard import check_url
 from incidents.validation.instants import check_happened, check_planned, parse_instant
 from incidents.validation.json_bodies import UnstorableText, loads_bounded
+from incidents.validation.texts import check_title
 
 MAX_DOCUMENT_BYTES = 200 * 1024 * 1024
 FETCH_TIMEOUT_SECONDS = 60
@@ -142,10 +143,10 @@ def parse_export(data: bytes) -> Export:
     return export
 
 
-def _list(row: dict, key: str, incident_id: str | None) -> list:
+def _list(row: dict, key: str, incident_id: str | None, *, field_name: str = "") -> list:
     value = row.get(key) or []
     if not isinstance(value, list):
-        raise _refused(incident_id, key, _("must be a list"))
+        raise _refused(incident_id, field_name or key, _("must be a list"))
     return value
 
 
@@ -169,6 +170,15 @@ def _text(
     if len(value) > limit:
         raise _refused(incident_id, key, _("longer than %(limit)s characters") % {"limit": limit})
     return value
+
+
+def _title(row: dict, incident_id: str) -> str:
+    title = _text(row, "name", incident_id, limit=500).strip()
+    try:
+        check_title(title)
+    except ValidationError as error:
+        raise _refused(incident_id, "name", " ".join(error.messages)) from None
+    return title
 
 
 def _instant(row: dict, key: str, incident_id: str, *, required: bool = False, planned: bool = False):
@@ -208,6 +218,10 @@ def parse_incident(row: object) -> ImportedIncident:
         else _choice(impact, Impact.values, incident_id, "impact")
     )
     created_at = _instant(row, "created_at", incident_id, required=True)
+    started_at = _instant(row, "started_at", incident_id, planned=is_maintenance) or created_at
+    resolved_at = _instant(row, "resolved_at", incident_id)
+    if resolved_at is not None and resolved_at < started_at:
+        raise _refused(incident_id, "resolved_at", _("The resolution cannot come before the start."))
     updates = tuple(
         _parse_update(update, incident_id, maintenance=is_maintenance)
         for update in _list(row, "incident_updates", incident_id)
@@ -219,15 +233,15 @@ def parse_incident(row: object) -> ImportedIncident:
         names.append(_text(component, "name", incident_id, limit=200).strip())
     return ImportedIncident(
         statuspage_id=incident_id,
-        name=_text(row, "name", incident_id, limit=500).strip(),
+        name=_title(row, incident_id),
         kind=IncidentKind.MAINTENANCE if is_maintenance else IncidentKind.INCIDENT,
         status=status,
         impact=impact,
         created_at=created_at,
         updated_at=_instant(row, "updated_at", incident_id) or created_at,
-        started_at=_instant(row, "started_at", incident_id, planned=is_maintenance) or created_at,
+        started_at=started_at,
         monitoring_at=_instant(row, "monitoring_at", incident_id),
-        resolved_at=_instant(row, "resolved_at", incident_id),
+        resolved_at=resolved_at,
         scheduled_for=_instant(row, "scheduled_for", incident_id, planned=True),
         scheduled_until=_instant(row, "scheduled_until", incident_id, planned=True),
         component_names=tuple(names),
@@ -247,9 +261,10 @@ def _parse_update(row: object, incident_id: str, *, maintenance: bool) -> Import
     _choice(status, IncidentStatus.values, incident_id, f"{field_prefix}.status")
     created_at = _instant(row, "created_at", incident_id, required=True)
     affected = []
-    for change in row.get("affected_components") or []:
+    field_name = f"{field_prefix}.affected_components"
+    for change in _list(row, "affected_components", incident_id, field_name=field_name):
         if not isinstance(change, dict):
-            raise _refused(incident_id, f"{field_prefix}.affected_components", _("must be objects"))
+            raise _refused(incident_id, field_name, _("must be objects"))
         affected.append(
             AffectedComponent(
                 name=_text(change, "name", incident_id, limit=200).strip(),
@@ -257,13 +272,13 @@ def _parse_update(row: object, incident_id: str, *, maintenance: bool) -> Import
                     change.get("old_status") or "operational",
                     ComponentStatus.values,
                     incident_id,
-                    f"{field_prefix}.affected_components.old_status",
+                    f"{field_name}.old_status",
                 ),
                 new_status=_choice(
                     change.get("new_status"),
                     ComponentStatus.values,
                     incident_id,
-                    f"{field_prefix}.affected_components.new_status",
+                    f"{field_name}.new_status",
                 ),
             )
         )

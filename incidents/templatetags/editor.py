@@ -8,6 +8,7 @@ from django.utils.translation import get_language
 
 from incidents import formatting, roles
 from incidents.editor import audit_text
+from incidents.security import masking
 from incidents.translation import pick
 
 register = template.Library()
@@ -87,3 +88,9 @@ def sample_value(metric, value) -> str:
 def own_language_name(code: str) -> str:
     """A language by its own name ("Русский", "Norsk bokmål"), as the language switcher says it."""
     return formatting.language_name(code, code)
+
+
+@register.filter
+def masked_url(url: str) -> str:
+    """A probe's URL with its query values (and a password) masked: they are write-only."""
+    return masking.masked_url(url)

@@ -6,11 +6,15 @@ from functools import cache
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
+# Files of the zone database that name no place: the machine's own zone (whatever it is set to)
+# and tzdata's placeholder, which shows every time as "-00".
+NOT_PLACES = frozenset({"localtime", "Factory", "posixrules"})
+
 
 @cache
 def time_zone_names() -> tuple[str, ...]:
-    """Every IANA name this system's time zone database knows, sorted."""
-    return tuple(sorted(zoneinfo.available_timezones()))
+    """Every IANA name of a place this system's time zone database knows, sorted."""
+    return tuple(sorted(zoneinfo.available_timezones() - NOT_PLACES))
 
 
 def is_time_zone(name: str) -> bool:

@@ -90,6 +90,7 @@ def test_editing_the_start_and_resolution_is_audited(client, incident, responder
             "display_time_zone": "",
             "started_at": "2026-11-30T09:30",
             "resolved_at": "2026-11-30T10:45",
+            "reason": "Times from the on-call log",
         },
     )
     assert response.status_code == 302, response.content[:2000]
@@ -98,6 +99,7 @@ def test_editing_the_start_and_resolution_is_audited(client, incident, responder
     assert incident.resolved_at == local("2026-11-30T10:45")
     event = AuditEvent.objects.filter(action="incident.edited").get()
     assert event.after["started_at"] == local("2026-11-30T09:30").isoformat()
+    assert event.after["reason"] == "Times from the on-call log"
 
 
 def test_a_resolution_time_on_an_open_incident_is_refused(client, incident):

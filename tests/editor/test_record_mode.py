@@ -33,6 +33,7 @@ def test_declaring_a_record_leaves_the_component_and_notifies_nobody(client, api
             "status_public-api": "major_outage",
             "publish": "on",
             "backfilled": "on",
+            "started_at": "2026-11-02T10:00",
         },
     )
 
@@ -89,6 +90,7 @@ def test_a_record_ignores_a_forged_notify_box(client, api, subscriber, responder
             "status_public-api": "partial_outage",
             "publish": "on",
             "backfilled": "on",
+            "started_at": "2026-11-02T10:00",
         },
     )
     incident = Incident.objects.get()

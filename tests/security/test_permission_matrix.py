@@ -5,7 +5,7 @@ tried as every persona: anonymous, an account without a role, each role, and a t
 scope held by each role (a token never does more than its holder, nor write with read scope).
 Allowed answers 2xx/3xx; refused answers 401/403 or the login page, and leaves the database
 exactly as it was, audit trail included. Every answer is searched for what its reader may not
-see: probe credentials and webhook secrets (nobody), subscriber addresses and webhook URLs
+see: probe credentials (every header and URL query value) and webhook secrets (nobody), subscriber addresses and webhook URLs
 (admins only). The tests at the end walk the URL resolver: a route without a row fails.
 """
 
@@ -51,6 +51,9 @@ from tests.editor.conftest import build_world as build_editor_world
 from tests.editor.test_permissions import ACTIONS as EDITOR_ACTIONS
 
 PROBE_CREDENTIAL = "Bearer s3cret-probe-credential"
+# Credentials in headers not named like one, and in the probe URL's query string.
+PROBE_HEADERS = {"X-Honeycomb-Team": "s3cret-honeycomb-team", "Session": "s3cret-session-id"}
+PROBE_URL = "http://93.184.216.34/health?api_key=s3cret-query-value"
 HOOK_URL = "https://hooks.example.com/services/s3cret-hook-path"
 # A chat target is a credential: masked even for admins.
 SLACK_URL = "https://hooks.slack.example/services/T0/B0/s3cret-slack-path"
@@ -132,6 +135,8 @@ def secrets_of(objects) -> dict[str, list[str]]:
     return {
         "nobody": [
             "s3cret-probe-credential",
+            *PROBE_HEADERS.values(),
+            "s3cret-query-value",
             objects["webhook"].webhook_secret,
             objects["hook"].webhook_secret,
             "s3cret-slack-path",
@@ -169,7 +174,8 @@ def failed_delivery(subscriber, update) -> Delivery:
 def add_secrets_and_recipients(objects, admin) -> dict:
     """A probe credential, a webhook subscriber, a run and failed deliveries to both subscribers."""
     http = objects["http"]
-    http.config = {"headers": {"Authorization": PROBE_CREDENTIAL, "Accept": "text/plain"}}
+    http.config = {"headers": {"Authorization": PROBE_CREDENTIAL, "Accept": "text/plain", **PROBE_HEADERS}}
+    http.url = PROBE_URL
     save_probe(http, actor=admin)
     hook = Subscriber.objects.create(
         channel=Channel.WEBHOOK, email="", endpoint_url=HOOK_URL, confirmed_at=timezone.now()

@@ -293,6 +293,7 @@ def edit(request, pk: int):
                     display_time_zone=data["display_time_zone"],
                     started_at=data["started_at"],
                     resolved_at=data["resolved_at"],
+                    reason=data["reason"],
                 )
                 relate_incidents(incident, related=data["related"], actor=request.user)
         except ConcurrentEdit as error:

@@ -19,6 +19,7 @@ from incidents.forms.base import apply_errors
 from incidents.forms.probes import ProbeForm
 from incidents.models import AuditEvent, CircuitBreaker, Probe, ProbeKind, ProbeRun, Sample, Subject
 from incidents.probes.base import target_of
+from incidents.security.masking import masked_probe_fields
 from incidents.services.probes import issue_push_token, rotate_webhook_secret, save_probe
 from incidents.validation.row_ids import is_row_id
 
@@ -121,8 +122,9 @@ def _page(request, probe: Probe | None, form: ProbeForm, status: int = 200):
 @admin_required
 def probe_detail(request, pk: int):
     probe = get_object_or_404(Probe.objects.select_related("metric__component"), pk=pk)
-    initial = {field: getattr(probe, field) for field in PROBE_FIELDS}
-    initial["config"] = json.dumps(probe.config, indent=2, ensure_ascii=False)
+    # Credentials are write-only: the form shows their masks, and saving them back keeps them.
+    initial = masked_probe_fields({field: getattr(probe, field) for field in PROBE_FIELDS})
+    initial["config"] = json.dumps(initial["config"], indent=2, ensure_ascii=False)
     initial["metric"] = probe.metric_id
     form = ProbeForm(request.POST or None, initial=initial, probe=probe)
     if request.method == "POST" and form.is_valid():
