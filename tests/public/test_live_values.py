@@ -111,7 +111,7 @@ def test_a_metric_worse_than_operational_says_its_status_next_to_the_value(clien
 
     text = metric_text(client)
     # The value, the threshold it is judged against and the verdict, in that order, once each.
-    assert "360.0\u00a0sec limit 300.0\u00a0sec ▲ Degraded performance 30 seconds ago" in text
+    assert "6\u00a0min limit 5\u00a0min ▲ Degraded performance 30 seconds ago" in text  # 360 s, 300 s
 
 
 def test_an_operational_component_with_a_late_latency_metric_says_by_how_much(client, delay, admin):
