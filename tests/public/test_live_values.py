@@ -138,3 +138,19 @@ def test_no_late_note_when_the_latency_is_within_its_threshold_or_the_component_
     line = component_line(client)
     assert "Degraded performance" in line
     assert "late" not in line
+
+
+@pytest.mark.parametrize(
+    ("path", "shown", "exact"),
+    [
+        ("/", "23\u00a0min", "1,380.0\u00a0sec"),
+        ("/nb/", "23\u00a0min", "1\u00a0380,0\u00a0sek"),
+        ("/ru/", "23\u00a0мин", "1\u00a0380,0\u00a0с"),
+    ],
+)
+def test_a_23_minute_delay_reads_in_minutes_with_its_seconds_in_the_title(client, delay, path, shown, exact):
+    measure(delay, 23 * 60)
+
+    page = client.get(path).content.decode()
+
+    assert f'<strong class="value" title="{exact}">{shown}</strong>' in page
