@@ -2,13 +2,17 @@
 and as the live value, in every language the texts are written in."""
 
 import datetime as dt
+import random
 import re
 
 import pytest
+import time_machine
 from django.core.cache import cache
 from django.core.management import call_command
+from django.utils import timezone
 
 from incidents import formatting
+from incidents.demo.feed import feed_demo
 from incidents.models import Incident, Metric, Sample
 
 # The texts as written in content.json, before the demo replaced them with its figures.
@@ -84,3 +88,15 @@ def test_a_past_incident_quotes_the_peak_its_chart_shows(delay, client):
     assert max(peak.values_list("maximum", flat=True)) == 1860  # 31 minutes, measured at 10:12
     for text in WRITTEN_BEFORE:
         assert text not in page
+
+
+def test_the_demo_feed_keeps_reporting_the_delay_the_open_incident_quotes(delay, settings):
+    settings.DEMO_FEED = True
+    reported = []
+    for minute in range(1, 9):
+        with time_machine.travel(timezone.now() + dt.timedelta(minutes=minute), tick=False):
+            feed_demo(rng=random.Random(minute))
+        delay.refresh_from_db()
+        reported.append(delay.latest_value)
+    # "it is now 75.0 sec", with the few percent a measurement wanders by
+    assert all(abs(value - 75.0) <= 75.0 * 0.03 for value in reported), reported

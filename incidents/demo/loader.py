@@ -194,6 +194,23 @@ def figure_curves(
     return curves
 
 
+def current_figures(*, now: dt.datetime) -> dict[tuple[str, str], float]:
+    """What the open demo incidents' texts say each metric measures now (the last figure held),
+    by (component slug, metric slug): the live value the demo feed reports for it."""
+    figures = {}
+    for spec in demo_content()["incidents"]:
+        if not spec.get("figures"):
+            continue
+        incident = Incident.objects.filter(slug__endswith=f"-{spec['key']}", resolved_at__isnull=True).first()
+        if incident is None:
+            continue
+        for key, curve in figure_curves(spec, incident.started_at, now=now).items():
+            value = curve.value_at(now)
+            if value is not None:
+                figures[key] = value
+    return figures
+
+
 FIGURE = re.compile(r"\{(peak:)?([a-z0-9-]+)/([a-z0-9-]+)\}")
 
 
