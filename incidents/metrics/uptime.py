@@ -13,6 +13,7 @@ import datetime as dt
 from bisect import bisect_right
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
+from decimal import ROUND_HALF_EVEN, Decimal
 from typing import NamedTuple
 from zoneinfo import ZoneInfo
 
@@ -91,6 +92,19 @@ class Span:
     def uptime(self) -> float | None:
         """Percent of the observed time not spent in an outage, or None when nothing was observed."""
         return 100.0 * (self.observed - self.down_seconds) / self.observed if self.observed else None
+
+
+# Uptime is shown with two decimals; a span with any time down shows at most 99.99 %, since
+# "100.00 %" would say there was none.
+SHOWN_DECIMALS = 2
+_QUANTUM = Decimal(1).scaleb(-SHOWN_DECIMALS)
+_BELOW_FULL = Decimal(100) - _QUANTUM
+
+
+def shown_uptime(uptime: float, *, down_seconds: float) -> Decimal:
+    """The uptime as shown: two decimals (half to even), never 100.00 after time down."""
+    shown = Decimal(repr(uptime)).quantize(_QUANTUM, rounding=ROUND_HALF_EVEN)
+    return min(shown, _BELOW_FULL) if down_seconds > 0 else shown
 
 
 def month_uptime(span: Span, *, now: dt.datetime, counted_from: dt.datetime | None = None) -> float:

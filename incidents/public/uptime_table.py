@@ -8,15 +8,11 @@ from decimal import Decimal
 from django.utils.translation import gettext as _
 
 from incidents import formatting
-from incidents.metrics.uptime import Span, month_uptime, observed_from
+from incidents.metrics.uptime import SHOWN_DECIMALS, Span, month_uptime, observed_from, shown_uptime
 from incidents.models import Component
 from incidents.translation import Shown, pick
 
-# Uptime is shown with two decimals, and a month is judged on the figure shown.
-SHOWN_DECIMALS = 2
-QUANTUM = Decimal(1).scaleb(-SHOWN_DECIMALS)
-# What a month with any time down shows at most: "100.00 %" would say there was none.
-BELOW_FULL = Decimal(100) - QUANTUM
+# A month is judged on the figure shown.
 
 
 @dataclass
@@ -41,12 +37,6 @@ def target_text(target: Decimal, language: str) -> str:
     """ "99.90 %": two decimals, three when the target has them."""
     precision = 3 if target.quantize(Decimal("0.001")) != target.quantize(Decimal("0.01")) else 2
     return formatting.format_percent(float(target), language, precision=precision)
-
-
-def shown_uptime(uptime: float, *, down_seconds: float) -> Decimal:
-    """The figure shown: two decimals, and never 100.00 when the month had time down."""
-    shown = Decimal(repr(uptime)).quantize(QUANTUM)
-    return min(shown, BELOW_FULL) if down_seconds > 0 else shown
 
 
 def verdict(shown: Decimal, target: Decimal, *, running: bool) -> tuple[str, bool]:

@@ -104,3 +104,15 @@ def test_months_without_downtime_say_no_zero_durations_and_before_the_first_reco
     assert january == "January 2026 no data" and february == "February 2026 no data"
     assert march == "March 2026 100.00 %"
     assert "0 seconds" not in page and "0 minutes" not in page
+
+
+def test_the_overview_never_says_100_percent_over_90_days_with_seconds_down(client, admin, mail):
+    with time_machine.travel(dt.datetime(2026, 3, 5, 9, 0, tzinfo=dt.UTC)):
+        set_component_status(mail, status="major_outage", actor=admin)
+    with time_machine.travel(dt.datetime(2026, 3, 5, 9, 0, 20, tzinfo=dt.UTC)):
+        set_component_status(mail, status="operational", actor=admin)
+
+    page = client.get("/").content.decode()
+
+    assert "Mail, last 90 days: 99.99 % uptime" in page
+    assert "100.00 %" not in page
