@@ -12,8 +12,6 @@ from incidents.metrics.uptime import SHOWN_DECIMALS, Span, month_uptime, observe
 from incidents.models import Component
 from incidents.translation import Shown, pick
 
-# A month is judged on the figure shown.
-
 
 @dataclass
 class UptimeCell:
@@ -40,6 +38,7 @@ def target_text(target: Decimal, language: str) -> str:
 
 
 def verdict(shown: Decimal, target: Decimal, *, running: bool) -> tuple[str, bool]:
+    """Whether the month met its target, judged on the figure shown."""
     met = shown >= target
     if running:
         return (_("met so far") if met else _("missed so far")), met
