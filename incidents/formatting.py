@@ -218,6 +218,18 @@ def format_incident_duration(seconds: int, language: str) -> str:
     return _units_text(tuple((amount, unit) for amount, unit in parts if amount), _code(language))
 
 
+def format_long_duration(seconds: float, language: str) -> str:
+    """ "1 day, 7 hours, and 12 minutes": every unit to the minute in the long forms and the
+    language's list ("1 день, 7 часов и 12 минут"); under half a minute, in seconds."""
+    minutes = round(max(0.0, seconds) / 60)
+    if minutes < 1:
+        return _seconds_text(max(1, round(seconds)) if seconds > 0 else 0, _code(language))
+    days, rest = divmod(minutes, 24 * 60)
+    hours, minutes = divmod(rest, 60)
+    parts = ((days, "day"), (hours, "hour"), (minutes, "minute"))
+    return _duration_text(tuple((amount, unit) for amount, unit in parts if amount), _code(language))
+
+
 @cache
 def _units_text(shown: tuple[tuple[int, str], ...], code: str) -> str:
     locale = _parsed_locale(code)
@@ -254,15 +266,41 @@ def format_number(value: float, language: str, *, precision: int = 0) -> str:
 
 _MEASURE_UNITS = {"ms": "duration-millisecond", "s": "duration-second", "%": "concentr-percent"}
 
+# A time is read in the largest unit it reaches this many seconds of: "89 s", "1.5 min",
+# "89 min", "1.5 h"; a time in milliseconds from a second on in seconds ("1.2 s").
+_TIME_SCALES = ((90 * 60, 3600, "duration-hour"), (90, 60, "duration-minute"))
+_SECONDS_PER_UNIT = {"s": 1, "ms": 0.001}
+SCALED_PATTERN = "#,##0.#"  # at most one decimal once scaled
+
 
 @lru_cache(maxsize=4096)
 def format_measure(value: float, unit: str, language: str, *, precision: int = 0) -> str:
-    """ "234 ms", "1,1 с", "99,95 %": a metric's value with its unit in CLDR's short form, kept
-    on one line; a count (or a unit CLDR lacks) as the number alone."""
+    """ "234 ms", "1.2 s", "23 min", "99,95 %": a metric's value in the unit a person reads it
+    in (a time of 90 seconds or more in minutes, of 90 minutes or more in hours, with at most
+    one decimal), CLDR's short form, kept on one line. format_exact_measure gives it unscaled."""
+    per_unit = _SECONDS_PER_UNIT.get(unit)
+    if per_unit is not None:
+        seconds = value * per_unit
+        for reached, size, cldr_unit in _TIME_SCALES:
+            if abs(seconds) >= reached:
+                return _unit_text(seconds / size, cldr_unit, SCALED_PATTERN, language)
+        if unit == "ms" and abs(seconds) >= 1:
+            return _unit_text(seconds, "duration-second", SCALED_PATTERN, language)
+    return format_exact_measure(value, unit, language, precision=precision)
+
+
+@lru_cache(maxsize=4096)
+def format_exact_measure(value: float, unit: str, language: str, *, precision: int = 0) -> str:
+    """ "1,380.0 s": a metric's value in its own unit with its own precision (the exact value a
+    scaled one stands for); a count (or a unit CLDR lacks) as the number alone."""
     pattern = "#,##0" + ("." + "0" * precision if precision else "")
     cldr_unit = _MEASURE_UNITS.get(unit)
     if cldr_unit is None:
         return format_decimal(value, format=pattern, locale=_locale(language))
+    return _unit_text(value, cldr_unit, pattern, language)
+
+
+def _unit_text(value: float, cldr_unit: str, pattern: str, language: str) -> str:
     text = format_unit(value, cldr_unit, length="short", format=pattern, locale=_locale(language))
     return text.replace(" ", "\u00a0")
 

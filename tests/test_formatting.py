@@ -103,3 +103,62 @@ def test_a_window_across_midnight_gives_both_ends_in_full():
     end = dt.datetime(2026, 12, 6, 1, 0, tzinfo=dt.UTC)
     first, last, joined = formatting.format_datetime_range(start, end, "nb", zone=ZoneInfo("Europe/Oslo"))
     assert joined.format(first, last) == "5. des. 2026, 23:00 GMT+01:00–6. des. 2026, 02:00 GMT+01:00"
+
+
+NBSP = "\u00a0"
+
+
+@pytest.mark.parametrize(
+    ("language", "seconds_89", "minutes_1_5", "minutes_89", "hours_1_5"),
+    [
+        ("en", "89.0 sec", "1.5 min", "89 min", "1.5 hr"),
+        ("ru", "89,0 с", "1,5 мин", "89 мин", "1,5 ч"),
+        ("es", "89,0 s", "1,5 min", "89 min", "1,5 h"),
+        ("nb", "89,0 sek", "1,5 min", "89 min", "1,5 t"),
+    ],
+)
+def test_a_time_is_read_in_minutes_from_90_seconds_and_in_hours_from_90_minutes(
+    language, seconds_89, minutes_1_5, minutes_89, hours_1_5
+):
+    def shown(seconds: float) -> str:
+        return formatting.format_measure(seconds, "s", language, precision=1).replace(NBSP, " ")
+
+    assert shown(89) == seconds_89
+    assert shown(90) == minutes_1_5
+    assert shown(89 * 60) == minutes_89
+    assert shown(90 * 60) == hours_1_5
+
+
+@pytest.mark.parametrize(
+    ("language", "delay", "exact"),
+    [
+        ("en", "23 min", "1,380.0 sec"),
+        ("ru", "23 мин", "1\u00a0380,0 с"),
+        ("es", "23 min", "1.380,0 s"),
+        ("nb", "23 min", "1\u00a0380,0 sek"),
+    ],
+)
+def test_a_23_minute_delay_reads_23_minutes_and_keeps_its_exact_seconds(language, delay, exact):
+    assert formatting.format_measure(1380, "s", language, precision=1) == delay.replace(" ", NBSP)
+    assert formatting.format_exact_measure(1380, "s", language, precision=1) == exact.replace(" ", NBSP)
+
+
+def test_a_scaled_time_has_at_most_one_decimal():
+    assert formatting.format_measure(100, "s", "en", precision=3) == f"1.7{NBSP}min"
+    assert formatting.format_measure(4 * 3600, "s", "en", precision=2) == f"4{NBSP}hr"
+    assert formatting.format_measure(1234, "ms", "es") == f"1,2{NBSP}s"
+    assert formatting.format_measure(999, "ms", "es") == f"999{NBSP}ms"
+    assert formatting.format_measure(89.04, "s", "en", precision=2) == f"89.04{NBSP}sec"
+
+
+@pytest.mark.parametrize(
+    ("language", "expected"),
+    [
+        ("en", "1 day, 7 hours, and 12 minutes"),
+        ("ru", "1 день, 7 часов и 12 минут"),
+        ("es", "1 día, 7 horas y 12 minutos"),
+        ("nb", "1 døgn, 7 timer og 12 minutter"),
+    ],
+)
+def test_a_long_duration_keeps_its_minutes(language, expected):
+    assert formatting.format_long_duration(31 * 3600 + 12 * 60, language) == expected

@@ -1,7 +1,8 @@
 """Live figures for the demo page: one synthetic sample per demo metric, through the services.
 
 Values are noise around each metric's baseline (the demo content), raised past the
-threshold of the status its component is in (as the loader's history does during incidents),
+threshold of the status its component is in (as the loader's history does during incidents), or
+around what an open incident's texts say it measures,
 stored with `record_samples` and evaluated with `evaluate_metrics`, exactly as probe results
 are, so metric health, no data and automatic component status follow the normal path.
 """
@@ -16,7 +17,8 @@ from incidents.models import ComponentStatus, Metric, MetricKind, Outcome, Probe
 from incidents.services.health import evaluate_metrics, group_samples
 from incidents.services.metrics import NewSample, record_samples
 
-from .loader import demo_specs
+from .loader import current_figures, demo_specs
+from .measurements import CURVE_NOISE
 
 
 def demo_metrics() -> list[tuple[Metric, dict]]:
@@ -52,8 +54,16 @@ def feed_demo(*, now: dt.datetime | None = None, rng: random.Random | None = Non
     now = now or timezone.now()
     rng = rng or random.Random()
     pairs = demo_metrics()
+    figures = current_figures(now=now)  # an open incident's texts say what its metrics measure
     entries = [
-        NewSample(metric, synthetic_value(metric, spec, metric.component.status, rng), now, Outcome.OK)
+        NewSample(
+            metric,
+            quoted * rng.uniform(1 - CURVE_NOISE, 1 + CURVE_NOISE)
+            if (quoted := figures.get((metric.component.slug, metric.slug))) is not None
+            else synthetic_value(metric, spec, metric.component.status, rng),
+            now,
+            Outcome.OK,
+        )
         for metric, spec in pairs
     ]
     record_samples(entries)

@@ -6,6 +6,12 @@ updates and postmortems, and maintenance windows. Every translatable value is an
 "days_from_now", "due_offset_months") and placed here around the moment the loader runs; clock
 times mentioned inside texts are UTC and match the start times given in the file.
 
+An incident may give "figures": for a "component/metric", [minutes after start, value] pairs,
+what the metric measured. Its history follows them, and its texts quote them: "{component/metric}"
+is the figure at the update's time and "{peak:component/metric}" the highest until then, each
+written as the page writes the metric's value, so a text never says another number than the
+chart and the live value show.
+
 Idempotent: every object is found by its slug first, and history (samples, rollups, incidents)
 is only generated for objects that do not have it yet, so a second run changes nothing.
 """
@@ -14,11 +20,13 @@ import datetime as dt
 import functools
 import json
 import random
+import re
 from pathlib import Path
 
 from django.db import transaction
 from django.utils import timezone
 
+from incidents.formatting import format_measure
 from incidents.models import (
     ActionItem,
     Component,
@@ -40,7 +48,7 @@ from incidents.services.postmortems import publish_postmortem, save_action_item,
 from incidents.services.uptime_months import recount_uptime_months
 
 from .alert_rules import load_alert_rules
-from .measurements import HISTORY_DAYS, write_metric_history
+from .measurements import HISTORY_DAYS, FigureCurve, write_metric_history
 from .update_templates import load_update_templates
 
 CONTENT_FILE = Path(__file__).with_name("content.json")
@@ -77,9 +85,12 @@ def load_demo(*, now: dt.datetime | None = None, seed: int = 7) -> dict[str, int
     with transaction.atomic():
         components = _components(created)
         windows = []
+        curves: dict[tuple[str, str], list[FigureCurve]] = {}
         for spec in demo_content()["incidents"]:
             incident = _incident(spec, components, now=now, created=created)
             windows.append(_status_windows(incident, now))
+            for key, curve in figure_curves(spec, incident.started_at, now=now).items():
+                curves.setdefault(key, []).append(curve)
         for spec in demo_content()["maintenances"]:
             _maintenance(spec, components, now=now, created=created)
         for component in components.values():
@@ -87,7 +98,8 @@ def load_demo(*, now: dt.datetime | None = None, seed: int = 7) -> dict[str, int
         recount_uptime_months(components.values())
         for metric in Metric.objects.select_related("component"):
             if not metric.rollups.exists():
-                write_metric_history(metric, _spec_for(metric), windows, now=now, rng=rng)
+                own = curves.get((metric.component.slug, metric.slug), [])
+                write_metric_history(metric, _spec_for(metric), windows, now=now, rng=rng, curves=own)
         created["probes"] = _push_probes()
         created["update_templates"] = load_update_templates()
         created["alert_rules"] = load_alert_rules(components)
@@ -166,6 +178,62 @@ def _slug(key: str, started_at: dt.datetime) -> str:
     return f"{started_at:%Y-%m-%d}-{key}"
 
 
+def figure_curves(
+    spec: dict, started_at: dt.datetime, *, now: dt.datetime
+) -> dict[tuple[str, str], FigureCurve]:
+    """The incident's figures as curves by (component slug, metric slug), held at the last figure
+    until the incident's resolution (its last update) or, while it is open, now."""
+    updates = spec["updates"]
+    resolved = [u["minutes_after_start"] for u in updates if u["status"] == "resolved"]
+    end = started_at + dt.timedelta(minutes=resolved[0]) if resolved else now + dt.timedelta(minutes=1)
+    curves = {}
+    for key, pairs in spec.get("figures", {}).items():
+        component, metric = key.split("/")
+        points = [(started_at + dt.timedelta(minutes=minutes), float(value)) for minutes, value in pairs]
+        curves[(component, metric)] = FigureCurve(sorted(points), end)
+    return curves
+
+
+def current_figures(*, now: dt.datetime) -> dict[tuple[str, str], float]:
+    """What the open demo incidents' texts say each metric measures now (the last figure held),
+    by (component slug, metric slug): the live value the demo feed reports for it."""
+    figures = {}
+    for spec in demo_content()["incidents"]:
+        if not spec.get("figures"):
+            continue
+        incident = Incident.objects.filter(slug__endswith=f"-{spec['key']}", resolved_at__isnull=True).first()
+        if incident is None:
+            continue
+        for key, curve in figure_curves(spec, incident.started_at, now=now).items():
+            value = curve.value_at(now)
+            if value is not None:
+                figures[key] = value
+    return figures
+
+
+FIGURE = re.compile(r"\{(peak:)?([a-z0-9-]+)/([a-z0-9-]+)\}")
+
+
+def with_figures(
+    texts: dict[str, str], curves: dict[tuple[str, str], FigureCurve], *, at: dt.datetime
+) -> dict:
+    """The texts with each "{component/metric}" (and "{peak:component/metric}") written as the
+    page writes that metric's value at `at` (the highest until then) in the text's language."""
+    specs = demo_specs()
+
+    def filled(text: str, language: str) -> str:
+        def figure(match: re.Match) -> str:
+            key = (match.group(2), match.group(3))
+            curve, metric = curves[key], specs[key]
+            value = curve.peak_until(at) if match.group(1) else curve.value_at(at)
+            unit, precision = metric.get("unit", "ms"), metric.get("precision", 0)
+            return format_measure(value, unit, language, precision=precision)
+
+        return FIGURE.sub(figure, text)
+
+    return {language: filled(text, language) for language, text in texts.items()}
+
+
 def _incident(spec, components, *, now, created) -> Incident:
     key = spec["key"]
     existing = Incident.objects.filter(slug__endswith=f"-{key}").first()
@@ -180,7 +248,16 @@ def _incident(spec, components, *, now, created) -> Incident:
         )
     language = spec["original_language"]
     affected = {components[slug]: status for slug, status in spec["components"].items()}
-    updates = sorted(spec["updates"], key=lambda u: u["minutes_after_start"])
+    curves = figure_curves(spec, started_at, now=now)
+
+    def body(update_spec: dict) -> dict[str, str]:
+        at = started_at + dt.timedelta(minutes=update_spec["minutes_after_start"])
+        return with_figures(update_spec["body"], curves, at=at)
+
+    updates = [
+        {**update, "body": body(update)}
+        for update in sorted(spec["updates"], key=lambda u: u["minutes_after_start"])
+    ]
     first, rest = updates[0], updates[1:]
     incident = declare_incident(
         title=spec["title"][language],

@@ -55,6 +55,16 @@ def quantile(sketch: dict[str, int], q: float) -> float | None:
     return _bucket_value(ordered[-1])
 
 
+def p95(sketch: dict[str, int], *, minimum: float | None, maximum: float | None) -> float | None:
+    """The 95th percentile read from the sketch, held between the smallest and the largest value
+    (a bucket's midpoint may lie outside them): a minute of one sample reads that sample, as the
+    live value does."""
+    value = quantile(sketch, 0.95)
+    if value is None or minimum is None or maximum is None:
+        return value
+    return min(max(value, minimum), maximum)
+
+
 def exact_quantile(values: list[float], q: float) -> float | None:
     """The same quantile computed from every value (nearest rank, as `quantile` does)."""
     if not values:

@@ -1,15 +1,19 @@
 """Time spent in each status, per day or per month, computed from status periods.
 
-The formula shown on the uptime page: uptime = (observed time − time in partial or major
-outage) / observed time. Degraded performance counts as up and is reported on its own as
-time outside the latency target; maintenance counts as up. Time before a component was
-first observed (or before its start date) is not observed and counts for nothing.
+A day's uptime (the bars): (observed time − time in partial or major outage) / observed time;
+time before a component was first observed (or before its start date) counts for nothing.
+A month's uptime (the uptime page): (time in the month − time in partial or major outage) /
+time in the month, from the component's start date when later and until now: time no record
+and no measurement covers counts as operational, as Statuspage counts it, so a record of a
+past outage weighs on its month as much as a measured one. Degraded performance counts as up
+and is reported on its own as time outside the latency target; maintenance counts as up.
 """
 
 import datetime as dt
 from bisect import bisect_right
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
+from decimal import ROUND_HALF_EVEN, Decimal
 from typing import NamedTuple
 from zoneinfo import ZoneInfo
 
@@ -88,6 +92,30 @@ class Span:
     def uptime(self) -> float | None:
         """Percent of the observed time not spent in an outage, or None when nothing was observed."""
         return 100.0 * (self.observed - self.down_seconds) / self.observed if self.observed else None
+
+
+# Uptime is shown with two decimals; a span with any time down shows at most 99.99 %, since
+# "100.00 %" would say there was none.
+SHOWN_DECIMALS = 2
+_QUANTUM = Decimal(1).scaleb(-SHOWN_DECIMALS)
+_BELOW_FULL = Decimal(100) - _QUANTUM
+
+
+def shown_uptime(uptime: float, *, down_seconds: float) -> Decimal:
+    """The uptime as shown: two decimals (half to even), never 100.00 after time down."""
+    shown = Decimal(repr(uptime)).quantize(_QUANTUM, rounding=ROUND_HALF_EVEN)
+    return min(shown, _BELOW_FULL) if down_seconds > 0 else shown
+
+
+def month_uptime(span: Span, *, now: dt.datetime, counted_from: dt.datetime | None = None) -> float:
+    """Percent of a month (from `counted_from` when later, until `now` when earlier) not spent
+    in an outage; time nothing observed counts as operational."""
+    start = max(span.start, counted_from) if counted_from else span.start
+    # In UTC: subtracting two times of the same zone ignores a change of summer time between them.
+    length = (min(span.end, now).astimezone(dt.UTC) - start.astimezone(dt.UTC)).total_seconds()
+    if length <= 0:
+        return 100.0
+    return 100.0 * (length - min(span.down_seconds, length)) / length
 
 
 def day_starts(*, days: int, now: dt.datetime, zone: ZoneInfo) -> list[dt.datetime]:

@@ -35,7 +35,7 @@ def shown(texts: dict, obj=None, *, language: str) -> Shown:
 class MetricRow:
     metric: Metric
     name: Shown
-    value: str  # "1.8 s", or "" when there is no current value (no data, or the last check failed)
+    value: str  # "1.8 s", "23 min", or "" when there is no current value (no data, or a failed check)
     age: str  # "40 seconds ago": how old the newest sample is
     at: dt.datetime | None = None  # when the newest sample was taken
     sparkline: str = ""
@@ -45,6 +45,7 @@ class MetricRow:
     status: ComponentStatus | None = None  # the metric's own status; None when there is no data
     late: str = ""  # "23 minutes": a latency metric's value when past its degraded threshold
     threshold: str = ""  # "limit 500 ms": the mildest threshold the value is judged against
+    exact: str = ""  # "1,380.0 s": the value unscaled, when `value` reads it in another unit
 
 
 @dataclass
@@ -69,6 +70,14 @@ def metric_value(metric: Metric, value: float | None, language: str) -> str:
     if value is None:
         return ""
     return formatting.format_measure(value, metric.unit, language, precision=metric.precision)
+
+
+def exact_value(metric: Metric, value: float | None, language: str) -> str:
+    """The value in the metric's own unit and precision, when metric_value scaled it ("" if not)."""
+    if value is None:
+        return ""
+    exact = formatting.format_exact_measure(value, metric.unit, language, precision=metric.precision)
+    return exact if exact != metric_value(metric, value, language) else ""
 
 
 def threshold_text(metric: Metric, language: str) -> str:
@@ -108,6 +117,7 @@ def metric_row(
         metric=metric,
         name=name,
         value=metric_value(metric, reading.value, language),
+        exact=exact_value(metric, reading.value, language),
         age=formatting.format_age(now - reading.at, language) if reading.at else "",
         at=reading.at,
         no_data=reading.no_data,

@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from incidents import formatting, selectors
-from incidents.metrics.uptime import Span, overall
+from incidents.metrics.uptime import SHOWN_DECIMALS, Span, overall, shown_uptime
 from incidents.models import Component, ComponentStatus
 from incidents.public import cache_breaker, charts, versions
 from incidents.translation import pick
@@ -118,7 +118,11 @@ def _day(span: Span, texts: BarTexts, component_slug: str) -> charts.Day:
 
 def _drawn(component_name: str, items: str, total: Span | None, days: int, language: str):
     percent = (
-        formatting.format_percent(total.uptime, language, precision=2)
+        formatting.format_percent(
+            float(shown_uptime(total.uptime, down_seconds=total.down_seconds)),
+            language,
+            precision=SHOWN_DECIMALS,
+        )
         if total and total.uptime is not None
         else ""
     )

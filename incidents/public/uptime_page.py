@@ -20,12 +20,15 @@ def uptime_page(wanted: str, *, language: str) -> RenderedPage:
     zone = formatting.status_zone()
     components = selectors.component_choices()
     this_month = timezone.now().astimezone(zone).date().replace(day=1)
-    first = selectors.first_status_month(zone) or this_month
+    first_status = selectors.first_status_times()
+    first = selectors.first_status_month(zone, times=first_status) or this_month
     last = parse_month(wanted) if wanted else this_month
     month_error = ""
     if last is None or not first <= last <= this_month:
         month_error = _("There is no uptime for that month; showing the latest months.")
         last = this_month
+    # To the minute, as uptime_by_month counts: renders within one minute show the same figures.
+    counted_until = timezone.now().replace(second=0, microsecond=0)
     months, by_component = selectors.uptime_by_month(components, months=UPTIME_MONTHS, last=last)
     shown_first = months[0].date()
     # Older windows end no earlier than the first data's window, so none is all "no data".
@@ -35,7 +38,9 @@ def uptime_page(wanted: str, *, language: str) -> RenderedPage:
     newer = min(navigation.months_forward(last, UPTIME_MONTHS), this_month)
     context = {
         "months": [formatting.format_month(m.date(), language) for m in months],
-        "rows": uptime_table.uptime_rows(components, by_component, months, language, now=timezone.now()),
+        "rows": uptime_table.uptime_rows(
+            components, by_component, months, language, now=counted_until, first_status=first_status
+        ),
         "month_error": month_error,
         "older": _link(older, language) if shown_first > first else None,
         "newer": _link(newer, language, latest=newer == this_month) if last < this_month else None,

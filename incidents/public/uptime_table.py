@@ -1,5 +1,5 @@
-"""The uptime page's table: per component and month its uptime, time down, time degraded and,
-when the component has a target, whether the month met it."""
+"""The uptime page's table: per component and month its uptime over the whole month, time down,
+time degraded and, when the component has a target, whether the month met it."""
 
 import datetime as dt
 from dataclasses import dataclass
@@ -8,20 +8,17 @@ from decimal import Decimal
 from django.utils.translation import gettext as _
 
 from incidents import formatting
-from incidents.metrics.uptime import Span
+from incidents.metrics.uptime import SHOWN_DECIMALS, Span, month_uptime, observed_from, shown_uptime
 from incidents.models import Component
 from incidents.translation import Shown, pick
-
-# Uptime is shown with three decimals, and a month is judged on the figure shown.
-SHOWN_DECIMALS = 3
 
 
 @dataclass
 class UptimeCell:
     month: str  # "March 2026": the column, for the stacked layout on a phone
-    uptime: str = ""  # "99.982 %"; "" when nothing was observed that month
-    down: str = ""  # "12 minutes"
-    degraded: str = ""  # time outside the latency target
+    uptime: str = ""  # "99.98 %"; "" before the component's first record or measurement
+    down: str = ""  # "1 day, 7 hours, and 12 minutes"; "" when it was never down
+    degraded: str = ""  # time outside the latency target; "" when there was none
     verdict: str = ""  # "met", "missed", "met so far"…; "" without a target
     met: bool | None = None
 
@@ -40,8 +37,9 @@ def target_text(target: Decimal, language: str) -> str:
     return formatting.format_percent(float(target), language, precision=precision)
 
 
-def verdict(uptime: float, target: Decimal, *, running: bool) -> tuple[str, bool]:
-    met = round(uptime, SHOWN_DECIMALS) >= float(target)
+def verdict(shown: Decimal, target: Decimal, *, running: bool) -> tuple[str, bool]:
+    """Whether the month met its target, judged on the figure shown."""
+    met = shown >= target
     if running:
         return (_("met so far") if met else _("missed so far")), met
     return (_("met") if met else _("missed")), met
@@ -54,27 +52,36 @@ def uptime_rows(
     language: str,
     *,
     now: dt.datetime,
+    first_status: dict[int, dt.datetime],
 ) -> list[UptimeRow]:
-    def minutes(seconds: float) -> str:
-        return formatting.format_duration(dt.timedelta(minutes=round(seconds / 60)), language)
+    """One row per component; a month before its first status period (`first_status`, by
+    component id) says "no data", every later one counts whole."""
+
+    def duration(seconds: float) -> str:
+        return formatting.format_long_duration(seconds, language) if seconds > 0 else ""
 
     labels = [formatting.format_month(m.date(), language) for m in months]
+    zone = formatting.status_zone()
     rows = []
     for component in components:
         target = component.uptime_target
+        begun = first_status.get(component.pk)
+        counted_from = observed_from(component.start_date, zone)
         cells: list[UptimeCell] = []
         for label, span in zip(labels, by_month[component.pk], strict=True):
-            if not span.observed:
+            if begun is None or begun >= span.end or (counted_from and counted_from >= span.end):
                 cells.append(UptimeCell(label))
                 continue
+            uptime = month_uptime(span, now=now, counted_from=counted_from)
+            shown = shown_uptime(uptime, down_seconds=span.down_seconds)
             cell = UptimeCell(
                 label,
-                formatting.format_percent(span.uptime, language, precision=SHOWN_DECIMALS),
-                minutes(span.down_seconds),
-                minutes(span.degraded_seconds),
+                formatting.format_percent(float(shown), language, precision=SHOWN_DECIMALS),
+                duration(span.down_seconds),
+                duration(span.degraded_seconds),
             )
             if target is not None:
-                cell.verdict, cell.met = verdict(span.uptime, target, running=span.end > now)
+                cell.verdict, cell.met = verdict(shown, target, running=span.end > now)
             cells.append(cell)
         rows.append(
             UptimeRow(

@@ -27,6 +27,7 @@ from .statuspage import (
 )
 from .uptime import (
     first_status_month,
+    first_status_times,
     incidents_by_component,
     status_periods,
     uptime,
@@ -46,6 +47,7 @@ __all__ = [
     "feed_updates",
     "first_history_month",
     "first_status_month",
+    "first_status_times",
     "grouped_components",
     "events_since",
     "history",

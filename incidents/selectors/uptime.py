@@ -105,15 +105,23 @@ def uptime(component: Component, *, days: int = 90) -> list[Span]:
 UPTIME_COLUMNS = [(status.value, UptimeMonth.column(status.value)) for status in ComponentStatus]
 
 
-def first_status_month(zone) -> dt.date | None:
-    """The month (its first day, in `zone`) of the first status period: the uptime page's first."""
+def first_status_month(zone, *, times: dict[int, dt.datetime] | None = None) -> dt.date | None:
+    """The month (its first day, in `zone`) of the first status period: the uptime page's first;
+    from `times` (first_status_times) when the caller has them."""
+    times = first_status_times() if times is None else times
+    return first_month(min(times.values(), default=None), zone)
+
+
+def first_status_times() -> dict[int, dt.datetime]:
+    """When each component's first status period began (a record's or a measured one), by
+    component id; components without any are left out (one query)."""
     # Each component's first period through the (component, started_at) index: the first of
     # all periods by started_at alone is a scan of every period there ever was.
     firsts = (
         StatusPeriod.objects.filter(component=OuterRef("pk")).order_by("started_at").values("started_at")[:1]
     )
-    starts = Component.objects.order_by().annotate(first=Subquery(firsts)).values_list("first", flat=True)
-    return first_month(min((start for start in starts if start is not None), default=None), zone)
+    starts = Component.objects.order_by().annotate(first=Subquery(firsts)).values_list("pk", "first")
+    return {pk: start for pk, start in starts if start is not None}
 
 
 def uptime_by_month(

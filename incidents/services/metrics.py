@@ -102,7 +102,7 @@ def fold_into_rollups(entries: list[NewSample]) -> None:
             )
     touched = [by_key[key] for key in keys]
     for rollup in touched:
-        rollup.p95 = rollups.quantile(rollup.sketch, 0.95)
+        rollup.p95 = rollups.p95(rollup.sketch, minimum=rollup.minimum, maximum=rollup.maximum)
     update_many(Rollup, touched, ["count", "failures", "minimum", "maximum", "total", "p95", "sketch"])
 
 

@@ -3,6 +3,7 @@
 import datetime as dt
 
 from django import template
+from django.utils.html import format_html
 from django.utils.translation import get_language
 
 from incidents import formatting
@@ -42,7 +43,12 @@ def duration(value: dt.timedelta) -> str:
 
 @register.simple_tag
 def metric_value(metric) -> str:
+    """The latest value in the unit a person reads it in ("23 min"), the exact one in its title."""
     if metric.latest_value is None:
         return ""
-    number = formatting.format_number(metric.latest_value, get_language() or "en", precision=metric.precision)
-    return f"{number} {metric.unit}"
+    language, value = get_language() or "en", metric.latest_value
+    shown = formatting.format_measure(value, metric.unit, language, precision=metric.precision)
+    exact = formatting.format_exact_measure(value, metric.unit, language, precision=metric.precision)
+    if exact == shown:
+        return shown
+    return format_html('<span title="{}">{}</span>', exact, shown)

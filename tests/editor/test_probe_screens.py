@@ -340,3 +340,13 @@ def test_component_and_metric_screens_link_their_probes(admin, probe, spare_metr
     assert f"/editor/probes/new/?metric={spare_metric.pk}" in metric_page
     form = client.get(f"/editor/probes/new/?metric={spare_metric.pk}").context["form"]
     assert str(form["metric"].value()) == str(spare_metric.pk)
+
+
+@pytest.mark.django_db
+def test_a_latest_value_reads_in_the_unit_a_person_reads_with_the_exact_value_in_its_title(admin, metric):
+    Metric.objects.filter(pk=metric.pk).update(latest_value=12_500, latest_at=timezone.now())
+    client = logged_in(admin)
+
+    page = client.get(f"/editor/components/{metric.component.pk}/").content.decode()
+
+    assert '<span title="12,500\u00a0ms">12.5\u00a0sec</span>' in page  # not "12500 ms"

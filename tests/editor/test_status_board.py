@@ -46,7 +46,7 @@ def test_the_board_lists_every_component_in_its_group_with_status_figure_and_thr
     core = components[components.index("Core") : components.index("Data exports")]
     assert "Webhook delivery" in core and "Degraded performance" in core
     assert "75.0\u00a0s" in core  # the live figure with its unit
-    assert "Degraded performance 60.0\u00a0s" in core and "Major outage 900.0\u00a0s" in core
+    assert "Degraded performance 60.0\u00a0s" in core and "Major outage 15\u00a0min" in core
     assert '<svg class="sparkline"' in core  # the 24 h line
     # A component the public page hides while it is operational is still on the board.
     assert "Data exports" in components and "Operational" in components

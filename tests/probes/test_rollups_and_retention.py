@@ -58,6 +58,16 @@ def test_batched_rollups_match_a_brute_force_computation(make_metric, automatic_
     assert metric.latest_value == newest.value
 
 
+def test_a_minute_of_one_sample_reads_that_sample_as_its_p95(make_metric, automatic_component):
+    metric = make_metric(automatic_component)
+    at = dt.datetime(2026, 3, 4, 22, 50, 10, tzinfo=dt.UTC)
+
+    record_sample(metric, value=76.8, at=at, outcome=Outcome.OK)
+
+    minute = Rollup.objects.get(metric=metric, resolution=Resolution.MINUTE)
+    assert minute.p95 == 76.8  # what the live value says, not its sketch bucket's 77.5
+
+
 def test_an_invalid_value_in_a_batch_stores_nothing(make_metric, automatic_component):
     metric = make_metric(automatic_component)
     now = timezone.now()

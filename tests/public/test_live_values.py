@@ -111,7 +111,7 @@ def test_a_metric_worse_than_operational_says_its_status_next_to_the_value(clien
 
     text = metric_text(client)
     # The value, the threshold it is judged against and the verdict, in that order, once each.
-    assert "360.0\u00a0sec limit 300.0\u00a0sec ▲ Degraded performance 30 seconds ago" in text
+    assert "6\u00a0min limit 5\u00a0min ▲ Degraded performance 30 seconds ago" in text  # 360 s, 300 s
 
 
 def test_an_operational_component_with_a_late_latency_metric_says_by_how_much(client, delay, admin):
@@ -138,3 +138,19 @@ def test_no_late_note_when_the_latency_is_within_its_threshold_or_the_component_
     line = component_line(client)
     assert "Degraded performance" in line
     assert "late" not in line
+
+
+@pytest.mark.parametrize(
+    ("path", "shown", "exact"),
+    [
+        ("/", "23\u00a0min", "1,380.0\u00a0sec"),
+        ("/nb/", "23\u00a0min", "1\u00a0380,0\u00a0sek"),
+        ("/ru/", "23\u00a0мин", "1\u00a0380,0\u00a0с"),
+    ],
+)
+def test_a_23_minute_delay_reads_in_minutes_with_its_seconds_in_the_title(client, delay, path, shown, exact):
+    measure(delay, 23 * 60)
+
+    page = client.get(path).content.decode()
+
+    assert f'<strong class="value" title="{exact}">{shown}</strong>' in page

@@ -200,8 +200,8 @@ def test_component_page_charts_each_metric_with_thresholds(client, site):
     assert page.count('class="threshold status-degraded_performance"') == 3
     assert "Degraded performance 60.0\u00a0sec" in page
     assert (
-        'Major outage 900.0\u00a0sec <span class="icon" data-icon="↑" aria-hidden="true"></span>' in page
-    )  # above the scale: named, not drawn
+        'Major outage 15\u00a0min <span class="icon" data-icon="↑" aria-hidden="true"></span>' in page
+    )  # above the scale: named, not drawn; 900 s read in minutes
     assert "latest 1.6\u00a0sec; limit 60.0\u00a0sec" in page  # the text alternative
     assert "Webhooks delayed" in page  # its incidents
     assert 'type="application/atom+xml"' in page and "/components/webhook-delivery/history.atom" in page
@@ -269,10 +269,10 @@ def test_unknown_component_feed_is_a_404(client, site):
 
 def test_uptime_page_states_the_formula_and_shows_percent_per_month(client, site):
     page = text_of(client.get("/uptime/"))
-    assert "Uptime = (time observed − time in partial or major outage) ÷ time observed." in page
+    assert "Uptime = (time in the month − time in partial or major outage) ÷ time in the month." in page
     assert "Degraded performance counts as up" in page
     assert "March 2026" in page and "January 2026" in page
-    assert re.search(r"<strong>\d+\.\d{3} %</strong>", page)
+    assert re.search(r"<strong>\d+\.\d{2} %</strong>", page)
 
 
 def test_maintenance_page_lists_upcoming_and_past_windows(client, site, admin):
