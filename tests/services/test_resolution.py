@@ -15,27 +15,16 @@ from incidents.models import (
     IntakeAlert,
     StatusMode,
 )
-from incidents.services.health import evaluate_metrics, group_samples
 from incidents.services.incidents import declare_incident, post_update, resolve_incident
 from incidents.services.maintenance import schedule_maintenance, start_maintenance
-from incidents.services.metrics import NewSample, record_samples
 from incidents.services.resolution import resolution
+from tests.measuring import measure
 
 HELD = "held by: Webhook delivery delay (95th percentile) 84.0 sec > 60.0 sec"
 
 
 def plain(text: str) -> str:
     return text.replace("\u00a0", " ")
-
-
-def measure(metric, values: list[float], *, at: dt.datetime) -> None:
-    """Samples a minute apart up to `at`, evaluated as probe results are."""
-    entries = [
-        NewSample(metric, value, at - dt.timedelta(minutes=len(values) - 1 - n))
-        for n, value in enumerate(values)
-    ]
-    record_samples(entries)
-    evaluate_metrics(group_samples(entries), now=at)
 
 
 @pytest.fixture
