@@ -5,7 +5,9 @@ import datetime as dt
 
 import pytest
 import time_machine
+from django.template.loader import render_to_string
 
+from incidents.channels.content import render_content
 from incidents.models import (
     AlertSource,
     AlertState,
@@ -196,3 +198,16 @@ def test_the_resolve_screen_reads_the_same_plan_before_resolving(outage, webhook
         plan = {r.component.slug: (r.status, plain(r.reasons("en"))) for r in resolution(outage)}
     assert plan == {"email": ("operational", ""), "webhooks": ("degraded_performance", HELD)}
     assert ComponentChange.objects.filter(new_status="operational").count() == 0
+
+
+def test_the_mail_of_the_resolving_update_says_what_holds_a_component(
+    outage, responder, webhooks, latency_metric, at
+):
+    later = at + dt.timedelta(minutes=20)
+    with time_machine.travel(later, tick=False):
+        measure(latency_metric, [84.0] * 5, at=later)
+        update = resolve_incident(outage, body={"en": "Fixed."}, language="en", actor=responder)
+    content = render_content(update, "en")
+    text = render_to_string("emails/incident_update/body.txt", {"content": content})
+    assert f"- Webhook delivery: Degraded performance ({HELD})" in plain(text)
+    assert "- Email delivery: Operational\n" in text
