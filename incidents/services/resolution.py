@@ -137,15 +137,14 @@ def _holding_events(incident: Incident | None, components: list[Component], *, n
     return list(events)
 
 
-def _given_status(event: Incident, component: Component) -> ComponentStatus:
-    """The status `event` last gave the component, else the status the component is in."""
-    latest = (
-        ComponentChange.objects.filter(update__incident=event, component=component)
-        .order_by("-update__display_at", "-update_id")
-        .values_list("new_status", flat=True)
-        .first()
+def _given_statuses(events: list[Incident], components: list[Component]) -> dict[tuple[int, int], str]:
+    """The status each event last gave each component, by (event id, component id), in one query."""
+    changes = (
+        ComponentChange.objects.filter(update__incident__in=events, component__in=components)
+        .order_by("update__display_at", "update_id")
+        .values_list("update__incident_id", "component_id", "new_status")
     )
-    return ComponentStatus(latest or component.status)
+    return {(event_id, component_id): status for event_id, component_id, status in changes}
 
 
 def _measured_holds(components: list[Component], *, now: dt.datetime) -> dict[int, list[Hold]]:
@@ -177,11 +176,13 @@ def holds_on(
     """Where each component would rest if nothing but its holds (other than `besides`) counted."""
     now = now or timezone.now()
     events = _holding_events(besides, components, now=now)
+    given = _given_statuses(events, components) if events else {}
     measured = _measured_holds(components, now=now)
     resting = []
     for component in components:
+        # An event keeps the component where it last put it, else where the component is.
         holds: list[Hold] = [
-            EventHold(event, _given_status(event, component))
+            EventHold(event, ComponentStatus(given.get((event.pk, component.pk), component.status)))
             for event in events
             if component in event.components.all()
         ]
