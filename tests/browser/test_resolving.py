@@ -66,7 +66,7 @@ def still_the_same_page(browser) -> bool:
 
 def resolve_with_the_resolve_form(browser) -> None:
     assert plain(HELD) in plain(text_of(browser, "#resolve-resolution"))
-    assert "Operational" in text_of(browser, '#resolve-resolution tr[data-component="email-delivery"]')
+    assert "Operational" in text_of(browser, '#resolve-resolution li[data-component="email-delivery"]')
     css(browser, "#resolve").click()
 
 

@@ -164,13 +164,13 @@ def _plain(content: bytes) -> str:
 def test_the_resolve_screen_shows_where_each_component_goes_and_what_holds_it(client, held_and_free):
     page = _plain(client.get(f"/editor/incidents/{held_and_free.pk}/").content)
     plan = page[page.index('id="resolve-resolution"') :]
-    plan = plan[: plan.index("</table>")]
+    plan = plan[: plan.index("</ul>")]
     api_row = plan[plan.index('data-component="public-api"') :]
     assert 'data-resolves-to="degraded_performance"' in api_row[:80]
-    assert HELD in api_row[: api_row.index("</tr>")]
+    assert HELD in api_row[: api_row.index("</li>")]
     webhook_row = plan[plan.index('data-component="webhook-delivery"') :]
     assert 'data-resolves-to="operational"' in webhook_row[:80]
-    assert "held by" not in webhook_row[: webhook_row.index("</tr>")]
+    assert "held by" not in webhook_row[: webhook_row.index("</li>")]
     assert 'id="update-resolution"' in page  # "Resolved" in the update form shows the same plan
     assert 'placeholder="This incident has been resolved."' in page
 
