@@ -41,6 +41,7 @@ with_pm = Incident.objects.filter(published_at__isnull=False, postmortem__state=
 incident = with_pm.annotate(n=Count("postmortem__key_figures")).order_by("-n", "-pk").first()
 incident = incident or Incident.objects.filter(published_at__isnull=False).first()
 first_component = Component.objects.order_by("pk").first()
+open_incident = Incident.objects.incidents().published().open().order_by("-started_at").first()
 probe = Probe.objects.order_by("pk").first()
 # A Slack subscriber, for the pages its own links lead to (manage, unsubscribe).
 chat = Subscriber.objects.create(
@@ -57,7 +58,8 @@ for fingerprint, name, hours in (("shots0unknown", "InvoiceQueueStuck", 0), ("sh
     )
 print(json.dumps({{"slug": incident.slug, "pk": incident.pk, "chat_token": manage_token(chat),
                   "component": first_component.slug, "component_pk": first_component.pk,
-                  "probe_pk": probe.pk if probe else None}}))
+                  "probe_pk": probe.pk if probe else None,
+                  "open_pk": open_incident.pk if open_incident else None}}))
 """
 
 
@@ -184,6 +186,8 @@ def editor_pages(ids):
     ]
     if ids.get("probe_pk"):
         shots.insert(7, ("editor-probe", f"/editor/probes/{ids['probe_pk']}/"))
+    if ids.get("open_pk"):  # an open incident: the update and resolve forms with their plan
+        shots.insert(3, ("editor-incident-open", f"/editor/incidents/{ids['open_pk']}/"))
     return shots
 
 

@@ -27,6 +27,8 @@ from incidents.models import (
     StatusPeriod,
 )
 from incidents.models.postmortems import status_page_today
+from incidents.services.components import set_component_status
+from incidents.services.incidents import resolve_incident
 from incidents.services.intake import ReceivedAlert, receive_alerts
 from incidents.tasks.demo import feed
 
@@ -204,3 +206,64 @@ def test_incidents_whose_authors_give_times_in_utc_show_their_timelines_in_utc(d
         page = client.get(f"/incidents/{incident.slug}/").content.decode()
         assert "GMT+00:00" in page, incident.slug
         assert "GMT+01:00" not in page and "GMT+02:00" not in page, incident.slug
+
+
+def _demo_open_incident() -> Incident:
+    return (
+        Incident.objects.incidents().published().open().get(slug__endswith="-webhook-slow-endpoint-retries")
+    )
+
+
+@pytest.mark.django_db
+def test_resolving_the_demo_incident_returns_its_components_to_operational_while_the_feed_runs(
+    demo, settings
+):
+    """The feed follows the demo's story, whose fix is in by now: nothing measures the incident's
+    components outside their thresholds, so resolving returns them to operational, and they stay."""
+    settings.DEMO_FEED = True
+    incident = _demo_open_incident()
+    components = list(incident.components.all())
+    assert {c.status for c in components} == {"degraded_performance"}
+    now = timezone.now()
+    for minute in range(1, 6):
+        with time_machine.travel(now + dt.timedelta(minutes=minute), tick=False):
+            feed()
+    with time_machine.travel(now + dt.timedelta(minutes=6), tick=False):
+        resolve_incident(incident, body={}, language="en", actor=None)
+        for minute in range(7, 10):
+            with time_machine.travel(now + dt.timedelta(minutes=minute), tick=False):
+                feed()
+    assert set(
+        Component.objects.filter(pk__in=[c.pk for c in components]).values_list("status", flat=True)
+    ) == {"operational"}
+
+
+@pytest.mark.django_db
+def test_while_the_demo_story_says_the_fault_lasts_resolving_leaves_the_component_held(demo, settings):
+    settings.DEMO_FEED = True
+    incident = _demo_open_incident()
+    # The story's fix comes 34 minutes after the start: move the start so that now is before it.
+    during = timezone.now()
+    Incident.objects.filter(pk=incident.pk).update(started_at=during - dt.timedelta(minutes=10))
+    for minute in range(5):
+        with time_machine.travel(during + dt.timedelta(minutes=minute), tick=False):
+            feed()
+    with time_machine.travel(during + dt.timedelta(minutes=5), tick=False):
+        update = resolve_incident(incident, body={}, language="en", actor=None)
+    held = update.component_changes.get(component__slug="webhook-delivery")
+    assert held.new_status == "degraded_performance"
+    assert held.held_by["en"].startswith("held by: ")
+
+
+@pytest.mark.django_db
+def test_the_demo_feed_does_not_keep_a_status_set_by_hand_alive(demo, settings):
+    settings.DEMO_FEED = True
+    email = Component.objects.get(slug="email-delivery")
+    set_component_status(email, status="major_outage", actor=None)
+    now = timezone.now()
+    for minute in range(1, 6):
+        with time_machine.travel(now + dt.timedelta(minutes=minute), tick=False):
+            feed()
+    assert set(MetricHealth.objects.filter(metric__component=email).values_list("status", flat=True)) == {
+        "operational"
+    }

@@ -45,6 +45,13 @@ class ComponentChangeSerializer(ApiSerializer):
     component = serializers.CharField(source="component.public_id")
     old_status = serializers.ChoiceField(choices=ComponentStatus.choices)
     new_status = serializers.ChoiceField(choices=ComponentStatus.choices)
+    held_by = TranslationsField(
+        read_only=True,
+        help_text=_(
+            "On a resolving update, why the component did not go back to operational (another open "
+            "incident, a maintenance window, a probe or an alert holds it), per language; empty otherwise."
+        ),
+    )
 
 
 class UpdateSerializer(ApiModelSerializer):
@@ -275,6 +282,14 @@ class CloseSerializer(ApiSerializer):
 
 
 class ResolveSerializer(CloseSerializer):
+    body = serializers.CharField(
+        max_length=MAX_TEXT,
+        required=False,
+        allow_blank=True,
+        help_text=_(
+            "The resolving update's text; without one, the default message for resolved (or completed)."
+        ),
+    )
     display_at = serializers.DateTimeField(
         required=False,
         validators=[check_happened],

@@ -176,7 +176,8 @@ class IncidentViewSet(ByPublicId, mixins.ListModelMixin, ApiViewSet):
     @extend_schema(request=s.ResolveSerializer, responses={200: s.IncidentSerializer, **ERRORS, **STALE})
     @action(detail=True, methods=["post"])
     def resolve(self, request, *args, **kwargs):
-        """Resolves (or completes) and returns its components to their resting status."""
+        """Resolves (or completes): its components go back to operational unless another open
+        incident, a maintenance window, a probe or an alert holds them (`held_by` says which)."""
         return self._close_or_reopen(request, s.ResolveSerializer, resolve_incident, with_display_at=True)
 
     @extend_schema(request=s.CloseSerializer, responses={200: s.IncidentSerializer, **ERRORS, **STALE})
@@ -194,7 +195,7 @@ class IncidentViewSet(ByPublicId, mixins.ListModelMixin, ApiViewSet):
         with self.locked_for_write(request, data.get("version")) as current:
             service(
                 current,
-                body={data["language"]: data["body"]},
+                body={data["language"]: data.get("body", "")},
                 language=data["language"],
                 actor=request.user,
                 expected_version=current.version,

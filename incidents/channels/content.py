@@ -27,6 +27,7 @@ class ComponentLine:
     status: str
     status_label: str
     old_status: str | None
+    held_by: str = ""  # on a resolving update, why the component did not go back to operational
 
 
 @dataclass(frozen=True)
@@ -83,6 +84,7 @@ def render_content(update: IncidentUpdate, language: str) -> UpdateContent:
                     status=status,
                     status_label=str(ComponentStatus(status).label),
                     old_status=change.old_status if change else None,
+                    held_by=pick(change.held_by, language=language).text if change else "",
                 )
             )
         body = pick(update.body, language=language, original=update.original_language)

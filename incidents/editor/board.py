@@ -20,6 +20,7 @@ from incidents.models import (
 )
 from incidents.models.postmortems import status_page_today
 from incidents.public.presentation import MetricRow, metric_row, shown, threshold_lines
+from incidents.services.resolution import holds_on
 from incidents.translation import Shown
 
 RECENT_CONFIG_CHANGES = 15
@@ -40,6 +41,7 @@ class BoardComponent:
     status: ComponentStatus
     automatic: bool
     metrics: list[BoardMetric] = field(default_factory=list)
+    held_by: str = ""  # "held by: …": what keeps a component out of operational, if anything does
 
 
 @dataclass
@@ -62,6 +64,8 @@ def board_groups(*, language: str, now: dt.datetime) -> list[BoardGroup]:
     views = selectors.grouped_components()
     metrics = [m for view in views for c in view.components for m in c.metrics.all()]
     hourly = selectors.hourly_values(metrics)
+    down = [c for view in views for c in view.components if c.status != ComponentStatus.OPERATIONAL]
+    held_by = {resting.component.pk: resting.reasons(language) for resting in holds_on(down, now=now)}
     groups = []
     for view in views:
         components = [
@@ -77,6 +81,7 @@ def board_groups(*, language: str, now: dt.datetime) -> list[BoardGroup]:
                     )
                     for metric in component.metrics.all()
                 ],
+                held_by=held_by.get(component.pk, ""),
             )
             for component in view.components
         ]

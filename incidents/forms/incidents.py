@@ -266,10 +266,23 @@ class ClosingForm(forms.Form):
     )
     version = forms.IntegerField(widget=forms.HiddenInput)
 
+    def __init__(self, *args, incident: Incident, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.incident = incident
+
 
 class ResolveForm(ClosingForm):
+    """Resolving takes the default message of "Resolved" (or "Completed") when none is typed, as
+    the update form does."""
+
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
+        closing = IncidentStatus.COMPLETED if self.incident.is_maintenance else IncidentStatus.RESOLVED
+        body = self.fields["body"]
+        body.required = False
+        body.help_text = _("Leave it empty to post the default message.")
+        language = self.initial.get("language") or self.incident.original_language
+        body.widget.attrs["placeholder"] = default_update_text(closing, language=language)
         self.fields["display_at"] = happened_field(_("Resolved at"), _("Leave empty for now."))
 
 

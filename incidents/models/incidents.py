@@ -225,6 +225,8 @@ class ComponentChange(models.Model):
     component = models.ForeignKey(Component, on_delete=models.CASCADE, related_name="+")
     old_status = models.CharField(max_length=32, choices=ComponentStatus.choices)
     new_status = models.CharField(max_length=32, choices=ComponentStatus.choices)
+    # Why a resolving update left the component where it is ("held by: …"), in every page language.
+    held_by = TranslatedField()
 
     class Meta:
         ordering = ["update", "component__position"]

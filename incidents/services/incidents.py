@@ -30,9 +30,11 @@ from .audit import record_event
 from .components import set_component_status
 from .incident_windows import check_record_age, check_shown_time, edited_fields, set_window
 from .notifications import enqueue_notifications
+from .proposals import default_update_text
 from .records import status_at, write_record_impact
+from .resolution import resolution
 from .slugs import incident_slug
-from .transitions import check_status, check_transition, pinned_by_other_open_incidents, resting_status
+from .transitions import check_status, check_transition
 
 
 class ConcurrentEdit(Exception):
@@ -55,6 +57,7 @@ def _apply_component_statuses(
     update: IncidentUpdate,
     component_statuses: Mapping[Component, ComponentStatus | str],
     *,
+    held_by: Mapping[int, dict[str, str]],
     actor: AbstractBaseUser | None,
     at: dt.datetime,
 ) -> None:
@@ -66,7 +69,11 @@ def _apply_component_statuses(
         else:
             old_status = Component.objects.values_list("status", flat=True).get(pk=component.pk)
         ComponentChange.objects.create(
-            update=update, component=component, old_status=old_status, new_status=new_status
+            update=update,
+            component=component,
+            old_status=old_status,
+            new_status=new_status,
+            held_by=held_by.get(component.pk, {}),
         )
         if update.incident.backfilled:
             continue
@@ -85,6 +92,28 @@ def _check_title_field(check, title) -> None:
         check(title)
     except ValidationError as error:
         raise ValidationError({"title": error.messages}) from None
+
+
+def _closing_statuses(
+    incident: Incident, chosen: Mapping[Component, ComponentStatus | str], *, now: dt.datetime
+) -> tuple[dict[Component, ComponentStatus | str], dict[int, dict[str, str]]]:
+    """The resolve rule for every component the incident names, with why a held one stays; a
+    status the responder chose for a component wins. A component already where the rule puts it,
+    and free, gets no change on the timeline (no "operational → operational")."""
+    chosen = dict(chosen)
+    statuses: dict[Component, ComponentStatus | str] = {}
+    held_by: dict[int, dict[str, str]] = {}
+    for resting in resolution(incident, now=now):
+        component = resting.component
+        was_chosen = component in chosen
+        status = ComponentStatus(chosen.pop(component, resting.status))
+        if resting.is_held and status == resting.status:
+            held_by[component.pk] = resting.reasons_by_language()
+        elif not was_chosen and status == component.status and not incident.backfilled:
+            continue
+        statuses[component] = status
+    statuses.update(chosen)  # components this update names for the first time
+    return statuses, held_by
 
 
 def _declare_action(kind: IncidentKind, *, backfilled: bool) -> str:
@@ -252,7 +281,10 @@ def post_update(
     component_statuses = dict(component_statuses or {})
     if component_statuses:
         locked.components.add(*component_statuses)
-    _apply_component_statuses(update, component_statuses, actor=actor, at=now)
+    held_by: dict[int, dict[str, str]] = {}
+    if status is not None and status.is_closed:
+        component_statuses, held_by = _closing_statuses(locked, component_statuses, now=now)
+    _apply_component_statuses(update, component_statuses, held_by=held_by, actor=actor, at=now)
     newest = locked.updates.status_changes().timeline().first()
     before = {"status": locked.status}
     if newest is not None:
@@ -300,16 +332,16 @@ def resolve_incident(
     display_at: dt.datetime | None = None,
     expected_version: int | None = None,
 ) -> IncidentUpdate:
-    """Closes an incident and returns its components to their resting status."""
+    """Closes an incident with the resolve rule (incidents.services.resolution): its components go
+    back to operational unless something still holds them. Without a text, the default message."""
     closing = IncidentStatus.COMPLETED if incident.is_maintenance else IncidentStatus.RESOLVED
-    components = list(incident.components.prefetch_related("metrics"))
-    still_pinned = pinned_by_other_open_incidents(incident, components)
+    if not body.get(language, "").strip():
+        body = {**body, language: default_update_text(closing, language=language)}
     return post_update(
         incident,
         status=closing,
         body=body,
         language=language,
-        component_statuses={c: resting_status(c) for c in components if c.pk not in still_pinned},
         display_at=display_at,
         actor=actor,
         expected_version=expected_version,

@@ -19,7 +19,6 @@ from incidents.models import (
 )
 
 from .incidents import ConcurrentEdit, declare_incident, post_update, publish_incident
-from .transitions import pinned_by_other_open_incidents, resting_status
 
 AUTOMATION = "maintenance schedule"
 
@@ -84,16 +83,13 @@ def start_maintenance(incident: Incident, *, now: dt.datetime | None = None) -> 
 
 
 def complete_maintenance(incident: Incident, *, now: dt.datetime | None = None) -> IncidentUpdate | None:
-    """Closes the window: posts "completed" and returns the components to their resting status."""
-    components = list(incident.components.prefetch_related("metrics"))
-    pinned = pinned_by_other_open_incidents(incident, components)
+    """Closes the window: posts "completed", and the resolve rule returns its components."""
     try:
         return post_update(
             incident,
             status=IncidentStatus.COMPLETED,
             body=_automatic_text(incident, "The scheduled maintenance has been completed."),
             language=incident.original_language,
-            component_statuses={c: resting_status(c) for c in components if c.pk not in pinned},
             display_at=now,
             actor=None,
             expected_version=incident.version,

@@ -1,28 +1,15 @@
-"""Which steps an incident may take: its statuses, closing and reopening, and where its
-components rest once it no longer holds them."""
+"""Which steps an incident may take: its statuses, closing and reopening."""
 
 import datetime as dt
 
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
-from incidents.models import Component, ComponentStatus, Incident, IncidentKind, IncidentStatus, StatusMode
+from incidents.models import Incident, IncidentKind, IncidentStatus
 
 
 class TransitionRefused(ValidationError):
     """The incident is not in a state this step can start from (409 in the API)."""
-
-
-def resting_status(component: Component) -> ComponentStatus:
-    """Where a component goes when nothing pins it: operational, or what its metrics say."""
-    if component.status_mode != StatusMode.AUTOMATIC:
-        return ComponentStatus.OPERATIONAL
-    statuses = [
-        metric.status_for(metric.latest_value)
-        for metric in component.metrics.all()
-        if metric.latest_value is not None
-    ]
-    return ComponentStatus.worst(statuses)
 
 
 def check_status(incident: Incident, status: IncidentStatus | str) -> IncidentStatus:
@@ -58,17 +45,3 @@ def check_transition(
         raise TransitionRefused({"status": _("This incident is already resolved.")})
     if display_at >= newest.display_at:
         raise TransitionRefused({"status": _("This is closed: reopen it first, then post the update.")})
-
-
-def pinned_by_other_open_incidents(incident: Incident, components: list[Component]) -> set[int]:
-    """The components another running, published incident or maintenance still holds in its
-    status: not one merely scheduled, nor a record of the past, which holds no current status."""
-    return set(
-        Incident.objects.open()
-        .published()
-        .exclude(pk=incident.pk)
-        .exclude(status=IncidentStatus.SCHEDULED)
-        .exclude(backfilled=True)
-        .filter(components__in=components)
-        .values_list("components__id", flat=True)
-    )

@@ -1,6 +1,7 @@
 """Declaring, updating, resolving, reopening and publishing from the editor."""
 
 import datetime as dt
+import html
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -9,7 +10,9 @@ from django.conf import settings
 from django.utils import timezone
 
 from incidents.models import AuditEvent, Incident, IncidentUpdate, UpdateTemplate
+from incidents.services.incidents import post_update
 from incidents.services.proposals import default_update_text
+from tests.measuring import measure
 
 from .conftest import logged_in
 
@@ -132,18 +135,89 @@ def test_resolving_returns_components_to_operational(client, incident, api):
     assert api.status == "operational"
 
 
-@pytest.mark.django_db
-def test_resolving_returns_an_automatic_component_to_its_metric_status(client, incident, api, metric):
-    api.status_mode = "automatic"
-    api.save()
-    metric.latest_value = 900  # above the degraded threshold of 500
-    metric.save()
-    client.post(
-        f"/editor/incidents/{incident.pk}/resolve/",
-        {"resolve-language": "en", "resolve-body": "Errors are gone.", "resolve-version": incident.version},
+HELD = "held by: Latency (95th percentile) 900 ms > 500 ms"
+
+
+@pytest.fixture
+def held_and_free(incident, api, webhooks, metric, responder):
+    """The incident holds the API (measured past its threshold) and webhooks (measured by nothing)."""
+    post_update(
+        incident,
+        status="identified",
+        body={"en": "A bad deploy."},
+        language="en",
+        component_statuses={webhooks: "major_outage"},
+        actor=responder,
     )
+    api.status_mode = "automatic"
+    api.save(update_fields=["status_mode"])
+    measure(metric, [900.0] * 5, at=timezone.now())
+    incident.refresh_from_db()
+    return incident
+
+
+def _plain(content: bytes) -> str:
+    return html.unescape(content.decode()).replace("\u00a0", " ")
+
+
+@pytest.mark.django_db
+def test_the_resolve_screen_shows_where_each_component_goes_and_what_holds_it(client, held_and_free):
+    page = _plain(client.get(f"/editor/incidents/{held_and_free.pk}/").content)
+    plan = page[page.index('id="resolve-resolution"') :]
+    plan = plan[: plan.index("</ul>")]
+    api_row = plan[plan.index('data-component="public-api"') :]
+    assert 'data-resolves-to="degraded_performance"' in api_row[:80]
+    assert HELD in api_row[: api_row.index("</li>")]
+    webhook_row = plan[plan.index('data-component="webhook-delivery"') :]
+    assert 'data-resolves-to="operational"' in webhook_row[:80]
+    assert "held by" not in webhook_row[: webhook_row.index("</li>")]
+    assert 'id="update-resolution"' in page  # "Resolved" in the update form shows the same plan
+    assert 'placeholder="This incident has been resolved."' in page
+
+
+@pytest.mark.django_db
+def test_resolving_keeps_a_probe_held_component_and_the_timeline_says_why(
+    client, held_and_free, api, webhooks
+):
+    response = client.post(
+        f"/editor/incidents/{held_and_free.pk}/resolve/",
+        {"resolve-language": "en", "resolve-body": "", "resolve-version": held_and_free.version},
+    )
+    assert response.status_code == 302
     api.refresh_from_db()
-    assert api.status == "degraded_performance"
+    webhooks.refresh_from_db()
+    assert (api.status, webhooks.status) == ("degraded_performance", "operational")
+    resolved = held_and_free.updates.timeline().first()
+    assert resolved.body == {"en": "This incident has been resolved."}
+    page = _plain(client.get(response["Location"]).content)
+    assert "Webhook delivery: Major outage → Operational" in page
+    assert (
+        f'Public API: Partial outage → Degraded performance <span class="held-by" lang="en">{HELD}</span>'
+        in page
+    )
+
+
+@pytest.mark.django_db
+def test_resolved_in_the_update_form_follows_the_same_rule(client, held_and_free, api, webhooks):
+    response = client.post(
+        f"/editor/incidents/{held_and_free.pk}/updates/",
+        {
+            "status": "resolved",
+            "language": "en",
+            "body": "",
+            "affected": ["public-api", "webhook-delivery"],
+            "status_public-api": "partial_outage",  # left as the form showed them
+            "status_webhook-delivery": "major_outage",
+            "deliver_notifications": "on",
+        },
+    )
+    assert response.status_code == 302
+    api.refresh_from_db()
+    webhooks.refresh_from_db()
+    assert (api.status, webhooks.status) == ("degraded_performance", "operational")
+    resolved = held_and_free.updates.timeline().first()
+    assert resolved.body == {"en": "This incident has been resolved."}
+    assert resolved.component_changes.get(component=api).held_by["en"].replace("\u00a0", " ") == HELD
 
 
 @pytest.mark.django_db

@@ -7,9 +7,11 @@ from django.db.models import Prefetch
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from incidents.editor.resolve_plan import resolve_plan
 from incidents.forms.base import apply_errors, default_language
 from incidents.forms.incidents import (
     ClosingForm,
@@ -136,8 +138,11 @@ def _cockpit(
         "updates": incident.updates.all(),
         "deliveries": delivery_counts(incident.updates.all()),
         "update_form": update_form,
-        "resolve_form": resolve_form or ResolveForm(initial=closing_initial, prefix="resolve"),
-        "reopen_form": reopen_form or ClosingForm(initial=closing_initial, prefix="reopen"),
+        "resolve_form": resolve_form
+        or ResolveForm(initial=closing_initial, prefix="resolve", incident=incident),
+        "reopen_form": reopen_form
+        or ClosingForm(initial=closing_initial, prefix="reopen", incident=incident),
+        "plan": resolve_plan(incident, language=get_language() or "en") if incident.is_open else [],
         "templates": templates,
         "chosen": template,
         "aids": form_aids(templates),
@@ -190,7 +195,7 @@ def _closing(
     request, pk: int, *, prefix: str, service, done_message: str, action_label: str, form_class=ClosingForm
 ):
     incident = _load(pk)
-    form = form_class(request.POST, prefix=prefix)
+    form = form_class(request.POST, prefix=prefix, incident=incident)
     if form.is_valid():
         data = form.cleaned_data
         extra = {"display_at": data["display_at"]} if "display_at" in data else {}
