@@ -392,6 +392,14 @@ def format_day(value: dt.date, language: str) -> str:
     return _skeleton("yMMMd", value, language)
 
 
+def format_clock_time(value: dt.datetime, language: str, *, zone: ZoneInfo | None = None) -> str:
+    """ "14:00": the time of day alone, in `zone` (the status page's by default)."""
+    local = in_zone(value, zone or status_zone())
+    if local is None:
+        return utc_text(value)
+    return _skeleton("Hm", local, language)
+
+
 def language_name(code: str, language: str) -> str:
     """The name of language `code` in `language` ("Russian", "ruso", "русский")."""
     return Locale.parse(BABEL_LOCALES.get(code, code)).get_display_name(_locale(language)) or code

@@ -7,6 +7,7 @@ every day bar its own text, so nothing is said by colour alone.
 """
 
 import datetime as dt
+import json
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -66,17 +67,20 @@ def sparkline(
     *,
     label: str,
     threshold: float | None = None,
+    readouts: Sequence[str] = (),
     width: int = 120,
     height: int = 28,
 ) -> SafeString:
     """A small line of `values` (oldest first) with `threshold` drawn as a dashed line across;
     `label` is its text alternative. The scale takes in the threshold, so the distance between
-    the line and its limit reads true."""
+    the line and its limit reads true. `readouts`, one text a value ("14:00: 1.8 s"), are what
+    static/js/chart-readouts.js shows for the point under the pointer or the keyboard."""
     present = [v for v in values if v is not None]
     label = escape(label)
+    data = f' data-readouts="{escape(json.dumps(list(readouts), ensure_ascii=False))}"' if readouts else ""
     head = (
         f'<svg class="sparkline" viewBox="0 0 {width} {height}" width="{width}" height="{height}" '
-        f'role="img" aria-label="{label}" focusable="false"><title>{label}</title>'
+        f'role="img" aria-label="{label}" focusable="false"{data}><title>{label}</title>'
     )
     if not present:
         return mark_safe(head + "</svg>")  # every text escaped above

@@ -7,6 +7,7 @@ alternatives.
 """
 
 import datetime as dt
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from zoneinfo import ZoneInfo
 
@@ -17,7 +18,7 @@ from django.utils.translation import gettext as _
 from incidents import formatting, selectors
 from incidents.metrics import readings
 from incidents.metrics.uptime import day_starts
-from incidents.models import Component, ComponentStatus, Incident, Metric
+from incidents.models import Component, ComponentGroup, ComponentStatus, Incident, Metric
 from incidents.public import charts
 from incidents.public.uptime_bars import overview_bars
 from incidents.translation import Shown, pick
@@ -104,11 +105,13 @@ def metric_row(
     *,
     language: str,
     hourly: list[float | None] | None = None,
+    hours: Sequence[str] = (),
     reading: readings.MetricReading | None = None,
     now: dt.datetime | None = None,
 ) -> MetricRow:
     """One metric as readers see it. Load metrics with select_related("probe", "health"),
-    or pass the `reading` made from their live columns (and the `now` it was read at)."""
+    or pass the `reading` made from their live columns (and the `now` it was read at);
+    `hours` names the hours of `hourly` ("14:00") for the 24-hour line's readouts."""
     name = shown(metric.name, metric, language=language)
     now = now or timezone.now()
     reading = reading or readings.metric_reading(metric, now=now)
@@ -139,8 +142,50 @@ def metric_row(
         if row.threshold:
             label += "; " + row.threshold
         limits = metric.thresholds()
-        row.sparkline = charts.sparkline(hourly, label=label, threshold=limits[0][1] if limits else None)
+        row.sparkline = charts.sparkline(
+            hourly,
+            label=label,
+            threshold=limits[0][1] if limits else None,
+            readouts=hour_readouts(metric, hourly, hours=hours, language=language),
+        )
     return row
+
+
+def hour_readouts(
+    metric: Metric, hourly: Sequence[float | None], *, hours: Sequence[str], language: str
+) -> list[str]:
+    """What the 24-hour line says of each hour when pointed at: "14:00: 1.8 s"."""
+    if len(hours) != len(hourly):
+        return []
+    return [
+        _("%(time)s: no data") % {"time": hour}
+        if value is None
+        else _("%(time)s: %(value)s") % {"time": hour, "value": metric_value(metric, value, language)}
+        for hour, value in zip(hours, hourly, strict=True)
+    ]
+
+
+@dataclass
+class GroupRow:
+    """A group on the overview with its components' rows: folded unless one of them is not
+    operational, its worst status and counts on the fold."""
+
+    group: ComponentGroup | None  # None for the components outside any group
+    status: ComponentStatus  # the worst of its components'
+    rows: list[ComponentRow]
+
+    @property
+    def key(self) -> str:
+        """What static/js/component-groups.js remembers the reader's choice by."""
+        return self.group.slug if self.group else ""
+
+    @property
+    def affected(self) -> int:
+        return sum(1 for row in self.rows if row.status != ComponentStatus.OPERATIONAL)
+
+    @property
+    def opens(self) -> bool:
+        return self.affected > 0
 
 
 def component_rows(
@@ -148,6 +193,7 @@ def component_rows(
     *,
     language: str,
     hourly: dict[int, list[float | None]],
+    hours: Sequence[str] = (),
     detailed: int | None = None,
 ) -> list[ComponentRow]:
     """Each component's row with its metrics, and its day bars when it is a showcase; past the
@@ -158,7 +204,8 @@ def component_rows(
             name=shown(component.name, component, language=language),
             status=ComponentStatus(component.status),
             metrics=[
-                metric_row(m, language=language, hourly=hourly.get(m.pk)) for m in component.metrics.all()
+                metric_row(m, language=language, hourly=hourly.get(m.pk), hours=hours)
+                for m in component.metrics.all()
             ]
             if detailed is None or position < detailed
             else [],
@@ -292,8 +339,14 @@ def overview_context(language: str) -> dict:
     detailed = settings.PUBLIC_OVERVIEW_DETAILED_COMPONENTS
     metrics = [m for c in shown_components[:detailed] for m in c.metrics.all()]
     hourly = selectors.hourly_values(metrics)
-    rows = iter(component_rows(shown_components, language=language, hourly=hourly, detailed=detailed))
-    groups = [(group, [next(rows) for _component in group.components]) for group in summary.groups]
+    hours = [formatting.format_clock_time(start, language) for start in selectors.hour_starts()]
+    rows = iter(
+        component_rows(shown_components, language=language, hourly=hourly, hours=hours, detailed=detailed)
+    )
+    groups = [
+        GroupRow(group=view.group, status=view.status, rows=[next(rows) for _component in view.components])
+        for view in summary.groups
+    ]
     starts = day_starts(days=PAST_DAYS, now=timezone.now(), zone=formatting.status_zone())
     return {
         "summary": summary,

@@ -1,7 +1,14 @@
 """Reads shared by the pages, feeds and both APIs, one module per area."""
 
 from .history import events_since, feed_updates, first_history_month, history, maintenance_windows
-from .metrics import hourly_values, live_metrics, metric_series, metric_window_values, rollup_value
+from .metrics import (
+    hour_starts,
+    hourly_values,
+    live_metrics,
+    metric_series,
+    metric_window_values,
+    rollup_value,
+)
 from .public import (
     GroupView,
     PageSummary,
@@ -51,6 +58,7 @@ __all__ = [
     "grouped_components",
     "events_since",
     "history",
+    "hour_starts",
     "hourly_values",
     "incidents_by_component",
     "live_metrics",

@@ -45,17 +45,24 @@ def metric_series(
     return series
 
 
+def hour_starts(*, hours: int = 24, now: dt.datetime | None = None) -> list[dt.datetime]:
+    """The starts of the last `hours` hours, the current one last: the hours hourly_values gives."""
+    now = now or timezone.now()
+    first = now.replace(minute=0, second=0, microsecond=0) - dt.timedelta(hours=hours - 1)
+    return [first + dt.timedelta(hours=n) for n in range(hours)]
+
+
 def hourly_values(metrics: Sequence[Metric], *, hours: int = 24) -> dict[int, list[float | None]]:
     """For each metric, one value per hour of the last `hours` hours (None for no data)."""
     now = timezone.now()
-    first = now.replace(minute=0, second=0, microsecond=0) - dt.timedelta(hours=hours - 1)
+    starts = hour_starts(hours=hours, now=now)
     series = metric_series(
-        metrics, resolution=Resolution.HOUR, since=first, until=now + dt.timedelta(hours=1)
+        metrics, resolution=Resolution.HOUR, since=starts[0], until=now + dt.timedelta(hours=1)
     )
     result = {}
     for metric in metrics:
         by_hour = dict(series.get(metric.pk, []))
-        result[metric.pk] = [by_hour.get(first + dt.timedelta(hours=n)) for n in range(hours)]
+        result[metric.pk] = [by_hour.get(start) for start in starts]
     return result
 
 

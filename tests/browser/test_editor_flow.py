@@ -208,10 +208,13 @@ def run_responder_flow(steps: Steps, world) -> Incident:
     steps.open("/")
     assert "Webhook deliveries delayed" not in steps.find("#incidents-now").text
     assert "Webhook deliveries delayed" in steps.find(".past-incidents").text
-    # Today's day bar still tells of the outage; the components' current status does not.
+    # Today's day bar still tells of the outage; the components' current status does not (their
+    # groups are folded again, all being operational).
     current = [
-        steps.find(f"#component-{slug} .component-head").text for slug in ("public-api", "webhook-delivery")
+        steps.find(f"#component-{slug} .component-head").get_attribute("textContent")
+        for slug in ("public-api", "webhook-delivery")
     ]
+    assert all("Operational" in text for text in current)
     assert not any("outage" in text.lower() or "degraded" in text.lower() for text in current)
     steps.shot("public-overview-after")
     return incident

@@ -63,6 +63,15 @@ def page(admin):
     return {"api": api, "email": email, "past": past}
 
 
+def unfold(driver, group: str) -> None:
+    """Opens a folded group as a visitor does, with a click on its fold."""
+    driver.execute_script(
+        "return [...document.querySelectorAll('details.group > summary')]"
+        ".find(s => s.querySelector('h3').textContent.trim() === arguments[0])",
+        group,
+    ).click()
+
+
 def incident_day(driver):
     """The link of the day with the past incident in the Public API's bars."""
     return driver.execute_script(
@@ -76,6 +85,7 @@ def test_a_days_popover_opens_by_keyboard_and_its_links_come_next_in_tab_order(b
     from selenium.webdriver.common.keys import Keys
 
     browser.get(live_server.url + "/")
+    unfold(browser, "Core")  # all operational: served folded
     today = css(browser, "#component-public-api ol.days > li:last-child > a")
     in_bar = "return !!document.activeElement.closest('#component-public-api ol.days')"
     css(browser, "#component-public-api .name").send_keys(Keys.TAB)
@@ -110,6 +120,7 @@ def test_a_days_popover_opens_by_keyboard_and_its_links_come_next_in_tab_order(b
 def test_a_days_popover_opens_by_touch_on_a_phone_with_fewer_wider_days(browser, live_server, page):
     use_viewport(browser, 390)
     browser.get(live_server.url + "/")
+    unfold(browser, "Core")
     shown = browser.execute_script(
         "return [...document.querySelectorAll('#component-public-api ol.days > li')].filter(li => li.offsetParent)"
         ".map(li => li.getBoundingClientRect().width)"
@@ -137,7 +148,9 @@ def test_a_days_popover_opens_by_touch_on_a_phone_with_fewer_wider_days(browser,
 
 def test_the_page_refreshes_a_components_status_without_a_reload(browser, live_server, page, admin):
     browser.get(live_server.url + "/")
-    assert "Operational" in css(browser, "#component-email-delivery .badge").text
+    core = css(browser, "details.group")
+    assert core.get_attribute("open") is None  # all operational: folded
+    assert "Operational" in text_of(browser, "details.group > summary .badge")
     browser.execute_script("window.notReloaded = true;")
 
     set_component_status(page["email"], status="major_outage", actor=admin)
@@ -146,6 +159,10 @@ def test_the_page_refreshes_a_components_status_without_a_reload(browser, live_s
     wait(browser, lambda _: "Major outage" in text_of(browser, "#component-email-delivery .badge"))
     assert browser.execute_script("return window.notReloaded") is True
     assert "Major" in css(browser, ".banner").text
+    # The group says so on its fold and opens, as it would be served now.
+    assert "Major outage" in text_of(browser, "details.group > summary .badge")
+    wait(browser, lambda _: core.get_attribute("open") is not None)
+    assert css(browser, "#component-email-delivery .badge").is_displayed()
 
 
 def test_times_show_in_the_readers_zone_on_request_and_the_choice_is_remembered(browser, live_server, page):
@@ -176,5 +193,6 @@ def test_the_overview_has_no_serious_axe_violations(browser, live_server, page, 
     use_viewport(browser, width)
     browser.get(live_server.url + "/")
     css(browser, ".maintenance-line summary").click()  # the folded body is checked too
+    unfold(browser, "Core")
 
     assert serious_axe_violations(browser) == []

@@ -1,0 +1,172 @@
+/* Readouts: what the chart says at the point under the pointer or the keyboard, in a small tip
+   above it.
+   - A 24-hour line (svg.sparkline with data-readouts, one text an hour, written by the server in
+     the page's language) becomes one Tab stop, a slider over its hours: the pointer or the arrow
+     keys, Home and End pick an hour, a hairline marks it, and its text ("14:00: 1.8 s") is in
+     the stop's accessible name and value.
+   - A day of the day bars shows its text (the day's link, already its accessible name) while
+     pointed at or focused; a click still opens its popover (day-bars.js).
+   Without JavaScript the charts keep their text alternatives and the days their links. */
+(function () {
+  "use strict";
+  var SVG = "http://www.w3.org/2000/svg";
+  var tip = document.createElement("span");
+  tip.className = "chart-readout";
+  tip.setAttribute("aria-hidden", "true");  // the focused element says the same in its name
+
+  function hideTip() {
+    tip.remove();
+    document.querySelectorAll("svg.sparkline .cursor").forEach(function (line) { line.remove(); });
+  }
+
+  // Centred on `x` (px from the box's left edge), above `top`, kept over the box when wider.
+  function showTip(box, text, x, top) {
+    tip.textContent = text;
+    box.appendChild(tip);
+    var width = tip.offsetWidth;
+    var left = x - width / 2;
+    left = Math.max(left, Math.min(0, box.clientWidth - width));
+    left = Math.min(left, Math.max(0, box.clientWidth - width));
+    tip.style.left = left + "px";
+    tip.style.top = top - tip.offsetHeight - 4 + "px";
+  }
+
+  // == The 24-hour lines ==
+  function texts(holder) {
+    return JSON.parse(holder.querySelector("svg.sparkline").getAttribute("data-readouts"));
+  }
+
+  function select(holder, index) {
+    var readouts = texts(holder);
+    var text = readouts[index];
+    var svg = holder.querySelector("svg.sparkline");
+    holder.setAttribute("aria-valuenow", String(index));
+    holder.setAttribute("aria-valuetext", text);
+    holder.setAttribute("aria-label", svg.getAttribute("aria-label") + ". " + text);
+    return text;
+  }
+
+  function point(holder, index) {
+    var svg = holder.querySelector("svg.sparkline");
+    var readouts = texts(holder);
+    var box = svg.viewBox.baseVal;
+    var x = readouts.length > 1 ? index * box.width / (readouts.length - 1) : 0;
+    hideTip();
+    var line = document.createElementNS(SVG, "line");
+    line.setAttribute("class", "cursor");
+    line.setAttribute("x1", x); line.setAttribute("x2", x);
+    line.setAttribute("y1", 0); line.setAttribute("y2", box.height);
+    svg.appendChild(line);
+    var drawn = svg.getBoundingClientRect();
+    var frame = holder.getBoundingClientRect();
+    showTip(holder, readouts[index], drawn.left - frame.left + x * drawn.width / box.width, drawn.top - frame.top);
+  }
+
+  function prepare(root) {
+    root.querySelectorAll("svg.sparkline[data-readouts]").forEach(function (svg) {
+      var holder = svg.parentElement;
+      var readouts = JSON.parse(svg.getAttribute("data-readouts"));
+      if (!readouts.length || holder.hasAttribute("data-readout")) return;
+      holder.setAttribute("data-readout", "");
+      holder.tabIndex = 0;
+      holder.setAttribute("role", "slider");
+      holder.setAttribute("aria-valuemin", "0");
+      holder.setAttribute("aria-valuemax", String(readouts.length - 1));
+      select(holder, readouts.length - 1);  // the current hour
+    });
+  }
+
+  function holderOf(target) {
+    return target.closest && target.closest("[data-readout]");
+  }
+
+  function indexAt(holder, clientX) {
+    var svg = holder.querySelector("svg.sparkline");
+    var rect = svg.getBoundingClientRect();
+    var count = texts(holder).length;
+    var at = Math.round((clientX - rect.left) / rect.width * (count - 1));
+    return Math.max(0, Math.min(count - 1, at));
+  }
+
+  document.addEventListener("pointermove", function (event) {
+    if (event.pointerType === "touch") return;
+    var holder = holderOf(event.target);
+    if (holder) point(holder, indexAt(holder, event.clientX));
+  });
+  document.addEventListener("pointerout", function (event) {
+    var holder = holderOf(event.target);
+    if (!holder || holder.contains(event.relatedTarget)) return;
+    if (document.activeElement === holder) point(holder, Number(holder.getAttribute("aria-valuenow")));
+    else hideTip();
+  });
+  // A tap picks the hour under the finger and keeps it, as a key would.
+  document.addEventListener("click", function (event) {
+    var holder = holderOf(event.target);
+    if (!holder) return;
+    var index = indexAt(holder, event.clientX);
+    select(holder, index);
+    point(holder, index);
+  });
+  document.addEventListener("keydown", function (event) {
+    var holder = holderOf(event.target);
+    if (!holder) return;
+    if (event.key === "Escape") { hideTip(); return; }
+    var last = texts(holder).length - 1;
+    var index = Number(holder.getAttribute("aria-valuenow"));
+    var next = {
+      ArrowLeft: index - 1, ArrowDown: index - 1, ArrowRight: index + 1, ArrowUp: index + 1,
+      Home: 0, End: last
+    }[event.key];
+    if (next === undefined) return;
+    event.preventDefault();
+    next = Math.max(0, Math.min(last, next));
+    select(holder, next);
+    point(holder, next);
+  });
+
+  // == Days of the day bars ==
+  function dayOf(target) {
+    return target.closest && target.closest("ol.days > li > a");
+  }
+
+  // Above the day, centred on it, never past the edges of the bar's box (where the popover goes).
+  function showDay(link) {
+    if (link.getAttribute("aria-expanded") === "true") return;  // its popover says more
+    var item = link.parentElement;
+    hideTip();
+    tip.textContent = link.textContent;
+    item.appendChild(tip);
+    var box = tip.offsetParent || document.body;
+    var left = item.offsetLeft + item.offsetWidth / 2 - tip.offsetWidth / 2;
+    left = Math.max(0, Math.min(left, box.clientWidth - tip.offsetWidth));
+    tip.style.left = left + "px";
+    tip.style.top = item.offsetTop - tip.offsetHeight - 4 + "px";
+  }
+
+  document.addEventListener("pointerover", function (event) {
+    if (event.pointerType === "touch") return;
+    var link = dayOf(event.target);
+    if (link) showDay(link);
+  });
+  document.addEventListener("pointerout", function (event) {
+    var link = dayOf(event.target);
+    if (link && document.activeElement !== link && !link.contains(event.relatedTarget)) hideTip();
+  });
+
+  document.addEventListener("focusin", function (event) {
+    var holder = holderOf(event.target);
+    if (holder) { point(holder, Number(holder.getAttribute("aria-valuenow"))); return; }
+    var link = dayOf(event.target);
+    if (link) showDay(link); else hideTip();
+  });
+  document.addEventListener("focusout", function (event) {
+    if (holderOf(event.target) || dayOf(event.target)) hideTip();
+  });
+  // A day's popover opening (a click, Enter) takes the tip's place.
+  document.addEventListener("click", function (event) {
+    if (dayOf(event.target)) hideTip();
+  }, true);
+
+  prepare(document);
+  document.addEventListener("refresh:replaced", function (event) { prepare(event.detail); });
+})();
