@@ -52,7 +52,7 @@ messages: venv
 	$(PY) manage.py compile_catalogs
 
 check-deploy: venv
-	DEBUG=0 SECRET_KEY=$$($(PY) -c 'import secrets; print(secrets.token_urlsafe(50))') \
+	DEBUG=0 LOCAL_RUN=0 SECRET_KEY=$$($(PY) -c 'import secrets; print(secrets.token_urlsafe(50))') \
 	ALLOWED_HOSTS=status.example.com $(PY) manage.py check --deploy --fail-level WARNING
 
 clean:
