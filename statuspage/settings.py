@@ -101,8 +101,9 @@ MIDDLEWARE = [
     # shipped nginx asks for identity and compresses itself). Above the degraded mode, so the
     # snapshot's pages are compressed too; it weakens ETags, which If-None-Match compares weakly.
     "django.middleware.gzip.GZipMiddleware",
-    # Every error under /api/ in the API's JSON shape, whatever answered it (and whatever DEBUG
-    # says); inside GZip, so the JSON is what gets compressed.
+    # Errors under /api/ that Django answers itself (no route, a refused method, a debug page)
+    # in the API's JSON shape, whatever DEBUG says; inside GZip, so the JSON is what gets
+    # compressed.
     "incidents.views.errors.ApiErrorMiddleware",
     # Answers public pages from the static snapshot while the database is unreachable.
     "incidents.public.degraded.DegradedModeMiddleware",
