@@ -25,6 +25,9 @@ demo: migrate
 	$(PY) manage.py load_demo
 
 # Links in mails, feeds and badges follow PORT (make run PORT=8001) unless SITE_URL is set.
+# A local run (statuspage/settings.py): plain http, mails as files, a key kept in var/, even
+# with DEBUG=0; the steps it depends on run as one too.
+run: export LOCAL_RUN = 1
 run: venv compilemessages migrate
 	$(PY) manage.py load_demo
 	$(PY) scripts/run_platform.py --port $(PORT)
@@ -49,7 +52,7 @@ messages: venv
 	$(PY) manage.py compile_catalogs
 
 check-deploy: venv
-	DEBUG=0 SECRET_KEY=$$($(PY) -c 'import secrets; print(secrets.token_urlsafe(50))') \
+	DEBUG=0 LOCAL_RUN=0 SECRET_KEY=$$($(PY) -c 'import secrets; print(secrets.token_urlsafe(50))') \
 	ALLOWED_HOSTS=status.example.com $(PY) manage.py check --deploy --fail-level WARNING
 
 clean:

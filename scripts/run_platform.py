@@ -99,12 +99,18 @@ def site_url(port: int, environ: dict[str, str]) -> str:
     return (environ.get("SITE_URL") or f"http://127.0.0.1:{port}").rstrip("/")
 
 
+def local_environ() -> dict[str, str]:
+    """This environment as a local run: plain http on loopback, mails saved as files, the signing
+    key kept in var/, whatever DEBUG says (statuspage/settings.py)."""
+    return {**os.environ, "LOCAL_RUN": "1"}
+
+
 def platform(port: int) -> list[Child]:
     # --quiet: no start-up banners, which pushed the addresses and login out of sight.
     celery = [PYTHON, "-m", "celery", "-A", "statuspage", "--quiet"]
     # The demo's metrics get a synthetic sample a minute (incidents.demo.feed), so values move.
     env = {
-        **os.environ,
+        **local_environ(),
         "DEMO_FEED": os.environ.get("DEMO_FEED", "1"),
         "SITE_URL": site_url(port, os.environ),
     }
@@ -180,7 +186,12 @@ class MailWatch:
 def admin_login() -> str:
     """Makes sure the admin account exists; what to log in with (the password on the first run)."""
     done = subprocess.run(
-        [PYTHON, "manage.py", "ensure_admin"], cwd=ROOT, capture_output=True, text=True, check=False
+        [PYTHON, "manage.py", "ensure_admin"],
+        cwd=ROOT,
+        env=local_environ(),
+        capture_output=True,
+        text=True,
+        check=False,
     )
     return (done.stdout or done.stderr).strip()
 

@@ -15,6 +15,7 @@ from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
 from incidents.security.inline_scripts import THEME_BOOT_HASH
+from statuspage.local_secret import local_secret_key
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("STATUSPAGE_VAR_DIR", BASE_DIR / "var"))
@@ -55,12 +56,21 @@ def env_list(name: str, default: list[str]) -> list[str]:
 
 # Core
 
-DEBUG = env_bool("DEBUG", True)
+# Off unless asked for: `make run` serves the pages production serves (the site's own 404 and
+# 500 pages, no URL list to whoever asks for a missing page).
+DEBUG = env_bool("DEBUG", False)
+# A run that serves this machine only (`make run`, the tests, manage.py by hand): plain http on
+# loopback (no HTTPS redirect, HSTS or Secure-only cookies), mails saved as files, static files
+# found where they lie, and a signing key generated once in var/ when SECRET_KEY is not set.
+# Production says `DEBUG=0`, which turns it off; `make run` sets it, so `DEBUG=0 make run` is
+# still a local run.
+LOCAL_RUN = env_bool("LOCAL_RUN", os.environ.get("DEBUG", "") == "" or DEBUG)
 
-_DEV_SECRET = "insecure-development-key-change-me-0123456789abcdef"
-SECRET_KEY = env_str("SECRET_KEY", _DEV_SECRET if DEBUG else "")
-if not SECRET_KEY or (not DEBUG and SECRET_KEY == _DEV_SECRET):
-    raise ImproperlyConfigured("Set SECRET_KEY to a long random value when DEBUG is off.")
+SECRET_KEY = env_str("SECRET_KEY", "")
+if not SECRET_KEY and LOCAL_RUN:
+    SECRET_KEY = local_secret_key(path=VAR_DIR / "secret_key")
+if not SECRET_KEY:
+    raise ImproperlyConfigured("Set SECRET_KEY to a long random value in production (DEBUG=0).")
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]", "testserver"])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
@@ -91,6 +101,10 @@ MIDDLEWARE = [
     # shipped nginx asks for identity and compresses itself). Above the degraded mode, so the
     # snapshot's pages are compressed too; it weakens ETags, which If-None-Match compares weakly.
     "django.middleware.gzip.GZipMiddleware",
+    # Errors under /api/ that Django answers itself (no route, a refused method, a debug page)
+    # in the API's JSON shape, whatever DEBUG says; inside GZip, so the JSON is what gets
+    # compressed.
+    "incidents.views.errors.ApiErrorMiddleware",
     # Answers public pages from the static snapshot while the database is unreachable.
     "incidents.public.degraded.DegradedModeMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -140,16 +154,17 @@ STATIC_URL = "/static/"
 STATIC_ROOT = VAR_DIR / "static"
 STATIC_ROOT.mkdir(exist_ok=True)
 STATICFILES_DIRS = [BASE_DIR / "static"]
-# While developing, static files are found when asked for (also in each test client's fresh
-# middleware, which would otherwise index every file); production indexes the collected ones once.
-WHITENOISE_USE_FINDERS = DEBUG
-WHITENOISE_AUTOREFRESH = DEBUG
+# WhiteNoise serves them in every run. A local run finds each file when asked for (no
+# collectstatic, and each test client's fresh middleware would otherwise index every file);
+# production indexes the collected, compressed and hashed ones once.
+WHITENOISE_USE_FINDERS = LOCAL_RUN
+WHITENOISE_AUTOREFRESH = LOCAL_RUN
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
         "BACKEND": (
             "django.contrib.staticfiles.storage.StaticFilesStorage"
-            if DEBUG
+            if LOCAL_RUN
             else "whitenoise.storage.CompressedManifestStaticFilesStorage"
         )
     },
@@ -235,15 +250,15 @@ STATUS_TIME_ZONE = env_str("STATUS_TIME_ZONE", "Europe/Oslo")
 
 # Mail
 
-# Outgoing mail (Django's MAILERS). EMAIL_BACKEND picks smtp, console or file (the default with DEBUG:
-# each mail is saved as a readable .eml file in var/mail, so a fresh install sends nothing by
-# accident, and `make run` prints each one's subject and first link).
+# Outgoing mail (Django's MAILERS). EMAIL_BACKEND picks smtp, console or file (the default of a
+# local run: each mail is saved as a readable .eml file in var/mail, so a fresh install sends
+# nothing by accident, and `make run` prints each one's subject and first link).
 EMAIL_BACKENDS = {
     "smtp": "django.core.mail.backends.smtp.EmailBackend",
     "console": "django.core.mail.backends.console.EmailBackend",
     "file": "statuspage.mail_files.EmailFileBackend",
 }
-_email_backend = env_str("EMAIL_BACKEND", "file" if DEBUG else "smtp")
+_email_backend = env_str("EMAIL_BACKEND", "file" if LOCAL_RUN else "smtp")
 if _email_backend not in EMAIL_BACKENDS:
     raise ImproperlyConfigured(
         f"EMAIL_BACKEND must be one of {', '.join(EMAIL_BACKENDS)}, not {_email_backend!r}"
@@ -582,8 +597,8 @@ SECURE_CSP = {
     "frame-ancestors": ["'none'"],
 }
 X_FRAME_OPTIONS = "DENY"
-# Production hardening: on whenever DEBUG is off, so `check --deploy` passes.
-if not DEBUG:
+# Production hardening: on in every run but a local one, so `check --deploy` passes.
+if not LOCAL_RUN:
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 31536000)

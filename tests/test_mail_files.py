@@ -63,9 +63,10 @@ def test_no_file_is_left_half_written_and_a_mail_without_recipients_is_not_saved
     assert [p.suffix for p in tmp_path.iterdir()] == [".eml"]
 
 
-def test_with_debug_and_no_backend_chosen_a_mail_is_saved_as_a_file_in_the_var_directory(tmp_path):
-    environment = {k: v for k, v in os.environ.items() if k not in ("EMAIL_BACKEND", "SECRET_KEY")}
-    environment.update(DEBUG="1", STATUSPAGE_VAR_DIR=str(tmp_path))
+def test_a_local_run_with_no_backend_chosen_saves_each_mail_as_a_file_in_the_var_directory(tmp_path):
+    unset = ("EMAIL_BACKEND", "SECRET_KEY", "DEBUG", "LOCAL_RUN")
+    environment = {k: v for k, v in os.environ.items() if k not in unset}
+    environment.update(STATUSPAGE_VAR_DIR=str(tmp_path))
     code = "from django.core.mail import send_mail; send_mail('Hello', 'Text', 'a@acme.example', ['b@example.com'])"
 
     done = subprocess.run(

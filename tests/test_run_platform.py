@@ -118,6 +118,16 @@ def test_the_connection_age_comes_from_the_environment():
     assert result.stdout.strip().splitlines()[-1] == "60", result.stderr
 
 
+def test_make_run_with_debug_off_is_still_a_local_run_that_starts_without_a_secret(monkeypatch, tmp_path):
+    monkeypatch.setenv("DEBUG", "0")
+    monkeypatch.delenv("SECRET_KEY", raising=False)
+    web, *_workers, scheduler = run_platform.platform(8001)
+    for child in (web, scheduler):
+        result = run_manage("check", **{**child.env, "STATUSPAGE_VAR_DIR": str(tmp_path)})
+        assert result.returncode == 0, (child.name, result.stderr)
+    assert (tmp_path / "secret_key").exists()
+
+
 # --- the address, the start-up message and the mail `make run` prints ---
 
 

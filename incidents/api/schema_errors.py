@@ -32,7 +32,7 @@ ANSWERS = {
     400: ("Invalid request: the body, a query parameter or the JSON itself.", DETAIL_OR_FIELDS),
     401: ("Not authenticated: no or an unknown token or session.", DETAIL),
     403: ("The role or the token's scope does not allow this.", DETAIL),
-    404: ("No such object, or not one this account may see.", DETAIL),
+    404: ("No such object (or no such page of a list), or not one this account may see.", DETAIL),
     409: (
         "Conflict: the `version` sent is stale, the object was changed meanwhile, "
         "or its state does not allow this step.",
@@ -47,15 +47,18 @@ def error_statuses(path: str, method: str, operation: dict) -> list[int]:
     """The error answers an operation can give.
 
     Every operation needs an account (401) of a role that allows it (403); one on an object
-    may find none (404); a write or a filtered read may be invalid (400); a write may be too
-    large (413). An edit (PATCH), and every write that already names 412, checks If-Match and
-    the object's version (409, 412).
+    may find none, and a list may have no page of the number asked for (404); a write or a
+    filtered read may be invalid (400); a write may be too large (413). An edit (PATCH), and
+    every write that already names 412, checks If-Match and the object's version (409, 412).
     """
     statuses = [401, 403]
     is_write = method in WRITE_METHODS
-    if "{" in path:
+    query = {
+        parameter["name"] for parameter in operation.get("parameters", []) if parameter.get("in") == "query"
+    }
+    if "{" in path or "page" in query:
         statuses.append(404)
-    if is_write or any(parameter.get("in") == "query" for parameter in operation.get("parameters", [])):
+    if is_write or query:
         statuses.append(400)
     if is_write:
         statuses.append(413)

@@ -227,7 +227,7 @@ def export(destination: Path | None = None) -> Snapshot:
         }
 
     for url, relative in public_urls():
-        response = client.get(url, secure=not settings.DEBUG)
+        response = client.get(url, secure=not settings.LOCAL_RUN)
         if response.status_code >= 500 and _belongs_in_snapshot(url):
             shutil.rmtree(folder, ignore_errors=True)
             raise SnapshotFailed(url, response.status_code)
@@ -245,7 +245,7 @@ def export(destination: Path | None = None) -> Snapshot:
     request_log.addFilter(quiet)
     try:
         for language in language_codes():
-            response = client.get(f"{prefix(language)}{NOT_FOUND_PATH}", secure=not settings.DEBUG)
+            response = client.get(f"{prefix(language)}{NOT_FOUND_PATH}", secure=not settings.LOCAL_RUN)
             write(
                 file_for(f"{prefix(language)}/404.html"), _with_note(response.content, generated_at, language)
             )

@@ -178,6 +178,6 @@ def choose_language(request, code: str):
         code,
         max_age=settings.LANGUAGE_COOKIE_AGE,
         samesite="Lax",
-        secure=not settings.DEBUG,
+        secure=not settings.LOCAL_RUN,
     )
     return response

@@ -99,3 +99,12 @@ def test_a_real_400_403_409_and_412_fit_their_documented_bodies(schema, page, cl
     assert_fits(schema, unmatched.json(), "/api/v1/incidents/{id}/", "patch", 412)
     assert already.status_code == 409
     assert_fits(schema, already.json(), "/api/v1/incidents/{id}/resolve/", "post", 409)
+
+
+def test_a_page_a_list_does_not_have_is_a_documented_404(schema, page, client_as):
+    viewer = client_as("viewer")
+    for asked in ("0", "999"):
+        missing = viewer.get(f"/api/v1/incidents/?page={asked}")
+
+        assert missing.status_code == 404
+        assert_fits(schema, missing.json(), "/api/v1/incidents/", "get", 404)
