@@ -71,6 +71,24 @@ class ComponentStatusesMixin:
             for name, members in components_by_group(self.components)
         ]
 
+    def component_sections(self) -> dict:
+        """component_groups() split in two: the groups of the components marked affected, shown
+        at once, and the groups of all the others, folded away until the responder asks for them."""
+        chosen = set(self["affected"].value() or [])
+        affected, others = [], []
+        for name, rows in self.component_groups():
+            mine = [row for row in rows if row[0].slug in chosen]
+            rest = [row for row in rows if row[0].slug not in chosen]
+            if mine:
+                affected.append((name, mine))
+            if rest:
+                others.append((name, rest))
+        return {
+            "affected": affected,
+            "others": others,
+            "others_count": sum(len(rows) for _, rows in others),
+        }
+
     # An update form shows every affected component with its current status; leaving one as
     # it is must not record a "partial outage → partial outage" change on the timeline.
     only_changed_statuses = False
@@ -176,6 +194,8 @@ class DeclareForm(ComponentStatusesMixin, forms.Form):
         self.fields["started_at"] = happened_field(_("Started"), _("Leave empty for now."))
         self.fields["display_time_zone"] = time_zone_field()
         self.add_component_fields(components)
+        # Declaring starts with the title: the cursor is there when the screen opens.
+        self.fields["title"].widget.attrs["autofocus"] = True
         language = self.initial.get("language") or default_language()
         status = self.initial.get("status") or IncidentStatus.INVESTIGATING
         self.fields["body"].widget.attrs["placeholder"] = default_update_text(status, language=language)

@@ -39,4 +39,36 @@
       event.target.form.requestSubmit();
     }
   });
+
+  // Single-key shortcuts, listed on the on-call screens (editor/_shortcuts.html). Single letters
+  // outside text fields, as GitHub has them: Alt and Ctrl combinations belong to the browser.
+  var SHORTCUTS = {
+    n: "a[data-shortcut=declare]",
+    u: "#update-form textarea[name=body]",
+    r: "#resolve-form textarea",
+    t: ".template-picker a[data-template]",
+    "?": "details.shortcuts"
+  };
+
+  function typing(target) {
+    return target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName);
+  }
+
+  document.addEventListener("keydown", function (event) {
+    if (event.ctrlKey || event.metaKey || event.altKey || event.isComposing || typing(event.target)) { return; }
+    var selector = SHORTCUTS[event.key];
+    var target = selector && document.querySelector(selector);
+    if (!target) { return; }
+    event.preventDefault();
+    if (target.matches("a[data-shortcut]")) {
+      window.location.assign(target.href);
+    } else if (target.tagName === "DETAILS") {
+      target.open = true;
+      target.scrollIntoView({ block: "nearest" });
+      target.querySelector("summary").focus();
+    } else {
+      target.scrollIntoView({ block: "center" });
+      target.focus();
+    }
+  });
 })();

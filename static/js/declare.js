@@ -1,5 +1,5 @@
 // Declare and update forms: fill from a template at once, propose the impact from the worst
-// component status, show the default message for the chosen status, and a few key shortcuts.
+// component status, and show the default message for the chosen status.
 // Every form works without this file (templates by ?template=<id>, impact proposed by the server).
 (function () {
   "use strict";
@@ -76,6 +76,8 @@
       if (!box) { return; }
       box.checked = true;
       fire(box, "change");
+      var folded = box.closest("details");
+      if (folded) { folded.open = true; }
       setSelect(field(form, "status_" + slug), template.components[slug]);
     });
   }
@@ -110,21 +112,5 @@
     updateProposal(form, aids);
     updatePlaceholder(form, aids);
     wirePicker(form, aids);
-  });
-
-  function typing(target) {
-    return target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName);
-  }
-
-  // Single-key shortcuts, listed on the page (editor/_shortcuts.html); Ctrl+Enter is in editor.js.
-  document.addEventListener("keydown", function (event) {
-    if (event.ctrlKey || event.metaKey || event.altKey || typing(event.target)) { return; }
-    if (event.key === "n") {
-      var update = document.querySelector("#update-form textarea[name=body]");
-      if (update) { event.preventDefault(); update.scrollIntoView({ block: "center" }); update.focus(); }
-    } else if (event.key === "t") {
-      var first = document.querySelector(".template-picker a[data-template]");
-      if (first) { event.preventDefault(); first.focus(); }
-    }
   });
 })();

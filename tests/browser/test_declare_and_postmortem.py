@@ -76,6 +76,7 @@ def test_the_impact_proposal_follows_the_components_as_they_change(steps, world)
     steps.open("/editor/incidents/new/")
     proposal = "#id_impact option[value=proposed]"
     assert steps.find(proposal).text == "Proposed: Minor"
+    steps.find("#declare-form .more-components summary").click()  # the components start folded
     steps.find("input[name=affected][value=public-api]").click()
     steps.choose("[name=status_public-api]", "major_outage")
     assert steps.find(proposal).text == "Proposed: Critical"
@@ -145,13 +146,13 @@ def test_declare_and_postmortem_screens_pass_axe(steps, resolved, scheme):
         steps.shot(f"axe-{scheme}")
 
 
-def test_n_opens_a_new_update_and_a_template_fills_it(steps, world, responder):
+def test_u_opens_a_new_update_and_a_template_fills_it(steps, world, responder):
     from selenium.webdriver.common.keys import Keys
 
     incident = declare_incident(title="Sign-in fails", language="en", body="Looking.", actor=responder)
     steps.log_in("rita")
     steps.open(f"/editor/incidents/{incident.pk}/")
-    steps.find("body").send_keys("n")
+    steps.find("body").send_keys("u")
     assert steps.browser.switch_to.active_element.get_attribute("id") == "id_body"
     steps.find(f'a[data-template="{world["template"].pk}"]').click()
     assert value(steps, "#id_body") == "Sign-in is **failing** for most users."

@@ -114,6 +114,7 @@ def run_responder_flow(steps: Steps, world) -> Incident:
     steps.open("/editor/incidents/new/")
     steps.type("#id_title", "Webhook deliveries delayed")
     steps.choose("#id_impact", "major")
+    steps.find("#declare-form .more-components summary").click()  # the components start folded
     steps.find("input[name=affected][value=public-api]").click()
     steps.find("input[name=affected][value=webhook-delivery]").click()
     steps.choose("[name=status_public-api]", "degraded_performance")

@@ -163,3 +163,13 @@ def test_the_throttle_counts_in_redis(responder, settings):
     for _attempt in range(2):
         client.post("/editor/login/", {"username": "rita", "password": "wrong"})
     assert client.post("/editor/login/", {"username": "rita", "password": PASSWORD}).status_code == 429
+
+
+@pytest.mark.django_db
+def test_the_login_button_comes_before_the_language_switch():
+    page = Client().get("/editor/login/").content.decode()
+    buttons = re.findall(r"<button[^>]*>([^<]+)</button>", page)
+    assert [b for b in buttons if b in ("Log in", "Change")] == ["Log in", "Change"]
+    # The theme switch stays in the header; the language switch is no longer there.
+    header = page[page.index("<header") : page.index("</header>")]
+    assert 'name="language"' not in header

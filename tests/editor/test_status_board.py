@@ -5,6 +5,7 @@ import re
 
 import pytest
 import time_machine
+from django.test import Client
 
 from incidents import formatting
 from incidents.models import ActionItem, ComponentStatus
@@ -118,3 +119,61 @@ def test_the_board_refreshes_its_parts_by_themselves(board):
     assert re.search(r'<body[^>]*data-refresh-interval="\d+"', page)
     for part in ("board-open", "board-components", "board-overdue", "board-config"):
         assert re.search(rf'id="{part}"[^>]*data-refresh', page)
+
+
+def quick_update_form(page: str, incident_pk: int) -> tuple[str, dict[str, str]]:
+    """The action of a board row's quick update form and what a browser sends from it untouched."""
+    start = page.index(f'id="quick-update-{incident_pk}"')
+    form = page[page.rindex("<form", 0, start) : page.index("</form>", start)]
+    action = re.search(r'action="([^"]+)"', form)[1]
+    fields = dict(re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"', form))
+    fields["status"] = re.search(r'<option value="([^"]*)" selected>', form)[1]
+    if re.search(r'name="deliver_notifications"[^>]* checked', form):
+        fields["deliver_notifications"] = "on"
+    return action, fields
+
+
+@pytest.fixture
+def open_incident(api, responder):
+    return declare_incident(
+        title="Elevated API errors",
+        language="en",
+        body="We are investigating.",
+        impact="major",
+        component_statuses={api: "partial_outage"},
+        actor=responder,
+    )
+
+
+@pytest.mark.django_db
+def test_each_open_incident_on_the_board_has_a_quick_update_and_a_way_to_resolve(responder, open_incident):
+    page = logged_in(responder).get("/editor/").content.decode()
+    row = section(page, "board-open")
+    action, fields = quick_update_form(row, open_incident.pk)
+    assert action == f"/editor/incidents/{open_incident.pk}/updates/"
+    assert set(fields) == {"csrfmiddlewaretoken", "language", "status", "deliver_notifications"}
+    assert fields["status"] == "investigating" and fields["language"] == "en"
+    assert f'href="/editor/incidents/{open_incident.pk}/#resolve-heading">Resolve…</a>' in row
+
+
+@pytest.mark.django_db
+def test_viewers_get_no_quick_update_on_the_board(board, open_incident):
+    row = section(board(), "board-open")
+    assert "Elevated API errors" in row
+    assert "<form" not in row and "Resolve…" not in row
+
+
+@pytest.mark.django_db
+def test_a_quick_update_from_the_board_is_posted_with_its_csrf_token_and_notifies(responder, open_incident):
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(responder)
+    action, fields = quick_update_form(client.get("/editor/").content.decode(), open_incident.pk)
+    refused = client.post(action, {**fields, "csrfmiddlewaretoken": "", "body": "Ignored."})
+    assert refused.status_code == 403
+    response = client.post(action, {**fields, "status": "identified", "body": "A bad deploy; rolling back."})
+    assert response.status_code == 302 and response["Location"] == f"/editor/incidents/{open_incident.pk}/"
+    open_incident.refresh_from_db()
+    latest = open_incident.updates.timeline().first()
+    assert open_incident.status == "identified"
+    assert latest.body == {"en": "A bad deploy; rolling back."} and latest.deliver_notifications
+    assert "A bad deploy; rolling back." in client.get(response["Location"]).content.decode()
