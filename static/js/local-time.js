@@ -16,7 +16,7 @@
     if (!formats) {
       formats = {
         datetime: new Intl.DateTimeFormat(lang, { year: "numeric", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", timeZoneName: "short" }),
-        long: new Intl.DateTimeFormat(lang, { year: "numeric", month: "long", day: "numeric", hour: "2-digit", minute: "2-digit", timeZoneName: "short" })
+        long: new Intl.DateTimeFormat(lang, { weekday: "long", year: "numeric", month: "long", day: "numeric", hour: "2-digit", minute: "2-digit", timeZoneName: "short" })
       };
     }
     return (formats[style] || formats.datetime).format(at);
