@@ -233,12 +233,12 @@ folder = sys.argv[1]
 pool = os.fork()
 if pool == 0:
     signal.signal(signal.SIGTERM, lambda *a: (open(os.path.join(folder, "pool-killed"), "w").close(), os._exit(1)))
-    signal.signal(signal.SIGUSR1, lambda *a: os._exit(0))
     open(os.path.join(folder, "ready"), "w").close()
-    while True:
-        time.sleep(0.05)
+    while not os.path.exists(os.path.join(folder, "stop")):
+        time.sleep(0.02)
+    os._exit(0)
 def warm_shutdown(*args):
-    os.kill(pool, signal.SIGUSR1)
+    open(os.path.join(folder, "stop"), "w").close()
     os.waitpid(pool, 0)
     sys.exit(0)
 signal.signal(signal.SIGTERM, warm_shutdown)
