@@ -150,8 +150,9 @@ class UpdatesFeed(Feed):
         text = duration_at_update(update.incident, self.language, at=update.display_at)
         if not text:
             return ""
-        line = _("Duration: %(duration)s") % {"duration": text}
-        return f"<p>{html.escape(line)}</p>"
+        # The label the mails use, "Duration: 1 h" (a msgid inside an f-string was never extracted).
+        label = _("Duration")
+        return f"<p>{html.escape(label)}: {html.escape(text)}</p>"
 
     def time_line(self, update: IncidentUpdate) -> str:
         """When the update was shown, in its incident's zone and named, for readers of the entry."""
