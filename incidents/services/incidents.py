@@ -119,7 +119,8 @@ def declare_incident(
     deliver_notifications: bool | None = None,
 ) -> Incident:
     """Opens an incident (or schedules maintenance), with a first update when `body` has a text,
-    in one transaction; without one it takes `status` (investigating by default).
+    in one transaction; without one it takes `status` (investigating by default) and writes no
+    update: its component statuses wait for the first written update to carry them.
     `deliver_notifications=False` declares it without telling subscribers.
 
     `backfilled` enters it as a record of the past: its updates notify nobody and its component
