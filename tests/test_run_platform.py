@@ -233,7 +233,7 @@ folder = sys.argv[1]
 pool = os.fork()
 if pool == 0:
     signal.signal(signal.SIGTERM, lambda *a: (open(os.path.join(folder, "pool-killed"), "w").close(), os._exit(1)))
-    open(os.path.join(folder, "ready"), "w").close()
+    open(os.path.join(folder, "pool-ready"), "w").close()
     while not os.path.exists(os.path.join(folder, "stop")):
         time.sleep(0.02)
     os._exit(0)
@@ -242,6 +242,7 @@ def warm_shutdown(*args):
     os.waitpid(pool, 0)
     sys.exit(0)
 signal.signal(signal.SIGTERM, warm_shutdown)
+open(os.path.join(folder, "ready"), "w").close()
 while True:
     time.sleep(0.05)
 """
@@ -251,7 +252,10 @@ def test_stopping_leaves_each_worker_to_stop_its_own_pool(tmp_path):
     child = run_platform.Child("worker", [sys.executable, "-c", WORKER, str(tmp_path)])
     child.process = subprocess.Popen(child.command, start_new_session=True)
     deadline = time.monotonic() + 10
-    while not (tmp_path / "ready").exists() and time.monotonic() < deadline:
+    while (
+        not ((tmp_path / "ready").exists() and (tmp_path / "pool-ready").exists())
+        and time.monotonic() < deadline
+    ):
         time.sleep(0.05)
 
     run_platform.stop_all([child])
