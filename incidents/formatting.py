@@ -134,6 +134,12 @@ def format_long_date(value: dt.date, language: str) -> str:
     return babel_format_date(value, format="long", locale=_locale(language))
 
 
+def format_full_date(value: dt.date, language: str) -> str:
+    """The date with its weekday, as the language writes it in full: "viernes, 13 de julio de
+    2018", "пятница, 13 июля 2018 г.", "fredag 13. juli 2018"."""
+    return babel_format_date(value, format="full", locale=_locale(language))
+
+
 def _date_time_offset(local: dt.datetime, code: str, locale: Locale) -> tuple[str, str, str]:
     """ "Nov 19, 2026", "08:25" and "GMT+01:00": the parts a medium date and time is made of."""
     return (
@@ -162,13 +168,14 @@ def format_datetime_range(
 
 
 def format_long_datetime(value: dt.datetime, language: str, *, zone: ZoneInfo | None = None) -> str:
-    """ "12. september 2026 kl. 10:41 GMT+2": the date written out, the time and its offset."""
+    """ "lørdag 12. september 2026 kl. 10:41 GMT+2": the date in full with its weekday, the time
+    and its offset."""
     code = _code(language)
     locale = _parsed_locale(code)
     local = in_zone(value, zone or status_zone())
     if local is None:
         return utc_text(value)
-    date = format_long_date(local.date(), language)
+    date = format_full_date(local.date(), language)
     time = _skeleton_pattern("Hm", code).apply(local, locale)
     offset = _offset_pattern().apply(local, locale)
     return locale.datetime_formats["long"].format(f"{time} {offset}", date)
@@ -403,6 +410,12 @@ def format_clock_time(value: dt.datetime, language: str, *, zone: ZoneInfo | Non
 def language_name(code: str, language: str) -> str:
     """The name of language `code` in `language` ("Russian", "ruso", "русский")."""
     return Locale.parse(BABEL_LOCALES.get(code, code)).get_display_name(_locale(language)) or code
+
+
+def language_names(codes: list[str], language: str) -> str:
+    """ "Russian and Spanish": languages named and joined as the page's language lists them."""
+    names = [language_name(code, language) for code in codes]
+    return format_list(names, style="standard", locale=_locale(language)) if names else ""
 
 
 @cache

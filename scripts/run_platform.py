@@ -3,9 +3,12 @@
 Run by `make run`. Refuses to start when the port is taken; sets SITE_URL to its own address
 unless it is set, so links in mails, feeds and badges point here; once the web server answers,
 prints the site's and the editor's address and the admin login; then prints each mail saved in
-var/mail/ (its subject and first link) as it arrives. A worker or scheduler that stops (the broker went away: Redis stopped, the
-embedded broker's folder moved) is started again after a growing pause while the web server
-keeps serving; only the web server stopping, or Ctrl-C, stops everything.
+var/mail/ (its subject and first link) as it arrives, on lines of its own between blank lines.
+The web server's access log is passed on without requests for static files; Ctrl-C stops each
+process by its main process, so the workers stop their pools themselves. A worker or scheduler
+that stops (the broker went away: Redis stopped, the embedded broker's folder moved) is started
+again after a growing pause while the web server keeps serving; only the web server stopping,
+or Ctrl-C, stops everything.
 """
 
 import argparse
@@ -17,11 +20,13 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import IO
 
 ROOT = Path(__file__).resolve().parent.parent
 PYTHON = sys.executable
@@ -40,6 +45,8 @@ class Child:
     command: list[str]
     essential: bool = False
     env: dict[str, str] | None = None
+    # Its output is read here, line by line (the web server's access log, without static files).
+    relayed: bool = False
     process: subprocess.Popen | None = None
     started_at: float = 0.0
     failures: int = 0
@@ -69,7 +76,7 @@ def tend(children: list[Child], *, start: Callable[[Child], subprocess.Popen], n
         child.failures += 1
         pause = pause_after(child.failures)
         child.process, child.restart_at = None, now + pause
-        print(f"{child.name} stopped (exit code {code}); starting it again in {pause:.0f} s", flush=True)
+        say(f"{child.name} stopped (exit code {code}); starting it again in {pause:.0f} s")
     return None
 
 
@@ -121,7 +128,8 @@ def platform(port: int) -> list[Child]:
             essential=True,
             # runserver answers each request in a new thread, and a kept connection would stay
             # open after its thread ends: close each at the end of its request.
-            env={**env, "DATABASE_CONN_MAX_AGE": "0"},
+            env={**env, "DATABASE_CONN_MAX_AGE": "0", "PYTHONUNBUFFERED": "1"},
+            relayed=True,
         ),
         Child(
             "worker",
@@ -151,6 +159,26 @@ def clear_process_metrics() -> None:
 
 
 LINK = re.compile(r"https?://[^\s<>\"')]+")
+# An access-log line of the development server for a static file: '[…] "GET /static/… HTTP/1.1" 200 …'.
+STATIC_REQUEST = re.compile(r'^\[[^\]]*\] "[A-Z]+ /static/')
+# Whole lines only: the web server's log (read by a thread) and the mails never share a line.
+OUTPUT = threading.Lock()
+
+
+def say(text: str) -> None:
+    with OUTPUT:
+        print(text, flush=True)
+
+
+def is_static_request(line: str) -> bool:
+    return bool(STATIC_REQUEST.match(line))
+
+
+def relay(stream: IO[str], *, show: Callable[[str], None]) -> None:
+    """Passes a child's output on line by line, leaving out requests for static files."""
+    for line in stream:
+        if not is_static_request(line):
+            show(line.rstrip("\n"))
 
 
 def mail_summary(path: Path) -> str:
@@ -161,7 +189,8 @@ def mail_summary(path: Path) -> str:
     text = part.get_content() if part is not None else ""
     link = LINK.search(text)
     line = f"Mail to {message['To']}: {message['Subject']}"
-    return f"{line}\n    {link.group(0)}" if link else line
+    # A blank line on each side: it stands apart from the access log around it.
+    return f"\n{line}\n    {link.group(0)}\n" if link else f"\n{line}\n"
 
 
 class MailWatch:
@@ -210,13 +239,28 @@ def start_up_message(url: str, login: str) -> str:
 
 
 def start(child: Child) -> subprocess.Popen:
-    return subprocess.Popen(child.command, cwd=ROOT, env=child.env, start_new_session=True)
+    if not child.relayed:
+        return subprocess.Popen(child.command, cwd=ROOT, env=child.env, start_new_session=True)
+    process = subprocess.Popen(
+        child.command,
+        cwd=ROOT,
+        env=child.env,
+        start_new_session=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        bufsize=1,
+    )
+    threading.Thread(target=relay, args=(process.stdout,), kwargs={"show": say}, daemon=True).start()
+    return process
 
 
 def stop_all(children: list[Child]) -> None:
+    """SIGTERM to each child's main process only: a Celery worker then stops its own pool, where
+    a signal to the whole group killed the pool's processes under it (two ERROR lines)."""
     running = [c.process for c in children if c.process is not None and c.process.poll() is None]
     for process in running:
-        os.killpg(process.pid, signal.SIGTERM)
+        process.terminate()
     for process in running:
         try:
             process.wait(timeout=10)
@@ -243,19 +287,19 @@ def main() -> int:
         signal.signal(signum, lambda *a: (stop_all(children), sys.exit(0)))
     try:
         if wait_until_answering(f"http://127.0.0.1:{port}/", 60):
-            print(start_up_message(url, login), flush=True)
+            say(start_up_message(url, login))
         parent = os.getppid()
         while True:
             if os.getppid() != parent:  # make was killed: take the platform down with it
                 return 1
             for path in mail.new_mail():
                 try:
-                    print(mail_summary(path), flush=True)
+                    say(mail_summary(path))
                 except (OSError, ValueError) as error:
-                    print(f"Mail saved in {path} (cannot read it: {error})", flush=True)
+                    say(f"Mail saved in {path} (cannot read it: {error})")
             stopped = tend(children, start=start, now=time.monotonic())
             if stopped:
-                print(f"{stopped} stopped; stopping the rest.", flush=True)
+                say(f"{stopped} stopped; stopping the rest.")
                 return 1
             time.sleep(0.5)
     except KeyboardInterrupt:

@@ -19,6 +19,7 @@ import pytest
 from django.apps import apps
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.core.cache import caches
 from django.db import connection, transaction
 from django.test import override_settings
 from django.utils import translation
@@ -110,6 +111,9 @@ def _fast_password_hasher(settings):
 @pytest.fixture(autouse=True)
 def _isolated_cache(settings):
     settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    # Every LocMemCache of one location shares its entries in the process: a page kept by the
+    # previous test, under the same content version, would otherwise be served to this one.
+    caches["default"].clear()
 
 
 @contextmanager

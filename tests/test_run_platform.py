@@ -2,6 +2,10 @@
 again after a growing pause, and only the web server stopping stops everything."""
 
 import importlib.util
+import io
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -191,11 +195,80 @@ def test_each_new_mail_is_printed_once_with_its_subject_and_first_link(tmp_path)
     line = run_platform.mail_summary(path)
 
     assert watch.new_mail() == []
-    assert line.splitlines() == [
+    assert line.split("\n") == [
+        "",
         "Mail to ops@example.com: Confirm your subscription to Acme Status",
         f"    http://127.0.0.1:8001/subscribe/confirm/{token}/",
+        "",
     ]
 
 
 def test_a_missing_mail_folder_is_no_mail():
     assert run_platform.MailWatch(Path("/nonexistent/mail")).new_mail() == []
+
+
+# --- what `make run` prints while it runs, and how it stops ---
+
+ACCESS_LOG = """[06/Dec/2026 21:43:05] "GET /static/css/site.css HTTP/1.1" 200 18231
+[06/Dec/2026 21:43:06] "GET /ru/incidents/webhooks-late/ HTTP/1.1" 200 14171
+[06/Dec/2026 21:43:06] "GET /static/js/local-time.js HTTP/1.1" 304 0
+[06/Dec/2026 21:43:06] "HEAD /static/favicon.svg HTTP/1.1" 200 0
+Not Found: /en/
+[06/Dec/2026 21:43:07] "GET /en/ HTTP/1.1" 404 14171
+"""
+
+
+def test_the_access_log_leaves_out_requests_for_static_files():
+    shown = []
+    run_platform.relay(io.StringIO(ACCESS_LOG), show=shown.append)
+
+    assert shown == [
+        '[06/Dec/2026 21:43:06] "GET /ru/incidents/webhooks-late/ HTTP/1.1" 200 14171',
+        "Not Found: /en/",
+        '[06/Dec/2026 21:43:07] "GET /en/ HTTP/1.1" 404 14171',
+    ]
+
+
+def test_the_web_server_log_is_read_line_by_line_so_mails_never_share_its_lines():
+    web, *others = run_platform.platform(8001)
+    assert web.relayed and web.env["PYTHONUNBUFFERED"] == "1"
+    assert not any(child.relayed for child in others)
+
+
+# A stand-in for a Celery worker: a main process that stops its pool itself on SIGTERM, and a pool
+# process in its process group that reports any SIGTERM it receives (Celery logs an ERROR then).
+WORKER = """
+import os, signal, sys, time
+folder = sys.argv[1]
+pool = os.fork()
+if pool == 0:
+    signal.signal(signal.SIGTERM, lambda *a: (open(os.path.join(folder, "pool-killed"), "w").close(), os._exit(1)))
+    open(os.path.join(folder, "pool-ready"), "w").close()
+    while not os.path.exists(os.path.join(folder, "stop")):
+        time.sleep(0.02)
+    os._exit(0)
+def warm_shutdown(*args):
+    open(os.path.join(folder, "stop"), "w").close()
+    os.waitpid(pool, 0)
+    sys.exit(0)
+signal.signal(signal.SIGTERM, warm_shutdown)
+open(os.path.join(folder, "ready"), "w").close()
+while True:
+    time.sleep(0.05)
+"""
+
+
+def test_stopping_leaves_each_worker_to_stop_its_own_pool(tmp_path):
+    child = run_platform.Child("worker", [sys.executable, "-c", WORKER, str(tmp_path)])
+    child.process = subprocess.Popen(child.command, start_new_session=True)
+    deadline = time.monotonic() + 10
+    while (
+        not ((tmp_path / "ready").exists() and (tmp_path / "pool-ready").exists())
+        and time.monotonic() < deadline
+    ):
+        time.sleep(0.05)
+
+    run_platform.stop_all([child])
+
+    assert child.process.returncode == 0
+    assert not (tmp_path / "pool-killed").exists()

@@ -13,7 +13,7 @@ from django.core.mail import mailers
 from django.core.mail.backends.smtp import EmailBackend as SMTPBackend
 
 from incidents.models import Delivery
-from incidents.services.subscriptions import manage_token, subscription_url
+from incidents.services.subscriptions import follow_token, manage_token, subscription_url
 
 from .base import Result
 from .content import ContentCache, content_key, render_content
@@ -55,6 +55,9 @@ def personalise(delivery: Delivery) -> PersonalMail:
         message_key=delivery.idempotency_key,
         manage_url=subscription_url("manage", subscriber, token),
         unsubscribe_url=subscription_url("unsubscribe", subscriber, token),
+        follow_url=subscription_url(
+            "follow-from-mail", subscriber, follow_token(subscriber, delivery.update.incident)
+        ),
     )
 
 

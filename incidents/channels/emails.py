@@ -31,6 +31,7 @@ from .content import UpdateContent
 
 MANAGE_MARKER = "@@manage_url@@"
 UNSUBSCRIBE_MARKER = "@@unsubscribe_url@@"
+FOLLOW_MARKER = "@@follow_url@@"
 CRLF = "\r\n"
 
 
@@ -104,7 +105,12 @@ class RenderedEmail:
 
 def update_notification(content: UpdateContent) -> RenderedEmail:
     """The notification of an update, rendered once per language for every subscriber."""
-    context = {"content": content, "manage_url": MANAGE_MARKER, "unsubscribe_url": UNSUBSCRIBE_MARKER}
+    context = {
+        "content": content,
+        "manage_url": MANAGE_MARKER,
+        "unsubscribe_url": UNSUBSCRIBE_MARKER,
+        "follow_url": FOLLOW_MARKER,
+    }
     subject, text, html = _render("incident_update", context, language=content.language)
     subject = subject[:250]
     return RenderedEmail(
@@ -132,7 +138,13 @@ class PersonalMail:
 
 
 def personal_copy(
-    rendered: RenderedEmail, *, to: str, message_key: str, manage_url: str, unsubscribe_url: str
+    rendered: RenderedEmail,
+    *,
+    to: str,
+    message_key: str,
+    manage_url: str,
+    unsubscribe_url: str,
+    follow_url: str,
 ) -> PersonalMail:
     """A subscriber's copy: the personal links in place of the markers, and its own headers."""
     headers = {
@@ -147,13 +159,20 @@ def personal_copy(
     # ordinary List-Unsubscribe link without the one-click promise.
     if unsubscribe_url.startswith("https://"):
         headers["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
+    links = {MANAGE_MARKER: manage_url, UNSUBSCRIBE_MARKER: unsubscribe_url, FOLLOW_MARKER: follow_url}
     return PersonalMail(
         to=to,
         rendered=rendered,
-        text=rendered.text.replace(MANAGE_MARKER, manage_url).replace(UNSUBSCRIBE_MARKER, unsubscribe_url),
-        html=rendered.html.replace(MANAGE_MARKER, manage_url).replace(UNSUBSCRIBE_MARKER, unsubscribe_url),
+        text=_linked(rendered.text, links),
+        html=_linked(rendered.html, links),
         headers=headers,
     )
+
+
+def _linked(text: str, links: dict[str, str]) -> str:
+    for marker, url in links.items():
+        text = text.replace(marker, url)
+    return text
 
 
 MAX_HEADER_LINE = 78

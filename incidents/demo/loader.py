@@ -419,7 +419,7 @@ def _status_windows(incident: Incident, now: dt.datetime) -> list[tuple[int, str
 def _rebuild_status_periods(component: Component, now: dt.datetime) -> None:
     """Status periods from the timeline's display times, since the demo writes history after the fact."""
     changes = list(
-        ComponentChange.objects.filter(component=component)
+        ComponentChange.objects.filter(component=component, update__isnull=False)
         .select_related("update")
         .order_by("update__display_at", "update__id")
     )

@@ -219,9 +219,17 @@ class IncidentUpdate(models.Model):
 
 
 class ComponentChange(models.Model):
-    """The status a component moved to with an update (Statuspage's affected_components)."""
+    """The status a component moved to with an update (Statuspage's affected_components).
 
-    update = models.ForeignKey(IncidentUpdate, on_delete=models.CASCADE, related_name="component_changes")
+    A declaration without a text writes no update: its changes are held by the incident
+    (`declared_on`, from its start) until the first written update takes them on."""
+
+    update = models.ForeignKey(
+        IncidentUpdate, null=True, blank=True, on_delete=models.CASCADE, related_name="component_changes"
+    )
+    declared_on = models.ForeignKey(
+        Incident, null=True, blank=True, on_delete=models.CASCADE, related_name="declared_changes"
+    )
     component = models.ForeignKey(Component, on_delete=models.CASCADE, related_name="+")
     old_status = models.CharField(max_length=32, choices=ComponentStatus.choices)
     new_status = models.CharField(max_length=32, choices=ComponentStatus.choices)
@@ -231,7 +239,11 @@ class ComponentChange(models.Model):
     class Meta:
         ordering = ["update", "component__position"]
         constraints = [
-            models.UniqueConstraint(fields=["update", "component"], name="one_change_per_component")
+            models.UniqueConstraint(fields=["update", "component"], name="one_change_per_component"),
+            models.CheckConstraint(
+                condition=models.Q(update__isnull=False) | models.Q(declared_on__isnull=False),
+                name="change_of_an_update_or_a_declaration",
+            ),
         ]
 
     def __str__(self) -> str:

@@ -148,7 +148,11 @@ class UpdatesFeed(Feed):
 
     def duration_line(self, update: IncidentUpdate) -> str:
         text = duration_at_update(update.incident, self.language, at=update.display_at)
-        return f"<p>{html.escape(_('Duration: %(duration)s') % {'duration': text})}</p>" if text else ""
+        if not text:
+            return ""
+        # The label the mails use, "Duration: 1 h" (a msgid inside an f-string was never extracted).
+        label = _("Duration")
+        return f"<p>{html.escape(label)}: {html.escape(text)}</p>"
 
     def time_line(self, update: IncidentUpdate) -> str:
         """When the update was shown, in its incident's zone and named, for readers of the entry."""
@@ -173,7 +177,11 @@ class UpdatesFeed(Feed):
         return update.display_at
 
     def item_updateddate(self, update: IncidentUpdate) -> dt.datetime:
-        return max(update.updated_at, update.display_at)
+        # The time the entry describes, so a record entered today of an update of 2018 is not
+        # shown as new; an edit made after posting is news of its own.
+        if update.updated_at > update.created_at:
+            return max(update.updated_at, update.display_at)
+        return update.display_at
 
 
 atom = UpdatesFeed(AtomFeed)

@@ -54,36 +54,37 @@ def unique_slug(title: str, *, at: dt.datetime) -> str:
 
 
 def _apply_component_statuses(
-    update: IncidentUpdate,
+    incident: Incident,
     component_statuses: Mapping[Component, ComponentStatus | str],
     *,
-    held_by: Mapping[int, dict[str, str]],
+    update: IncidentUpdate | None,
+    shown_at: dt.datetime,
+    held_by: Mapping[int, dict[str, str]] | None = None,
     actor: AbstractBaseUser | None,
     at: dt.datetime,
+    notify: bool,
 ) -> None:
+    """Moves the components and writes what moved: with `update`, or held by the incident's
+    declaration when it was declared without a text."""
     for component, new_status in component_statuses.items():
         new_status = ComponentStatus(new_status)
-        if update.incident.backfilled:
+        if incident.backfilled:
             # A record's statuses belong to its own window (write_record_impact), not to now.
-            old_status = status_at(component, update.display_at)
+            old_status = status_at(component, shown_at)
         else:
             old_status = Component.objects.values_list("status", flat=True).get(pk=component.pk)
         ComponentChange.objects.create(
             update=update,
+            declared_on=None if update else incident,
             component=component,
             old_status=old_status,
             new_status=new_status,
-            held_by=held_by.get(component.pk, {}),
+            held_by=(held_by or {}).get(component.pk, {}),
         )
-        if update.incident.backfilled:
+        if incident.backfilled:
             continue
         set_component_status(
-            component,
-            status=new_status,
-            actor=actor,
-            at=at,
-            incident=update.incident,
-            notify=update.deliver_notifications,
+            component, status=new_status, actor=actor, at=at, incident=incident, notify=notify
         )
 
 
@@ -116,6 +117,16 @@ def _closing_statuses(
     return statuses, held_by
 
 
+def _take_on_declared_changes(incident: Incident, update: IncidentUpdate) -> None:
+    """The first written update carries the changes of a declaration that had no text (those of
+    components it changes itself stay with the declaration)."""
+    if incident.updates.exclude(pk=update.pk).exists():
+        return
+    ComponentChange.objects.filter(declared_on=incident, update__isnull=True).exclude(
+        component__in=update.component_changes.values("component")
+    ).update(update=update)
+
+
 def _declare_action(kind: IncidentKind, *, backfilled: bool) -> str:
     if backfilled:
         return "incident.entered_as_record"
@@ -142,7 +153,8 @@ def declare_incident(
     deliver_notifications: bool | None = None,
 ) -> Incident:
     """Opens an incident (or schedules maintenance), with a first update when `body` has a text,
-    in one transaction; without one it takes `status` (investigating by default).
+    in one transaction; without one it takes `status` (investigating by default) and writes no
+    update: its component statuses wait for the first written update to carry them.
     `deliver_notifications=False` declares it without telling subscribers.
 
     `backfilled` enters it as a record of the past: its updates notify nobody and its component
@@ -212,19 +224,30 @@ def declare_incident(
         incident=incident,
     )
     changes_now = component_statuses if publish and opens_now else {}
-    # Without a message, a first update (with no text) only to carry the components' change at
-    # the start: a record's impact is read from such changes.
-    if body.strip() or changes_now:
+    shown_at = started_at if started_at < now else now
+    if body.strip():
         post_update(
             incident,
             status=first_status,
-            body={language: body} if body.strip() else {},
+            body={language: body},
             language=language,
             component_statuses=changes_now,
-            display_at=started_at if started_at < now else now,
+            display_at=shown_at,
             actor=actor,
-            allow_empty_body=not body.strip(),
             deliver_notifications=deliver_notifications,
+        )
+    else:
+        # Without a text nothing is written to the timeline: the incident holds the components'
+        # change from its start (a record's impact is read from it), and its first written
+        # update carries it to readers.
+        _apply_component_statuses(
+            incident,
+            changes_now,
+            update=None,
+            shown_at=shown_at,
+            actor=actor,
+            at=now,
+            notify=deliver_notifications is not False and not backfilled,
         )
     incident.refresh_from_db()
     return incident
@@ -243,7 +266,6 @@ def post_update(
     expected_version: int | None = None,
     deliver_notifications: bool | None = None,
     reopening: bool = False,
-    allow_empty_body: bool = False,
 ) -> IncidentUpdate:
     """Adds a timeline update; the incident takes the status of its newest update with one. One
     without a status is a context event (a deploy, a note): it notifies nobody unless asked to.
@@ -252,7 +274,7 @@ def post_update(
     An update of a record of the past never notifies."""
     validate_language(language)
     validate_translations(body)
-    if not allow_empty_body and not body.get(language, "").strip():
+    if not body.get(language, "").strip():
         raise ValidationError({"body": _("An update needs a text.")})
     locked = Incident.objects.select_for_update().get(pk=incident.pk)
     if expected_version is not None and locked.version != expected_version:
@@ -284,7 +306,17 @@ def post_update(
     held_by: dict[int, dict[str, str]] = {}
     if status is not None and status.is_closed:
         component_statuses, held_by = _closing_statuses(locked, component_statuses, now=now)
-    _apply_component_statuses(update, component_statuses, held_by=held_by, actor=actor, at=now)
+    _apply_component_statuses(
+        locked,
+        component_statuses,
+        update=update,
+        shown_at=display_at,
+        held_by=held_by,
+        actor=actor,
+        at=now,
+        notify=update.deliver_notifications,
+    )
+    _take_on_declared_changes(locked, update)
     newest = locked.updates.status_changes().timeline().first()
     before = {"status": locked.status}
     if newest is not None:

@@ -15,7 +15,8 @@ from collections.abc import Iterable
 from typing import NamedTuple
 
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Case, F, Q, Value, When
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from incidents.formatting import status_zone
@@ -47,10 +48,18 @@ def impact_segments(incident: Incident) -> dict[int, list[Segment]]:
     end = incident.resolved_at
     if end is None:
         return {}
+    # A declaration's changes (held by the incident, or carried by its first written update)
+    # count from the incident's start, before any update's.
     changes = (
-        ComponentChange.objects.filter(update__incident=incident, update__display_at__lt=end)
-        .order_by("update__display_at", "update__created_at", "update__id")
-        .values_list("component_id", "new_status", "update__display_at")
+        ComponentChange.objects.filter(Q(update__incident=incident) | Q(declared_on=incident))
+        .annotate(
+            at=Coalesce(
+                Case(When(declared_on=incident, then=Value(incident.started_at))), "update__display_at"
+            )
+        )
+        .filter(at__lt=end)
+        .order_by("at", F("update__created_at").asc(nulls_first=True), F("update__id").asc(nulls_first=True))
+        .values_list("component_id", "new_status", "at")
     )
     moves: dict[int, list[tuple[dt.datetime, str]]] = defaultdict(list)
     for component_id, status, at in changes:

@@ -40,6 +40,7 @@ logger = logging.getLogger(__name__)
 CONFIRM_SALT = "incidents.subscriptions.confirm"
 MANAGE_SALT = "incidents.subscriptions.manage"
 CODE_SALT = "incidents.subscriptions.sms-code"
+FOLLOW_SALT = "incidents.subscriptions.follow"
 CODE_DIGITS = 6
 
 
@@ -57,6 +58,24 @@ def manage_token(subscriber: Subscriber) -> str:
 def manage_url(subscriber: Subscriber) -> str:
     """The subscriber's own page (preferences, unsubscribe), signed, in its language."""
     return subscription_url("manage", subscriber, manage_token(subscriber))
+
+
+def follow_token(subscriber: Subscriber, incident: Incident) -> str:
+    """Names the subscriber and an incident: the "Follow the incident" link of an update's mail."""
+    return signing.dumps([subscriber.public_id, subscriber.token_key, incident.public_id], salt=FOLLOW_SALT)
+
+
+def follow_for_link(token: str) -> tuple[Subscriber, Incident] | None:
+    """The email subscriber and the published incident a follow link names, or None."""
+    try:
+        public_id, token_key, incident_id = signing.loads(token, salt=FOLLOW_SALT)
+    except (signing.BadSignature, ValueError, TypeError):
+        return None
+    subscriber = Subscriber.objects.filter(
+        public_id=public_id, token_key=token_key, channel=Channel.EMAIL
+    ).first()
+    incident = Incident.objects.published().filter(public_id=incident_id).first()
+    return (subscriber, incident) if subscriber and incident else None
 
 
 def subscriber_for_confirmation(token: str) -> Subscriber | None:
@@ -248,6 +267,37 @@ def confirm_subscription(subscriber: Subscriber) -> Subscriber:
         locked.unsubscribed_at = None
         locked.save(update_fields=["confirmed_at", "unsubscribed_at"])
     return locked
+
+
+@transaction.atomic
+def follow_from_mail(subscriber: Subscriber, *, incident: Incident) -> Subscriber:
+    """The subscriber's address follows `incident` until it resolves, confirmed at once: the
+    signed link of a mail sent to that address is the proof. Following twice changes nothing."""
+    follow = subscription_of(
+        channel=Channel.EMAIL, email=subscriber.email, endpoint_url="", target="", incident=incident
+    )
+    if follow is None:
+        follow = Subscriber(
+            channel=Channel.EMAIL,
+            email=subscriber.email,
+            email_key=inbox_key(subscriber.email),
+            language=subscriber.language,
+            incident=incident,
+        )
+    if follow.is_active:
+        return follow
+    follow.confirmed_at = timezone.now()
+    follow.unsubscribed_at = None
+    follow.follow_ended_at = None
+    try:
+        with transaction.atomic():
+            follow.save()
+    except IntegrityError:
+        # Two clicks at once: the other one recorded it.
+        return subscription_of(
+            channel=Channel.EMAIL, email=subscriber.email, endpoint_url="", target="", incident=incident
+        )
+    return follow
 
 
 @dataclass(frozen=True)

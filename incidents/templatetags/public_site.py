@@ -16,7 +16,7 @@ from incidents import formatting
 from incidents.models import ComponentStatus
 from incidents.public.durations import duration_text
 from incidents.rendering import stored_or_rendered
-from incidents.translation import Shown, language_codes
+from incidents.translation import Shown, language_codes, pick
 
 register = template.Library()
 
@@ -101,13 +101,7 @@ def fallback_note(shown: Shown, original: str | None = None, noun: str = "update
     if not isinstance(shown, Shown) or not shown.is_fallback:
         return ""
     name = formatting.language_name(shown.language, _language())
-    if noun == "postmortem":
-        text = (
-            _("This postmortem is shown in %(language)s, its original language.")
-            if shown.language == original
-            else _("This postmortem is shown in %(language)s.")
-        )
-    elif noun == "title":
+    if noun == "title":
         text = (
             _("This title is shown in %(language)s, its original language.")
             if shown.language == original
@@ -120,6 +114,36 @@ def fallback_note(shown: Shown, original: str | None = None, noun: str = "update
             else _("This update is shown in %(language)s.")
         )
     return format_html('<p class="fallback">{}</p>', text % {"language": name})
+
+
+@register.simple_tag
+def updates_fallback_note(updates) -> str:
+    """One note above a timeline whose updates are (some of them) shown in another language than
+    the page's, rather than one per update; each text still says its language with `lang`."""
+    language = get_language() or settings.LANGUAGE_CODE
+    bodies = [pick(update.body, language=language, original=update.original_language) for update in updates]
+    return _section_note(bodies, noun="update")
+
+
+@register.simple_tag
+def postmortem_fallback_note(postmortem) -> str:
+    """One note for a postmortem whose sections are shown in another language than the page's."""
+    return _section_note([text for _key, _label, text in postmortem.sections], noun="postmortem")
+
+
+def _section_note(shown: list[Shown], *, noun: str) -> str:
+    shown = [text for text in shown if isinstance(text, Shown) and text.text]
+    fallbacks = [text for text in shown if text.is_fallback]
+    if not fallbacks:
+        return ""
+    names = formatting.language_names(list(dict.fromkeys(text.language for text in fallbacks)), _language())
+    if noun == "postmortem":
+        text = _("This postmortem is shown in %(language)s, the language it was written in.")
+    elif len(fallbacks) == len(shown):
+        text = _("These updates are shown in %(language)s, the language they were written in.")
+    else:
+        text = _("Some updates are shown in %(language)s, the language they were written in.")
+    return format_html('<p class="fallback">{}</p>', text % {"language": names})
 
 
 @register.simple_tag

@@ -296,6 +296,22 @@ def confirm(request, token: str):
     return render(request, "subscribe/confirm.html", {"subscriber": subscriber})
 
 
+@require_http_methods(["GET", "POST"])
+def follow_from_mail(request, token: str):
+    """The "Follow the incident" link of an update's mail: the GET shows a button (mail scanners
+    open links), the POST follows it."""
+    found = subscriptions.follow_for_link(token)
+    if found is None:
+        return _invalid_link(request)
+    subscriber, incident = found
+    context = {"subscriber": subscriber, "incident": incident}
+    if request.method == "POST" and incident.is_open:
+        follow = subscriptions.follow_from_mail(subscriber, incident=incident)
+        context |= {"following": True, "manage_url": subscriptions.manage_url(follow)}
+    status = 400 if request.method == "POST" and not incident.is_open else 200
+    return render(request, "subscribe/follow_from_mail.html", context, status=status)
+
+
 # The signed link and the code texted to the number are the proof; API clients POST the code too.
 @csrf_exempt
 @require_http_methods(["GET", "POST"])

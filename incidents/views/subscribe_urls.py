@@ -14,6 +14,7 @@ urlpatterns = [
     path("subscribe/chat/<str:channel>/", subscribe.subscribe_chat, name="chat"),
     path("subscribe/webhooks/", subscribe.webhooks, name="webhooks"),
     path("subscribe/incidents/<slug:slug>/", subscribe.follow, name="follow"),
+    path("subscribe/follow/<str:token>/", subscribe.follow_from_mail, name="follow-from-mail"),
     path("subscribe/confirm/<str:token>/", subscribe.confirm, name="confirm"),
     path("subscribe/code/<str:token>/", subscribe.sms_code, name="sms-code"),
     path("subscribe/manage/<str:token>/", subscribe.manage, name="manage"),

@@ -25,7 +25,7 @@
   function format(style, at) {
     if (!formats) {
       var date = ["year", "month", "day"], clock = ["hour", "minute", "hourCycle"];
-      var long = { month: "long" };
+      var long = { month: "long", weekday: "long" };
       formats = {
         datetime: new Intl.DateTimeFormat(lang, options(date.concat(clock, ["timeZoneName"]))),
         long: new Intl.DateTimeFormat(lang, Object.assign(options(date.concat(clock, ["timeZoneName"])), long)),

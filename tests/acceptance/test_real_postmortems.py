@@ -324,7 +324,9 @@ def test_norwegian_postmortem_keeps_its_2018_publication_time(norwegian_incident
 
     assert postmortem["published_at"].startswith("2018-09-14")
     published = page(client, f"/nb/incidents/{norwegian_incident['slug']}/").split("postmortem-published")[1]
-    assert published.split("</p>")[0].endswith('<time datetime="2018-09-14T08:00:00Z">14. sep. 2018</time>')
+    assert published.split("</p>")[0].endswith(
+        '<time datetime="2018-09-14T08:00:00Z" data-local="datetime">14. sep. 2018, 08:00 GMT+00:00</time>'
+    )
 
 
 # --- Imported from a Statuspage export

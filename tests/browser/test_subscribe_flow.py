@@ -5,9 +5,11 @@ page at 1280 and 390 px, light and dark."""
 import pytest
 from django.core import mail
 
+from incidents.channels import outbox
 from incidents.models import Component, Subscriber
 from incidents.services.components import save_component
-from incidents.services.incidents import declare_incident
+from incidents.services.incidents import declare_incident, post_update
+from incidents.services.subscriptions import confirm_subscription, subscribe
 from tests.browser.conftest import (
     css,
     serious_axe_violations,
@@ -135,3 +137,26 @@ def test_the_tab_of_the_section_shown_looks_chosen(browser, live_server, page):
     css(browser, "#webhook button[type=submit]").click()
     wait(browser, lambda _: "/subscribe/webhook/" in browser.current_url)
     assert chosen_tabs(browser) == ["Webhook"]
+
+
+def test_follow_the_incident_from_a_mail_with_one_click(browser, live_server, page, settings):
+    settings.SITE_URL = live_server.url
+    confirm_subscription(subscribe(email="reader@example.com", language="en", send_mail=False).subscriber)
+    post_update(
+        page["incident"], status="identified", body={"en": "A bad deploy."}, language="en", actor=None
+    )
+    outbox.deliver_due(seconds=5)
+    [link] = [
+        line.split(": ", 1)[1] for line in mail.outbox[-1].body.splitlines() if "/subscribe/follow/" in line
+    ]
+
+    browser.get(link)
+    assert "Requests failing" in text_of(browser, "main")
+    assert accessible_at_each_width(browser) == {}
+    assert not Subscriber.objects.filter(incident=page["incident"]).exists()
+    use_viewport(browser, 1280)
+    css(browser, "main form button[type=submit]").click()
+
+    wait(browser, lambda _: "now receives each update" in text_of(browser, "main"))
+    assert accessible_at_each_width(browser) == {}
+    assert Subscriber.objects.get(incident=page["incident"]).is_active

@@ -7,7 +7,7 @@ import pytest
 import time_machine
 from django.core.exceptions import ValidationError
 
-from incidents.models import AuditEvent, ComponentChange, Incident
+from incidents.models import AuditEvent, Incident, StatusPeriod
 from incidents.services.incidents import declare_incident, edit_incident, post_update, resolve_incident
 
 pytestmark = pytest.mark.django_db
@@ -27,7 +27,7 @@ def test_declaring_without_a_message_writes_no_update_and_takes_the_form_status(
     assert incident.started_at == at - dt.timedelta(hours=1)
 
 
-def test_a_record_declared_without_a_message_keeps_its_component_change_at_the_start(
+def test_a_record_declared_without_a_message_writes_no_update_and_keeps_its_impact_from_the_start(
     responder, component, at
 ):
     start = dt.datetime(2018, 7, 13, 10, 0, tzinfo=dt.UTC)
@@ -39,10 +39,40 @@ def test_a_record_declared_without_a_message_keeps_its_component_change_at_the_s
         backfilled=True,
         actor=responder,
     )
-    change = ComponentChange.objects.get(update__incident=incident)
-    assert change.new_status == "partial_outage"
-    assert change.update.display_at == start
-    assert change.update.body == {}
+    assert incident.updates.count() == 0
+    resolve_incident(
+        incident,
+        body={"en": "Delivered."},
+        language="en",
+        display_at=start + dt.timedelta(minutes=40),
+        actor=responder,
+    )
+
+    assert [update.body for update in incident.updates.all()] == [{"en": "Delivered."}]
+    assert list(
+        StatusPeriod.objects.filter(component=component, status="partial_outage").values_list(
+            "started_at", "ended_at"
+        )
+    ) == [(start, start + dt.timedelta(minutes=40))]
+
+
+def test_the_first_written_update_carries_what_a_text_less_declaration_changed(responder, component, at):
+    with time_machine.travel(at, tick=False):
+        incident = declare_incident(
+            title="Webhooks late",
+            language="en",
+            component_statuses={component: "major_outage"},
+            actor=responder,
+        )
+        component.refresh_from_db()
+        assert incident.updates.count() == 0 and component.status == "major_outage"
+        update = post_update(
+            incident, status="identified", body={"en": "A stuck queue."}, language="en", actor=responder
+        )
+
+    assert [(c.component, c.old_status, c.new_status) for c in update.component_changes.all()] == [
+        (component, "operational", "major_outage")
+    ]
 
 
 def test_resolving_at_a_given_time_sets_the_resolution_time(responder, at):

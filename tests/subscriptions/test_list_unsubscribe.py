@@ -146,6 +146,7 @@ def test_mail_written_by_other_backends_keeps_the_same_readable_header(kind, htt
             message_key=delivery.idempotency_key,
             manage_url=f"{settings.SITE_URL}/subscribe/manage/t/",
             unsubscribe_url=f"{settings.SITE_URL}/subscribe/unsubscribe/{'x' * 120}/",
+            follow_url=f"{settings.SITE_URL}/subscribe/follow/f/",
         )
         for policy in (email.policy.default, email.policy.SMTP):
             # As Django's file, console and SMTP backends write it: with the message's own policy.
