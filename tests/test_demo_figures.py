@@ -86,7 +86,11 @@ def test_a_past_incident_quotes_the_peak_its_chart_shows(delay, client):
     peak = delay.rollups.filter(
         resolution="hour", bucket_start__gte=hour, bucket_start__lt=hour + dt.timedelta(hours=2)
     )
-    assert max(peak.values_list("maximum", flat=True)) == 1860  # 31 minutes, measured at 10:12
+    highest = max(peak.values_list("maximum", flat=True))
+    # 31 minutes measured at 10:12; the minutes around it wander by the demo's few percent, and
+    # the chart still reads 31 min
+    assert abs(highest - 1860) <= 1860 * 0.03
+    assert round(highest / 60) == 31
     for text in WRITTEN_BEFORE:
         assert text not in page
 
