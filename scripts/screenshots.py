@@ -34,7 +34,7 @@ from django.db.models import Count
 from django.utils import timezone
 from incidents.models import Channel, Component, Incident, IntakeAlert, Probe, Subscriber
 from incidents.roles import Role, assign_role
-from incidents.services.subscriptions import manage_token
+from incidents.channels.links import manage_token
 user = get_user_model().objects.create_user({USER!r}, password={PASSWORD!r})
 assign_role(user, Role.ADMIN)
 with_pm = Incident.objects.filter(published_at__isnull=False, postmortem__state="published")

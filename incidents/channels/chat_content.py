@@ -21,6 +21,7 @@ from incidents.translation import pick
 
 from .content import ContentCache, UpdateContent, content_key, render_content
 from .emails import MANAGE_MARKER
+from .links import manage_url
 from .mentions import without_mentions
 
 
@@ -116,6 +117,5 @@ def chat_content(update: IncidentUpdate, language: str, *, kind: str, build):
 def with_manage_link(text: str, delivery: Delivery) -> str:
     """A rendered message with the subscriber's own manage link (where they also unsubscribe)."""
     # Imported here: the subscriptions service checks targets through the channel modules.
-    from incidents.services.subscriptions import manage_url
 
     return text.replace(MANAGE_MARKER, manage_url(delivery.subscriber))

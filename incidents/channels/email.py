@@ -12,8 +12,8 @@ from collections.abc import Iterator
 from django.core.mail import mailers
 from django.core.mail.backends.smtp import EmailBackend as SMTPBackend
 
+from incidents.channels.links import follow_token, manage_token, subscription_url
 from incidents.models import Delivery
-from incidents.services.subscriptions import follow_token, manage_token, subscription_url
 
 from .base import Result
 from .content import ContentCache, content_key, render_content

@@ -23,10 +23,10 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
+from incidents.channels.links import manage_token, subscription_url
 from incidents.models import Component, ComponentStatusChange, Delivery, Incident, IncidentUpdate
 from incidents.outbound.guard import check_sendable
 from incidents.selectors.public import current_indicator
-from incidents.services.subscriptions import manage_token, subscription_url
 from incidents.translation import pick
 
 from .base import Result

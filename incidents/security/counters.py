@@ -18,6 +18,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable
+from typing import TypeVar
 
 import redis
 from django.conf import settings
@@ -26,6 +27,9 @@ from django.db.models import F
 from django.utils import timezone
 
 from incidents.models import Counter
+
+# A TypeVar rather than PEP 695 syntax: the shared import checker parses with Python 3.11.
+T = TypeVar("T")
 
 logger = logging.getLogger(__name__)
 
@@ -103,7 +107,7 @@ def reset() -> None:
     _redis_down_until = 0.0
 
 
-def _on_store[T](*, in_redis: Callable[[redis.Redis], T], in_database: Callable[[], T]) -> T:
+def _on_store(*, in_redis: Callable[[redis.Redis], T], in_database: Callable[[], T]) -> T:  # noqa: UP047
     """`in_redis` when REDIS_URL is set and Redis answers, otherwise `in_database`."""
     global _redis_down_until
     if settings.REDIS_URL and not redis_down():

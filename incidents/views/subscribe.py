@@ -19,6 +19,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST
 
 from incidents import roles
+from incidents.channels import links
 from incidents.forms.chat_subscriptions import ChatSubscribeForm, SmsCodeForm, chat_channels, chat_sections
 from incidents.forms.subscriptions import (
     EmailSubscribeForm,
@@ -78,7 +79,7 @@ def _subscribe_from(form, request, *, incident=None) -> Submitted:
 
 
 def _code_path(subscriber) -> str:
-    return reverse("subscribe:sms-code", kwargs={"token": subscriptions.code_token(subscriber)})
+    return reverse("subscribe:sms-code", kwargs={"token": links.code_token(subscriber)})
 
 
 def _submitted_page(request, form, result: subscriptions.SubscribeResult, context: dict | None = None):
@@ -281,7 +282,7 @@ def _invalid_link(request):
 @require_http_methods(["GET", "POST"])
 def confirm(request, token: str):
     # GET only shows a button: mail scanners that open links must not confirm for the person.
-    subscriber = subscriptions.subscriber_for_confirmation(token)
+    subscriber = links.subscriber_for_confirmation(token)
     if subscriber is None:
         return _invalid_link(request)
     if request.method == "POST":
@@ -289,7 +290,7 @@ def confirm(request, token: str):
         subscriber = confirmation.subscriber
         context = {
             "subscriber": subscriber,
-            "manage_url": subscriptions.manage_url(subscriber),
+            "manage_url": links.manage_url(subscriber),
             "webhook_secret": confirmation.webhook_secret,
         }
         return render(request, "subscribe/confirmed.html", context)
@@ -300,14 +301,14 @@ def confirm(request, token: str):
 def follow_from_mail(request, token: str):
     """The "Follow the incident" link of an update's mail: the GET shows a button (mail scanners
     open links), the POST follows it."""
-    found = subscriptions.follow_for_link(token)
+    found = links.follow_for_link(token)
     if found is None:
         return _invalid_link(request)
     subscriber, incident = found
     context = {"subscriber": subscriber, "incident": incident}
     if request.method == "POST" and incident.is_open:
         follow = subscriptions.follow_from_mail(subscriber, incident=incident)
-        context |= {"following": True, "manage_url": subscriptions.manage_url(follow)}
+        context |= {"following": True, "manage_url": links.manage_url(follow)}
     status = 400 if request.method == "POST" and not incident.is_open else 200
     return render(request, "subscribe/follow_from_mail.html", context, status=status)
 
@@ -317,7 +318,7 @@ def follow_from_mail(request, token: str):
 @require_http_methods(["GET", "POST"])
 def sms_code(request, token: str):
     """The page where the code texted to a number is entered; the number hears nothing before."""
-    subscriber = subscriptions.subscriber_for_code(token)
+    subscriber = links.subscriber_for_code(token)
     if subscriber is None:
         return _invalid_link(request)
     form = SmsCodeForm(request.POST or None)
@@ -330,7 +331,7 @@ def sms_code(request, token: str):
     if form.is_valid():
         confirmed = subscriptions.confirm_by_code(subscriber, code=form.cleaned_data["code"])
         if confirmed is not None:
-            context = {"subscriber": confirmed, "manage_url": subscriptions.manage_url(confirmed)}
+            context = {"subscriber": confirmed, "manage_url": links.manage_url(confirmed)}
             return render(request, "subscribe/confirmed.html", context)
         form.add_error("code", _("This is not the code we sent. Check the text message and try again."))
     return render(request, "subscribe/enter_code.html", context, status=400)
@@ -338,7 +339,7 @@ def sms_code(request, token: str):
 
 @require_http_methods(["GET", "POST"])
 def manage(request, token: str):
-    subscriber = subscriptions.subscriber_for_management(token)
+    subscriber = links.subscriber_for_management(token)
     if subscriber is None:
         return _invalid_link(request)
     initial = {"language": subscriber.language, "components": list(subscriber.components.all())}
@@ -357,7 +358,7 @@ def manage(request, token: str):
 @csrf_exempt  # RFC 8058: mail clients POST without a CSRF token; the signed URL is the proof
 @require_http_methods(["GET", "POST"])
 def unsubscribe(request, token: str):
-    subscriber = subscriptions.subscriber_for_management(token)
+    subscriber = links.subscriber_for_management(token)
     if subscriber is None:
         return _invalid_link(request)
     if request.method == "GET":

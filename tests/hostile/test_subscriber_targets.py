@@ -12,8 +12,8 @@ from django.core import mail
 from django.test import Client
 from django.utils import timezone
 
+from incidents.channels.links import confirmation_token
 from incidents.models import Channel, Subscriber
-from incidents.services.subscriptions import confirmation_token
 from tests.conftest import database_rows
 from tests.subscriptions.chat_sinks import *  # noqa: F403 - the receivers are fixtures
 

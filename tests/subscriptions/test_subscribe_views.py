@@ -193,7 +193,7 @@ def test_json_api_refuses_a_body_that_is_not_json(client):
 
 
 def test_one_click_unsubscribe_is_idempotent_and_needs_no_login(client, make_subscriber, declare):
-    from incidents.services.subscriptions import manage_token
+    from incidents.channels.links import manage_token
 
     subscriber = make_subscriber()
     declare()
@@ -212,7 +212,7 @@ def test_one_click_unsubscribe_is_idempotent_and_needs_no_login(client, make_sub
 
 
 def test_unsubscribe_link_asks_before_acting(client, make_subscriber):
-    from incidents.services.subscriptions import manage_token
+    from incidents.channels.links import manage_token
 
     subscriber = make_subscriber()
     response = client.get(f"/subscribe/unsubscribe/{manage_token(subscriber)}/")
@@ -232,7 +232,7 @@ def test_a_forged_unsubscribe_token_is_refused(client, make_subscriber):
 
 
 def test_manage_page_changes_language_and_components(client, make_subscriber, component, make_component):
-    from incidents.services.subscriptions import manage_token
+    from incidents.channels.links import manage_token
 
     subscriber = make_subscriber()
     response = client.post(
@@ -327,7 +327,7 @@ def test_the_form_speaks_the_language_of_its_url(client):
 def test_a_slack_subscriber_is_told_its_channel_not_emails_and_never_the_secret_part(
     client, make_subscriber, language, question
 ):
-    from incidents.services.subscriptions import manage_token
+    from incidents.channels.links import manage_token
 
     secret = "T0SECRET/B0SECRET/abcdefghijklmnopqrstuvwx"
     subscriber = make_subscriber(
@@ -354,7 +354,7 @@ def test_a_slack_subscriber_is_told_its_channel_not_emails_and_never_the_secret_
 
 
 def test_an_email_subscribers_pages_name_its_address(client, make_subscriber):
-    from incidents.services.subscriptions import manage_token
+    from incidents.channels.links import manage_token
 
     subscriber = make_subscriber("reader@example.com")
 
