@@ -6,13 +6,10 @@ import re
 import pytest
 
 from incidents.channels import outbox
+from incidents.channels.links import manage_token
 from incidents.models import Subscriber
 from incidents.services.incidents import post_update, reopen_incident, resolve_incident
-from incidents.services.subscriptions import (
-    confirm_subscription,
-    manage_token,
-    subscribe,
-)
+from incidents.services.subscriptions import confirm_subscription, subscribe
 
 pytestmark = pytest.mark.django_db
 
