@@ -125,6 +125,8 @@ def test_codes_are_limited_and_the_limit_opens_after_an_hour(
     post, public_sms, settings, setting, numbers, addresses
 ):
     setattr(settings, setting, 2)
+    # Counted in the database, whose windows follow the moved clock (Redis expires keys by its own).
+    settings.REDIS_URL = ""
     with time_machine.travel(timezone.now(), tick=False) as clock:
         answers = [
             subscribe_number(post, number, address=address).status_code

@@ -14,7 +14,7 @@ from incidents.models import IncidentUpdate as IncidentUpdateNow
 pytestmark = pytest.mark.django_db(transaction=True)
 
 BEFORE = [("incidents", "0028_merge_0027_api_token_issuer_0027_subscriber_inbox_key")]
-AFTER = [("incidents", "0029_declared_component_changes")]
+AFTER = [("incidents", "0031_text_less_first_updates_to_declarations")]
 
 
 def migrate(targets):
