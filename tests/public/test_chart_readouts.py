@@ -8,7 +8,7 @@ import re
 import pytest
 from django.test import Client
 
-from incidents.models import Component, Metric
+from incidents.models import Component, Incident, Metric
 from incidents.services.incidents import declare_incident, resolve_incident
 from incidents.services.sample_import import import_samples
 
@@ -52,9 +52,8 @@ def test_a_components_charts_say_their_points_in_the_pages_language(client, site
     assert chart_readouts(page, "chart-1-90d")[-1][1] == "10 мар. 2026\u202fг.: 2,7\u00a0с"
 
 
-@pytest.fixture
-def delayed_webhooks(admin):
-    """A 2018 incident in Moscow time (UTC+3) whose delay peaked at 23 minutes."""
+def record_delayed_webhooks(admin) -> tuple[Incident, Metric]:
+    """A 2018 incident in Moscow time (UTC+3) whose delay peaked at 23 minutes, and its metric."""
     component = Component.objects.create(slug="webhooks", name={"en": "Webhook delivery"}, position=1)
     metric = Metric.objects.create(
         component=component,
@@ -84,6 +83,11 @@ def delayed_webhooks(admin):
         display_at=RECORDED + dt.timedelta(hours=1),
     )
     return incident, metric
+
+
+@pytest.fixture
+def delayed_webhooks(admin):
+    return record_delayed_webhooks(admin)
 
 
 def test_an_incidents_chart_says_each_minute_in_the_incidents_zone(delayed_webhooks):
