@@ -7,6 +7,7 @@
      evenly across the line, or where data-readout-x places them (viewBox units, one a point).
    - A day of the day bars shows its text (the day's link, already its accessible name) while
      pointed at or focused; a click still opens its popover (day-bars.js).
+   A dot marks the picked point where the line has a value.
    Without JavaScript the charts keep their text alternatives and the days their links. */
 (function () {
   "use strict";
@@ -14,9 +15,14 @@
   var tip = document.createElement("span");
   tip.className = "chart-readout";
   tip.setAttribute("aria-hidden", "true");  // the focused element says the same in its name
+  // The picked point on the line: HTML, since a stretched chart would draw a circle as an oval.
+  var dot = document.createElement("span");
+  dot.className = "chart-readout-dot";
+  dot.setAttribute("aria-hidden", "true");
 
   function hideTip() {
     tip.remove();
+    dot.remove();
     document.querySelectorAll("svg[data-readouts] .cursor").forEach(function (line) { line.remove(); });
   }
 
@@ -63,6 +69,24 @@
     return text;
   }
 
+  // Where the line passes at `x` (viewBox units), or null where it has no value.
+  function lineY(svg, x) {
+    var marks = svg.querySelectorAll(".line");
+    for (var i = 0; i < marks.length; i++) {
+      var mark = marks[i];
+      if (mark.tagName === "circle") {
+        if (Math.abs(mark.cx.baseVal.value - x) < 0.06) return mark.cy.baseVal.value;
+        continue;
+      }
+      var points = mark.points;
+      for (var j = 0; j < points.numberOfItems; j++) {
+        var at = points.getItem(j);
+        if (Math.abs(at.x - x) < 0.06) return at.y;
+      }
+    }
+    return null;
+  }
+
   function point(holder, index) {
     var svg = chartOf(holder);
     var readouts = texts(holder);
@@ -76,7 +100,14 @@
     svg.appendChild(line);
     var drawn = svg.getBoundingClientRect();
     var frame = holder.getBoundingClientRect();
-    showTip(holder, readouts[index], drawn.left - frame.left + x * drawn.width / box.width, drawn.top - frame.top);
+    var left = drawn.left - frame.left + x * drawn.width / box.width;
+    var y = lineY(svg, x);
+    if (y !== null) {
+      holder.appendChild(dot);
+      dot.style.left = left - dot.offsetWidth / 2 + "px";
+      dot.style.top = drawn.top - frame.top + y * drawn.height / box.height - dot.offsetHeight / 2 + "px";
+    }
+    showTip(holder, readouts[index], left, drawn.top - frame.top);
   }
 
   function prepare(root) {

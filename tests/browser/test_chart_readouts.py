@@ -96,6 +96,18 @@ def test_a_chart_reads_out_the_point_picked_by_the_keyboard_in_its_name_and_valu
     assert (latest, earliest, second) == (texts[-1], texts[0], texts[1])
     assert focused.get_attribute("aria-valuetext") == second
     assert second in focused.accessible_name
+    # A dot marks the latest point with a value on the line, on the hairline, inside the chart.
+    measured = max(index for index, text in enumerate(texts) if not text.endswith("no data"))
+    ActionChains(browser).send_keys(Keys.END, *[Keys.ARROW_LEFT] * (len(texts) - 1 - measured)).perform()
+    wait(browser, lambda driver: readout(driver) == texts[measured])
+    dot, hairline, chart = browser.execute_script(
+        "const box = e => { const r = e.getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2, r.top, r.bottom]; };"
+        "return [box(document.querySelector('.chart-readout-dot')), box(arguments[0].querySelector('svg .cursor')),"
+        " box(arguments[0].querySelector('svg'))]",
+        holder,
+    )
+    assert abs(dot[0] - hairline[0]) < 1.5
+    assert chart[2] <= dot[1] <= chart[3]
 
 
 @pytest.mark.parametrize("width", [1280, 390])
