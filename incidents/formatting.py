@@ -407,6 +407,17 @@ def format_clock_time(value: dt.datetime, language: str, *, zone: ZoneInfo | Non
     return _skeleton("Hm", local, language)
 
 
+def format_day_time(value: dt.datetime, language: str, *, zone: ZoneInfo | None = None) -> str:
+    """ "Mar 4, 14:00": the day without its year and the time of day, in `zone` (the status
+    page's by default), joined as the language joins a short date and time."""
+    local = in_zone(value, zone or status_zone())
+    if local is None:
+        return utc_text(value)
+    code = _code(language)
+    joined = _parsed_locale(code).datetime_formats["short"]
+    return joined.format(_skeleton("Hm", local, language), _skeleton("MMMd", local, language))
+
+
 def language_name(code: str, language: str) -> str:
     """The name of language `code` in `language` ("Russian", "ruso", "русский")."""
     return Locale.parse(BABEL_LOCALES.get(code, code)).get_display_name(_locale(language)) or code

@@ -64,6 +64,7 @@ def board_groups(*, language: str, now: dt.datetime) -> list[BoardGroup]:
     views = selectors.grouped_components()
     metrics = [m for view in views for c in view.components for m in c.metrics.all()]
     hourly = selectors.hourly_values(metrics)
+    hours = [formatting.format_clock_time(start, language) for start in selectors.hour_starts()]
     down = [c for view in views for c in view.components if c.status != ComponentStatus.OPERATIONAL]
     held_by = {resting.component.pk: resting.reasons(language) for resting in holds_on(down, now=now)}
     groups = []
@@ -76,7 +77,9 @@ def board_groups(*, language: str, now: dt.datetime) -> list[BoardGroup]:
                 automatic=component.status_mode == "automatic",
                 metrics=[
                     BoardMetric(
-                        row=metric_row(metric, language=language, hourly=hourly.get(metric.pk), now=now),
+                        row=metric_row(
+                            metric, language=language, hourly=hourly.get(metric.pk), hours=hours, now=now
+                        ),
                         thresholds=", ".join(line.label for line in threshold_lines(metric, language)),
                     )
                     for metric in component.metrics.all()

@@ -158,10 +158,13 @@ def line_chart(
     start_label: str,
     end_label: str,
     value_format=_number,
+    readouts: Sequence[str] = (),
     width: int = 640,
     height: int = 180,
 ) -> LineChart:
-    """A metric over time with its thresholds drawn as dashed lines, one pattern per status."""
+    """A metric over time with its thresholds drawn as dashed lines, one pattern per status.
+    `readouts`, one text a point ("Mar 4, 14:00: 1.8 s"), are what static/js/chart-readouts.js
+    shows for the point under the pointer or the keyboard, at the point's place along the axis."""
     margin = 6  # room for the strokes at the top and bottom edges
     plot_h = height - 2 * margin
     values = [v for _t, v in points if v is not None]
@@ -179,9 +182,16 @@ def line_chart(
 
     base = _number(margin + plot_h)
     described_by = f"{ident}-summary {ident}-legend" if thresholds else f"{ident}-summary"
+    data = ""
+    if readouts and len(readouts) == len(points):
+        places = [float(_number(x(at))) for at, _v in points]
+        data = (
+            f' data-readouts="{escape(json.dumps(list(readouts), ensure_ascii=False))}"'
+            f' data-readout-x="{escape(json.dumps(places))}"'
+        )
     parts = [
         f'<svg class="chart" viewBox="0 0 {width} {height}" role="img" aria-label="{escape(name)}" '
-        f'aria-describedby="{escape(described_by)}" focusable="false" preserveAspectRatio="none">',
+        f'aria-describedby="{escape(described_by)}" focusable="false" preserveAspectRatio="none"{data}>',
         f'<line class="axis" x1="0" y1="{base}" x2="{width}" y2="{base}"/>',
         f'<line class="axis" x1="0" y1="{margin}" x2="0" y2="{base}"/>',
     ]

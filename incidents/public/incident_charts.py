@@ -76,6 +76,7 @@ def incident_charts(incident: Incident, components: list[Component], language: s
             thresholds=thresholds,
             language=language,
             zone=zone,
+            daily_points=resolution == Resolution.DAY,
         )
         drawn.append(chart)
     return drawn

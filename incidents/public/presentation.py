@@ -257,10 +257,12 @@ def metric_line_chart(
     language: str,
     zone: ZoneInfo | None = None,
     dates_only: bool = False,
+    daily_points: bool | None = None,
 ) -> charts.LineChart:
     """The chart of `metric` between `start` and `end`, its times in `zone` (the status page's
     by default), as dates alone with `dates_only`; `summary`, its text alternative, gains the
-    threshold the value is judged against (the legend lists them all)."""
+    threshold the value is judged against (the legend lists them all). Each point's readout
+    names its day alone when the points are days (`daily_points`, `dates_only` by default)."""
     limit = threshold_text(metric, language)
     if limit:
         summary += "; " + limit
@@ -276,7 +278,39 @@ def metric_line_chart(
         start_label=_time_label(start, language, zone=zone, dates_only=dates_only),
         end_label=_time_label(end, language, zone=zone, dates_only=dates_only),
         value_format=lambda v: metric_value(metric, v, language),
+        readouts=point_readouts(
+            metric,
+            points,
+            language=language,
+            zone=zone,
+            daily=dates_only if daily_points is None else daily_points,
+        ),
     )
+
+
+def point_readouts(
+    metric: Metric,
+    points: Sequence[tuple[dt.datetime, float | None]],
+    *,
+    language: str,
+    zone: ZoneInfo | None,
+    daily: bool,
+) -> list[str]:
+    """What a chart says of each point when pointed at: "Mar 4, 14:00: 1.8 s", or "Mar 4, 2026:
+    1.8 s" for a day's point, in `zone` (the status page's by default)."""
+    texts = []
+    for at, value in points:
+        if daily:
+            local = formatting.in_zone(at, zone or formatting.status_zone())
+            when = formatting.format_date(local.date(), language) if local else formatting.utc_text(at)
+        else:
+            when = formatting.format_day_time(at, language, zone=zone)
+        texts.append(
+            _("%(time)s: no data") % {"time": when}
+            if value is None
+            else _("%(time)s: %(value)s") % {"time": when, "value": metric_value(metric, value, language)}
+        )
+    return texts
 
 
 def metric_charts(
@@ -325,6 +359,7 @@ def metric_charts(
             thresholds=thresholds,
             language=language,
             dates_only=length > dt.timedelta(days=1),
+            daily_points=series is daily,
         )
         drawn.append(chart)
     return MetricCharts(row=row, charts=drawn)

@@ -1,11 +1,13 @@
 /* Readouts: what the chart says at the point under the pointer or the keyboard, in a small tip
    above it.
-   - A 24-hour line (svg.sparkline with data-readouts, one text an hour, written by the server in
-     the page's language) becomes one Tab stop, a slider over its hours: the pointer or the arrow
-     keys, Home and End pick an hour, a hairline marks it, and its text ("14:00: 1.8 s") is in
-     the stop's accessible name and value.
+   - A line (an svg with data-readouts, one text a point, written by the server in the page's
+     language and zone: the 24-hour sparklines, a metric's charts) becomes one Tab stop, a slider
+     over its points: the pointer or the arrow keys, Home and End pick a point, a hairline marks
+     it, and its text ("14:00: 1.8 s") is in the stop's accessible name and value. Points sit
+     evenly across the line, or where data-readout-x places them (viewBox units, one a point).
    - A day of the day bars shows its text (the day's link, already its accessible name) while
      pointed at or focused; a click still opens its popover (day-bars.js).
+   A dot marks the picked point where the line has a value.
    Without JavaScript the charts keep their text alternatives and the days their links. */
 (function () {
   "use strict";
@@ -13,10 +15,15 @@
   var tip = document.createElement("span");
   tip.className = "chart-readout";
   tip.setAttribute("aria-hidden", "true");  // the focused element says the same in its name
+  // The picked point on the line: HTML, since a stretched chart would draw a circle as an oval.
+  var dot = document.createElement("span");
+  dot.className = "chart-readout-dot";
+  dot.setAttribute("aria-hidden", "true");
 
   function hideTip() {
     tip.remove();
-    document.querySelectorAll("svg.sparkline .cursor").forEach(function (line) { line.remove(); });
+    dot.remove();
+    document.querySelectorAll("svg[data-readouts] .cursor").forEach(function (line) { line.remove(); });
   }
 
   // Centred on `x` (px from the box's left edge), above `top`, kept over the box when wider.
@@ -31,26 +38,60 @@
     tip.style.top = top - tip.offsetHeight - 4 + "px";
   }
 
-  // == The 24-hour lines ==
+  // == The lines ==
+  function chartOf(holder) {
+    return holder.querySelector("svg[data-readouts]");
+  }
+
   function texts(holder) {
-    return JSON.parse(holder.querySelector("svg.sparkline").getAttribute("data-readouts"));
+    return JSON.parse(chartOf(holder).getAttribute("data-readouts"));
+  }
+
+  // Each point's place along the line, in the svg's viewBox units.
+  function places(holder) {
+    var svg = chartOf(holder);
+    var given = svg.getAttribute("data-readout-x");
+    if (given) return JSON.parse(given);
+    var count = texts(holder).length;
+    var width = svg.viewBox.baseVal.width;
+    var evenly = [];
+    for (var i = 0; i < count; i++) evenly.push(count > 1 ? i * width / (count - 1) : 0);
+    return evenly;
   }
 
   function select(holder, index) {
     var readouts = texts(holder);
     var text = readouts[index];
-    var svg = holder.querySelector("svg.sparkline");
+    var svg = chartOf(holder);
     holder.setAttribute("aria-valuenow", String(index));
     holder.setAttribute("aria-valuetext", text);
     holder.setAttribute("aria-label", svg.getAttribute("aria-label") + ". " + text);
     return text;
   }
 
+  // Where the line passes at `x` (viewBox units), or null where it has no value.
+  function lineY(svg, x) {
+    var marks = svg.querySelectorAll(".line");
+    for (var i = 0; i < marks.length; i++) {
+      var mark = marks[i];
+      if (mark.tagName === "circle") {
+        if (Math.abs(mark.cx.baseVal.value - x) < 0.06) return mark.cy.baseVal.value;
+        continue;
+      }
+      var points = mark.points;
+      for (var j = 0; j < points.numberOfItems; j++) {
+        var at = points.getItem(j);
+        if (Math.abs(at.x - x) < 0.06) return at.y;
+      }
+    }
+    return null;
+  }
+
   function point(holder, index) {
-    var svg = holder.querySelector("svg.sparkline");
+    var svg = chartOf(holder);
     var readouts = texts(holder);
     var box = svg.viewBox.baseVal;
-    var x = readouts.length > 1 ? index * box.width / (readouts.length - 1) : 0;
+    var x = places(holder)[index];
     hideTip();
     var line = document.createElementNS(SVG, "line");
     line.setAttribute("class", "cursor");
@@ -59,17 +100,27 @@
     svg.appendChild(line);
     var drawn = svg.getBoundingClientRect();
     var frame = holder.getBoundingClientRect();
-    showTip(holder, readouts[index], drawn.left - frame.left + x * drawn.width / box.width, drawn.top - frame.top);
+    var left = drawn.left - frame.left + x * drawn.width / box.width;
+    var y = lineY(svg, x);
+    if (y !== null) {
+      holder.appendChild(dot);
+      dot.style.left = left - dot.offsetWidth / 2 + "px";
+      dot.style.top = drawn.top - frame.top + y * drawn.height / box.height - dot.offsetHeight / 2 + "px";
+    }
+    showTip(holder, readouts[index], left, drawn.top - frame.top);
   }
 
   function prepare(root) {
-    root.querySelectorAll("svg.sparkline[data-readouts]").forEach(function (svg) {
+    root.querySelectorAll("svg[data-readouts]").forEach(function (svg) {
       var holder = svg.parentElement;
       var readouts = JSON.parse(svg.getAttribute("data-readouts"));
       if (!readouts.length || holder.hasAttribute("data-readout")) return;
       holder.setAttribute("data-readout", "");
       holder.tabIndex = 0;
       holder.setAttribute("role", "slider");
+      // A slider's content is presentational: the chart's description moves to the slider.
+      var described = svg.getAttribute("aria-describedby");
+      if (described) holder.setAttribute("aria-describedby", described);
       holder.setAttribute("aria-valuemin", "0");
       holder.setAttribute("aria-valuemax", String(readouts.length - 1));
       select(holder, readouts.length - 1);  // the current hour
@@ -81,11 +132,15 @@
   }
 
   function indexAt(holder, clientX) {
-    var svg = holder.querySelector("svg.sparkline");
+    var svg = chartOf(holder);
     var rect = svg.getBoundingClientRect();
-    var count = texts(holder).length;
-    var at = Math.round((clientX - rect.left) / rect.width * (count - 1));
-    return Math.max(0, Math.min(count - 1, at));
+    var x = (clientX - rect.left) / rect.width * svg.viewBox.baseVal.width;
+    var xs = places(holder);
+    var nearest = 0;
+    for (var i = 1; i < xs.length; i++) {
+      if (Math.abs(xs[i] - x) < Math.abs(xs[nearest] - x)) nearest = i;
+    }
+    return nearest;
   }
 
   document.addEventListener("pointermove", function (event) {
