@@ -28,28 +28,35 @@ def chart_readouts(page: str, ident: str) -> list[tuple[float, str]]:
     return list(zip(attribute("data-readout-x"), attribute("data-readouts"), strict=True))
 
 
+def delay_chart(site, span: str) -> str:
+    """The id of the webhook delay's chart over `span` (ids carry the metric's primary key)."""
+    return f"chart-{site['webhooks'].metrics.get().pk}-{span}"
+
+
 def test_a_components_charts_say_each_hour_and_day_in_the_pages_zone(client, site):
     page = client.get("/components/webhook-delivery/").content.decode()
 
     # Hours in the page's zone (Europe/Oslo, UTC+1): samples every 10 minutes over the last
     # 3 hours before 12:00 UTC, so the hours starting 09:00, 10:00 and 11:00 UTC.
-    assert [text for _x, text in chart_readouts(page, "chart-1-24h")] == [
+    assert [text for _x, text in chart_readouts(page, delay_chart(site, "24h"))] == [
         "Mar 10, 10:00: 2.7\u00a0sec",
         "Mar 10, 11:00: 2.1\u00a0sec",
         "Mar 10, 12:00: 1.6\u00a0sec",
     ]
     # Each at its hour's place along the last 24 hours: 21/24, 22/24 and 23/24 of the width.
-    assert [round(x) for x, _text in chart_readouts(page, "chart-1-24h")] == [560, 587, 613]
+    assert [round(x) for x, _text in chart_readouts(page, delay_chart(site, "24h"))] == [560, 587, 613]
     # The week's points are hours too; the 90 days' are days.
-    assert chart_readouts(page, "chart-1-7d")[-1][1] == "Mar 10, 12:00: 1.6\u00a0sec"
-    assert [text for _x, text in chart_readouts(page, "chart-1-90d")] == ["Mar 10, 2026: 2.7\u00a0sec"]
+    assert chart_readouts(page, delay_chart(site, "7d"))[-1][1] == "Mar 10, 12:00: 1.6\u00a0sec"
+    assert [text for _x, text in chart_readouts(page, delay_chart(site, "90d"))] == [
+        "Mar 10, 2026: 2.7\u00a0sec"
+    ]
 
 
 def test_a_components_charts_say_their_points_in_the_pages_language(client, site):
     page = client.get("/ru/components/webhook-delivery/").content.decode()
 
-    assert chart_readouts(page, "chart-1-24h")[-1][1] == "10 мар., 12:00: 1,6\u00a0с"
-    assert chart_readouts(page, "chart-1-90d")[-1][1] == "10 мар. 2026\u202fг.: 2,7\u00a0с"
+    assert chart_readouts(page, delay_chart(site, "24h"))[-1][1] == "10 мар., 12:00: 1,6\u00a0с"
+    assert chart_readouts(page, delay_chart(site, "90d"))[-1][1] == "10 мар. 2026\u202fг.: 2,7\u00a0с"
 
 
 def record_delayed_webhooks(admin) -> tuple[Incident, Metric]:
