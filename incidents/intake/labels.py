@@ -13,20 +13,11 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
-
-def storable(text: str) -> bool:
-    """Text a database row can hold: no NUL character, no lone surrogate."""
-    if "\x00" in text:
-        return False
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
+from incidents.validation.json_bodies import is_storable
 
 
 def check_names(names: Iterable[str]) -> None:
-    if not all(storable(name) for name in names):
+    if not all(is_storable(name) for name in names):
         raise ValidationError(_("Names may not contain NUL characters or lone surrogates."))
 
 

@@ -95,7 +95,8 @@ def json_depth_exceeds(text: str, limit: int) -> bool:
     return False
 
 
-def _is_storable(text: str) -> bool:
+def is_storable(text: str) -> bool:
+    """Text a database row can hold: no NUL character, no lone surrogate."""
     if "\x00" in text:
         return False
     try:
@@ -107,16 +108,16 @@ def _is_storable(text: str) -> bool:
 
 def _shown(key: str) -> str:
     """A key as written in the path: one that cannot be stored with JSON's escapes (`\\u0000`)."""
-    return key if _is_storable(key) else json.dumps(key)[1:-1]
+    return key if is_storable(key) else json.dumps(key)[1:-1]
 
 
 def _unstorable_path(document, path: tuple) -> tuple | None:
     """The path to the first key or string in `document` that cannot be stored, or None."""
     if isinstance(document, str):
-        return None if _is_storable(document) else path
+        return None if is_storable(document) else path
     if isinstance(document, dict):
         for key, value in document.items():
-            if not _is_storable(key):
+            if not is_storable(key):
                 return (*path, key)
             found = _unstorable_path(value, (*path, key))
             if found is not None:
