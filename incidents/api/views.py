@@ -9,6 +9,8 @@ from rest_framework.decorators import action
 from rest_framework.generics import get_object_or_404
 from rest_framework.response import Response
 
+from incidents.importers.samples.serializers import SampleImportResultSerializer, SampleImportSerializer
+from incidents.importers.samples.service import MAX_IMPORTED_SAMPLES, import_samples
 from incidents.models import (
     ApiToken,
     AuditEvent,
@@ -20,12 +22,10 @@ from incidents.models import (
 from incidents.roles import can_respond, can_view_drafts
 from incidents.services.api_tokens import issue_token, revoke_token
 from incidents.services.components import set_component_status
-from incidents.services.sample_import import MAX_IMPORTED_SAMPLES, import_samples
 
 from . import filters
 from . import serializers as s
 from .base import ERRORS, ApiViewSet, ByPublicId, ServiceCrudViewSet
-from .sample_import import SampleImportResultSerializer, SampleImportSerializer
 
 # --- components ---
 

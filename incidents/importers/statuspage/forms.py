@@ -3,9 +3,9 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from incidents.services.statuspage_parsing import MAX_DOCUMENT_BYTES
+from incidents.forms.base import default_language, language_choices
 
-from .base import default_language, language_choices
+from .parsing import MAX_DOCUMENT_BYTES, read_export
 
 
 class StatuspageImportForm(forms.Form):
@@ -17,8 +17,6 @@ class StatuspageImportForm(forms.Form):
         label=_("Language of its texts"), choices=language_choices, initial=default_language
     )
 
-    def clean_file(self):
-        upload = self.cleaned_data["file"]
-        if upload.size > MAX_DOCUMENT_BYTES:
-            raise forms.ValidationError(_("The document is too large."))
-        return upload
+    def clean_file(self) -> dict:
+        """The export, checked (parsing.parse_export)."""
+        return read_export(self.cleaned_data["file"].read(MAX_DOCUMENT_BYTES + 1))

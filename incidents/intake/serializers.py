@@ -14,16 +14,16 @@ from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from incidents.intake.labels import check_labels, check_names
-from incidents.intake.matchers import parse_matchers
+from incidents.api.fields import HappenedInstantField
+from incidents.api.serializers import actor
+from incidents.api.strict import ApiModelSerializer
 from incidents.models import AlertRule, AlertState, Component, IntakeAlert
-from incidents.services.alert_rules import save_alert_rule
-from incidents.services.intake import ReceivedAlert
 from incidents.validation.instants import check_planned
 
-from .sample_import import HappenedInstantField
-from .serializers import actor
-from .strict import ApiModelSerializer
+from .labels import check_labels, check_names
+from .matchers import parse_matchers
+from .receiving import ReceivedAlert
+from .rules import save_alert_rule
 
 MAX_ALERTS = 1000
 # Label lengths are bounded by settings, checked in ReceivedAlertSerializer.validate_labels.

@@ -4,10 +4,10 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
-from incidents.intake.matchers import parse_matchers
+from incidents.forms.base import component_label
 from incidents.models import ALERT_STATUSES, AlertSource, Component, StatusMode
 
-from .base import component_label
+from .matchers import parse_matchers
 
 
 class AlertRuleForm(forms.Form):
