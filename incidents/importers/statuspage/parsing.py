@@ -8,7 +8,9 @@ the incident and the field path.
 """
 
 import re
+from collections import Counter
 from collections.abc import Iterator
+from functools import partial
 
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
@@ -17,7 +19,7 @@ from rest_framework.settings import api_settings
 
 from incidents.api.fields import HappenedInstantField, PlannedInstantField
 from incidents.models import ComponentStatus, Impact, IncidentKind, IncidentStatus
-from incidents.validation.instants import check_happened
+from incidents.validation.instants import check_instants
 from incidents.validation.json_bodies import UnstorableText, loads_bounded
 from incidents.validation.texts import check_title
 
@@ -25,19 +27,12 @@ MAX_DOCUMENT_BYTES = 200 * 1024 * 1024
 MAINTENANCE_STATUSES = {"scheduled", "in_progress", "verifying", "completed"}
 INCIDENT_PATH = re.compile(r"^(incidents|scheduled_maintenances)\[(\d+)\]\.(.+)$")
 
-
-def happened() -> HappenedInstantField:
-    return HappenedInstantField(default=None, allow_null=True)
-
-
-def planned() -> PlannedInstantField:
-    return PlannedInstantField(default=None, allow_null=True)
-
-
-def optional_text() -> serializers.CharField:
-    return serializers.CharField(
-        required=False, allow_null=True, allow_blank=True, max_length=100_000, trim_whitespace=False
-    )
+happened = partial(HappenedInstantField, default=None, allow_null=True)
+planned = partial(PlannedInstantField, default=None, allow_null=True)
+text = partial(
+    serializers.CharField, required=False, allow_null=True, allow_blank=True, trim_whitespace=False
+)
+optional = {"required": False, "allow_null": True}
 
 
 class StatusField(serializers.ChoiceField):
@@ -50,22 +45,23 @@ class StatusField(serializers.ChoiceField):
         return super().to_internal_value(IncidentStatus.RESOLVED if data == "postmortem" else data)
 
 
-class AffectedComponentSerializer(serializers.Serializer):
+class NamedSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=200)
-    old_status = serializers.ChoiceField(
-        choices=ComponentStatus.values, required=False, allow_null=True, allow_blank=True
-    )
+
+
+class AffectedComponentSerializer(NamedSerializer):
+    old_status = serializers.ChoiceField(choices=ComponentStatus.values, allow_blank=True, **optional)
     new_status = serializers.ChoiceField(choices=ComponentStatus.values)
 
 
 class UpdateSerializer(serializers.Serializer):
     id = serializers.CharField(max_length=64)
     status = StatusField()
-    body = optional_text()
+    body = text(max_length=100_000)
     created_at = HappenedInstantField()
     display_at = happened()
     updated_at = happened()
-    affected_components = AffectedComponentSerializer(many=True, required=False, allow_null=True)
+    affected_components = AffectedComponentSerializer(many=True, **optional)
 
     def validate(self, data: dict) -> dict:
         affected = [
@@ -80,17 +76,11 @@ class UpdateSerializer(serializers.Serializer):
         }
 
 
-class NamedSerializer(serializers.Serializer):
-    name = serializers.CharField(max_length=200)
-
-
 class IncidentSerializer(serializers.Serializer):
     id = serializers.CharField(max_length=64)
-    name = serializers.CharField(max_length=500)
+    name = serializers.CharField(max_length=500, validators=[check_title])
     status = StatusField()
-    impact = serializers.ChoiceField(
-        choices=[*Impact.values, "maintenance"], required=False, allow_null=True, allow_blank=True
-    )
+    impact = serializers.ChoiceField(choices=[*Impact.values, "maintenance"], allow_blank=True, **optional)
     created_at = HappenedInstantField()
     updated_at = happened()
     started_at = planned()  # a maintenance window's start; any other incident's is checked in validate
@@ -98,32 +88,21 @@ class IncidentSerializer(serializers.Serializer):
     resolved_at = happened()
     scheduled_for = planned()
     scheduled_until = planned()
-    incident_updates = UpdateSerializer(many=True, required=False, allow_null=True)
-    components = NamedSerializer(many=True, required=False, allow_null=True)
-    postmortem_body = optional_text()
+    incident_updates = UpdateSerializer(many=True, **optional)
+    components = NamedSerializer(many=True, **optional)
+    postmortem_body = text(max_length=100_000)
     postmortem_published_at = happened()
-
-    def validate_name(self, value: str) -> str:
-        try:
-            check_title(value)
-        except ValidationError as error:
-            raise serializers.ValidationError(error.messages) from None
-        return value
 
     def validate(self, data: dict) -> dict:
         maintenance = data["status"] in MAINTENANCE_STATUSES or data.get("impact") == "maintenance"
-        data["kind"] = IncidentKind.MAINTENANCE if maintenance else IncidentKind.INCIDENT
-        data["impact"] = data.get("impact") if data.get("impact") in Impact.values else Impact.NONE
         started_at = data["started_at"] or data["created_at"]
-        try:
-            check_happened(None if maintenance else started_at)
-        except ValidationError as error:
-            raise serializers.ValidationError({"started_at": error.messages}) from None
+        if not maintenance:
+            check_instants(happened={"started_at": started_at})
         if data["resolved_at"] is not None and data["resolved_at"] < started_at:
-            raise serializers.ValidationError(
-                {"resolved_at": _("The resolution cannot come before the start.")}
-            )
+            raise ValidationError({"resolved_at": _("The resolution cannot come before the start.")})
         return data | {
+            "kind": IncidentKind.MAINTENANCE if maintenance else IncidentKind.INCIDENT,
+            "impact": data.get("impact") if data.get("impact") in Impact.values else Impact.NONE,
             "started_at": started_at,
             "updated_at": data["updated_at"] or data["created_at"],
             "incident_updates": data.get("incident_updates") or [],
@@ -133,19 +112,17 @@ class IncidentSerializer(serializers.Serializer):
 
 
 class ExportSerializer(serializers.Serializer):
-    incidents = IncidentSerializer(many=True, required=False, allow_null=True)
-    scheduled_maintenances = IncidentSerializer(many=True, required=False, allow_null=True)
-    components = serializers.ListField(required=False, allow_null=True)
+    incidents = IncidentSerializer(many=True, **optional)
+    scheduled_maintenances = IncidentSerializer(many=True, **optional)
+    components = serializers.ListField(**optional)
 
     def validate(self, data: dict) -> dict:
         incidents = (data.get("incidents") or []) + (data.get("scheduled_maintenances") or [])
-        seen = set()
-        for incident in incidents:
-            if incident["id"] in seen:
-                raise serializers.ValidationError(
-                    _("Incident %(id)s appears twice.") % {"id": incident["id"]}
-                )
-            seen.add(incident["id"])
+        twice = [
+            code for code, count in Counter(incident["id"] for incident in incidents).items() if count > 1
+        ]
+        if twice:
+            raise ValidationError(_("Incident %(id)s appears twice.") % {"id": twice[0]})
         names = [
             row["name"].strip()
             for row in data.get("components") or []
@@ -171,7 +148,7 @@ def read_export(data: bytes) -> dict:
 
 def parse_export(document: object) -> dict:
     """Every incident (and maintenance) of a Statuspage document, checked: `incidents`, each
-    with `kind`, and the `component_names` of a summary. ValidationError names what is wrong."""
+    with its `kind`, and the `component_names` of a summary. ValidationError names what is wrong."""
     if isinstance(document, list):  # the manage API answers with a bare list
         document = {"incidents": document}
     elif isinstance(document, dict) and "incidents" not in document and "id" in document:
@@ -182,23 +159,16 @@ def parse_export(document: object) -> dict:
     return export.validated_data
 
 
-def _flat(errors: object, path: str = "") -> Iterator[tuple[str, str]]:
+def _flat(errors, path: str = "") -> Iterator[tuple[str, str]]:
     """(field path, message) of DRF's nested errors: `incidents[1].incident_updates[0].status`."""
-    if isinstance(errors, dict):
-        for key, value in errors.items():
-            step = (
-                f"[{key}]"
-                if isinstance(key, int)
-                else ""
-                if key == api_settings.NON_FIELD_ERRORS_KEY
-                else f".{key}"
-            )
-            yield from _flat(value, path + step)
-    elif isinstance(errors, list):
-        for index, value in enumerate(errors):
-            yield from _flat(value, path + f"[{index}]" if isinstance(value, dict) else path)
-    else:
-        yield path.lstrip("."), str(errors)
+    if isinstance(errors, str):
+        yield path.removeprefix("."), errors
+        return
+    for key, value in errors.items() if isinstance(errors, dict) else enumerate(errors):
+        if isinstance(key, int):
+            yield from _flat(value, path if isinstance(value, str) else f"{path}[{key}]")
+        else:
+            yield from _flat(value, path if key == api_settings.NON_FIELD_ERRORS_KEY else f"{path}.{key}")
 
 
 def _sentence(path: str, message: str, document: dict) -> str:
@@ -206,10 +176,9 @@ def _sentence(path: str, message: str, document: dict) -> str:
     if found is None:
         return f"{path}: {message}" if path else message
     key, index, field = found.groups()
-    row = document[key][int(index)]
-    named = isinstance(row, dict) and isinstance(row.get("id"), str) and row["id"].strip()
+    code = document[key][int(index)].get("id")
     return _("Incident %(id)s, field %(field)s: %(problem)s") % {
-        "id": row["id"].strip() if named else f"{key}[{index}]",
+        "id": code.strip() if isinstance(code, str) and code.strip() else f"{key}[{index}]",
         "field": field,
         "problem": message,
     }
