@@ -1,11 +1,12 @@
-"""Importing a Statuspage export as records of the past (`manage.py import_statuspage`).
+"""Importing a Statuspage export as records of the past.
 
 Every incident is entered as a record (`backfilled`): nobody is notified and current component
 status stays as it is; a resolved record's component impact is laid over its own days. Rows are
-written in bulk, a batch per transaction, after the whole document has been checked
-(parsing), so bad input writes nothing; an upload (API and editor) imports in one transaction. Incidents and updates keep their Statuspage
-ids (`statuspage_id`, and `public_id` when it is free), so a second run finds them and creates
-nothing; components are matched by name ("Group - Component" too) and created when missing.
+written in bulk, a batch per transaction (`manage.py import_statuspage`), or all in one for an
+upload, after the whole document has been checked (parsing), so bad input writes nothing.
+Incidents and updates keep their Statuspage ids (`statuspage_id`, and `public_id` when it is
+free), so a second run finds them and creates nothing; components are matched by name
+("Group - Component" too) and created when missing.
 """
 
 import re
@@ -58,8 +59,7 @@ def import_export(export: dict, *, language: str) -> ImportResult:
     ids = [incident["id"] for incident in export["incidents"]]
     known = set(Incident.objects.filter(statuspage_id__in=ids).values_list("statuspage_id", flat=True))
     fresh = [incident for incident in export["incidents"] if incident["id"] not in known]
-    components = components_by_name(export, fresh, language=language)
-    created_components = sum(1 for component in components.values() if component.created)
+    components, created_components = components_by_name(export, fresh, language=language)
     incidents = updates = 0
     for start in range(0, len(fresh), BATCH_SIZE):
         batch = fresh[start : start + BATCH_SIZE]
@@ -74,12 +74,6 @@ def import_export(export: dict, *, language: str) -> ImportResult:
     )
 
 
-@dataclass
-class MatchedComponent:
-    component: Component
-    created: bool = False
-
-
 def _names_of(component: Component) -> set[str]:
     names = {text.strip().casefold() for text in component.name.values() if text.strip()}
     if component.group_id:
@@ -91,32 +85,32 @@ def _names_of(component: Component) -> set[str]:
     return names
 
 
-def components_by_name(export: dict, incidents: list[dict], *, language: str):
-    """Every component named in the export, by folded name, created (operational) when missing.
+def components_by_name(
+    export: dict, incidents: list[dict], *, language: str
+) -> tuple[dict[str, Component], int]:
+    """Every component named in the export, by folded name, created (operational) when missing,
+    and how many were created.
 
     Refuses (ValidationError, nothing created) an export that would create more components than
     one import may, or than the page may hold."""
-    matched: dict[str, MatchedComponent] = {}
+    matched: dict[str, Component] = {}
     for component in Component.objects.select_related("group"):
         for name in _names_of(component):
-            matched.setdefault(name, MatchedComponent(component))
-    wanted = list(export["component_names"])
-    for incident in incidents:
-        wanted += _names_in(incident)
-    creating = _new_names(wanted, set(matched))
-    check_import_creates(creating=creating)
-    if creating:
-        check_room_for_components(adding=creating)
+            matched.setdefault(name, component)
+    wanted = export["component_names"] + [name for incident in incidents for name in _names_in(incident)]
+    missing: dict[str, str] = {}  # folded bare name: bare name
+    for name in wanted:
+        if name.casefold() not in matched and _bare(name).casefold() not in matched:
+            missing.setdefault(_bare(name).casefold(), _bare(name))
+    check_import_creates(creating=len(missing))
+    if missing:
+        check_room_for_components(adding=len(missing))
     with transaction.atomic():
-        for name in wanted:
-            key = name.casefold()
-            if key in matched:
-                continue
-            bare = _bare(name)
-            if bare.casefold() not in matched:
-                matched[bare.casefold()] = MatchedComponent(_new_component(bare, language=language), True)
-            matched[key] = matched[bare.casefold()]
-    return matched
+        matched |= {key: _new_component(name, language=language) for key, name in missing.items()}
+    for name in wanted:
+        if name.casefold() not in matched:
+            matched[name.casefold()] = matched[_bare(name).casefold()]
+    return matched, len(missing)
 
 
 def _names_in(incident: dict) -> list[str]:
@@ -129,18 +123,6 @@ def _names_in(incident: dict) -> list[str]:
 def _bare(name: str) -> str:
     """ "Group - Component" names the component "Component"."""
     return name.split(" - ", 1)[1] if " - " in name else name
-
-
-def _new_names(wanted: list[str], known: set[str]) -> int:
-    """How many components matching `wanted` against the `known` folded names creates."""
-    created = 0
-    for name in wanted:
-        key, bare = name.casefold(), _bare(name).casefold()
-        if key not in known and bare not in known:
-            created += 1
-            known.add(bare)
-        known.add(key)
-    return created
 
 
 def _new_component(name: str, *, language: str) -> Component:
@@ -252,7 +234,7 @@ def _write_updates(batch, rows, components, *, language: str) -> int:
             updates.append(update)
             seen = set()
             for change in source["affected_components"]:
-                component = components[change["name"].casefold()].component
+                component = components[change["name"].casefold()]
                 if component.pk in seen:
                     continue
                 seen.add(component.pk)
@@ -270,7 +252,7 @@ def _write_updates(batch, rows, components, *, language: str) -> int:
 def _write_links(batch, rows, components) -> None:
     links = set()
     for imported, incident in zip(batch, rows, strict=True):
-        links |= {(incident.pk, components[name.casefold()].component.pk) for name in _names_in(imported)}
+        links |= {(incident.pk, components[name.casefold()].pk) for name in _names_in(imported)}
     through = Incident.components.through
     through.objects.bulk_create(
         through(incident_id=incident_id, component_id=component_id) for incident_id, component_id in links
