@@ -1,9 +1,11 @@
 """URLs of both APIs: /api/v1/ (ours), /api/v2/*.json (Statuspage's), the schema and its docs."""
 
-from django.urls import include, path
+from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 from rest_framework.routers import DefaultRouter
+from rest_framework.urlpatterns import format_suffix_patterns
 
+from incidents.importers.samples.api import SampleImportViewSet
 from incidents.importers.statuspage.api import StatuspageImportViewSet
 from incidents.intake.api import (
     AlertmanagerIntakeViewSet,
@@ -44,6 +46,15 @@ statuspage_patterns = [
 ]
 
 urlpatterns = [
+    *format_suffix_patterns(
+        [
+            re_path(
+                r"^v1/metrics/(?P<pk>[^/.]+)/samples/import/$",
+                SampleImportViewSet.as_view({"post": "create"}),
+                name="metric-import-samples",
+            )
+        ]
+    ),
     path(
         "v1/imports/statuspage/",
         StatuspageImportViewSet.as_view({"post": "create"}),

@@ -1,6 +1,5 @@
 """Our REST API (/api/v1/): components, metrics, samples, the audit trail and API tokens."""
 
-from django.conf import settings
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
@@ -9,8 +8,6 @@ from rest_framework.decorators import action
 from rest_framework.generics import get_object_or_404
 from rest_framework.response import Response
 
-from incidents.importers.samples.serializers import SampleImportResultSerializer, SampleImportSerializer
-from incidents.importers.samples.service import MAX_IMPORTED_SAMPLES, import_samples
 from incidents.models import (
     ApiToken,
     AuditEvent,
@@ -75,42 +72,11 @@ class MetricViewSet(ServiceCrudViewSet):
     ordering_fields = ["position", "slug", "created_at", "updated_at", "latest_at"]
     filter_serializer_class = filters.MetricFilters
 
-    # Room for the most samples an import takes, each with the longest time and number, pretty-printed.
-    SAMPLE_IMPORT_BYTES_PER_SAMPLE = 200
-
-    def body_limit(self) -> int:
-        if self.action == "import_samples":
-            return max(
-                settings.API_MAX_BODY_BYTES, MAX_IMPORTED_SAMPLES * self.SAMPLE_IMPORT_BYTES_PER_SAMPLE
-            )
-        return super().body_limit()
-
     def apply_filters(self, queryset, params):
         if "component" in params:
             value = params["component"]
             queryset = queryset.filter(Q(component__public_id=value) | Q(component__slug=value))
         return queryset
-
-    @extend_schema(
-        request=SampleImportSerializer,
-        responses={
-            200: SampleImportResultSerializer,
-            **ERRORS,
-            404: OpenApiResponse(description=_("No such metric")),
-            413: OpenApiResponse(description=_("The body is too large")),
-        },
-    )
-    @action(detail=True, methods=["post"], url_path="samples/import")
-    def import_samples(self, request, *args, **kwargs):
-        """Imports samples of the past (any time since 1970), marked as imported and folded into
-        the rollups; one already stored at the same instant is skipped, so a re-import counts
-        nothing twice. All or none; one audit event."""
-        metric = self.get_object()
-        serializer = SampleImportSerializer(data=request.data, context={"metric": metric})
-        serializer.is_valid(raise_exception=True)
-        values = [(sample["at"], sample["value"]) for sample in serializer.validated_data["samples"]]
-        result = import_samples(metric, values, actor=request.user)
-        return Response(SampleImportResultSerializer(result).data)
 
 
 @extend_schema_view(list=extend_schema(parameters=[filters.SampleFilters]))
