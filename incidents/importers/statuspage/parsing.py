@@ -174,7 +174,7 @@ def _flat(errors, path: str = "") -> Iterator[tuple[str, str]]:
 def _sentence(path: str, message: str, document: dict) -> str:
     found = INCIDENT_PATH.match(path)
     if found is None:
-        return f"{path}: {message}" if path else message
+        return _("%(field)s: %(problem)s") % {"field": path, "problem": message} if path else message
     key, index, field = found.groups()
     code = document[key][int(index)].get("id")
     return _("Incident %(id)s, field %(field)s: %(problem)s") % {
