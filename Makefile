@@ -39,9 +39,14 @@ TEST_WORKERS ?= auto
 test: venv compilemessages
 	$(PY) -m pytest -n $(TEST_WORKERS) --dist worksteal --durations=15 $(PYTEST_ARGS)
 
+# Style, the import contracts ([tool.importlinter] in pyproject.toml) and types on the packages
+# held to annotations ([tool.mypy]); a package not there yet is skipped.
+TYPED := $(wildcard incidents/lifecycle incidents/selectors incidents/channels)
 lint: venv
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/lint-imports
+	$(VENV)/bin/mypy $(TYPED)
 
 format: venv
 	$(VENV)/bin/ruff format .

@@ -31,7 +31,7 @@ class ChannelCounts:
 
     @property
     def label(self) -> str:
-        return Channel(self.channel).label
+        return str(Channel(self.channel).label)
 
     @property
     def total(self) -> int:
