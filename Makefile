@@ -3,6 +3,9 @@ PYTHON_BIN := $(shell scripts/find-python)
 VENV := .venv
 PY := $(VENV)/bin/python
 PORT ?= 8000
+# The packages `make lint` holds to annotations ([tool.mypy] in pyproject.toml); one not there yet
+# is skipped.
+TYPED := $(wildcard incidents/lifecycle incidents/selectors incidents/channels)
 
 .PHONY: run test lint format messages compilemessages migrate demo check-deploy clean
 
@@ -40,9 +43,6 @@ TEST_WORKERS ?= auto
 test: venv compilemessages
 	$(PY) -m pytest -n $(TEST_WORKERS) --dist worksteal --durations=15 $(PYTEST_ARGS)
 
-# Style, the import contracts ([tool.importlinter] in pyproject.toml) and types on the packages
-# held to annotations ([tool.mypy]); a package not there yet is skipped.
-TYPED := $(wildcard incidents/lifecycle incidents/selectors incidents/channels)
 lint: venv
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
