@@ -16,11 +16,10 @@ from django.utils import translation
 from django.utils.cache import get_conditional_response
 from django.utils.http import http_date
 
+from incidents.public import statuspage_v2
 from incidents.public.page_cache import cache_control, fetch
 from incidents.public.versions import page_version_or_none
 from incidents.translation import language_codes
-
-from . import statuspage
 
 # The documents that show live figures (component statuses, the page indicator).
 LIVE_DOCUMENTS = frozenset({"summary", "status", "components"})
@@ -52,7 +51,7 @@ def representation(endpoint: str, language: str, version: str | None = None) -> 
 
     def build() -> dict:
         with translation.override(language):
-            document = statuspage.DOCUMENTS[endpoint](statuspage.Page.load(language))
+            document = statuspage_v2.DOCUMENTS[endpoint](statuspage_v2.Page.load(language))
         body = json.dumps(document, ensure_ascii=False, separators=(",", ":")).encode()
         return {
             "body": body,

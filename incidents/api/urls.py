@@ -13,12 +13,12 @@ from incidents.intake.api import (
     GrafanaIntakeViewSet,
     IntakeAlertViewSet,
 )
+from incidents.public import statuspage_v2
 from incidents.security.browser_policy import with_inline_styles
 
 from . import (
     incident_views,
     probe_views,
-    statuspage,
     statuspage_views,
     subscriber_views,
     views,
@@ -42,7 +42,7 @@ router.register("intake-alerts", IntakeAlertViewSet, basename="intake-alert")
 
 statuspage_patterns = [
     path(f"{endpoint}.json", statuspage_views.endpoint_view(endpoint), name=endpoint.replace("/", "-"))
-    for endpoint in statuspage.DOCUMENTS
+    for endpoint in statuspage_v2.DOCUMENTS
 ]
 
 urlpatterns = [
