@@ -33,7 +33,7 @@ class IntakeViewSet(ApiViewSet):
     def create(self, request, *args, **kwargs):
         payload = self.payload_serializer(data=request.data)
         payload.is_valid(raise_exception=True)
-        report = receive_alerts(self.source, payload.received_alerts())
+        report = receive_alerts(self.source, payload.validated_data["alerts"])
         return Response(report.as_dict(), status=status.HTTP_200_OK)
 
 

@@ -55,7 +55,7 @@ class ReceivedAlertSerializer(serializers.Serializer):
     generatorURL = serializers.CharField(required=False, allow_blank=True, max_length=2000)
     fingerprint = serializers.RegexField(r"^[0-9A-Za-z_.:-]{1,128}$", required=False, allow_blank=True)
 
-    def to_alert(self, data) -> ReceivedAlert:
+    def validate(self, data) -> ReceivedAlert:
         labels = dict(data["labels"])
         return ReceivedAlert(
             fingerprint=data.get("fingerprint") or _fingerprint_of(labels),
@@ -77,11 +77,8 @@ class NotificationSerializer(serializers.Serializer):
     """What both senders share: a status, and the alerts of one group."""
 
     status = serializers.ChoiceField(choices=AlertState.choices)
+    # Each alert validates into a ReceivedAlert.
     alerts = serializers.ListField(child=ReceivedAlertSerializer(), max_length=MAX_ALERTS, allow_empty=True)
-
-    def received_alerts(self) -> list[ReceivedAlert]:
-        child = ReceivedAlertSerializer()
-        return [child.to_alert(alert) for alert in self.validated_data["alerts"]]
 
 
 class AlertmanagerSerializer(NotificationSerializer):

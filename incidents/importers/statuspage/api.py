@@ -48,11 +48,6 @@ class StatuspageImportResultSerializer(serializers.Serializer):
     )
 
 
-def is_url_request(data) -> bool:
-    """A JSON body of just `url` (and `language`) names a document to fetch; any other is one."""
-    return isinstance(data, Mapping) and "url" in data and set(data) <= {"url", "language"}
-
-
 def query_language(request) -> str | None:
     language = request.query_params.get("language")
     if language is not None and language not in LANGUAGES:
@@ -62,12 +57,14 @@ def query_language(request) -> str | None:
 
 def upload_of(request) -> tuple[str, dict]:
     """The field that carries the export (named in errors), and the upload's checked fields."""
+    data = request.data
     if request.content_type.startswith("multipart/"):
-        field, upload = "file", StatuspageFileSerializer(data=request.data)
-    elif is_url_request(request.data):
-        field, upload = "url", StatuspageUrlSerializer(data=request.data)
+        field, upload = "file", StatuspageFileSerializer(data=data)
+    elif isinstance(data, Mapping) and "url" in data and set(data) <= {"url", "language"}:
+        # A JSON body of just `url` (and `language`) names a document to fetch; any other is one.
+        field, upload = "url", StatuspageUrlSerializer(data=data)
     else:
-        return "document", {"document": request.data}
+        return "document", {"document": data}
     upload.is_valid(raise_exception=True)
     return field, upload.validated_data
 
