@@ -63,7 +63,9 @@ def delete_alert_rule(
 ) -> None:
     """Alerts it took stay, listed as unknown from now on; their components keep their status
     until the alerts resolve. `check` (the API's If-Match) sees the rule under its row lock first."""
-    rule = AlertRule.objects.select_for_update().get(pk=rule.pk)
+    rule = AlertRule.objects.select_for_update().filter(pk=rule.pk).first()
+    if rule is None:
+        return  # deleted meanwhile
     if check is not None:
         check(rule)
     record_event(
