@@ -39,6 +39,11 @@ TEST_WORKERS ?= auto
 test: venv compilemessages
 	$(PY) -m pytest -n $(TEST_WORKERS) --dist worksteal --durations=15 $(PYTEST_ARGS)
 
+# The edit loop: the suite without the tests that start real processes or a browser.
+.PHONY: test-fast
+test-fast: venv compilemessages
+	$(PY) -m pytest -n $(TEST_WORKERS) --dist worksteal -m "not system and not browser" $(PYTEST_ARGS)
+
 lint: venv
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
