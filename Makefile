@@ -71,42 +71,43 @@ test-browser: venv
 .PHONY: screenshots
 screenshots: venv compilemessages
 	$(PY) scripts/screenshots.py
-# Benchmarks and drills (each script's docstring says what it measures). Each benchmark's output
-# goes to docs/bench/<name>.md, headed by the command, the date and the machine.
+# Benchmarks and drills (each script's docstring says what it measures). Each one's output goes
+# to docs/bench/<name>.md, headed by the command, the date and the machine.
 BENCH = $(PY) scripts/bench_record.py
 # One update to 20,000 subscribers (email, webhook and Slack) through outbox, Celery worker and
 # local SMTP and HTTP receivers; compares the email share with a plain smtplib loop. Use
 # DATABASE_URL (PostgreSQL) and REDIS_URL for a meaningful figure.
 bench-notify: venv
-	$(BENCH) notify -- $(PY) scripts/bench_notify.py
+	$(BENCH) bench-notify -- $(PY) scripts/bench_notify.py
 # Seconds from declaring an incident to its first mail, with the platform started as `make run`
 # starts it (embedded defaults: SQLite, the file-system broker) and a local SMTP sink.
 .PHONY: bench-first-mail
 bench-first-mail: venv
-	$(BENCH) first-mail -- $(PY) scripts/bench_first_mail.py
+	$(BENCH) bench-first-mail -- $(PY) scripts/bench_first_mail.py
 # Every public page on a small and a large history, and re-renders while samples arrive.
 bench-site: venv
-	$(BENCH) site -- $(PY) scripts/bench_site.py
+	$(BENCH) bench-site -- $(PY) scripts/bench_site.py
 # The Statuspage-compatible JSON: cold build, cached read, 304.
 bench-api: venv
-	$(BENCH) api -- $(PY) scripts/bench_api.py
+	$(BENCH) bench-api -- $(PY) scripts/bench_api.py
 # The JSON depth scan itself (no body limit in front) on hostile shapes at 64 KiB and 1 MiB.
 .PHONY: bench-scan
 bench-scan: venv
-	$(BENCH) scan -- $(PY) scripts/bench_scan.py
+	$(BENCH) bench-scan -- $(PY) scripts/bench_scan.py
 # 2,000 Statuspage incidents with 10,000 updates through manage.py import_statuspage, twice, into a
 # fresh PostgreSQL database on DATABASE_URL's server; the second run must create nothing.
 bench-import: venv
-	$(BENCH) import -- $(PY) scripts/bench_import.py
+	$(BENCH) bench-import -- $(PY) scripts/bench_import.py
 .PHONY: bench-probes
 # 1,000 local HTTP targets probed every 30 s for 90 s through beat, Redis and a probes worker.
 # Needs REDIS_URL; uses DATABASE_URL's server with a database of its own (SQLite otherwise).
 bench-probes: venv
-	$(BENCH) probes -- $(PY) scripts/bench_probes.py
+	$(BENCH) bench-probes -- $(PY) scripts/bench_probes.py
 # The app direct and through the shipped nginx configuration, against nginx serving the same
 # bytes statically.
 bench-load: venv compilemessages
-	$(BENCH) load -- $(PY) scripts/bench_load.py
-# Fault drills against private PostgreSQL and Redis instances (DRILLS=3,5 picks some).
+	$(BENCH) bench-load -- $(PY) scripts/bench_load.py
+# Fault drills against private PostgreSQL and Redis instances (DRILLS=3,5 picks some); run by
+# hand, not in .ci/run; the output goes to docs/bench/drill.md.
 drill: venv compilemessages
-	$(PY) scripts/drill.py
+	$(BENCH) drill -- $(PY) scripts/drill.py

@@ -1,7 +1,9 @@
-"""Runs a benchmark and keeps what it printed in docs/bench/<name>.md, headed by the command,
-the date and the machine, so the docs quote figures a command made.
+"""Runs a benchmark (or the drills) and keeps what it printed in docs/bench/<name>.md, headed by
+the command, the date and the machine, so the docs quote figures a command made.
 
-    python scripts/bench_record.py scan -- .venv/bin/python scripts/bench_scan.py
+    python scripts/bench_record.py bench-scan -- .venv/bin/python scripts/bench_scan.py
+
+writes docs/bench/scan.md (`drill` writes docs/bench/drill.md).
 
 The output is shown as it comes and written once the command ends (a failed run too, with its
 exit status); the exit status is the command's.
@@ -26,17 +28,25 @@ def machine() -> str:
     )
 
 
+def settings_given() -> str:
+    """The environment a run depends on: its own knobs by value, the servers only as set."""
+    knobs = [f"{k}={v}" for k, v in sorted(os.environ.items()) if k.startswith(("BENCH_", "DRILLS"))]
+    servers = [f"{k} set" for k in ("DATABASE_URL", "REDIS_URL") if os.environ.get(k)]
+    return ", ".join(knobs + servers) or "none"
+
+
 def main() -> int:
-    name, separator, *command = sys.argv[1:]
+    target, separator, *command = sys.argv[1:]
     if separator != "--" or not command:
         sys.exit(__doc__)
     started = dt.datetime.now(dt.UTC)
     header = [
-        f"# make bench-{name}",
+        f"# make {target}",
         "",
-        f"- command: `make bench-{name}` (`{shlex.join(command)}`)",
+        f"- command: `make {target}` (`{shlex.join(command)}`)",
         f"- date: {started:%Y-%m-%d %H:%M} UTC",
         f"- machine: {machine()}",
+        f"- environment: {settings_given()}",
         "",
     ]
     lines = []
@@ -50,7 +60,9 @@ def main() -> int:
     if process.returncode:
         lines.append(f"(exit status {process.returncode})")
     BENCH.mkdir(parents=True, exist_ok=True)
-    (BENCH / f"{name}.md").write_text("\n".join([*header, "```text", *lines, "```", ""]))
+    (BENCH / f"{target.removeprefix('bench-')}.md").write_text(
+        "\n".join([*header, "```text", *lines, "```", ""])
+    )
     return process.returncode
 
 
