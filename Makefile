@@ -43,6 +43,11 @@ TEST_WORKERS ?= auto
 test: venv compilemessages
 	$(PY) -m pytest -n $(TEST_WORKERS) --dist worksteal --durations=15 $(PYTEST_ARGS)
 
+# The edit loop: the suite without the tests that start real processes or a browser.
+.PHONY: test-fast
+test-fast: venv compilemessages
+	$(PY) -m pytest -n $(TEST_WORKERS) --dist worksteal -m "not system and not browser" $(PYTEST_ARGS)
+
 lint: venv
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
@@ -72,40 +77,43 @@ test-browser: venv
 .PHONY: screenshots
 screenshots: venv compilemessages
 	$(PY) scripts/screenshots.py
-# Benchmarks and drills (each script's docstring says what it measures).
+# Benchmarks and drills (each script's docstring says what it measures). Each one's output goes
+# to docs/bench/<name>.md, headed by the command, the date and the machine.
+BENCH = $(PY) scripts/bench_record.py
 # One update to 20,000 subscribers (email, webhook and Slack) through outbox, Celery worker and
 # local SMTP and HTTP receivers; compares the email share with a plain smtplib loop. Use
 # DATABASE_URL (PostgreSQL) and REDIS_URL for a meaningful figure.
 bench-notify: venv
-	$(PY) scripts/bench_notify.py
+	$(BENCH) bench-notify -- $(PY) scripts/bench_notify.py
 # Seconds from declaring an incident to its first mail, with the platform started as `make run`
 # starts it (embedded defaults: SQLite, the file-system broker) and a local SMTP sink.
 .PHONY: bench-first-mail
 bench-first-mail: venv
-	$(PY) scripts/bench_first_mail.py
+	$(BENCH) bench-first-mail -- $(PY) scripts/bench_first_mail.py
 # Every public page on a small and a large history, and re-renders while samples arrive.
 bench-site: venv
-	$(PY) scripts/bench_site.py
+	$(BENCH) bench-site -- $(PY) scripts/bench_site.py
 # The Statuspage-compatible JSON: cold build, cached read, 304.
 bench-api: venv
-	$(PY) scripts/bench_api.py
+	$(BENCH) bench-api -- $(PY) scripts/bench_api.py
 # The JSON depth scan itself (no body limit in front) on hostile shapes at 64 KiB and 1 MiB.
 .PHONY: bench-scan
 bench-scan: venv
-	$(PY) scripts/bench_scan.py
+	$(BENCH) bench-scan -- $(PY) scripts/bench_scan.py
 # 2,000 Statuspage incidents with 10,000 updates through manage.py import_statuspage, twice, into a
 # fresh PostgreSQL database on DATABASE_URL's server; the second run must create nothing.
 bench-import: venv
-	$(PY) scripts/bench_import.py
+	$(BENCH) bench-import -- $(PY) scripts/bench_import.py
 .PHONY: bench-probes
 # 1,000 local HTTP targets probed every 30 s for 90 s through beat, Redis and a probes worker.
 # Needs REDIS_URL; uses DATABASE_URL's server with a database of its own (SQLite otherwise).
 bench-probes: venv
-	$(PY) scripts/bench_probes.py
+	$(BENCH) bench-probes -- $(PY) scripts/bench_probes.py
 # The app direct and through the shipped nginx configuration, against nginx serving the same
 # bytes statically.
 bench-load: venv compilemessages
-	$(PY) scripts/bench_load.py
-# Fault drills against private PostgreSQL and Redis instances (DRILLS=3,5 picks some).
+	$(BENCH) bench-load -- $(PY) scripts/bench_load.py
+# Fault drills against private PostgreSQL and Redis instances (DRILLS=3,5 picks some); run by
+# hand, not in .ci/run; the output goes to docs/bench/drill.md.
 drill: venv compilemessages
-	$(PY) scripts/drill.py
+	$(BENCH) drill -- $(PY) scripts/drill.py

@@ -32,6 +32,9 @@ from incidents.security import counters
 
 REQUIRE_SERVICES = os.environ.get("REQUIRE_SERVICES") == "1"
 REDIS_DATABASES = 16
+# Personas are made in most tests; the production hasher costs most of a second per password.
+FAST_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+TEST_CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
 
 def _worker_environment(worker_id: str) -> dict[str, str]:
@@ -104,13 +107,12 @@ def _closed_circuits():
 
 @pytest.fixture(autouse=True)
 def _fast_password_hasher(settings):
-    # Personas are made in most tests; the production hasher costs most of a second per password.
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    settings.PASSWORD_HASHERS = FAST_HASHERS
 
 
 @pytest.fixture(autouse=True)
 def _isolated_cache(settings):
-    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    settings.CACHES = TEST_CACHES
     # Every LocMemCache of one location shares its entries in the process: a page kept by the
     # previous test, under the same content version, would otherwise be served to this one.
     caches["default"].clear()
@@ -122,10 +124,7 @@ def written_once(django_db_blocker):
     back after its last test. Each test runs in a savepoint of it (pytest-django's `db`), so
     whatever a test changes is undone before the next: every test still starts from the same
     rows, without writing them hundreds of times."""
-    quiet = override_settings(
-        PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"],
-        CACHES={"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}},
-    )
+    quiet = override_settings(PASSWORD_HASHERS=FAST_HASHERS, CACHES=TEST_CACHES)
     with (
         django_db_blocker.unblock(),
         transaction.atomic(),

@@ -12,6 +12,8 @@ import pytest
 
 from tests.test_settings import run_manage
 
+pytestmark = pytest.mark.system
+
 PATH = Path(__file__).resolve().parent.parent / "scripts" / "run_platform.py"
 spec = importlib.util.spec_from_file_location("run_platform", PATH)
 run_platform = importlib.util.module_from_spec(spec)

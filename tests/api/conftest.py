@@ -3,7 +3,6 @@
 import datetime as dt
 
 import pytest
-from django.core.cache import cache
 from rest_framework.test import APIClient
 
 from incidents.models import Component, ComponentGroup, Metric, Probe, Subscriber, TokenScope
@@ -14,18 +13,6 @@ from incidents.services.metrics import record_sample
 from incidents.services.probes import save_probe
 from incidents.services.subscriptions import confirm_subscription, subscribe
 from tests.conftest import make_user, read_rows, row_keys, written_once
-
-
-@pytest.fixture(autouse=True)
-def _fast_passwords(settings):
-    # The personas are created with passwords; the production hasher costs ~0.5 s each here.
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
-@pytest.fixture(autouse=True)
-def _empty_cache():
-    # Locmem caches of one name share their storage across tests: start each test empty.
-    cache.clear()
 
 
 @pytest.fixture

@@ -80,11 +80,6 @@ def browser():
     driver.quit()
 
 
-@pytest.fixture(autouse=True)
-def _fast_passwords(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 def serious_axe_violations(driver) -> list[str]:
     """Runs axe-core (WCAG 2.0-2.2 A/AA rules, touch target size among them) on the page the
     browser shows; returns the serious and critical violations as readable lines, each with the

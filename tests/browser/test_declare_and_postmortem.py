@@ -1,14 +1,12 @@
 """Declaring from a template on a phone, and a postmortem draft that survives a reload, in
 headless Chromium, with axe-core run on both screens in light and dark."""
 
-import time
-
 import pytest
 
 from incidents.models import Component, Incident, UpdateTemplate
 from incidents.services.incidents import declare_incident, resolve_incident
 
-from .conftest import serious_axe_violations, use_color_scheme, use_viewport
+from .conftest import serious_axe_violations, use_color_scheme, use_viewport, wait
 from .test_editor_flow import Steps
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -99,12 +97,18 @@ def reload_page(steps):
     steps.wait_until_left()
 
 
+def draft_written(steps, text: str) -> None:
+    """Waits for the draft (written a moment after the last key) to hold `text`."""
+    stored = "return Object.values(window.localStorage).join()"
+    wait(steps.browser, lambda driver: text in driver.execute_script(stored))
+
+
 def test_a_postmortem_draft_survives_a_reload_until_discarded(steps, resolved):
     steps.log_in("rita")
     steps.open(f"/editor/incidents/{resolved.pk}/postmortem/")
     assert not steps.find("#draft-notice").is_displayed()
     steps.find("#id_summary").send_keys("The API failed for 40 minutes.\nMost requests got 502.")
-    time.sleep(0.6)  # the draft is written 300 ms after the last key
+    draft_written(steps, "Most requests got 502.")
     reload_page(steps)
     assert value(steps, "#id_summary") == "The API failed for 40 minutes.\nMost requests got 502."
     notice = steps.find("#draft-notice")
@@ -120,7 +124,7 @@ def test_saving_a_postmortem_ends_its_draft(steps, resolved):
     steps.log_in("rita")
     steps.open(f"/editor/incidents/{resolved.pk}/postmortem/")
     steps.find("#id_root_cause").send_keys("A bad deploy.")
-    time.sleep(0.6)
+    draft_written(steps, "A bad deploy.")
     steps.submit("#save-postmortem")
     reload_page(steps)
     assert value(steps, "#id_root_cause") == "A bad deploy."

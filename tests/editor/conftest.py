@@ -4,7 +4,6 @@ import datetime as dt
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.core.cache import cache
 from django.test import Client
 
 from incidents.models import ActionItem, Component, Metric, UpdateTemplate
@@ -12,20 +11,6 @@ from incidents.services.incidents import declare_incident, resolve_incident
 from incidents.services.postmortems import save_action_item, write_postmortem
 
 PASSWORD = "correct horse battery"
-
-
-@pytest.fixture(autouse=True)
-def _fast_passwords(settings):
-    # The personas are created for nearly every test here; the default hasher costs ~0.3 s each.
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
-@pytest.fixture(autouse=True)
-def _empty_cache(_isolated_cache):
-    # Local-memory caches with the same location share one store across tests: start empty,
-    # so login failures counted by one test do not lock out the next.
-    # Only before the test: afterwards a test may have pointed the cache at a real Redis.
-    cache.clear()
 
 
 def logged_in(user) -> Client:

@@ -15,8 +15,6 @@ import pytest
 from django.test import Client
 
 from tests.api.conftest import (  # noqa: F401
-    _empty_cache,
-    _fast_passwords,
     _page_rows,
     api,
     client_as,

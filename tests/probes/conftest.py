@@ -297,5 +297,12 @@ def wait_for(condition, *, seconds: float, every: float = 0.2, message: str = ""
     raise AssertionError(f"timed out after {seconds} s waiting for {message or condition}")
 
 
+def cut_where_due(run) -> bool:
+    """A timeout cut the run at the probe's `timeout` (up to half a second sooner when it started
+    late: it must end before the watchdog's grace runs out), not at its `read_timeout`."""
+    took = round((run.finished_at - run.started_at).total_seconds(), 1)
+    return run.probe.timeout - 0.5 <= took < run.probe.read_timeout
+
+
 def ago(seconds: float) -> dt.datetime:
     return timezone.now() - dt.timedelta(seconds=seconds)

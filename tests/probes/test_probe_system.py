@@ -10,9 +10,9 @@ import pytest
 from incidents.models import BreakerState, CircuitBreaker, ProbeKind, ProbeRun, RunState
 from incidents.probes.webhook import SIGNATURE_HEADER, sign
 
-from .conftest import wait_for
+from .conftest import cut_where_due, wait_for
 
-pytestmark = [pytest.mark.redis, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.redis, pytest.mark.system, pytest.mark.django_db(transaction=True)]
 
 
 def runs_of(probe, *states):
@@ -34,7 +34,7 @@ def test_a_hanging_target_times_out_then_its_breaker_opens(probe_system, make_pr
     assert 2 <= len(timeouts) <= 3
     assert all(run.scheduled_at < runs_of(hanging, RunState.SKIPPED)[0].scheduled_at for run in timeouts)
     for run in timeouts:
-        assert 1.0 <= (run.finished_at - run.started_at).total_seconds() <= 2.0
+        assert cut_where_due(run)
     breaker = CircuitBreaker.objects.get(target=targets.url("/hang"))
     assert breaker.state == BreakerState.OPEN
     assert "circuit open" in runs_of(hanging, RunState.SKIPPED)[0].detail
@@ -74,7 +74,7 @@ def test_a_webhook_round_trip_through_the_local_receiver(probe_system, make_prob
     def monitored_system_emits_event(trigger_body: bytes):
         """What the monitored system does: send its webhook, carrying the nonce, a bit later."""
         nonce = json.loads(trigger_body)["nonce"]
-        time.sleep(0.3)
+        time.sleep(0.2)
         body = json.dumps({"event": "canary", "nonce": nonce}).encode()
         request = urllib.request.Request(
             f"{live_receiver}/probes/webhook/{probe.public_id}/",
@@ -88,7 +88,7 @@ def test_a_webhook_round_trip_through_the_local_receiver(probe_system, make_prob
     probe_system.start_worker()
 
     [run] = wait_for(lambda: runs_of(probe, RunState.OK), seconds=40, message=probe_system.logs())
-    assert 300 <= run.value < 5000  # milliseconds from trigger to receipt
+    assert 200 <= run.value < 5000  # milliseconds from trigger to receipt
     assert probe.metric.samples.get().value == run.value
 
 

@@ -4,7 +4,6 @@ import datetime as dt
 
 import pytest
 import time_machine
-from django.core.cache import cache
 from django.utils import timezone
 
 from incidents.models import ActionItem, Component, ComponentGroup, Metric
@@ -29,8 +28,6 @@ def _frozen_now():
 def _no_page_cache(settings):
     # Most tests read what they just wrote; the cache has its own tests, which turn it on.
     settings.PUBLIC_PAGE_CACHE_SECONDS = 0
-    # The local-memory cache outlives a test: a page cached by one test must not reach the next.
-    cache.clear()
 
 
 @pytest.fixture(scope="module")

@@ -1,5 +1,5 @@
 """What the external checkers (Nu validator, pa11y with axe and HTML_CodeSniffer) found once,
-kept from coming back by reading the server-rendered pages (docs/quality-checks.md)."""
+kept from coming back by reading the server-rendered pages (docs/bench/quality-checks.md)."""
 
 import re
 from pathlib import Path

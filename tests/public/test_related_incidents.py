@@ -7,8 +7,6 @@ from incidents.models import AuditEvent, Incident
 from incidents.services.incidents import declare_incident
 from tests.conftest import database_rows
 from tests.hostile.conftest import (  # noqa: F401
-    _empty_cache,
-    _fast_passwords,
     api,
     assert_api_refused,
     assert_form_refused,

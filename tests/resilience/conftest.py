@@ -9,7 +9,7 @@ from django.test import override_settings
 
 from incidents.public import degraded, snapshot
 from incidents.roles import Role
-from tests.conftest import make_user
+from tests.conftest import FAST_HASHERS, TEST_CACHES, make_user
 from tests.public.conftest import NOW, _frozen_now, _no_page_cache, _site_rows, build_site, site  # noqa: F401  (shared fixtures)
 
 CLOSED_PORT = "8899"  # never listened on by the tests
@@ -58,8 +58,8 @@ def module_snapshot(django_db_setup, django_db_blocker, tmp_path_factory):
     quiet = override_settings(
         STATUS_SNAPSHOT_DIR=folder,
         PUBLIC_PAGE_CACHE_SECONDS=0,
-        PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"],
-        CACHES={"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}},
+        PASSWORD_HASHERS=FAST_HASHERS,
+        CACHES=TEST_CACHES,
     )
     with django_db_blocker.unblock(), quiet, time_machine.travel(NOW, tick=True):
         build_site(make_user("ada", Role.ADMIN))

@@ -19,7 +19,10 @@ import pytest
 
 DEPLOY = Path(__file__).resolve().parents[2] / "deploy/nginx"
 
-pytestmark = pytest.mark.skipif(not shutil.which("nginx"), reason="nginx is not installed")
+pytestmark = [
+    pytest.mark.system,
+    pytest.mark.skipif(not shutil.which("nginx"), reason="nginx is not installed"),
+]
 
 
 class StandInApp(http.server.ThreadingHTTPServer):

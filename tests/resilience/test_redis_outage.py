@@ -21,7 +21,7 @@ from tests.security.conftest import PASSWORD
 
 from .test_cache_outage import hanging_redis  # noqa: F401  (a shared fixture)
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.system, pytest.mark.django_db]
 
 LOGINS = {
     "editor": "/editor/login/",

@@ -55,7 +55,7 @@ def test_an_expired_page_under_a_surge_is_rendered_once(cached):
 
     def slow_page(request):
         renders.append(1)
-        time.sleep(0.3)
+        time.sleep(0.2)
         return HttpResponse(f"render {len(renders)}")
 
     page = page_cache.cached_page(slow_page)
@@ -91,7 +91,7 @@ def test_an_expired_v2_document_under_a_surge_is_built_once(monkeypatch):
 
     def slow_summary(page):
         builds.append(1)
-        time.sleep(0.3)
+        time.sleep(0.2)
         return {"page": {"updated_at": "2026-03-10T12:00:00.000Z"}, "build": len(builds)}
 
     monkeypatch.setitem(statuspage_v2.DOCUMENTS, "summary", slow_summary)

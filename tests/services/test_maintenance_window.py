@@ -15,11 +15,6 @@ START = ANNOUNCED + dt.timedelta(days=2)
 END = START + dt.timedelta(hours=2)
 
 
-@pytest.fixture(autouse=True)
-def _fast_passwords(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 def status_of(component: Component) -> str:
     component.refresh_from_db()
     return component.status

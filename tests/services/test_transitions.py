@@ -12,11 +12,6 @@ from incidents.services.incidents import declare_incident, post_update, reopen_i
 from incidents.services.subscriptions import confirm_subscription, subscribe
 
 
-@pytest.fixture(autouse=True)
-def _fast_passwords(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @pytest.fixture
 def incident(component, responder):
     return declare_incident(

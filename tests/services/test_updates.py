@@ -9,11 +9,6 @@ from incidents.services.update_templates import delete_update_template, save_upd
 from incidents.services.updates import edit_update
 
 
-@pytest.fixture(autouse=True)
-def _fast_passwords(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @pytest.fixture
 def update(responder):
     incident = declare_incident(title="Outage", language="en", body="Investigating.", actor=responder)

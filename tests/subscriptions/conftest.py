@@ -17,21 +17,6 @@ from incidents.models import Channel, Subscriber
 from incidents.services.incidents import declare_incident
 from tests.conftest import worker_ports
 
-
-@pytest.fixture(autouse=True)
-def _fast_passwords(settings):
-    # The personas hash passwords; the slow production hasher only makes these tests wait.
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
-@pytest.fixture(autouse=True)
-def _empty_cache(_isolated_cache):
-    # Local-memory caches outlive the settings change; rate-limit counters must start at zero.
-    from django.core.cache import cache
-
-    cache.clear()
-
-
 # aiosmtpd logs every SMTP command at INFO; failures are easier to read without them.
 logging.getLogger("mail.log").setLevel(logging.WARNING)
 

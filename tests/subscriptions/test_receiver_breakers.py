@@ -5,7 +5,6 @@ sent meanwhile; the messages held back keep their attempts and go out, once each
 
 import datetime as dt
 import threading
-import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import SimpleNamespace
 
@@ -28,15 +27,15 @@ TIMEOUT = 2
 
 @pytest.fixture
 def stalling_receiver(settings):
-    """A webhook receiver that, while `stalls` is set, takes the request and never answers in time."""
-    receiver = SimpleNamespace(requests=[], stalls=True)
+    """A webhook receiver that takes the request and never answers in time, until `answers` is set."""
+    receiver = SimpleNamespace(requests=[], answers=threading.Event())
 
     class Handler(BaseHTTPRequestHandler):
         def do_POST(self):
             body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
             receiver.requests.append({"path": self.path, "headers": dict(self.headers), "body": body})
-            if receiver.stalls:
-                time.sleep(TIMEOUT + 1)
+            if not receiver.answers.is_set():
+                receiver.answers.wait(timeout=60)  # past the client's timeout: it has given up
                 return
             self.send_response(200)
             self.end_headers()
@@ -51,6 +50,7 @@ def stalling_receiver(settings):
     settings.NOTIFY_WEBHOOK_TIMEOUT_SECONDS = TIMEOUT
     receiver.url = f"http://127.0.0.1:{server.server_address[1]}"
     yield receiver
+    receiver.answers.set()
     server.shutdown()
     server.server_close()
 
@@ -98,7 +98,7 @@ def test_a_stalling_receiver_costs_one_group_of_timeouts_and_holds_back_only_its
         assert "circuit open" in delivery.last_error and stalling_receiver.url in delivery.last_error
         assert delivery.next_attempt_at > cooled_down
 
-    stalling_receiver.stalls = False
+    stalling_receiver.answers.set()
     cooldown = dt.timedelta(seconds=settings.NOTIFY_BREAKER_COOLDOWN_SECONDS + 1)
     with time_machine.travel(timezone.now() + cooldown, tick=True):
         outbox.deliver_due(seconds=60)
@@ -159,7 +159,7 @@ def test_a_stalling_sms_provider_is_waited_for_until_its_circuit_opens_then_ever
         "circuit open" in error for error in sms.filter(attempts=0).values_list("last_error", flat=True)
     )
 
-    stalling_receiver.stalls = False
+    stalling_receiver.answers.set()
     for seconds in (
         settings.NOTIFY_BREAKER_COOLDOWN_SECONDS + 1,
         2 * settings.NOTIFY_BREAKER_COOLDOWN_SECONDS,

@@ -2,15 +2,16 @@
 SIGKILL in the middle of a batch leaves nobody missing (needs DATABASE_URL=postgres://…)."""
 
 import asyncio
+import datetime as dt
 import os
 import signal
 import subprocess
 import sys
 import threading
-import time
 from pathlib import Path
 
 import pytest
+import time_machine
 from django.db import connection
 from django.utils import timezone
 
@@ -18,9 +19,14 @@ from incidents.channels import outbox
 from incidents.models import Delivery, DeliveryState
 from incidents.tasks import notify
 
-pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.postgres, pytest.mark.system, pytest.mark.django_db(transaction=True)]
 
 ROOT = Path(__file__).resolve().parents[2]
+LEASE_SECONDS = 3  # the killed worker's; the test's clock moves past it instead of waiting
+
+
+def past_the_lease() -> time_machine.travel:
+    return time_machine.travel(timezone.now() + dt.timedelta(seconds=LEASE_SECONDS + 1), tick=True)
 
 
 def test_concurrent_workers_claim_disjoint_rows(make_subscriber, declare):
@@ -76,7 +82,7 @@ def test_a_worker_process_killed_mid_batch_leaves_nobody_missing(
         make_subscriber(f"r{n:03}@example.com")
     declare()
     worker = start_delivery_worker(
-        smtp_sink, tmp_path, seconds=120, NOTIFY_BATCH_SIZE="100", NOTIFY_LEASE_SECONDS="3"
+        smtp_sink, tmp_path, seconds=120, NOTIFY_BATCH_SIZE="100", NOTIFY_LEASE_SECONDS=str(LEASE_SECONDS)
     )
     kill_at = 130  # in the second batch, between two "sent" marks
     original = smtp_sink.handle_DATA
@@ -93,9 +99,9 @@ def test_a_worker_process_killed_mid_batch_leaves_nobody_missing(
     stranded = Delivery.objects.filter(state=DeliveryState.SENDING).count()
     assert stranded > 0
 
-    time.sleep(3.5)  # the dead worker's lease expires
-    assert notify.sweep()["released"] == stranded
-    outbox.deliver_due(seconds=60)
+    with past_the_lease():
+        assert notify.sweep()["released"] == stranded
+        outbox.deliver_due(seconds=60)
 
     received = smtp_sink.message_ids()
     keys = {f"<{k}@127.0.0.1>" for k in Delivery.objects.values_list("idempotency_key", flat=True)}
