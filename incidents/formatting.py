@@ -189,13 +189,19 @@ def format_duration(value: dt.timedelta, language: str) -> str:
         if seconds >= 0:  # under half a minute
             return _seconds_text(max(1, round(seconds)) if seconds else 0, _code(language))
         return format_timedelta(value, threshold=1.0, format="long", locale=_locale(language))
-    days, rest = divmod(minutes, 24 * 60)
-    hours, minutes = divmod(rest, 60)
-    parts = [(days, "day"), (hours, "hour"), (minutes, "minute")]
-    shown = tuple((amount, unit) for amount, unit in parts if amount)[:2]
-    if days and len(shown) > 1 and shown[1][1] == "minute":
+    shown = _units(minutes)[:2]
+    if [unit for _amount, unit in shown] == ["day", "minute"]:
         shown = shown[:1]
     return _duration_text(shown, _code(language))
+
+
+def _units(minutes: int) -> tuple[tuple[int, str], ...]:
+    """(amount, unit) of the days, hours and minutes in `minutes`, leaving out those at 0."""
+    days, rest = divmod(minutes, 24 * 60)
+    hours, minutes = divmod(rest, 60)
+    return tuple(
+        (amount, unit) for amount, unit in ((days, "day"), (hours, "hour"), (minutes, "minute")) if amount
+    )
 
 
 @cache
@@ -219,10 +225,7 @@ def format_incident_duration(seconds: int, language: str) -> str:
     seconds = max(0, int(seconds))
     if seconds < 60:
         return _units_text(((seconds, "second"),), _code(language))
-    days, rest = divmod((seconds + 30) // 60, 24 * 60)
-    hours, minutes = divmod(rest, 60)
-    parts = ((days, "day"), (hours, "hour"), (minutes, "minute"))
-    return _units_text(tuple((amount, unit) for amount, unit in parts if amount), _code(language))
+    return _units_text(_units((seconds + 30) // 60), _code(language))
 
 
 def format_long_duration(seconds: float, language: str) -> str:
@@ -231,10 +234,7 @@ def format_long_duration(seconds: float, language: str) -> str:
     minutes = round(max(0.0, seconds) / 60)
     if minutes < 1:
         return _seconds_text(max(1, round(seconds)) if seconds > 0 else 0, _code(language))
-    days, rest = divmod(minutes, 24 * 60)
-    hours, minutes = divmod(rest, 60)
-    parts = ((days, "day"), (hours, "hour"), (minutes, "minute"))
-    return _duration_text(tuple((amount, unit) for amount, unit in parts if amount), _code(language))
+    return _duration_text(_units(minutes), _code(language))
 
 
 @cache
@@ -393,10 +393,6 @@ def format_month(value: dt.date, language: str) -> str:
 def format_month_short(value: dt.date, language: str) -> str:
     """ "Mar": a month in a list under its year."""
     return _skeleton("MMM", value, language)
-
-
-def format_day(value: dt.date, language: str) -> str:
-    return _skeleton("yMMMd", value, language)
 
 
 def format_clock_time(value: dt.datetime, language: str, *, zone: ZoneInfo | None = None) -> str:

@@ -143,28 +143,3 @@ def validate_json_path(path: object, *, key: str) -> None:
 
 def response_limit() -> int:
     return getattr(settings, "PROBE_MAX_RESPONSE_BYTES", 1_048_576)
-
-
-def spec_of_run(run) -> RunSpec:
-    """A ProbeRun (with its probe and metric loaded) as plain values."""
-    probe = run.probe
-    return RunSpec(
-        run_id=run.pk,
-        probe_id=probe.pk,
-        metric_id=probe.metric_id,
-        kind=probe.kind,
-        url=probe.url,
-        config=probe.config,
-        unit=probe.metric.unit,
-        connect_timeout=probe.connect_timeout,
-        read_timeout=probe.read_timeout,
-        timeout=probe.timeout,
-        scheduled_at=run.scheduled_at.timestamp(),
-        deadline=run.deadline.timestamp(),
-        abandon_after=run.abandon_after.timestamp(),
-        target=target_of(probe.url),
-        host=host_of(probe.url),
-        nonce=run.nonce,
-        webhook_secret=probe.webhook_secret,
-        public_id=probe.public_id,
-    )

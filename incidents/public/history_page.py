@@ -8,6 +8,7 @@ from zoneinfo import ZoneInfo
 from django.utils import timezone
 
 from incidents import formatting, selectors
+from incidents.metrics.uptime import midnight
 from incidents.public import history_navigation as navigation
 from incidents.public import presentation
 from incidents.public.history_filters import HistoryFilterForm, HistoryFilters, impact_choices
@@ -21,14 +22,10 @@ class RenderedPage:
 
 def history_window(filters: HistoryFilters, zone: ZoneInfo) -> tuple[dt.datetime | None, dt.datetime | None]:
     """The filters' days as local midnights: [first day, the day after the last)."""
-
-    def midnight(day: dt.date) -> dt.datetime:
-        return dt.datetime.combine(day, dt.time(), tzinfo=zone)
-
     if filters.month:
-        return midnight(filters.month), midnight(navigation.next_month(filters.month))
-    since = midnight(filters.since) if filters.since else None
-    until = midnight(filters.until + dt.timedelta(days=1)) if filters.until else None
+        return midnight(filters.month, zone), midnight(navigation.next_month(filters.month), zone)
+    since = midnight(filters.since, zone) if filters.since else None
+    until = midnight(filters.until + dt.timedelta(days=1), zone) if filters.until else None
     return since, until
 
 

@@ -50,7 +50,7 @@ class BarTexts:
 
     def day(self, date: dt.date) -> str:
         if date not in self._days:
-            self._days[date] = formatting.format_day(date, self.language)
+            self._days[date] = formatting.format_date(date, self.language)
         return self._days[date]
 
     def duration(self, seconds: float) -> str:

@@ -53,17 +53,6 @@ def grouped_components() -> list[GroupView]:
     return sorted(views.values(), key=lambda v: (v.group is None, v.group.position if v.group else 0))
 
 
-def open_incidents() -> QuerySet[Incident]:
-    """Published incidents and maintenance in progress, newest first, with their timelines."""
-    return (
-        Incident.objects.published()
-        .open()
-        .exclude(status="scheduled")
-        .prefetch_related(Prefetch("updates", queryset=IncidentUpdate.objects.timeline()), "components")
-        .order_by("-started_at")
-    )
-
-
 @dataclass
 class PageSummary:
     indicator: Indicator
