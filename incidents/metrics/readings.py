@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from django.utils import timezone
 
-from incidents.metrics.health import NO_DATA_INTERVALS
+from incidents.metrics.health import stale_after
 from incidents.models import ComponentStatus, Metric, MetricHealth, MetricKind
 
 
@@ -33,13 +33,8 @@ def expected_interval(metric: Metric) -> int:
     return max(metric.expected_interval, probe.interval if probe else 0)
 
 
-def stale_after(metric: Metric) -> dt.timedelta:
-    """How old the newest sample may be before the metric is "no data"."""
-    return dt.timedelta(seconds=NO_DATA_INTERVALS * expected_interval(metric))
-
-
 def _is_stale(metric: Metric, at: dt.datetime | None, now: dt.datetime) -> bool:
-    return at is None or now - at > stale_after(metric)
+    return at is None or now > stale_after(at, expected_interval(metric))
 
 
 def metric_reading(metric: Metric, *, now: dt.datetime | None = None) -> MetricReading:
