@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from django.utils import timezone
 
-from incidents.metrics.health import stale_after
+from incidents.metrics.health import NO_DATA_INTERVALS
 from incidents.models import ComponentStatus, Metric, MetricHealth, MetricKind
 
 
@@ -34,7 +34,8 @@ def expected_interval(metric: Metric) -> int:
 
 
 def _is_stale(metric: Metric, at: dt.datetime | None, now: dt.datetime) -> bool:
-    return at is None or now > stale_after(at, expected_interval(metric))
+    # now − at, never at + the allowance: a time stored near year 9999 has no room after it.
+    return at is None or now - at > dt.timedelta(seconds=NO_DATA_INTERVALS * expected_interval(metric))
 
 
 def metric_reading(metric: Metric, *, now: dt.datetime | None = None) -> MetricReading:

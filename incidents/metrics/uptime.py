@@ -17,6 +17,8 @@ from decimal import ROUND_HALF_EVEN, Decimal
 from typing import NamedTuple
 from zoneinfo import ZoneInfo
 
+from dateutil.relativedelta import relativedelta
+
 from incidents.models import ComponentStatus
 from incidents.models.components import SEVERITY
 
@@ -128,15 +130,7 @@ def day_starts(*, days: int, now: dt.datetime, zone: ZoneInfo) -> list[dt.dateti
 def month_starts(*, months: int, now: dt.datetime, zone: ZoneInfo) -> list[dt.datetime]:
     """The local first-of-month midnights opening each of the last `months` months, and the next."""
     local = now.astimezone(zone).date().replace(day=1)
-    firsts = []
-    year, month = local.year, local.month
-    for _ in range(months):
-        firsts.append(dt.date(year, month, 1))
-        year, month = (year, month - 1) if month > 1 else (year - 1, 12)
-    firsts.reverse()
-    last = firsts[-1]
-    following = dt.date(last.year + last.month // 12, last.month % 12 + 1, 1)
-    return [midnight(day, zone) for day in [*firsts, following]]
+    return [midnight(local + relativedelta(months=n), zone) for n in range(1 - months, 2)]
 
 
 def midnight(day: dt.date, zone: ZoneInfo) -> dt.datetime:
@@ -243,7 +237,7 @@ def seconds_by_month(
             start = max(start, observed_from.astimezone(dt.UTC))
         while start < end:
             first = start.astimezone(zone).date().replace(day=1)
-            following = (first + dt.timedelta(days=32)).replace(day=1)
+            following = first + relativedelta(months=1)
             chunk_end = min(end, midnight(following, zone).astimezone(dt.UTC))
             totals[first][period.status] += (chunk_end - start).total_seconds()
             start = chunk_end

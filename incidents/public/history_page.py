@@ -5,6 +5,7 @@ import datetime as dt
 from dataclasses import dataclass
 from zoneinfo import ZoneInfo
 
+from dateutil.relativedelta import relativedelta
 from django.utils import timezone
 
 from incidents import formatting, selectors
@@ -23,7 +24,7 @@ class RenderedPage:
 def history_window(filters: HistoryFilters, zone: ZoneInfo) -> tuple[dt.datetime | None, dt.datetime | None]:
     """The filters' days as local midnights: [first day, the day after the last)."""
     if filters.month:
-        return midnight(filters.month, zone), midnight(navigation.next_month(filters.month), zone)
+        return midnight(filters.month, zone), midnight(filters.month + relativedelta(months=1), zone)
     since = midnight(filters.since, zone) if filters.since else None
     until = midnight(filters.until + dt.timedelta(days=1), zone) if filters.until else None
     return since, until
@@ -67,7 +68,7 @@ def history_page(params, *, page_number: int, page_size: int, language: str) -> 
     }
     days = [day for day in (filters.since, filters.until) if day]
     outside = bool(days) and (
-        first is None or not all(first <= day < navigation.next_month(this_month) for day in days)
+        first is None or not all(first <= day < this_month + relativedelta(months=1) for day in days)
     )
     # Made-up page numbers, names and dates all show a page that is kept already: keep none.
     return RenderedPage(context, keep=page.number == page_number and not form.errors and not outside)
@@ -77,7 +78,7 @@ def _month_link(month, step: int, first, last, query, language) -> dict | None:
     """The month before or after the one shown, while there is history there."""
     if month is None:
         return None
-    other = navigation.next_month(month) if step > 0 else (month - dt.timedelta(days=1)).replace(day=1)
+    other = month + relativedelta(months=step)
     if not first <= other <= last:
         return None
     return {

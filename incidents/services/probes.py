@@ -1,7 +1,6 @@
 """Probes: saving them, dispatching due runs, claiming them, and sweeping abandoned ones."""
 
 import datetime as dt
-import hashlib
 import random
 import secrets
 
@@ -24,6 +23,7 @@ from incidents.models import (
     Sample,
     Subject,
 )
+from incidents.models.api_tokens import token_digest
 from incidents.outbound.guard import check_host_addresses, check_url_shape
 from incidents.probes import kind_module
 from incidents.probes.base import RunSpec, host_of, target_of
@@ -145,7 +145,7 @@ def save_probe(probe: Probe, *, actor: AbstractBaseUser | None) -> Probe:
 def issue_push_token(probe: Probe, *, actor: AbstractBaseUser | None) -> str:
     """A new push token for the probe; only its hash is kept, so show it once."""
     token = secrets.token_urlsafe(32)
-    probe.push_token_hash = hashlib.sha256(token.encode()).hexdigest()
+    probe.push_token_hash = token_digest(token)
     Probe.objects.filter(pk=probe.pk).update(push_token_hash=probe.push_token_hash)
     _record(probe, "probe.token_issued", actor=actor)
     return token
