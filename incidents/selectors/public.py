@@ -39,7 +39,7 @@ class GroupView:
         return ComponentStatus.worst(c.status for c in self.components)
 
 
-def _with_metrics():
+def _with_metrics() -> QuerySet[Component]:
     return Component.objects.select_related("group").prefetch_related(
         Prefetch("metrics", queryset=live_metrics())
     )
