@@ -328,35 +328,20 @@ def format_due(due: dt.date, precision: str, language: str) -> str:
 def format_age(age: dt.timedelta, language: str) -> str:
     """ "40 seconds ago", "3 minutes ago": how old a value is, as people say it."""
     # Not "in 0 seconds" for a value of this very moment; whole seconds, so texts repeat and cache.
-    return _age_text(max(round(age.total_seconds()), 1), language)
-
-
-@lru_cache(maxsize=4096)
-def _age_text(seconds: int, language: str) -> str:
-    return format_timedelta(
-        dt.timedelta(seconds=-seconds),
-        add_direction=True,
-        threshold=1.5,
-        format="long",
-        locale=_locale(language),
-    )
+    return _relative_text(-max(round(age.total_seconds()), 1), language)
 
 
 def format_time_left(remaining: dt.timedelta, language: str) -> str:
     """ "in 3 days", "in 2 years": how long until a time comes, as people say it."""
     # Whole minutes, so texts repeat and cache.
-    return _time_left_text(max(round(remaining.total_seconds() / 60), 1), language)
+    return _relative_text(60 * max(round(remaining.total_seconds() / 60), 1), language)
 
 
 @lru_cache(maxsize=4096)
-def _time_left_text(minutes: int, language: str) -> str:
-    return format_timedelta(
-        dt.timedelta(minutes=minutes),
-        add_direction=True,
-        threshold=1.5,
-        format="long",
-        locale=_locale(language),
-    )
+def _relative_text(seconds: int, language: str) -> str:
+    """ "in 3 days" for seconds ahead, "3 minutes ago" for seconds back (negative)."""
+    delta = dt.timedelta(seconds=seconds)
+    return format_timedelta(delta, add_direction=True, threshold=1.5, format="long", locale=_locale(language))
 
 
 def format_percent(value: float, language: str, *, precision: int = 3) -> str:
