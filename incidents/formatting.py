@@ -312,17 +312,18 @@ def _unit_text(value: float, cldr_unit: str, pattern: str, language: str) -> str
     return text.replace(" ", "\u00a0")
 
 
+DUE_SKELETONS = {DuePrecision.MONTH: "yMMMM", DuePrecision.QUARTER: "yQQQQ", DuePrecision.YEAR: "y"}
+
+
 def format_due(due: dt.date, precision: str, language: str) -> str:
     """A due date as its precision says, in the long forms a record reads well in:
     "December 15, 2026", "November 2026", "4th quarter 2024", "2026"."""
-    locale = _locale(language)
-    if precision == DuePrecision.MONTH:
-        return format_skeleton("yMMMM", due, locale=locale)
-    if precision == DuePrecision.QUARTER:
-        return format_skeleton("yQQQQ", due, locale=locale)
-    if precision == DuePrecision.YEAR:
-        return format_skeleton("y", due, locale=locale)
-    return format_long_date(due, language)
+    skeleton = DUE_SKELETONS.get(precision)
+    return (
+        format_skeleton(skeleton, due, locale=_locale(language))
+        if skeleton
+        else format_long_date(due, language)
+    )
 
 
 def format_age(age: dt.timedelta, language: str) -> str:

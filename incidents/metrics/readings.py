@@ -81,9 +81,7 @@ def lateness(reading: MetricReading) -> float | None:
     metric = reading.metric
     if reading.no_data or reading.value is None or not can_be_late(metric):
         return None
-    if reading.value < metric.degraded_threshold:
-        return None
-    return reading.value - metric.degraded_threshold
+    return None if reading.value < metric.degraded_threshold else reading.value - metric.degraded_threshold
 
 
 def can_be_late(metric: Metric) -> bool:
