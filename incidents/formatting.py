@@ -189,13 +189,19 @@ def format_duration(value: dt.timedelta, language: str) -> str:
         if seconds >= 0:  # under half a minute
             return _seconds_text(max(1, round(seconds)) if seconds else 0, _code(language))
         return format_timedelta(value, threshold=1.0, format="long", locale=_locale(language))
-    days, rest = divmod(minutes, 24 * 60)
-    hours, minutes = divmod(rest, 60)
-    parts = [(days, "day"), (hours, "hour"), (minutes, "minute")]
-    shown = tuple((amount, unit) for amount, unit in parts if amount)[:2]
-    if days and len(shown) > 1 and shown[1][1] == "minute":
+    shown = _units(minutes)[:2]
+    if [unit for _amount, unit in shown] == ["day", "minute"]:
         shown = shown[:1]
     return _duration_text(shown, _code(language))
+
+
+def _units(minutes: int) -> tuple[tuple[int, str], ...]:
+    """(amount, unit) of the days, hours and minutes in `minutes`, leaving out those at 0."""
+    days, rest = divmod(minutes, 24 * 60)
+    hours, minutes = divmod(rest, 60)
+    return tuple(
+        (amount, unit) for amount, unit in ((days, "day"), (hours, "hour"), (minutes, "minute")) if amount
+    )
 
 
 @cache
@@ -219,10 +225,7 @@ def format_incident_duration(seconds: int, language: str) -> str:
     seconds = max(0, int(seconds))
     if seconds < 60:
         return _units_text(((seconds, "second"),), _code(language))
-    days, rest = divmod((seconds + 30) // 60, 24 * 60)
-    hours, minutes = divmod(rest, 60)
-    parts = ((days, "day"), (hours, "hour"), (minutes, "minute"))
-    return _units_text(tuple((amount, unit) for amount, unit in parts if amount), _code(language))
+    return _units_text(_units((seconds + 30) // 60), _code(language))
 
 
 def format_long_duration(seconds: float, language: str) -> str:
@@ -231,10 +234,7 @@ def format_long_duration(seconds: float, language: str) -> str:
     minutes = round(max(0.0, seconds) / 60)
     if minutes < 1:
         return _seconds_text(max(1, round(seconds)) if seconds > 0 else 0, _code(language))
-    days, rest = divmod(minutes, 24 * 60)
-    hours, minutes = divmod(rest, 60)
-    parts = ((days, "day"), (hours, "hour"), (minutes, "minute"))
-    return _duration_text(tuple((amount, unit) for amount, unit in parts if amount), _code(language))
+    return _duration_text(_units(minutes), _code(language))
 
 
 @cache
@@ -312,51 +312,37 @@ def _unit_text(value: float, cldr_unit: str, pattern: str, language: str) -> str
     return text.replace(" ", "\u00a0")
 
 
+DUE_SKELETONS = {DuePrecision.MONTH: "yMMMM", DuePrecision.QUARTER: "yQQQQ", DuePrecision.YEAR: "y"}
+
+
 def format_due(due: dt.date, precision: str, language: str) -> str:
     """A due date as its precision says, in the long forms a record reads well in:
     "December 15, 2026", "November 2026", "4th quarter 2024", "2026"."""
-    locale = _locale(language)
-    if precision == DuePrecision.MONTH:
-        return format_skeleton("yMMMM", due, locale=locale)
-    if precision == DuePrecision.QUARTER:
-        return format_skeleton("yQQQQ", due, locale=locale)
-    if precision == DuePrecision.YEAR:
-        return format_skeleton("y", due, locale=locale)
-    return format_long_date(due, language)
+    skeleton = DUE_SKELETONS.get(precision)
+    return (
+        format_skeleton(skeleton, due, locale=_locale(language))
+        if skeleton
+        else format_long_date(due, language)
+    )
 
 
 def format_age(age: dt.timedelta, language: str) -> str:
     """ "40 seconds ago", "3 minutes ago": how old a value is, as people say it."""
     # Not "in 0 seconds" for a value of this very moment; whole seconds, so texts repeat and cache.
-    return _age_text(max(round(age.total_seconds()), 1), language)
-
-
-@lru_cache(maxsize=4096)
-def _age_text(seconds: int, language: str) -> str:
-    return format_timedelta(
-        dt.timedelta(seconds=-seconds),
-        add_direction=True,
-        threshold=1.5,
-        format="long",
-        locale=_locale(language),
-    )
+    return _relative_text(-max(round(age.total_seconds()), 1), language)
 
 
 def format_time_left(remaining: dt.timedelta, language: str) -> str:
     """ "in 3 days", "in 2 years": how long until a time comes, as people say it."""
     # Whole minutes, so texts repeat and cache.
-    return _time_left_text(max(round(remaining.total_seconds() / 60), 1), language)
+    return _relative_text(60 * max(round(remaining.total_seconds() / 60), 1), language)
 
 
 @lru_cache(maxsize=4096)
-def _time_left_text(minutes: int, language: str) -> str:
-    return format_timedelta(
-        dt.timedelta(minutes=minutes),
-        add_direction=True,
-        threshold=1.5,
-        format="long",
-        locale=_locale(language),
-    )
+def _relative_text(seconds: int, language: str) -> str:
+    """ "in 3 days" for seconds ahead, "3 minutes ago" for seconds back (negative)."""
+    delta = dt.timedelta(seconds=seconds)
+    return format_timedelta(delta, add_direction=True, threshold=1.5, format="long", locale=_locale(language))
 
 
 def format_percent(value: float, language: str, *, precision: int = 3) -> str:
@@ -393,10 +379,6 @@ def format_month(value: dt.date, language: str) -> str:
 def format_month_short(value: dt.date, language: str) -> str:
     """ "Mar": a month in a list under its year."""
     return _skeleton("MMM", value, language)
-
-
-def format_day(value: dt.date, language: str) -> str:
-    return _skeleton("yMMMd", value, language)
 
 
 def format_clock_time(value: dt.datetime, language: str, *, zone: ZoneInfo | None = None) -> str:

@@ -343,56 +343,33 @@ DEMO_FEED_EVERY = env_int("DEMO_FEED_EVERY", 60)
 _planner_statistics = (
     DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3" and PLANNER_STATISTICS_SECONDS > 0
 )
-# `expires` drops a message a busy worker did not reach before the next one is due.
+
+
+def _every(seconds: int, task: str, *, expires: bool = True) -> dict:
+    # `expires` drops a message a busy worker did not reach before the next one is due.
+    entry = {"task": task, "schedule": float(seconds)}
+    return {**entry, "options": {"expires": seconds}} if expires else entry
+
+
 CELERY_BEAT_SCHEDULE = {
-    "probes-dispatch": {"task": "incidents.probes.dispatch", "schedule": float(PROBE_DISPATCH_EVERY)},
-    "probes-watchdog": {"task": "incidents.probes.watchdog", "schedule": float(PROBE_DISPATCH_EVERY)},
-    "metrics-prune": {"task": "incidents.metrics.prune", "schedule": 3600.0},
-    "editor-advance-maintenance": {
-        "task": "incidents.maintenance.advance",
-        "schedule": MAINTENANCE_SWEEP_SECONDS,
-    },
-    "editor-overdue-reminders": {
-        "task": "incidents.notify.overdue_reminders",
-        "schedule": OVERDUE_REMINDER_SWEEP_SECONDS,
-    },
-    "notify-sweep": {
-        "task": "incidents.notify.sweep",
-        "schedule": NOTIFY_SWEEP_SECONDS,
-        "options": {"expires": NOTIFY_SWEEP_SECONDS},
-    },
-    "prune-expired-counters": {
-        "task": "incidents.database.prune_counters",
-        "schedule": COUNTER_PRUNE_SECONDS,
-        "options": {"expires": COUNTER_PRUNE_SECONDS},
-    },
-    "snapshot-export": {
-        "task": "incidents.snapshot.export",
-        "schedule": STATUS_SNAPSHOT_INTERVAL_SECONDS,
-        "options": {"expires": STATUS_SNAPSHOT_INTERVAL_SECONDS},
-    },
+    "probes-dispatch": _every(PROBE_DISPATCH_EVERY, "incidents.probes.dispatch", expires=False),
+    "probes-watchdog": _every(PROBE_DISPATCH_EVERY, "incidents.probes.watchdog", expires=False),
+    "metrics-prune": _every(3600, "incidents.metrics.prune", expires=False),
+    "editor-advance-maintenance": _every(
+        MAINTENANCE_SWEEP_SECONDS, "incidents.maintenance.advance", expires=False
+    ),
+    "editor-overdue-reminders": _every(
+        OVERDUE_REMINDER_SWEEP_SECONDS, "incidents.notify.overdue_reminders", expires=False
+    ),
+    "notify-sweep": _every(NOTIFY_SWEEP_SECONDS, "incidents.notify.sweep"),
+    "prune-expired-counters": _every(COUNTER_PRUNE_SECONDS, "incidents.database.prune_counters"),
+    "snapshot-export": _every(STATUS_SNAPSHOT_INTERVAL_SECONDS, "incidents.snapshot.export"),
     **(
-        {
-            "database-statistics": {
-                "task": "incidents.database.refresh_statistics",
-                "schedule": float(PLANNER_STATISTICS_SECONDS),
-                "options": {"expires": PLANNER_STATISTICS_SECONDS},
-            }
-        }
+        {"database-statistics": _every(PLANNER_STATISTICS_SECONDS, "incidents.database.refresh_statistics")}
         if _planner_statistics
         else {}
     ),
-    **(
-        {
-            "demo-feed": {
-                "task": "incidents.demo.feed",
-                "schedule": float(DEMO_FEED_EVERY),
-                "options": {"expires": DEMO_FEED_EVERY},
-            }
-        }
-        if DEMO_FEED
-        else {}
-    ),
+    **({"demo-feed": _every(DEMO_FEED_EVERY, "incidents.demo.feed")} if DEMO_FEED else {}),
 }
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 

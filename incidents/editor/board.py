@@ -103,8 +103,7 @@ def open_events(*, language: str, now: dt.datetime) -> tuple[list[OpenEvent], li
     )
     events = []
     for incident in incidents:
-        updates = list(incident.updates.all())
-        last = updates[0] if updates else None
+        last = next(iter(incident.updates.all()), None)
         events.append(
             OpenEvent(
                 incident=incident,

@@ -21,6 +21,14 @@ MAJOR = Indicator("major", "Partial System Outage", _("Partial system outage"))
 CRITICAL = Indicator("critical", "Major System Outage", _("Major system outage"))
 MAINTENANCE = Indicator("maintenance", "Service Under Maintenance", _("Service under maintenance"))
 
+# The status that decides the indicator when present, first match wins.
+BY_PRECEDENCE = (
+    (ComponentStatus.MAJOR_OUTAGE, CRITICAL),
+    (ComponentStatus.PARTIAL_OUTAGE, MAJOR),
+    (ComponentStatus.DEGRADED_PERFORMANCE, MINOR),
+    (ComponentStatus.UNDER_MAINTENANCE, MAINTENANCE),
+)
+
 
 def page_indicator(statuses: Iterable[str]) -> Indicator:
     """The indicator for a page whose components are in `statuses`.
@@ -28,12 +36,4 @@ def page_indicator(statuses: Iterable[str]) -> Indicator:
     Outages win over maintenance; maintenance is reported only when nothing is broken.
     """
     present = {ComponentStatus(s) for s in statuses}
-    if ComponentStatus.MAJOR_OUTAGE in present:
-        return CRITICAL
-    if ComponentStatus.PARTIAL_OUTAGE in present:
-        return MAJOR
-    if ComponentStatus.DEGRADED_PERFORMANCE in present:
-        return MINOR
-    if ComponentStatus.UNDER_MAINTENANCE in present:
-        return MAINTENANCE
-    return NONE
+    return next((indicator for status, indicator in BY_PRECEDENCE if status in present), NONE)

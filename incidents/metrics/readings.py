@@ -33,13 +33,9 @@ def expected_interval(metric: Metric) -> int:
     return max(metric.expected_interval, probe.interval if probe else 0)
 
 
-def stale_after(metric: Metric) -> dt.timedelta:
-    """How old the newest sample may be before the metric is "no data"."""
-    return dt.timedelta(seconds=NO_DATA_INTERVALS * expected_interval(metric))
-
-
 def _is_stale(metric: Metric, at: dt.datetime | None, now: dt.datetime) -> bool:
-    return at is None or now - at > stale_after(metric)
+    # now − at, never at + the allowance: a time stored near year 9999 has no room after it.
+    return at is None or now - at > dt.timedelta(seconds=NO_DATA_INTERVALS * expected_interval(metric))
 
 
 def metric_reading(metric: Metric, *, now: dt.datetime | None = None) -> MetricReading:
@@ -85,9 +81,7 @@ def lateness(reading: MetricReading) -> float | None:
     metric = reading.metric
     if reading.no_data or reading.value is None or not can_be_late(metric):
         return None
-    if reading.value < metric.degraded_threshold:
-        return None
-    return reading.value - metric.degraded_threshold
+    return None if reading.value < metric.degraded_threshold else reading.value - metric.degraded_threshold
 
 
 def can_be_late(metric: Metric) -> bool:

@@ -17,6 +17,8 @@ from decimal import ROUND_HALF_EVEN, Decimal
 from typing import NamedTuple
 from zoneinfo import ZoneInfo
 
+from dateutil.relativedelta import relativedelta
+
 from incidents.models import ComponentStatus
 from incidents.models.components import SEVERITY
 
@@ -122,24 +124,16 @@ def day_starts(*, days: int, now: dt.datetime, zone: ZoneInfo) -> list[dt.dateti
     """The local midnights that open each of the last `days` days, and the one closing today."""
     today = now.astimezone(zone).date()
     first = today - dt.timedelta(days=days - 1)
-    return [_midnight(first + dt.timedelta(days=n), zone) for n in range(days + 1)]
+    return [midnight(first + dt.timedelta(days=n), zone) for n in range(days + 1)]
 
 
 def month_starts(*, months: int, now: dt.datetime, zone: ZoneInfo) -> list[dt.datetime]:
     """The local first-of-month midnights opening each of the last `months` months, and the next."""
     local = now.astimezone(zone).date().replace(day=1)
-    firsts = []
-    year, month = local.year, local.month
-    for _ in range(months):
-        firsts.append(dt.date(year, month, 1))
-        year, month = (year, month - 1) if month > 1 else (year - 1, 12)
-    firsts.reverse()
-    last = firsts[-1]
-    following = dt.date(last.year + last.month // 12, last.month % 12 + 1, 1)
-    return [_midnight(day, zone) for day in [*firsts, following]]
+    return [midnight(local + relativedelta(months=n), zone) for n in range(1 - months, 2)]
 
 
-def _midnight(day: dt.date, zone: ZoneInfo) -> dt.datetime:
+def midnight(day: dt.date, zone: ZoneInfo) -> dt.datetime:
     return dt.datetime.combine(day, dt.time(), tzinfo=zone)
 
 
@@ -224,7 +218,7 @@ def observed_from(start_date: dt.date | None, zone: ZoneInfo) -> dt.datetime | N
     """When a component with this start date began to count (local midnight), or None."""
     if not start_date:
         return None
-    return _midnight(min(max(start_date, EARLIEST_START), LATEST_START), zone)
+    return midnight(min(max(start_date, EARLIEST_START), LATEST_START), zone)
 
 
 def seconds_by_month(
@@ -243,8 +237,8 @@ def seconds_by_month(
             start = max(start, observed_from.astimezone(dt.UTC))
         while start < end:
             first = start.astimezone(zone).date().replace(day=1)
-            following = (first + dt.timedelta(days=32)).replace(day=1)
-            chunk_end = min(end, _midnight(following, zone).astimezone(dt.UTC))
+            following = first + relativedelta(months=1)
+            chunk_end = min(end, midnight(following, zone).astimezone(dt.UTC))
             totals[first][period.status] += (chunk_end - start).total_seconds()
             start = chunk_end
     return {month: dict(seconds) for month, seconds in totals.items()}

@@ -191,8 +191,3 @@ class Rollup(models.Model):
 
     def __str__(self) -> str:
         return f"{self.metric_id} {self.resolution} {self.bucket_start:%Y-%m-%d %H:%M}"
-
-    @property
-    def mean(self) -> float | None:
-        measured = self.count - self.failures
-        return self.total / measured if measured else None

@@ -3,6 +3,7 @@
 import datetime as dt
 from zoneinfo import ZoneInfo
 
+from dateutil.relativedelta import relativedelta
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
@@ -113,20 +114,17 @@ class DuePrecision(models.TextChoices):
     YEAR = "year", _("Year")
 
 
+PERIOD_MONTHS = {DuePrecision.MONTH: 1, DuePrecision.QUARTER: 3, DuePrecision.YEAR: 12}
+
+
 def due_period_end(due: dt.date, precision: str) -> dt.date:
     """The last day of the period a due date stands for."""
     if precision == DuePrecision.DAY:
         return due
-    if precision == DuePrecision.MONTH:
-        months = 1
-    elif precision == DuePrecision.QUARTER:
-        months = 3
-    else:
-        months = 12
-    year, month = divmod(due.month - 1 + months, 12)
-    if due.year + year > dt.MAXYEAR:  # a period ending with the calendar (stored before the bounds)
+    try:
+        return due.replace(day=1) + relativedelta(months=PERIOD_MONTHS[precision], days=-1)
+    except ValueError:  # a period ending with the calendar (stored before the bounds)
         return dt.date.max
-    return dt.date(due.year + year, month + 1, 1) - dt.timedelta(days=1)
 
 
 def validate_due(due: dt.date, precision: str) -> None:

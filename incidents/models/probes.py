@@ -4,13 +4,13 @@ A probe feeds exactly one metric. Its kind-specific settings live in `config`, a
 whose shape is validated by the kind's own module (incidents.probes.<kind>), never here.
 """
 
-import hashlib
 import hmac
 
 from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from .api_tokens import token_digest
 from .components import ComponentStatus
 from .ids import new_public_id
 from .metrics import Metric
@@ -58,8 +58,7 @@ class Probe(models.Model):
     def push_token_matches(self, token: str) -> bool:
         if not self.push_token_hash or not token:
             return False
-        digest = hashlib.sha256(token.encode()).hexdigest()
-        return hmac.compare_digest(digest, self.push_token_hash)
+        return hmac.compare_digest(token_digest(token), self.push_token_hash)
 
 
 class RunState(models.TextChoices):

@@ -1,10 +1,8 @@
 """What every probe kind shares: the run description handed to it and the result it returns."""
 
-import time
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
-from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
@@ -63,10 +61,6 @@ def elapsed_in_unit(seconds: float, unit: str) -> float:
     return round(seconds, 4) if unit == "s" else round(seconds * 1000.0, 2)
 
 
-def now() -> float:
-    return time.time()
-
-
 def target_of(url: str) -> str:
     """The circuit-breaker key of a URL: scheme, host, port and path (no query or fragment)."""
     parts = urlsplit(url)
@@ -74,8 +68,7 @@ def target_of(url: str) -> str:
 
 
 def host_of(url: str) -> str:
-    parts = urlsplit(url)
-    return parts.netloc.lower()
+    return urlsplit(url).netloc.lower()
 
 
 def validate_target_url(url: str, *, field_name: str = "url") -> None:
@@ -139,32 +132,3 @@ def validate_json_path(path: object, *, key: str) -> None:
         pass
     except (ValueError, IndexError):
         raise ValidationError({"config": _("%(key)s is not a valid path.") % {"key": key}}) from None
-
-
-def response_limit() -> int:
-    return getattr(settings, "PROBE_MAX_RESPONSE_BYTES", 1_048_576)
-
-
-def spec_of_run(run) -> RunSpec:
-    """A ProbeRun (with its probe and metric loaded) as plain values."""
-    probe = run.probe
-    return RunSpec(
-        run_id=run.pk,
-        probe_id=probe.pk,
-        metric_id=probe.metric_id,
-        kind=probe.kind,
-        url=probe.url,
-        config=probe.config,
-        unit=probe.metric.unit,
-        connect_timeout=probe.connect_timeout,
-        read_timeout=probe.read_timeout,
-        timeout=probe.timeout,
-        scheduled_at=run.scheduled_at.timestamp(),
-        deadline=run.deadline.timestamp(),
-        abandon_after=run.abandon_after.timestamp(),
-        target=target_of(probe.url),
-        host=host_of(probe.url),
-        nonce=run.nonce,
-        webhook_secret=probe.webhook_secret,
-        public_id=probe.public_id,
-    )

@@ -7,6 +7,7 @@ Redirects are not followed: a redirect could lead to an address the guard would 
 import time
 
 import aiohttp
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
@@ -18,7 +19,6 @@ from .base import (
     elapsed_in_unit,
     refuse_unknown_keys,
     require_mapping,
-    response_limit,
     validate_headers,
     validate_target_url,
 )
@@ -55,7 +55,7 @@ async def fetch(spec: RunSpec, session: aiohttp.ClientSession, *, method: str = 
     async with session.request(
         method, url or spec.url, timeout=timeout, allow_redirects=False, **kw
     ) as response:
-        body = await response.content.read(response_limit())
+        body = await response.content.read(settings.PROBE_MAX_RESPONSE_BYTES)
         return response.status, body
 
 

@@ -12,18 +12,12 @@ from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 
 from incidents import selectors
+from incidents.metrics.indicator import page_indicator
 from incidents.models import Component, ComponentStatus
 from incidents.translation import pick
 
 THEMES = ("light", "dark")
-# Tone of each component status and of each page indicator value (Statuspage's).
-TONE_OF_STATUS = {
-    ComponentStatus.OPERATIONAL: "ok",
-    ComponentStatus.DEGRADED_PERFORMANCE: "degraded",
-    ComponentStatus.PARTIAL_OUTAGE: "partial",
-    ComponentStatus.MAJOR_OUTAGE: "major",
-    ComponentStatus.UNDER_MAINTENANCE: "maintenance",
-}
+# Tone of each page indicator value (Statuspage's); a component's is that of a page of it alone.
 TONE_OF_INDICATOR = {
     "none": "ok",
     "minor": "degraded",
@@ -89,7 +83,7 @@ def component_badge(component: Component, *, language: str) -> Badge:
     """A component's name (in `language`, with the usual fallback) and its status."""
     name = pick(component.name, language=language, original=component.original_language).text
     status = ComponentStatus(component.status)
-    return Badge(name or component.slug, str(status.label), TONE_OF_STATUS[status])
+    return Badge(name or component.slug, str(status.label), TONE_OF_INDICATOR[page_indicator([status]).value])
 
 
 def unknown_badge() -> Badge:

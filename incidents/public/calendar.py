@@ -73,13 +73,13 @@ def _event(window: Incident, language: str) -> icalendar.Event:
 
 
 def _description(window: Incident, language: str, url: str) -> str:
-    updates = list(window.updates.all())
-    announcement = next((u for u in updates if u.body), None)
-    parts = []
-    if announcement is not None:
-        parts.append(pick(announcement.body, language=language, original=announcement.original_language).text)
-    parts.append(url)
-    return "\n\n".join(p for p in parts if p)
+    announcement = next((u for u in window.updates.all() if u.body), None)
+    text = (
+        pick(announcement.body, language=language, original=announcement.original_language).text
+        if announcement
+        else ""
+    )
+    return "\n\n".join(p for p in (text, url) if p)
 
 
 def _host() -> str:

@@ -170,8 +170,7 @@ class UpdatesFeed(Feed):
 
     item_guid_is_permalink = False
 
-    def item_author_name(self) -> str:
-        return self.author_name()
+    item_author_name = author_name
 
     def item_pubdate(self, update: IncidentUpdate) -> dt.datetime:
         return update.display_at

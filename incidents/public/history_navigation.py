@@ -30,24 +30,8 @@ def month_value(month: dt.date) -> str:
 
 def months_between(first: dt.date, last: dt.date) -> list[dt.date]:
     """First days of the months from `last` back to `first`, newest first."""
-    found, year, month = [], last.year, last.month
-    while (year, month) >= (first.year, first.month):
-        found.append(dt.date(year, month, 1))
-        year, month = (year, month - 1) if month > 1 else (year - 1, 12)
-    return found
-
-
-def next_month(month: dt.date) -> dt.date:
-    return dt.date(month.year + month.month // 12, month.month % 12 + 1, 1)
-
-
-def months_back(month: dt.date, count: int) -> dt.date:
-    index = month.year * 12 + month.month - 1 - count
-    return dt.date(index // 12, index % 12 + 1, 1)
-
-
-def months_forward(month: dt.date, count: int) -> dt.date:
-    return months_back(month, -count)
+    earliest, latest = first.year * 12 + first.month - 1, last.year * 12 + last.month - 1
+    return [dt.date(index // 12, index % 12 + 1, 1) for index in range(latest, earliest - 1, -1)]
 
 
 def history_href(query: dict[str, str], **changes: str) -> str:

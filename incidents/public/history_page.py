@@ -5,9 +5,11 @@ import datetime as dt
 from dataclasses import dataclass
 from zoneinfo import ZoneInfo
 
+from dateutil.relativedelta import relativedelta
 from django.utils import timezone
 
 from incidents import formatting, selectors
+from incidents.metrics.uptime import midnight
 from incidents.public import history_navigation as navigation
 from incidents.public import presentation
 from incidents.public.history_filters import HistoryFilterForm, HistoryFilters, impact_choices
@@ -21,14 +23,10 @@ class RenderedPage:
 
 def history_window(filters: HistoryFilters, zone: ZoneInfo) -> tuple[dt.datetime | None, dt.datetime | None]:
     """The filters' days as local midnights: [first day, the day after the last)."""
-
-    def midnight(day: dt.date) -> dt.datetime:
-        return dt.datetime.combine(day, dt.time(), tzinfo=zone)
-
     if filters.month:
-        return midnight(filters.month), midnight(navigation.next_month(filters.month))
-    since = midnight(filters.since) if filters.since else None
-    until = midnight(filters.until + dt.timedelta(days=1)) if filters.until else None
+        return midnight(filters.month, zone), midnight(filters.month + relativedelta(months=1), zone)
+    since = midnight(filters.since, zone) if filters.since else None
+    until = midnight(filters.until + dt.timedelta(days=1), zone) if filters.until else None
     return since, until
 
 
@@ -70,7 +68,7 @@ def history_page(params, *, page_number: int, page_size: int, language: str) -> 
     }
     days = [day for day in (filters.since, filters.until) if day]
     outside = bool(days) and (
-        first is None or not all(first <= day < navigation.next_month(this_month) for day in days)
+        first is None or not all(first <= day < this_month + relativedelta(months=1) for day in days)
     )
     # Made-up page numbers, names and dates all show a page that is kept already: keep none.
     return RenderedPage(context, keep=page.number == page_number and not form.errors and not outside)
@@ -80,7 +78,7 @@ def _month_link(month, step: int, first, last, query, language) -> dict | None:
     """The month before or after the one shown, while there is history there."""
     if month is None:
         return None
-    other = navigation.next_month(month) if step > 0 else (month - dt.timedelta(days=1)).replace(day=1)
+    other = month + relativedelta(months=step)
     if not first <= other <= last:
         return None
     return {

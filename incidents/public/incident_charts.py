@@ -29,9 +29,7 @@ def incident_window(incident: Incident) -> tuple[dt.datetime, dt.datetime, Resol
     length = end - start
     if length <= LONGEST_BY_MINUTE:
         return start, end, Resolution.MINUTE
-    if length <= LONGEST_HOURLY:
-        return start, end, Resolution.HOUR
-    return start, end, Resolution.DAY
+    return start, end, Resolution.HOUR if length <= LONGEST_HOURLY else Resolution.DAY
 
 
 def incident_charts(incident: Incident, components: list[Component], language: str) -> list[LineChart]:

@@ -117,10 +117,7 @@ def cached_page(
     query: Callable[[HttpRequest], str | None] = no_query,
     live: bool = False,
 ) -> Callable[..., HttpResponse]:
-    """Serves a GET from the cache for the page's language, rendering it when missing.
-
-    One request renders an expired page; the others meanwhile get the previous version
-    (see `fetch`), so a surge never turns into one render per request.
+    """Serves a GET from the cache for the page's language, rendering it when missing (`fetch`).
 
     Pages are kept under `query(request)`: the parameters the page reads, normalised to known
     values, so tracking tags and made-up values cannot fill the cache with copies. None means

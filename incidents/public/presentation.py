@@ -7,7 +7,7 @@ alternatives.
 """
 
 import datetime as dt
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from zoneinfo import ZoneInfo
 
@@ -157,11 +157,15 @@ def hour_readouts(
     """What the 24-hour line says of each hour when pointed at: "14:00: 1.8 s"."""
     if len(hours) != len(hourly):
         return []
+    return _readouts(metric, zip(hours, hourly, strict=True), language)
+
+
+def _readouts(metric: Metric, points: Iterable[tuple[str, float | None]], language: str) -> list[str]:
     return [
-        _("%(time)s: no data") % {"time": hour}
+        _("%(time)s: no data") % {"time": when}
         if value is None
-        else _("%(time)s: %(value)s") % {"time": hour, "value": metric_value(metric, value, language)}
-        for hour, value in zip(hours, hourly, strict=True)
+        else _("%(time)s: %(value)s") % {"time": when, "value": metric_value(metric, value, language)}
+        for when, value in points
     ]
 
 
@@ -298,19 +302,13 @@ def point_readouts(
 ) -> list[str]:
     """What a chart says of each point when pointed at: "Mar 4, 14:00: 1.8 s", or "Mar 4, 2026:
     1.8 s" for a day's point, in `zone` (the status page's by default)."""
-    texts = []
-    for at, value in points:
+
+    def when(at: dt.datetime) -> str:
         if daily:
-            local = formatting.in_zone(at, zone or formatting.status_zone())
-            when = formatting.format_date(local.date(), language) if local else formatting.utc_text(at)
-        else:
-            when = formatting.format_day_time(at, language, zone=zone)
-        texts.append(
-            _("%(time)s: no data") % {"time": when}
-            if value is None
-            else _("%(time)s: %(value)s") % {"time": when, "value": metric_value(metric, value, language)}
-        )
-    return texts
+            return _time_label(at, language, zone=zone, dates_only=True)
+        return formatting.format_day_time(at, language, zone=zone)
+
+    return _readouts(metric, ((when(at), value) for at, value in points), language)
 
 
 def metric_charts(

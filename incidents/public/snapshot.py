@@ -6,11 +6,6 @@ swaps the `current` symlink to it with one rename, so a reader (nginx, a CDN upl
 degraded mode in incidents.public.degraded) never sees half a snapshot. Each page carries a
 "last updated" note with the snapshot's time.
 
-URL to file: `/x/` -> `x/index.html`, `/history/?page=N` -> `history/page/N/index.html`,
-`/x.atom` -> `x.atom`; the 404 page per language at `<lang>/404.html` (`404.html` for en);
-the embeds (widget, badges, calendars, widget.js, robots.txt) as incidents.public.snapshot_embeds
-lays them out.
-
 A page whose incident or component was deleted, unpublished or renamed while the export ran
 drops out. Any other page that answers with a server error stops the export: the new build is
 removed and `current` keeps pointing at the previous one (SnapshotFailed), because a snapshot
@@ -105,7 +100,8 @@ def prefix(language: str) -> str:
 
 
 def file_for(path: str, *, page: int | None = None) -> str:
-    """The snapshot file of a URL path (without query), relative to the snapshot folder."""
+    """The snapshot file of a URL path (without query), relative to the snapshot folder:
+    `/x/` -> `x/index.html`, `/history/?page=N` -> `history/page/N/index.html`, `/x.atom` -> `x.atom`."""
     relative = path.lstrip("/")
     if page and page > 1 and relative.endswith("history/"):
         relative = f"{relative}page/{page}/"

@@ -14,6 +14,7 @@ for a static server.
 import json
 import re
 from collections.abc import Mapping
+from dataclasses import asdict
 from pathlib import Path
 
 from django.conf import settings
@@ -70,15 +71,11 @@ def badge_files() -> dict[str, bytes]:
             for slug, badge in by_slug.items():
                 files[f"{_folder(language)}components/{slug}/badge.svg"] = badges.render_badge(badge).encode()
         texts[language] = {
-            "page": _texts(page),
-            "components": {slug: _texts(badge) for slug, badge in by_slug.items()},
+            "page": asdict(page),
+            "components": {slug: asdict(badge) for slug, badge in by_slug.items()},
         }
     files[BADGE_TEXTS] = json.dumps(texts, ensure_ascii=False, sort_keys=True).encode()
     return files
-
-
-def _texts(badge: badges.Badge) -> dict[str, str]:
-    return {"label": badge.label, "message": badge.message, "tone": badge.tone}
 
 
 def embed_file(path: str, params: Mapping[str, str]) -> str | None:

@@ -4,7 +4,6 @@ language, and where it leads (that day's history); drawn by incidents.public.cha
 import datetime as dt
 import hashlib
 import logging
-from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -50,7 +49,7 @@ class BarTexts:
 
     def day(self, date: dt.date) -> str:
         if date not in self._days:
-            self._days[date] = formatting.format_day(date, self.language)
+            self._days[date] = formatting.format_date(date, self.language)
         return self._days[date]
 
     def duration(self, seconds: float) -> str:
@@ -161,15 +160,12 @@ class PastDays:
 
 
 def past_days(days: list[Span], texts: BarTexts, component_slug: str) -> PastDays:
-    seconds: dict[str, float] = defaultdict(float)
-    for span in days:
-        for status, value in span.seconds.items():
-            seconds[status] += value
+    total = overall(days)
     return PastDays(
         items=charts.day_items([_day(span, texts, component_slug) for span in days], ends_bar=False),
         days=len(days),
-        seconds=dict(seconds),
-        start=days[0].start,
+        seconds=total.seconds,
+        start=total.start,
     )
 
 
@@ -178,10 +174,7 @@ def bars_with_today(
 ) -> tuple[str, str]:
     """The bars and uptime of `past_days` followed by today's bar, as uptime_bars draws them."""
     items = past.items + charts.day_items([_day(today, texts, component_slug)])
-    seconds = dict(past.seconds)
-    for status, value in today.seconds.items():
-        seconds[status] = seconds.get(status, 0.0) + value
-    total = Span(past.start, today.end, seconds)
+    total = overall([Span(past.start, today.start, past.seconds), today])
     return _drawn(component_name, items, total, past.days + 1, texts.language)
 
 

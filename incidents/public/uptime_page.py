@@ -3,6 +3,7 @@ between them."""
 
 import datetime as dt
 
+from dateutil.relativedelta import relativedelta
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -32,10 +33,8 @@ def uptime_page(wanted: str, *, language: str) -> RenderedPage:
     months, by_component = selectors.uptime_by_month(components, months=UPTIME_MONTHS, last=last)
     shown_first = months[0].date()
     # Older windows end no earlier than the first data's window, so none is all "no data".
-    older = max(
-        navigation.months_back(last, UPTIME_MONTHS), navigation.months_forward(first, UPTIME_MONTHS - 1)
-    )
-    newer = min(navigation.months_forward(last, UPTIME_MONTHS), this_month)
+    older = max(last - relativedelta(months=UPTIME_MONTHS), first + relativedelta(months=UPTIME_MONTHS - 1))
+    newer = min(last + relativedelta(months=UPTIME_MONTHS), this_month)
     context = {
         "months": [formatting.format_month(m.date(), language) for m in months],
         "rows": uptime_table.uptime_rows(

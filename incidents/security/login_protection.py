@@ -9,6 +9,7 @@ as it likes, and its colleagues' correct logins never lock anyone out.
 """
 
 from collections.abc import Callable
+from functools import wraps
 
 from django.conf import settings
 from django.contrib.auth.forms import AuthenticationForm
@@ -58,6 +59,7 @@ def protect_login(view: Callable, *, template_name: str, context: Callable | Non
     """Wraps a login view (Django's LoginView and the admin's): attempts over the limit get
     `template_name` with the refusal on the form, and 429, before any password is checked."""
 
+    @wraps(view)
     def protected(request, *args, **kwargs):
         if request.method != "POST":
             return view(request, *args, **kwargs)
@@ -71,6 +73,4 @@ def protect_login(view: Callable, *, template_name: str, context: Callable | Non
             forget_attempts(request, username)
         return response
 
-    protected.__name__ = getattr(view, "__name__", "protected_login")
-    protected.__doc__ = view.__doc__
     return protected

@@ -60,11 +60,8 @@ def hourly_values(metrics: Sequence[Metric], *, hours: int = 24) -> dict[int, li
     series = metric_series(
         metrics, resolution=Resolution.HOUR, since=starts[0], until=now + dt.timedelta(hours=1)
     )
-    result = {}
-    for metric in metrics:
-        by_hour = dict(series.get(metric.pk, []))
-        result[metric.pk] = [by_hour.get(start) for start in starts]
-    return result
+    by_hour = {metric.pk: dict(series.get(metric.pk, [])) for metric in metrics}
+    return {pk: [values.get(start) for start in starts] for pk, values in by_hour.items()}
 
 
 def metric_window_values(metrics: list[Metric]) -> dict[int, list[float]]:

@@ -39,29 +39,21 @@ class GroupView:
         return ComponentStatus.worst(c.status for c in self.components)
 
 
-def grouped_components() -> list[GroupView]:
-    """Components in their groups, in page order, with their metrics loaded."""
-    components = Component.objects.select_related("group").prefetch_related(
+def _with_metrics() -> QuerySet[Component]:
+    return Component.objects.select_related("group").prefetch_related(
         Prefetch("metrics", queryset=live_metrics())
     )
+
+
+def grouped_components() -> list[GroupView]:
+    """Components in their groups, in page order, with their metrics loaded."""
     views: dict[int | None, GroupView] = {}
-    for component in components:
+    for component in _with_metrics():
         key = component.group_id
         if key not in views:
             views[key] = GroupView(component.group)
         views[key].components.append(component)
     return sorted(views.values(), key=lambda v: (v.group is None, v.group.position if v.group else 0))
-
-
-def open_incidents() -> QuerySet[Incident]:
-    """Published incidents and maintenance in progress, newest first, with their timelines."""
-    return (
-        Incident.objects.published()
-        .open()
-        .exclude(status="scheduled")
-        .prefetch_related(Prefetch("updates", queryset=IncidentUpdate.objects.timeline()), "components")
-        .order_by("-started_at")
-    )
 
 
 @dataclass
@@ -172,10 +164,7 @@ def related_incidents(incident: Incident) -> list[Incident]:
 
 
 def public_component(slug: str) -> Component:
-    queryset = Component.objects.select_related("group").prefetch_related(
-        Prefetch("metrics", queryset=live_metrics())
-    )
-    return get_object_or_404(queryset, slug=slug)
+    return get_object_or_404(_with_metrics(), slug=slug)
 
 
 def component_incidents(component: Component, *, limit: int = 20) -> list[Incident]:

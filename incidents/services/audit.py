@@ -43,3 +43,20 @@ def changed_fields(before: dict, after: dict) -> tuple[dict, dict]:
     """
     keys = [key for key in after if before.get(key) != after.get(key)]
     return {key: before[key] for key in keys if key in before}, {key: after[key] for key in keys}
+
+
+def record_changes(
+    subject, *, actor: AbstractBaseUser | None, action: str, subject_type: Subject, before: dict, after: dict
+) -> None:
+    """Records the fields whose values differ (see changed_fields), and nothing when none does."""
+    old, new = changed_fields(before, after)
+    if old or new:
+        record_event(
+            actor=actor,
+            action=action,
+            subject_type=subject_type,
+            subject_id=subject.pk,
+            subject_label=str(subject),
+            before=old,
+            after=new,
+        )

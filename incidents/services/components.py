@@ -18,7 +18,7 @@ from incidents.models import (
 from incidents.public.versions import content_changed, live_changed
 from incidents.validation.instants import check_instants
 
-from .audit import changed_fields, record_event
+from .audit import record_changes, record_event
 from .component_limits import check_room_for_components
 from .notifications import enqueue_component_update
 from .uptime_months import count_closed_period, recount_uptime_months
@@ -158,17 +158,14 @@ def save_component(component: Component, *, actor: AbstractBaseUser | None) -> C
             )
         elif previous.start_date != component.start_date:
             recount_uptime_months([component])
-        old, new = changed_fields(before, _snapshot(component))
-        if old or new:
-            record_event(
-                actor=actor,
-                action="component.created" if creating else "component.changed",
-                subject_type=Subject.COMPONENT,
-                subject_id=component.pk,
-                subject_label=str(component),
-                before=old,
-                after=new,
-            )
+        record_changes(
+            component,
+            actor=actor,
+            action="component.created" if creating else "component.changed",
+            subject_type=Subject.COMPONENT,
+            before=before,
+            after=_snapshot(component),
+        )
     return component
 
 
@@ -182,15 +179,12 @@ def save_group(group: ComponentGroup, *, actor: AbstractBaseUser | None) -> Comp
         group.updated_at = timezone.now()
         group.save()
         content_changed()
-        old, new = changed_fields(before, {f: getattr(group, f) for f in fields})
-        if old or new:
-            record_event(
-                actor=actor,
-                action="group.created" if creating else "group.changed",
-                subject_type=Subject.COMPONENT_GROUP,
-                subject_id=group.pk,
-                subject_label=str(group),
-                before=old,
-                after=new,
-            )
+        record_changes(
+            group,
+            actor=actor,
+            action="group.created" if creating else "group.changed",
+            subject_type=Subject.COMPONENT_GROUP,
+            before=before,
+            after={f: getattr(group, f) for f in fields},
+        )
     return group

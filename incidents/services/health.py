@@ -12,7 +12,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone, translation
 
-from incidents.metrics import health
+from incidents.metrics import health, readings
 from incidents.models import (
     AlertState,
     Component,
@@ -36,11 +36,6 @@ from .components import observe_component_status
 from .incidents import declare_incident
 
 AUTOMATION = "probes"
-
-
-def _interval(metric: Metric) -> int:
-    probe = getattr(metric, "probe", None)
-    return max(metric.expected_interval, probe.interval if probe else 0)
 
 
 def _observed(metric: Metric, figure: float | None) -> ComponentStatus:
@@ -97,7 +92,7 @@ def evaluate_metrics(
         row.evaluated_at = now
         row.no_data_since = None
         latest = dt.datetime.fromisoformat(row.recent[-1][0])
-        row.stale_after = health.stale_after(latest, _interval(metric))
+        row.stale_after = health.stale_after(latest, readings.expected_interval(metric))
     update_many(
         MetricHealth,
         list(rows.values()),

@@ -14,7 +14,7 @@ from incidents.public.versions import content_changed, live_changed
 from incidents.services.bulk import update_many
 from incidents.validation.instants import check_happened
 
-from .audit import changed_fields, record_event
+from .audit import record_changes
 
 
 def bucket_start(at: dt.datetime, resolution: Resolution) -> dt.datetime:
@@ -161,15 +161,12 @@ def save_metric(metric: Metric, *, actor: AbstractBaseUser | None) -> Metric:
         (THRESHOLD_FIELDS, Subject.THRESHOLD, "thresholds"),
     ):
         before = {} if stored is None else {f: getattr(stored, f) for f in fields}
-        old, new = changed_fields(before, {f: getattr(metric, f) for f in fields})
-        if old or new:
-            record_event(
-                actor=actor,
-                action=f"{action}.{'created' if creating else 'changed'}",
-                subject_type=subject,
-                subject_id=metric.pk,
-                subject_label=str(metric),
-                before=old,
-                after=new,
-            )
+        record_changes(
+            metric,
+            actor=actor,
+            action=f"{action}.{'created' if creating else 'changed'}",
+            subject_type=subject,
+            before=before,
+            after={f: getattr(metric, f) for f in fields},
+        )
     return metric

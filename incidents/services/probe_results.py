@@ -17,7 +17,7 @@ from incidents.models import (
     RunState,
 )
 from incidents.probes import push, webhook
-from incidents.probes.base import RunResult, elapsed_in_unit, spec_of_run
+from incidents.probes.base import RunResult, elapsed_in_unit
 from incidents.services.bulk import update_many
 from incidents.telemetry import instruments
 from incidents.validation.instants import check_happened
@@ -25,6 +25,7 @@ from incidents.validation.json_bodies import JsonTooDeep, UnstorableText
 
 from .health import evaluate_metrics, group_samples
 from .metrics import NewSample, record_samples
+from .probes import run_specs
 
 SAMPLE_OUTCOMES = {
     RunState.OK: Outcome.OK,
@@ -170,12 +171,7 @@ def receive_canary(probe: Probe, *, body: bytes, signature: str, received_at: dt
     except (ValueError, KeyError, IndexError, TypeError):
         raise CanaryRefused(400, "no nonce in the body") from None
     with transaction.atomic():
-        run = (
-            ProbeRun.objects.select_for_update()
-            .select_related("probe__metric")
-            .filter(probe=probe, nonce=nonce)
-            .first()
-        )
+        run = ProbeRun.objects.select_for_update().filter(probe=probe, nonce=nonce).first()
         if run is None:
             raise CanaryRefused(404, "unknown nonce")
         if run.state != RunState.RUNNING or run.triggered_at is None:
@@ -184,7 +180,7 @@ def receive_canary(probe: Probe, *, body: bytes, signature: str, received_at: dt
             raise CanaryRefused(410, "the canary came back after its deadline")
         delay = (received_at - run.triggered_at).total_seconds()
         result = RunResult(
-            spec=spec_of_run(run),
+            spec=run_specs(ProbeRun.objects.filter(pk=run.pk))[0],
             state=RunState.OK,
             started_at=run.triggered_at.timestamp(),
             finished_at=received_at.timestamp(),

@@ -1,7 +1,6 @@
 """Probes: saving them, dispatching due runs, claiming them, and sweeping abandoned ones."""
 
 import datetime as dt
-import hashlib
 import random
 import secrets
 
@@ -9,6 +8,7 @@ from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -23,6 +23,7 @@ from incidents.models import (
     Sample,
     Subject,
 )
+from incidents.models.api_tokens import token_digest
 from incidents.outbound.guard import check_host_addresses, check_url_shape
 from incidents.probes import kind_module
 from incidents.probes.base import RunSpec, host_of, target_of
@@ -35,7 +36,7 @@ from incidents.security.masking import (
 )
 from incidents.services.bulk import update_many
 
-from .audit import changed_fields, record_event
+from .audit import record_changes, record_event
 
 PROBE_FIELDS = ("name", "kind", "metric_id", "enabled", "url", "config", "interval", "timeout")
 PROBE_FIELDS += ("connect_timeout", "read_timeout")
@@ -99,6 +100,17 @@ def check_target_address(url: str) -> None:
         raise ValidationError({"url": error.messages}) from None
 
 
+def _record(probe: Probe, action: str, *, actor: AbstractBaseUser | None, **changes) -> None:
+    record_event(
+        actor=actor,
+        action=action,
+        subject_type=Subject.PROBE,
+        subject_id=probe.pk,
+        subject_label=str(probe),
+        **changes,
+    )
+
+
 def _audited(probe: Probe) -> dict:
     """The probe's audited fields, with its header values, credentials and URL query values masked."""
     return masked_probe_fields({f: getattr(probe, f) for f in PROBE_FIELDS})
@@ -118,17 +130,14 @@ def save_probe(probe: Probe, *, actor: AbstractBaseUser | None) -> Probe:
         probe.next_run_at = timezone.now() + dt.timedelta(seconds=random.uniform(0, probe.interval))
     probe.updated_at = timezone.now()
     probe.save()
-    old, new = changed_fields(before, _audited(probe))
-    if old or new:
-        record_event(
-            actor=actor,
-            action="probe.created" if creating else "probe.changed",
-            subject_type=Subject.PROBE,
-            subject_id=probe.pk,
-            subject_label=str(probe),
-            before=old,
-            after=new,
-        )
+    record_changes(
+        probe,
+        actor=actor,
+        action="probe.created" if creating else "probe.changed",
+        subject_type=Subject.PROBE,
+        before=before,
+        after=_audited(probe),
+    )
     return probe
 
 
@@ -136,15 +145,9 @@ def save_probe(probe: Probe, *, actor: AbstractBaseUser | None) -> Probe:
 def issue_push_token(probe: Probe, *, actor: AbstractBaseUser | None) -> str:
     """A new push token for the probe; only its hash is kept, so show it once."""
     token = secrets.token_urlsafe(32)
-    probe.push_token_hash = hashlib.sha256(token.encode()).hexdigest()
+    probe.push_token_hash = token_digest(token)
     Probe.objects.filter(pk=probe.pk).update(push_token_hash=probe.push_token_hash)
-    record_event(
-        actor=actor,
-        action="probe.token_issued",
-        subject_type=Subject.PROBE,
-        subject_id=probe.pk,
-        subject_label=str(probe),
-    )
+    _record(probe, "probe.token_issued", actor=actor)
     return token
 
 
@@ -153,13 +156,7 @@ def rotate_webhook_secret(probe: Probe, *, actor: AbstractBaseUser | None) -> st
     """A new signing secret for a webhook probe; the old one stops working at once."""
     probe.webhook_secret = secrets.token_hex(32)
     Probe.objects.filter(pk=probe.pk).update(webhook_secret=probe.webhook_secret)
-    record_event(
-        actor=actor,
-        action="probe.secret_rotated",
-        subject_type=Subject.PROBE,
-        subject_id=probe.pk,
-        subject_label=str(probe),
-    )
+    _record(probe, "probe.secret_rotated", actor=actor)
     return probe.webhook_secret
 
 
@@ -238,42 +235,31 @@ def claim_runs(run_ids: list[int], *, worker: str) -> list[RunSpec]:
     )
     if not claimed:
         return []
+    return run_specs(ProbeRun.objects.filter(pk__in=run_ids, worker=claim))
+
+
+def run_specs(runs: QuerySet[ProbeRun]) -> list[RunSpec]:
     # Plain rows rather than three model instances per run: this runs for every probe run.
-    rows = ProbeRun.objects.filter(pk__in=run_ids, worker=claim).values_list(*CLAIM_COLUMNS)
-    return [_spec_of_row(*row) for row in rows]
+    rows = runs.values_list(*CLAIM_COLUMNS.values())
+    return [_spec_of_row(dict(zip(CLAIM_COLUMNS, row, strict=True))) for row in rows]
 
 
-CLAIM_COLUMNS = (
-    "pk", "scheduled_at", "deadline", "abandon_after", "nonce", "probe_id", "probe__metric_id",
-    "probe__kind", "probe__url", "probe__config", "probe__metric__unit", "probe__connect_timeout",
-    "probe__read_timeout", "probe__timeout", "probe__webhook_secret", "probe__public_id",
-)  # fmt: skip
+# RunSpec's fields and the columns they are read from.
+CLAIM_COLUMNS = {
+    "run_id": "pk", "scheduled_at": "scheduled_at", "deadline": "deadline",
+    "abandon_after": "abandon_after", "nonce": "nonce", "probe_id": "probe_id",
+    "metric_id": "probe__metric_id", "kind": "probe__kind", "url": "probe__url",
+    "config": "probe__config", "unit": "probe__metric__unit",
+    "connect_timeout": "probe__connect_timeout", "read_timeout": "probe__read_timeout",
+    "timeout": "probe__timeout", "webhook_secret": "probe__webhook_secret",
+    "public_id": "probe__public_id",
+}  # fmt: skip
 
 
-def _spec_of_row(
-    run_id, scheduled_at, deadline, abandon_after, nonce, probe_id, metric_id, kind, url, config, unit,
-    connect_timeout, read_timeout, timeout, webhook_secret, public_id,
-) -> RunSpec:  # fmt: skip
-    return RunSpec(
-        run_id=run_id,
-        probe_id=probe_id,
-        metric_id=metric_id,
-        kind=kind,
-        url=url,
-        config=config,
-        unit=unit,
-        connect_timeout=connect_timeout,
-        read_timeout=read_timeout,
-        timeout=timeout,
-        scheduled_at=scheduled_at.timestamp(),
-        deadline=deadline.timestamp(),
-        abandon_after=abandon_after.timestamp(),
-        target=target_of(url),
-        host=host_of(url),
-        nonce=nonce,
-        webhook_secret=webhook_secret,
-        public_id=public_id,
-    )
+def _spec_of_row(row: dict) -> RunSpec:
+    for name in ("scheduled_at", "deadline", "abandon_after"):
+        row[name] = row[name].timestamp()
+    return RunSpec(**row, target=target_of(row["url"]), host=host_of(row["url"]))
 
 
 def mark_triggered(run_id: int, *, at: dt.datetime) -> bool:
@@ -312,12 +298,5 @@ def prune_old_data(*, now: dt.datetime | None = None, chunk: int = 5000) -> dict
 @transaction.atomic
 def delete_probe(probe: Probe, *, actor: AbstractBaseUser | None) -> None:
     """Deletes a probe with its runs; its metric and samples stay."""
-    record_event(
-        actor=actor,
-        action="probe.deleted",
-        subject_type=Subject.PROBE,
-        subject_id=probe.pk,
-        subject_label=str(probe),
-        before=_audited(probe),
-    )
+    _record(probe, "probe.deleted", actor=actor, before=_audited(probe))
     probe.delete()

@@ -4,6 +4,8 @@ A message only says "look now"; the rows say what to send. Both tasks are safe t
 or at the same time (claims skip locked rows), so acks_late and redelivery are harmless.
 """
 
+from dataclasses import asdict
+
 from celery import shared_task
 from django.conf import settings
 
@@ -17,13 +19,7 @@ def dispatch() -> dict:
     report = outbox.deliver_due(seconds=settings.NOTIFY_DISPATCH_SECONDS)
     if not report.done:
         kick()
-    return {
-        "sent": report.sent,
-        "retried": report.retried,
-        "failed": report.failed,
-        "held": report.held,
-        "done": report.done,
-    }
+    return asdict(report)
 
 
 @shared_task(name="incidents.notify.sweep", acks_late=True, ignore_result=True)

@@ -7,6 +7,7 @@ from django.utils.html import format_html
 from django.utils.translation import get_language
 
 from incidents import formatting
+from incidents.public import presentation
 from incidents.rendering import render_markdown
 from incidents.translation import pick
 
@@ -44,11 +45,7 @@ def duration(value: dt.timedelta) -> str:
 @register.simple_tag
 def metric_value(metric) -> str:
     """The latest value in the unit a person reads it in ("23 min"), the exact one in its title."""
-    if metric.latest_value is None:
-        return ""
-    language, value = get_language() or "en", metric.latest_value
-    shown = formatting.format_measure(value, metric.unit, language, precision=metric.precision)
-    exact = formatting.format_exact_measure(value, metric.unit, language, precision=metric.precision)
-    if exact == shown:
-        return shown
-    return format_html('<span title="{}">{}</span>', exact, shown)
+    language = get_language() or "en"
+    shown = presentation.metric_value(metric, metric.latest_value, language)
+    exact = presentation.exact_value(metric, metric.latest_value, language)
+    return format_html('<span title="{}">{}</span>', exact, shown) if exact else shown

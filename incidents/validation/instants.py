@@ -56,7 +56,9 @@ def _as_instant(value: dt.datetime | dt.date) -> dt.datetime:
     return value if timezone.is_aware(value) else value.replace(tzinfo=dt.UTC)
 
 
-def _check(value: dt.datetime | dt.date, *, latest: dt.datetime, too_late) -> None:
+def _check(value: dt.datetime | dt.date | None, *, latest: dt.datetime, too_late) -> None:
+    if value is None:
+        return
     instant = _as_instant(value)
     if instant < EARLIEST:
         raise ValidationError(_("Enter a time on or after 1 January 1970 (UTC)."), code="too_early")
@@ -66,32 +68,29 @@ def _check(value: dt.datetime | dt.date, *, latest: dt.datetime, too_late) -> No
 
 def check_any(value: dt.datetime | dt.date | None) -> None:
     """Any instant, for example a filter: from 1970 to the planning horizon."""
-    if value is not None:
-        _check(
-            value,
-            latest=timezone.now() + planned_horizon(),
-            too_late=_("Enter a time at most %(years)s years ahead.") % {"years": _horizon_years()},
-        )
+    _check(
+        value,
+        latest=timezone.now() + planned_horizon(),
+        too_late=_("Enter a time at most %(years)s years ahead.") % {"years": _horizon_years()},
+    )
 
 
 def check_happened(value: dt.datetime | dt.date | None, *, now: dt.datetime | None = None) -> None:
     """Something that happened: from 1970 to a few minutes from now (clocks differ a little)."""
-    if value is not None:
-        _check(
-            value,
-            latest=(now or timezone.now()) + clock_skew(),
-            too_late=_("This cannot be dated in the future."),
-        )
+    _check(
+        value,
+        latest=(now or timezone.now()) + clock_skew(),
+        too_late=_("This cannot be dated in the future."),
+    )
 
 
 def check_planned(value: dt.datetime | dt.date | None, *, now: dt.datetime | None = None) -> None:
     """Something planned (a maintenance window, a due date): from 1970 to the planning horizon."""
-    if value is not None:
-        _check(
-            value,
-            latest=(now or timezone.now()) + planned_horizon(),
-            too_late=_("Plan at most %(years)s years ahead.") % {"years": _horizon_years()},
-        )
+    _check(
+        value,
+        latest=(now or timezone.now()) + planned_horizon(),
+        too_late=_("Plan at most %(years)s years ahead.") % {"years": _horizon_years()},
+    )
 
 
 def check_within_window(value: dt.datetime, *, received_at: dt.datetime, window: dt.timedelta) -> None:

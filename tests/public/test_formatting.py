@@ -36,7 +36,7 @@ def test_dates_read_as_babel_writes_them(language, settings):
         assert formatting.format_month(value.date(), language) == format_skeleton(
             "yMMMM", value.date(), locale=locale
         )
-        assert formatting.format_day(value.date(), language) == format_skeleton(
+        assert formatting.format_date(value.date(), language) == format_skeleton(
             "yMMMd", value.date(), locale=locale
         )
 
