@@ -8,6 +8,18 @@ from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from incidents.lifecycle.commands import (
+    DeclareIncident,
+    EditIncident,
+    EnterRecord,
+    PostUpdate,
+    ReopenIncident,
+    ResolveIncident,
+    ScheduleMaintenance,
+    WritePostmortem,
+)
+from incidents.lifecycle.incident_windows import MOVE_REASON_MAX
+from incidents.lifecycle.postmortems import save_action_item
 from incidents.models import (
     SECTIONS,
     ActionItem,
@@ -22,8 +34,6 @@ from incidents.models import (
 )
 from incidents.public.durations import resolved_duration_seconds
 from incidents.roles import staff_users
-from incidents.services.incident_windows import MOVE_REASON_MAX
-from incidents.services.postmortems import save_action_item
 from incidents.validation.instants import check_happened, check_planned
 from incidents.validation.texts import check_title, check_titles
 from incidents.validation.time_zones import check_time_zone
@@ -215,6 +225,28 @@ class IncidentCreateSerializer(ApiSerializer):
         ),
     )
 
+    def command(self) -> DeclareIncident | ScheduleMaintenance | EnterRecord:
+        """What the body asks for: a record of the past, maintenance, or an incident."""
+        data = self.validated_data
+        opening = {
+            "title": data["title"],
+            "language": data["language"],
+            "body": data.get("body", ""),
+            "impact": data["impact"],
+            "component_statuses": component_statuses(data.get("components", [])),
+            "status": data.get("status"),
+            "started_at": data.get("started_at"),
+            "publish": data["publish"],
+            "display_time_zone": data.get("display_time_zone", ""),
+            "related": data.get("related", []),
+        }
+        window = {"scheduled_for": data.get("scheduled_for"), "scheduled_until": data.get("scheduled_until")}
+        if data["backfilled"]:
+            return EnterRecord(kind=data["kind"], **opening, **window)
+        if data["kind"] == IncidentKind.MAINTENANCE:
+            return ScheduleMaintenance(**opening, **window)
+        return DeclareIncident(**opening)
+
 
 class IncidentEditSerializer(ApiSerializer):
     title = TranslationsField(required=False, validators=[check_titles])
@@ -242,6 +274,19 @@ class IncidentEditSerializer(ApiSerializer):
     version = serializers.IntegerField(
         required=False, min_value=1, help_text=_("The version you read; a stale one is refused with 409.")
     )
+
+    def command(self, *, expected_version: int) -> EditIncident:
+        data = self.validated_data
+        return EditIncident(
+            expected_version=expected_version,
+            title=data.get("title"),
+            impact=data.get("impact"),
+            display_time_zone=data.get("display_time_zone"),
+            started_at=data.get("started_at"),
+            resolved_at=data.get("resolved_at"),
+            reason=data.get("reason", ""),
+            related=data.get("related"),
+        )
 
 
 def check_backfilled_unchanged(incident: Incident, data: dict) -> None:
@@ -274,11 +319,28 @@ class UpdateCreateSerializer(ApiSerializer):
     )
     version = serializers.IntegerField(required=False, min_value=1)
 
+    def command(self, *, expected_version: int) -> PostUpdate:
+        data = self.validated_data
+        return PostUpdate(
+            status=data["status"],
+            body={data["language"]: data["body"]},
+            language=data["language"],
+            component_statuses=component_statuses(data.get("components", [])),
+            display_at=data.get("display_at"),
+            notify=data.get("deliver_notifications"),
+            expected_version=expected_version,
+        )
+
 
 class CloseSerializer(ApiSerializer):
     language = serializers.ChoiceField(choices=LANGUAGE_CHOICES)
     body = serializers.CharField(max_length=MAX_TEXT)
     version = serializers.IntegerField(required=False, min_value=1)
+
+    def command(self, *, expected_version: int) -> ReopenIncident | ResolveIncident:
+        data = self.validated_data
+        body = {data["language"]: data.get("body", "")}
+        return ReopenIncident(body=body, language=data["language"], expected_version=expected_version)
 
 
 class ResolveSerializer(CloseSerializer):
@@ -295,6 +357,15 @@ class ResolveSerializer(CloseSerializer):
         validators=[check_happened],
         help_text=_("When it was resolved (the resolving update's time); now by default."),
     )
+
+    def command(self, *, expected_version: int) -> ResolveIncident:
+        data = self.validated_data
+        return ResolveIncident(
+            body={data["language"]: data.get("body", "")},
+            language=data["language"],
+            display_at=data.get("display_at"),
+            expected_version=expected_version,
+        )
 
 
 class PostmortemPublishSerializer(ApiSerializer):
@@ -362,6 +433,15 @@ class PostmortemWriteSerializer(ApiSerializer):
     sections = SectionsSerializer()
     key_figures = key_figures_field()
     version = serializers.IntegerField(required=False, min_value=1)
+
+    def command(self, *, expected_version: int | None) -> WritePostmortem:
+        data = self.validated_data
+        return WritePostmortem(
+            language=data["language"],
+            sections=dict(data["sections"]),
+            key_figures=data.get("key_figures"),
+            expected_version=expected_version,
+        )
 
 
 class PostmortemCreateSerializer(PostmortemWriteSerializer):

@@ -7,6 +7,18 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
+from incidents.lifecycle.commands import (
+    DeclareIncident,
+    EditIncident,
+    EditUpdate,
+    EnterRecord,
+    PostUpdate,
+    ReopenIncident,
+    ResolveIncident,
+    ScheduleMaintenance,
+)
+from incidents.lifecycle.incident_windows import MOVE_REASON_MAX
+from incidents.lifecycle.proposals import default_update_text, proposed_impact
 from incidents.models import (
     Component,
     ComponentStatus,
@@ -16,8 +28,6 @@ from incidents.models import (
     IncidentStatus,
 )
 from incidents.models.incidents import STATUSES_BY_KIND
-from incidents.services.incident_windows import MOVE_REASON_MAX
-from incidents.services.proposals import default_update_text, proposed_impact
 from incidents.validation.instants import check_happened, check_planned
 from incidents.validation.texts import check_title
 from incidents.validation.time_zones import time_zone_names
@@ -211,6 +221,23 @@ class DeclareForm(ComponentStatusesMixin, forms.Form):
             data["body"] = default_update_text(status, language=language)
         return data
 
+    def command(self) -> DeclareIncident | EnterRecord:
+        data = self.cleaned_data
+        opening = {
+            "title": data["title"],
+            "language": data["language"],
+            "body": data["body"],
+            "impact": data["impact"],
+            "status": data["status"] or None,
+            "started_at": data["started_at"],
+            "component_statuses": self.component_statuses(),
+            "publish": data["publish"],
+            "display_time_zone": data["display_time_zone"],
+        }
+        if data["backfilled"]:
+            return EnterRecord(**opening)
+        return DeclareIncident(notify=data["deliver_notifications"], **opening)
+
 
 class MaintenanceForm(ComponentStatusesMixin, forms.Form):
     title = forms.CharField(label=_("Title"), max_length=TITLE_MAX, validators=[check_title])
@@ -237,6 +264,18 @@ class MaintenanceForm(ComponentStatusesMixin, forms.Form):
         if not data.get("affected"):
             self.add_error("affected", _("Choose at least one component."))
         return data
+
+    def command(self) -> ScheduleMaintenance:
+        data = self.cleaned_data
+        return ScheduleMaintenance(
+            title=data["title"],
+            language=data["language"],
+            body=data["body"],
+            component_statuses=dict.fromkeys(self.affected_components(), ComponentStatus.UNDER_MAINTENANCE),
+            scheduled_for=data["scheduled_for"],
+            scheduled_until=data["scheduled_until"],
+            publish=data["publish"],
+        )
 
 
 class UpdateForm(ComponentStatusesMixin, forms.Form):
@@ -276,6 +315,17 @@ class UpdateForm(ComponentStatusesMixin, forms.Form):
             data["body"] = default_update_text(data["status"], language=data["language"])
         return data
 
+    def command(self) -> PostUpdate:
+        data = self.cleaned_data
+        return PostUpdate(
+            status=data["status"],
+            body={data["language"]: data["body"]},
+            language=data["language"],
+            component_statuses=self.component_statuses(),
+            display_at=data["display_at"],
+            notify=data["deliver_notifications"],
+        )
+
 
 class ClosingForm(forms.Form):
     """Resolve or reopen: a message and the incident version the responder saw."""
@@ -289,6 +339,11 @@ class ClosingForm(forms.Form):
     def __init__(self, *args, incident: Incident, **kwargs):
         super().__init__(*args, **kwargs)
         self.incident = incident
+
+    def command(self) -> ReopenIncident | ResolveIncident:
+        data = self.cleaned_data
+        body = {data["language"]: data["body"]}
+        return ReopenIncident(body=body, language=data["language"], expected_version=data["version"])
 
 
 class ResolveForm(ClosingForm):
@@ -304,6 +359,15 @@ class ResolveForm(ClosingForm):
         language = self.initial.get("language") or self.incident.original_language
         body.widget.attrs["placeholder"] = default_update_text(closing, language=language)
         self.fields["display_at"] = happened_field(_("Resolved at"), _("Leave empty for now."))
+
+    def command(self) -> ResolveIncident:
+        data = self.cleaned_data
+        return ResolveIncident(
+            body={data["language"]: data["body"]},
+            language=data["language"],
+            display_at=data["display_at"],
+            expected_version=data["version"],
+        )
 
 
 class IncidentEditForm(forms.Form):
@@ -347,6 +411,19 @@ class IncidentEditForm(forms.Form):
             raise ValidationError(_("An incident cannot be related to itself."))
         return [found[name] for name in names]
 
+    def command(self, incident: Incident) -> EditIncident:
+        data = self.cleaned_data
+        return EditIncident(
+            expected_version=data["version"],
+            title={**incident.title, incident.original_language: data["title"]},
+            impact=data["impact"],
+            display_time_zone=data["display_time_zone"],
+            started_at=data["started_at"],
+            resolved_at=data["resolved_at"],
+            reason=data["reason"],
+            related=data["related"],
+        )
+
 
 class UpdateEditForm(forms.Form):
     text = forms.CharField(
@@ -356,3 +433,7 @@ class UpdateEditForm(forms.Form):
         widget=forms.Textarea(attrs={"rows": 6}),
     )
     version = forms.IntegerField(widget=forms.HiddenInput)
+
+    def command(self, *, language: str) -> EditUpdate:
+        data = self.cleaned_data
+        return EditUpdate(language=language, text=data["text"], expected_version=data["version"])

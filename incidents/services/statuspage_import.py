@@ -16,6 +16,8 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.text import slugify
 
+from incidents.lifecycle.records import write_records_impact
+from incidents.lifecycle.slugs import incident_slug
 from incidents.models import (
     AuditEvent,
     Component,
@@ -32,8 +34,6 @@ from incidents.translation import validate_language
 
 from .audit import actor_label
 from .component_limits import check_import_creates, check_room_for_components
-from .records import write_records_impact
-from .slugs import incident_slug
 from .statuspage_parsing import Export, ImportedIncident, ImportRefused
 
 BATCH_SIZE = 500

@@ -5,8 +5,10 @@ import time
 
 import pytest
 
+from incidents.lifecycle.commands import DeclareIncident, ResolveIncident
+from incidents.lifecycle.opening import declare_incident
+from incidents.lifecycle.updates import resolve_incident
 from incidents.models import Component, Incident, UpdateTemplate
-from incidents.services.incidents import declare_incident, resolve_incident
 
 from .conftest import serious_axe_violations, use_color_scheme, use_viewport
 from .test_editor_flow import Steps
@@ -36,8 +38,10 @@ def steps(browser, live_server, tmp_path):
 
 @pytest.fixture
 def resolved(responder, world):
-    incident = declare_incident(title="API errors", language="en", body="Looking.", actor=responder)
-    resolve_incident(incident, body={"en": "Fixed."}, language="en", actor=responder)
+    incident = declare_incident(
+        DeclareIncident(title="API errors", language="en", body="Looking."), actor=responder
+    )
+    resolve_incident(incident, ResolveIncident(body={"en": "Fixed."}, language="en"), actor=responder)
     return incident
 
 
@@ -149,7 +153,9 @@ def test_declare_and_postmortem_screens_pass_axe(steps, resolved, scheme):
 def test_u_opens_a_new_update_and_a_template_fills_it(steps, world, responder):
     from selenium.webdriver.common.keys import Keys
 
-    incident = declare_incident(title="Sign-in fails", language="en", body="Looking.", actor=responder)
+    incident = declare_incident(
+        DeclareIncident(title="Sign-in fails", language="en", body="Looking."), actor=responder
+    )
     steps.log_in("rita")
     steps.open(f"/editor/incidents/{incident.pk}/")
     steps.find("body").send_keys("u")

@@ -3,16 +3,19 @@
 import pytest
 from django.contrib import admin as django_admin
 
+from incidents.lifecycle.commands import DeclareIncident
+from incidents.lifecycle.opening import declare_incident
 from incidents.models import AuditEvent, Incident, Subject
 from incidents.public import versions
-from incidents.services.incidents import declare_incident
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
 def incident(admin):
-    return declare_incident(title="Webhooks delayed", language="en", body="Looking.", actor=admin)
+    return declare_incident(
+        DeclareIncident(title="Webhooks delayed", language="en", body="Looking."), actor=admin
+    )
 
 
 def test_an_incident_deleted_in_the_admin_is_audited_and_drops_cached_pages(

@@ -1,60 +1,18 @@
-"""Scheduled maintenance: planning a window, and starting and completing it on time by itself."""
+"""Scheduled maintenance starting and completing on time by itself (opening.py plans it)."""
 
 import datetime as dt
-from collections.abc import Iterable
 
-from django.contrib.auth.models import AbstractBaseUser
-from django.db import transaction
+from django.db.models import QuerySet
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
-from incidents.models import (
-    Component,
-    ComponentStatus,
-    Impact,
-    Incident,
-    IncidentKind,
-    IncidentStatus,
-    IncidentUpdate,
-)
+from incidents.models import ComponentStatus, Incident, IncidentStatus, IncidentUpdate
+from incidents.validation.concurrency import ConcurrentEdit
 
-from .incidents import ConcurrentEdit, declare_incident, post_update, publish_incident
+from .commands import PostUpdate
+from .updates import post_update
 
 AUTOMATION = "maintenance schedule"
-
-
-@transaction.atomic
-def schedule_maintenance(
-    *,
-    title: str,
-    language: str,
-    body: str,
-    components: Iterable[Component],
-    scheduled_for: dt.datetime,
-    scheduled_until: dt.datetime,
-    actor: AbstractBaseUser | None,
-    impact: Impact | str = Impact.NONE,
-    publish: bool = True,
-) -> Incident:
-    """Plans a maintenance window; its components change only when the window starts."""
-    components = list(components)
-    # Declared as a draft first so the announcement does not touch component statuses: the
-    # components are attached, and `start_maintenance` moves them when the window opens.
-    incident = declare_incident(
-        title=title,
-        language=language,
-        body=body,
-        impact=impact,
-        component_statuses={component: component.status for component in components},
-        actor=actor,
-        kind=IncidentKind.MAINTENANCE,
-        scheduled_for=scheduled_for,
-        scheduled_until=scheduled_until,
-        publish=False,
-    )
-    if publish:
-        incident = publish_incident(incident, actor=actor)
-    return incident
 
 
 def _automatic_text(incident: Incident, message: str) -> dict[str, str]:
@@ -68,16 +26,15 @@ def start_maintenance(incident: Incident, *, now: dt.datetime | None = None) -> 
     Returns None when the maintenance is no longer scheduled (another sweep got there first).
     """
     try:
-        return post_update(
-            incident,
+        starting = PostUpdate(
             status=IncidentStatus.IN_PROGRESS,
             body=_automatic_text(incident, "The scheduled maintenance has started."),
             language=incident.original_language,
             component_statuses={c: ComponentStatus.UNDER_MAINTENANCE for c in incident.components.all()},
             display_at=now,
-            actor=None,
             expected_version=incident.version,
         )
+        return post_update(incident, starting, actor=None)
     except ConcurrentEdit:
         return None
 
@@ -85,20 +42,19 @@ def start_maintenance(incident: Incident, *, now: dt.datetime | None = None) -> 
 def complete_maintenance(incident: Incident, *, now: dt.datetime | None = None) -> IncidentUpdate | None:
     """Closes the window: posts "completed", and the resolve rule returns its components."""
     try:
-        return post_update(
-            incident,
+        completing = PostUpdate(
             status=IncidentStatus.COMPLETED,
             body=_automatic_text(incident, "The scheduled maintenance has been completed."),
             language=incident.original_language,
             display_at=now,
-            actor=None,
             expected_version=incident.version,
         )
+        return post_update(incident, completing, actor=None)
     except ConcurrentEdit:
         return None
 
 
-def due_to_start(now: dt.datetime):
+def due_to_start(now: dt.datetime) -> QuerySet[Incident]:
     return (
         Incident.objects.maintenances()
         .published()
@@ -106,7 +62,7 @@ def due_to_start(now: dt.datetime):
     )
 
 
-def due_to_complete(now: dt.datetime):
+def due_to_complete(now: dt.datetime) -> QuerySet[Incident]:
     return (
         Incident.objects.maintenances()
         .published()

@@ -9,8 +9,7 @@ from django.utils.translation import gettext as _
 
 from incidents.models import Incident, Subject
 from incidents.public.versions import content_changed
-
-from .audit import record_event
+from incidents.services.audit import record_event
 
 
 @transaction.atomic

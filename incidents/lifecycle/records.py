@@ -23,8 +23,7 @@ from incidents.formatting import status_zone
 from incidents.metrics.uptime import SEVERITY_BY_VALUE
 from incidents.models import Component, ComponentChange, ComponentStatus, Incident, StatusPeriod
 from incidents.public.versions import content_changed
-
-from .uptime_months import recount_uptime_months
+from incidents.services.uptime_months import recount_uptime_months
 
 
 class Segment(NamedTuple):

@@ -1,6 +1,8 @@
 """Writing a postmortem's key figures: the numbers that tell its story."""
 
 import math
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
@@ -10,10 +12,9 @@ from django.utils.translation import gettext as _
 
 from incidents.models import MAX_KEY_FIGURES, KeyFigure, KeyFigureUnit, Postmortem, Subject
 from incidents.public.versions import content_changed
+from incidents.services.audit import record_event
 from incidents.translation import validate_language
-
-from .audit import record_event
-from .incidents import ConcurrentEdit
+from incidents.validation.concurrency import ConcurrentEdit
 
 MAX_LABEL = 200
 NOT_NEGATIVE = (
@@ -24,7 +25,7 @@ NOT_NEGATIVE = (
 )
 
 
-def figure_problem(figure: dict) -> str | None:
+def figure_problem(figure: Mapping[str, Any]) -> str | None:
     """What is wrong with one figure ({label, value, unit}), or None."""
     label = figure.get("label")
     if not isinstance(label, str) or not label.strip():
@@ -43,7 +44,7 @@ def figure_problem(figure: dict) -> str | None:
     return None
 
 
-def check_key_figures(figures: list[dict]) -> None:
+def check_key_figures(figures: Sequence[Mapping[str, Any]]) -> None:
     if len(figures) > MAX_KEY_FIGURES:
         raise ValidationError(
             {"key_figures": _("A postmortem has at most %(max)s key figures.") % {"max": MAX_KEY_FIGURES}}
@@ -57,7 +58,7 @@ def check_key_figures(figures: list[dict]) -> None:
         raise ValidationError({"key_figures": problems})
 
 
-def _snapshot(figures) -> list[dict]:
+def _snapshot(figures: Iterable[KeyFigure]) -> list[dict[str, Any]]:
     return [{"label": figure.label, "value": figure.value, "unit": figure.unit} for figure in figures]
 
 
@@ -66,7 +67,7 @@ def save_key_figures(
     postmortem: Postmortem,
     *,
     language: str,
-    figures: list[dict],
+    figures: Sequence[Mapping[str, Any]],
     actor: AbstractBaseUser | None,
     expected_version: int | None = None,
 ) -> Postmortem:
