@@ -4,7 +4,7 @@ components moved, and where the resolve rule puts them when it closes."""
 import datetime as dt
 from collections.abc import Mapping
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 
 from incidents.models import Component, ComponentChange, ComponentStatus, Incident, IncidentUpdate
 from incidents.services.components import set_component_status
@@ -21,14 +21,15 @@ def apply_component_statuses(
     update: IncidentUpdate | None,
     shown_at: dt.datetime,
     held_by: Mapping[int, dict[str, str]] | None = None,
-    actor: AbstractBaseUser | None,
+    actor: User | None,
     at: dt.datetime,
     notify: bool,
 ) -> None:
     """Moves the components and writes what moved: with `update`, or held by the incident's
     declaration when it was declared without a text."""
-    for component, new_status in component_statuses.items():
-        new_status = ComponentStatus(new_status)
+    for component, status in component_statuses.items():
+        new_status = ComponentStatus(status)
+        old_status: str
         if incident.backfilled:
             # A record's statuses belong to its own window (write_record_impact), not to now.
             old_status = status_at(component, shown_at)

@@ -1,7 +1,9 @@
 """Correcting what was written: an incident's fields and links, an update's text, and making a
 draft public."""
 
-from django.contrib.auth.models import AbstractBaseUser
+from typing import Any
+
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
@@ -24,7 +26,7 @@ from .updates import locked_incident
 
 
 @transaction.atomic
-def edit_incident(incident: Incident, command: EditIncident, *, actor: AbstractBaseUser | None) -> Incident:
+def edit_incident(incident: Incident, command: EditIncident, *, actor: User | None) -> Incident:
     """Changes an incident's title, impact, display time zone, start or resolution time and its
     related incidents, refusing if someone saved it meanwhile. Moving a published incident's
     start or end by more than a day takes an admin or a `reason`, kept in the audit trail."""
@@ -51,20 +53,26 @@ def edit_incident(incident: Incident, command: EditIncident, *, actor: AbstractB
     content_changed()
     if locked.backfilled and window_edited:
         write_record_impact(locked)
-    reason = command.reason.strip()
+    _audit_edit(locked, before=before, reason=command.reason.strip(), window=window_edited, actor=actor)
+    if command.related is not None:
+        relate_incidents(locked, related=command.related, actor=actor)
+    return locked
+
+
+def _audit_edit(
+    incident: Incident, *, before: dict[str, Any], reason: str, window: bool, actor: User | None
+) -> None:
+    after = edited_fields(incident, with_window=window)
     record_event(
         actor=actor,
         action="incident.edited",
         subject_type=Subject.INCIDENT,
-        subject_id=locked.pk,
-        subject_label=str(locked),
+        subject_id=incident.pk,
+        subject_label=str(incident),
         before=before,
-        after=edited_fields(locked, with_window=window_edited) | ({"reason": reason} if reason else {}),
-        incident=locked,
+        after=after | ({"reason": reason} if reason else {}),
+        incident=incident,
     )
-    if command.related is not None:
-        relate_incidents(locked, related=command.related, actor=actor)
-    return locked
 
 
 def _set_title(incident: Incident, title: dict[str, str]) -> None:
@@ -77,7 +85,7 @@ def _set_title(incident: Incident, title: dict[str, str]) -> None:
 
 
 @transaction.atomic
-def publish_incident(incident: Incident, *, actor: AbstractBaseUser | None) -> Incident:
+def publish_incident(incident: Incident, *, actor: User | None) -> Incident:
     """Makes a draft incident public; its subscribers hear of its newest update then."""
     locked = locked_incident(incident, expected_version=None)
     if locked.published_at is not None:
@@ -103,9 +111,7 @@ def publish_incident(incident: Incident, *, actor: AbstractBaseUser | None) -> I
 
 
 @transaction.atomic
-def edit_update(
-    update: IncidentUpdate, command: EditUpdate, *, actor: AbstractBaseUser | None
-) -> IncidentUpdate:
+def edit_update(update: IncidentUpdate, command: EditUpdate, *, actor: User | None) -> IncidentUpdate:
     """Replaces the text of one language of an update; ConcurrentEdit if it changed meanwhile."""
     validate_language(command.language)
     locked = IncidentUpdate.objects.select_for_update().get(pk=update.pk)

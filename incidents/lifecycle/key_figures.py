@@ -4,7 +4,7 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
@@ -14,7 +14,6 @@ from incidents.models import MAX_KEY_FIGURES, KeyFigure, KeyFigureUnit, Postmort
 from incidents.public.versions import content_changed
 from incidents.services.audit import record_event
 from incidents.translation import validate_language
-from incidents.validation.concurrency import ConcurrentEdit
 
 MAX_LABEL = 200
 NOT_NEGATIVE = (
@@ -68,30 +67,17 @@ def save_key_figures(
     *,
     language: str,
     figures: Sequence[Mapping[str, Any]],
-    actor: AbstractBaseUser | None,
-    expected_version: int | None = None,
+    actor: User | None,
 ) -> Postmortem:
     """Replaces the postmortem's key figures; labels are written in `language`, and a figure at
     the same position keeps its labels in the other languages."""
     validate_language(language)
     check_key_figures(figures)
     postmortem = Postmortem.objects.select_for_update().get(pk=postmortem.pk)
-    if expected_version is not None and postmortem.version != expected_version:
-        raise ConcurrentEdit(postmortem)
     existing = list(postmortem.key_figures.order_by("position", "id"))
-    before = _snapshot(existing)
     postmortem.key_figures.all().delete()
     saved = KeyFigure.objects.bulk_create(
-        KeyFigure(
-            postmortem=postmortem,
-            position=position,
-            label={
-                **(existing[position].label if position < len(existing) else {}),
-                language: figure["label"].strip(),
-            },
-            value=float(figure["value"]),
-            unit=figure["unit"],
-        )
+        _figure(postmortem, figure, position=position, language=language, existing=existing)
         for position, figure in enumerate(figures)
     )
     postmortem.version += 1
@@ -104,8 +90,26 @@ def save_key_figures(
         subject_type=Subject.POSTMORTEM,
         subject_id=postmortem.pk,
         subject_label=str(postmortem),
-        before={"key_figures": before},
+        before={"key_figures": _snapshot(existing)},
         after={"language": language, "key_figures": _snapshot(saved)},
         incident=postmortem.incident,
     )
     return postmortem
+
+
+def _figure(
+    postmortem: Postmortem,
+    figure: Mapping[str, Any],
+    *,
+    position: int,
+    language: str,
+    existing: list[KeyFigure],
+) -> KeyFigure:
+    kept = existing[position].label if position < len(existing) else {}
+    return KeyFigure(
+        postmortem=postmortem,
+        position=position,
+        label={**kept, language: figure["label"].strip()},
+        value=float(figure["value"]),
+        unit=figure["unit"],
+    )

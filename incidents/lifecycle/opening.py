@@ -3,7 +3,7 @@ Each runs in one transaction with its first update and its related incidents."""
 
 import datetime as dt
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
@@ -26,7 +26,7 @@ from .updates import write_update
 
 
 @transaction.atomic
-def declare_incident(command: DeclareIncident, *, actor: AbstractBaseUser | None) -> Incident:
+def declare_incident(command: DeclareIncident, *, actor: User | None) -> Incident:
     """Opens an incident, with a first update when the command has a text; without one it writes
     no update, and its component statuses wait for the first written update to carry them."""
     _check_opening(command, kind=IncidentKind.INCIDENT, planned={})
@@ -34,17 +34,24 @@ def declare_incident(command: DeclareIncident, *, actor: AbstractBaseUser | None
 
 
 @transaction.atomic
-def schedule_maintenance(command: ScheduleMaintenance, *, actor: AbstractBaseUser | None) -> Incident:
+def schedule_maintenance(command: ScheduleMaintenance, *, actor: User | None) -> Incident:
     """Plans a maintenance window; its components change when the window starts (or at once when
     it is declared in progress)."""
     window = {"scheduled_for": command.scheduled_for, "scheduled_until": command.scheduled_until}
     _check_opening(command, kind=IncidentKind.MAINTENANCE, planned=window)
     _check_window(command.scheduled_for, command.scheduled_until)
-    return _open(command, kind=IncidentKind.MAINTENANCE, notify=command.notify, actor=actor, **window)
+    return _open(
+        command,
+        kind=IncidentKind.MAINTENANCE,
+        notify=command.notify,
+        actor=actor,
+        scheduled_for=command.scheduled_for,
+        scheduled_until=command.scheduled_until,
+    )
 
 
 @transaction.atomic
-def enter_record(command: EnterRecord, *, actor: AbstractBaseUser | None) -> Incident:
+def enter_record(command: EnterRecord, *, actor: User | None) -> Incident:
     """Enters an incident (or maintenance) of the past: it notifies nobody, and its component
     statuses count on its own days, never as the components' current status."""
     kind = IncidentKind(command.kind)
@@ -53,11 +60,19 @@ def enter_record(command: EnterRecord, *, actor: AbstractBaseUser | None) -> Inc
     check_record_age(command.started_at or command.scheduled_for, now=timezone.now())
     if kind == IncidentKind.MAINTENANCE:
         _check_window(command.scheduled_for, command.scheduled_until)
-    return _open(command, kind=kind, backfilled=True, notify=False, actor=actor, **window)
+    return _open(
+        command,
+        kind=kind,
+        backfilled=True,
+        notify=False,
+        actor=actor,
+        scheduled_for=command.scheduled_for,
+        scheduled_until=command.scheduled_until,
+    )
 
 
 def open_event(
-    command: DeclareIncident | ScheduleMaintenance | EnterRecord, *, actor: AbstractBaseUser | None
+    command: DeclareIncident | ScheduleMaintenance | EnterRecord, *, actor: User | None
 ) -> Incident:
     """Runs whichever opening the caller's form or body asked for."""
     if isinstance(command, EnterRecord):
@@ -95,7 +110,7 @@ def _open(
     kind: IncidentKind,
     backfilled: bool = False,
     notify: bool | None,
-    actor: AbstractBaseUser | None,
+    actor: User | None,
     scheduled_for: dt.datetime | None = None,
     scheduled_until: dt.datetime | None = None,
 ) -> Incident:
@@ -123,7 +138,7 @@ def _open(
     return incident
 
 
-def _save_new(incident: Incident, command: Opening, *, actor: AbstractBaseUser | None) -> None:
+def _save_new(incident: Incident, command: Opening, *, actor: User | None) -> None:
     first = IncidentStatus.SCHEDULED if incident.is_maintenance else IncidentStatus.INVESTIGATING
     incident.status = check_status(incident, command.status or first)
     incident.full_clean(exclude=["slug"])
@@ -157,7 +172,7 @@ def _first_changes(
     command: Opening,
     *,
     notify: bool | None,
-    actor: AbstractBaseUser | None,
+    actor: User | None,
     now: dt.datetime,
 ) -> None:
     # Scheduled maintenance changes its components when the window opens (the maintenance sweep).

@@ -4,7 +4,7 @@ import datetime as dt
 from collections.abc import Mapping
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
@@ -34,9 +34,7 @@ SECTION_KEYS = tuple(key for key, _label in SECTIONS)
 
 
 @transaction.atomic
-def write_postmortem(
-    incident: Incident, command: WritePostmortem, *, actor: AbstractBaseUser | None
-) -> Postmortem:
+def write_postmortem(incident: Incident, command: WritePostmortem, *, actor: User | None) -> Postmortem:
     """Saves the sections of one language of an incident's postmortem (creating it if needed),
     and its key figures when the command carries them."""
     validate_language(command.language)
@@ -72,7 +70,7 @@ def _write_sections(
     language: str,
     sections: Mapping[str, str],
     created: bool,
-    actor: AbstractBaseUser | None,
+    actor: User | None,
 ) -> None:
     before = {key: getattr(postmortem, key).get(language, "") for key in sections}
     for key, text in sections.items():
@@ -101,7 +99,7 @@ def _write_sections(
 
 @transaction.atomic
 def publish_postmortem(
-    postmortem: Postmortem, *, actor: AbstractBaseUser | None, published_at: dt.datetime | None = None
+    postmortem: Postmortem, *, actor: User | None, published_at: dt.datetime | None = None
 ) -> Postmortem:
     """Makes a postmortem public."""
     if not any(getattr(postmortem, key) for key in SECTION_KEYS):
@@ -111,13 +109,13 @@ def publish_postmortem(
 
 
 @transaction.atomic
-def unpublish_postmortem(postmortem: Postmortem, *, actor: AbstractBaseUser | None) -> Postmortem:
+def unpublish_postmortem(postmortem: Postmortem, *, actor: User | None) -> Postmortem:
     """Takes a postmortem back to draft."""
     return _set_state(postmortem, PostmortemState.DRAFT, actor=actor, at=None)
 
 
 def _set_state(
-    postmortem: Postmortem, state: PostmortemState, *, actor: AbstractBaseUser | None, at: dt.datetime | None
+    postmortem: Postmortem, state: PostmortemState, *, actor: User | None, at: dt.datetime | None
 ) -> Postmortem:
     postmortem = Postmortem.objects.select_for_update().get(pk=postmortem.pk)
     before = {"state": postmortem.state}
@@ -150,7 +148,7 @@ def _item_snapshot(item: ActionItem) -> dict[str, Any]:
 
 
 @transaction.atomic
-def save_action_item(item: ActionItem, *, actor: AbstractBaseUser | None) -> ActionItem:
+def save_action_item(item: ActionItem, *, actor: User | None) -> ActionItem:
     """Creates or edits an action item, stamping completion when it is done."""
     validate_translations(item.title)
     if not any(text.strip() for text in item.title.values()):

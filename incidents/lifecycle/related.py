@@ -2,7 +2,7 @@
 
 from collections.abc import Iterable
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
@@ -13,9 +13,7 @@ from incidents.services.audit import record_event
 
 
 @transaction.atomic
-def relate_incidents(
-    incident: Incident, *, related: Iterable[Incident], actor: AbstractBaseUser | None
-) -> Incident:
+def relate_incidents(incident: Incident, *, related: Iterable[Incident], actor: User | None) -> Incident:
     """Makes `related` the incidents linked to this one (each then links back), audited."""
     related = list(dict.fromkeys(related))
     if any(other.pk == incident.pk for other in related):

@@ -2,7 +2,7 @@
 
 import datetime as dt
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
@@ -34,7 +34,7 @@ def locked_incident(incident: Incident, *, expected_version: int | None) -> Inci
 
 
 @transaction.atomic
-def post_update(incident: Incident, command: PostUpdate, *, actor: AbstractBaseUser | None) -> IncidentUpdate:
+def post_update(incident: Incident, command: PostUpdate, *, actor: User | None) -> IncidentUpdate:
     """Adds a timeline update; the incident takes the status of its newest update with one. One
     without a status is a context event: it notifies nobody unless asked to.
 
@@ -44,9 +44,7 @@ def post_update(incident: Incident, command: PostUpdate, *, actor: AbstractBaseU
 
 
 @transaction.atomic
-def resolve_incident(
-    incident: Incident, command: ResolveIncident, *, actor: AbstractBaseUser | None
-) -> IncidentUpdate:
+def resolve_incident(incident: Incident, command: ResolveIncident, *, actor: User | None) -> IncidentUpdate:
     """Closes an incident with the resolve rule (lifecycle.resolution): its components go back
     to operational unless something still holds them. Without a text, the default message."""
     closing = IncidentStatus.COMPLETED if incident.is_maintenance else IncidentStatus.RESOLVED
@@ -64,9 +62,7 @@ def resolve_incident(
 
 
 @transaction.atomic
-def reopen_incident(
-    incident: Incident, command: ReopenIncident, *, actor: AbstractBaseUser | None
-) -> IncidentUpdate:
+def reopen_incident(incident: Incident, command: ReopenIncident, *, actor: User | None) -> IncidentUpdate:
     """Reopens a resolved incident as investigating (or maintenance as in progress)."""
     status = IncidentStatus.IN_PROGRESS if incident.is_maintenance else IncidentStatus.INVESTIGATING
     posting = PostUpdate(
@@ -76,7 +72,7 @@ def reopen_incident(
 
 
 def write_update(
-    incident: Incident, command: PostUpdate, *, actor: AbstractBaseUser | None, reopening: bool
+    incident: Incident, command: PostUpdate, *, actor: User | None, reopening: bool
 ) -> IncidentUpdate:
     """post_update's work, inside its caller's transaction."""
     validate_language(command.language)
@@ -119,7 +115,7 @@ def _move_components(
     command: PostUpdate,
     *,
     status: IncidentStatus | None,
-    actor: AbstractBaseUser | None,
+    actor: User | None,
     now: dt.datetime,
 ) -> None:
     statuses = dict(command.component_statuses)
@@ -167,7 +163,7 @@ def _audit_update(
     *,
     before: dict[str, str],
     status: IncidentStatus | None,
-    actor: AbstractBaseUser | None,
+    actor: User | None,
 ) -> None:
     incident = update.incident
     record_event(

@@ -281,6 +281,7 @@ ADMIN_TIMES = {
 
 @pytest.mark.parametrize("when", list(ADMIN_TIMES), ids=list(ADMIN_TIMES))
 def test_the_admin_refuses_an_update_shown_out_of_range(page, admin_client, when):
+    # The admin only shows the lifecycle: any change to an update is refused there.
     update = page["incident"].updates.order_by("pk").first()
     url = f"/admin/incidents/incidentupdate/{update.pk}/change/"
     data = admin_form(admin_client, url)
@@ -290,7 +291,8 @@ def test_the_admin_refuses_an_update_shown_out_of_range(page, admin_client, when
     data["display_at_0"], data["display_at_1"] = [day], [time]
     before = database_rows()
     response = admin_client.post(url, data)
-    _form_refused_without_trace(response, "display_at", before, input_name="display_at_0")
+    assert response.status_code == 403
+    assert database_rows() == before
     assert IncidentUpdate.objects.get(pk=update.pk).display_at == update.display_at
 
 

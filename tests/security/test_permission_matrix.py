@@ -599,12 +599,12 @@ ADMIN_SITE_ROWS = [
         for model in django_admin.site._registry
     ],
     Row(
-        "admin deletes an incident",
+        "admin cannot delete an incident",
         "post",
         "superuser",
         lambda w, u: f"/admin/incidents/incident/{w['incident'].pk}/delete/",
         {"post": "yes"},
-        302,
+        403,
     ),
 ]
 
