@@ -43,10 +43,6 @@ class TabularInline(admin.TabularInline):
     form = InstantBoundsForm
 
 
-class StackedInline(admin.StackedInline):
-    form = InstantBoundsForm
-
-
 class AuditedAdmin(ModelAdmin):
     save_service = None
 
@@ -146,7 +142,7 @@ class RollupAdmin(ModelAdmin):
     list_filter = ("resolution",)
 
 
-class UpdateInline(ReadOnlyMixin, StackedInline):
+class UpdateInline(ReadOnlyMixin, admin.StackedInline):
     model = models.IncidentUpdate
     extra = 0
     fields = ("status", "body", "original_language", "display_at", "author")
@@ -170,7 +166,7 @@ class ComponentChangeAdmin(LifecycleAdmin):
     list_display = ("update", "component", "old_status", "new_status")
 
 
-class ActionItemInline(ReadOnlyMixin, TabularInline):
+class ActionItemInline(ReadOnlyMixin, admin.TabularInline):
     model = models.ActionItem
     extra = 0
 

@@ -17,6 +17,7 @@ from incidents.lifecycle.commands import (
     ResolveIncident,
     ScheduleMaintenance,
     WritePostmortem,
+    command_from,
 )
 from incidents.lifecycle.incident_windows import MOVE_REASON_MAX
 from incidents.lifecycle.postmortems import save_action_item
@@ -228,24 +229,11 @@ class IncidentCreateSerializer(ApiSerializer):
     def command(self) -> DeclareIncident | ScheduleMaintenance | EnterRecord:
         """What the body asks for: a record of the past, maintenance, or an incident."""
         data = self.validated_data
-        opening = {
-            "title": data["title"],
-            "language": data["language"],
-            "body": data.get("body", ""),
-            "impact": data["impact"],
-            "component_statuses": component_statuses(data.get("components", [])),
-            "status": data.get("status"),
-            "started_at": data.get("started_at"),
-            "publish": data["publish"],
-            "display_time_zone": data.get("display_time_zone", ""),
-            "related": data.get("related", []),
-        }
-        window = {"scheduled_for": data.get("scheduled_for"), "scheduled_until": data.get("scheduled_until")}
+        changes = component_statuses(data.get("components", []))
         if data["backfilled"]:
-            return EnterRecord(kind=data["kind"], **opening, **window)
-        if data["kind"] == IncidentKind.MAINTENANCE:
-            return ScheduleMaintenance(**opening, **window)
-        return DeclareIncident(**opening)
+            return command_from(EnterRecord, data, component_statuses=changes)
+        kind = ScheduleMaintenance if data["kind"] == IncidentKind.MAINTENANCE else DeclareIncident
+        return command_from(kind, data, component_statuses=changes)
 
 
 class IncidentEditSerializer(ApiSerializer):
@@ -276,17 +264,7 @@ class IncidentEditSerializer(ApiSerializer):
     )
 
     def command(self, *, expected_version: int) -> EditIncident:
-        data = self.validated_data
-        return EditIncident(
-            expected_version=expected_version,
-            title=data.get("title"),
-            impact=data.get("impact"),
-            display_time_zone=data.get("display_time_zone"),
-            started_at=data.get("started_at"),
-            resolved_at=data.get("resolved_at"),
-            reason=data.get("reason", ""),
-            related=data.get("related"),
-        )
+        return command_from(EditIncident, self.validated_data, expected_version=expected_version)
 
 
 def check_backfilled_unchanged(incident: Incident, data: dict) -> None:
@@ -321,12 +299,11 @@ class UpdateCreateSerializer(ApiSerializer):
 
     def command(self, *, expected_version: int) -> PostUpdate:
         data = self.validated_data
-        return PostUpdate(
-            status=data["status"],
+        return command_from(
+            PostUpdate,
+            data,
             body={data["language"]: data["body"]},
-            language=data["language"],
             component_statuses=component_statuses(data.get("components", [])),
-            display_at=data.get("display_at"),
             notify=data.get("deliver_notifications"),
             expected_version=expected_version,
         )
@@ -337,10 +314,12 @@ class CloseSerializer(ApiSerializer):
     body = serializers.CharField(max_length=MAX_TEXT)
     version = serializers.IntegerField(required=False, min_value=1)
 
+    command_class: type[ReopenIncident | ResolveIncident] = ReopenIncident
+
     def command(self, *, expected_version: int) -> ReopenIncident | ResolveIncident:
         data = self.validated_data
         body = {data["language"]: data.get("body", "")}
-        return ReopenIncident(body=body, language=data["language"], expected_version=expected_version)
+        return command_from(self.command_class, data, body=body, expected_version=expected_version)
 
 
 class ResolveSerializer(CloseSerializer):
@@ -358,14 +337,7 @@ class ResolveSerializer(CloseSerializer):
         help_text=_("When it was resolved (the resolving update's time); now by default."),
     )
 
-    def command(self, *, expected_version: int) -> ResolveIncident:
-        data = self.validated_data
-        return ResolveIncident(
-            body={data["language"]: data.get("body", "")},
-            language=data["language"],
-            display_at=data.get("display_at"),
-            expected_version=expected_version,
-        )
+    command_class = ResolveIncident
 
 
 class PostmortemPublishSerializer(ApiSerializer):
@@ -435,13 +407,7 @@ class PostmortemWriteSerializer(ApiSerializer):
     version = serializers.IntegerField(required=False, min_value=1)
 
     def command(self, *, expected_version: int | None) -> WritePostmortem:
-        data = self.validated_data
-        return WritePostmortem(
-            language=data["language"],
-            sections=dict(data["sections"]),
-            key_figures=data.get("key_figures"),
-            expected_version=expected_version,
-        )
+        return command_from(WritePostmortem, self.validated_data, expected_version=expected_version)
 
 
 class PostmortemCreateSerializer(PostmortemWriteSerializer):

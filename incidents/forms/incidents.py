@@ -16,6 +16,7 @@ from incidents.lifecycle.commands import (
     ReopenIncident,
     ResolveIncident,
     ScheduleMaintenance,
+    command_from,
 )
 from incidents.lifecycle.incident_windows import MOVE_REASON_MAX
 from incidents.lifecycle.proposals import default_update_text, proposed_impact
@@ -223,20 +224,10 @@ class DeclareForm(ComponentStatusesMixin, forms.Form):
 
     def command(self) -> DeclareIncident | EnterRecord:
         data = self.cleaned_data
-        opening = {
-            "title": data["title"],
-            "language": data["language"],
-            "body": data["body"],
-            "impact": data["impact"],
-            "status": data["status"] or None,
-            "started_at": data["started_at"],
-            "component_statuses": self.component_statuses(),
-            "publish": data["publish"],
-            "display_time_zone": data["display_time_zone"],
-        }
+        given = {"status": data["status"] or None, "component_statuses": self.component_statuses()}
         if data["backfilled"]:
-            return EnterRecord(**opening)
-        return DeclareIncident(notify=data["deliver_notifications"], **opening)
+            return command_from(EnterRecord, data, **given)
+        return command_from(DeclareIncident, data, notify=data["deliver_notifications"], **given)
 
 
 class MaintenanceForm(ComponentStatusesMixin, forms.Form):
@@ -266,16 +257,8 @@ class MaintenanceForm(ComponentStatusesMixin, forms.Form):
         return data
 
     def command(self) -> ScheduleMaintenance:
-        data = self.cleaned_data
-        return ScheduleMaintenance(
-            title=data["title"],
-            language=data["language"],
-            body=data["body"],
-            component_statuses=dict.fromkeys(self.affected_components(), ComponentStatus.UNDER_MAINTENANCE),
-            scheduled_for=data["scheduled_for"],
-            scheduled_until=data["scheduled_until"],
-            publish=data["publish"],
-        )
+        affected = dict.fromkeys(self.affected_components(), ComponentStatus.UNDER_MAINTENANCE)
+        return command_from(ScheduleMaintenance, self.cleaned_data, component_statuses=affected)
 
 
 class UpdateForm(ComponentStatusesMixin, forms.Form):
@@ -317,12 +300,11 @@ class UpdateForm(ComponentStatusesMixin, forms.Form):
 
     def command(self) -> PostUpdate:
         data = self.cleaned_data
-        return PostUpdate(
-            status=data["status"],
+        return command_from(
+            PostUpdate,
+            data,
             body={data["language"]: data["body"]},
-            language=data["language"],
             component_statuses=self.component_statuses(),
-            display_at=data["display_at"],
             notify=data["deliver_notifications"],
         )
 
@@ -340,10 +322,12 @@ class ClosingForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.incident = incident
 
+    command_class: type[ReopenIncident | ResolveIncident] = ReopenIncident
+
     def command(self) -> ReopenIncident | ResolveIncident:
         data = self.cleaned_data
         body = {data["language"]: data["body"]}
-        return ReopenIncident(body=body, language=data["language"], expected_version=data["version"])
+        return command_from(self.command_class, data, body=body, expected_version=data["version"])
 
 
 class ResolveForm(ClosingForm):
@@ -360,14 +344,7 @@ class ResolveForm(ClosingForm):
         body.widget.attrs["placeholder"] = default_update_text(closing, language=language)
         self.fields["display_at"] = happened_field(_("Resolved at"), _("Leave empty for now."))
 
-    def command(self) -> ResolveIncident:
-        data = self.cleaned_data
-        return ResolveIncident(
-            body={data["language"]: data["body"]},
-            language=data["language"],
-            display_at=data["display_at"],
-            expected_version=data["version"],
-        )
+    command_class = ResolveIncident
 
 
 class IncidentEditForm(forms.Form):
@@ -413,16 +390,8 @@ class IncidentEditForm(forms.Form):
 
     def command(self, incident: Incident) -> EditIncident:
         data = self.cleaned_data
-        return EditIncident(
-            expected_version=data["version"],
-            title={**incident.title, incident.original_language: data["title"]},
-            impact=data["impact"],
-            display_time_zone=data["display_time_zone"],
-            started_at=data["started_at"],
-            resolved_at=data["resolved_at"],
-            reason=data["reason"],
-            related=data["related"],
-        )
+        title = {**incident.title, incident.original_language: data["title"]}
+        return command_from(EditIncident, data, title=title, expected_version=data["version"])
 
 
 class UpdateEditForm(forms.Form):

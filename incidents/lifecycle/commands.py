@@ -3,12 +3,18 @@ API's serializers build these; the lifecycle functions run them."""
 
 import datetime as dt
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from incidents.models import Component, ComponentStatus, Impact, Incident, IncidentKind, IncidentStatus
 
 ComponentStatuses = Mapping[Component, ComponentStatus | str]
+
+
+def command_from[C](kind: type[C], data: Mapping[str, Any], **given: Any) -> C:
+    """A `kind` from a form's or a serializer's cleaned data (the fields it names), `given` over it."""
+    names = {f.name for f in fields(kind)} - given.keys()  # type: ignore[arg-type]
+    return kind(**{name: data[name] for name in names if name in data}, **given)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -25,6 +31,8 @@ class Opening:
     publish: bool = True
     display_time_zone: str = ""
     related: Sequence[Incident] = ()
+    scheduled_for: dt.datetime | None = None
+    scheduled_until: dt.datetime | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -38,8 +46,6 @@ class DeclareIncident(Opening):
 class ScheduleMaintenance(Opening):
     """A planned window; its components change when the window opens."""
 
-    scheduled_for: dt.datetime | None = None
-    scheduled_until: dt.datetime | None = None
     impact: Impact | str = Impact.NONE
     notify: bool | None = None
 
@@ -50,8 +56,6 @@ class EnterRecord(Opening):
     count on its own days, never as the components' current status."""
 
     kind: IncidentKind | str = IncidentKind.INCIDENT
-    scheduled_for: dt.datetime | None = None
-    scheduled_until: dt.datetime | None = None
 
 
 @dataclass(frozen=True, kw_only=True)

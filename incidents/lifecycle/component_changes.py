@@ -31,7 +31,7 @@ def apply_component_statuses(
         new_status = ComponentStatus(status)
         old_status: str
         if incident.backfilled:
-            # A record's statuses belong to its own window (write_record_impact), not to now.
+            # A record's statuses belong to its own window (write_records_impact), not to now.
             old_status = status_at(component, shown_at)
         else:
             old_status = Component.objects.values_list("status", flat=True).get(pk=component.pk)

@@ -16,11 +16,11 @@ from incidents.services.audit import record_event
 from incidents.services.notifications import enqueue_notifications
 from incidents.translation import validate_language, validate_translations
 from incidents.validation.concurrency import ConcurrentEdit
-from incidents.validation.texts import check_titles
 
 from .commands import EditIncident, EditUpdate
 from .incident_windows import edited_fields, set_window
-from .records import write_record_impact
+from .opening import check_title_field
+from .records import write_records_impact
 from .related import relate_incidents
 from .updates import locked_incident
 
@@ -52,7 +52,7 @@ def edit_incident(incident: Incident, command: EditIncident, *, actor: User | No
     locked.save()
     content_changed()
     if locked.backfilled and window_edited:
-        write_record_impact(locked)
+        write_records_impact([locked])
     _audit_edit(locked, before=before, reason=command.reason.strip(), window=window_edited, actor=actor)
     if command.related is not None:
         relate_incidents(locked, related=command.related, actor=actor)
@@ -77,10 +77,7 @@ def _audit_edit(
 
 def _set_title(incident: Incident, title: dict[str, str]) -> None:
     validate_translations(title)
-    try:
-        check_titles(title)
-    except ValidationError as error:
-        raise ValidationError({"title": error.messages}) from None
+    check_title_field(title)
     incident.title = title
 
 

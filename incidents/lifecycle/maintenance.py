@@ -9,47 +9,46 @@ from django.utils.translation import gettext as _
 from incidents.models import ComponentStatus, Incident, IncidentStatus, IncidentUpdate
 from incidents.validation.concurrency import ConcurrentEdit
 
-from .commands import PostUpdate
+from .commands import ComponentStatuses, PostUpdate
 from .updates import post_update
 
 AUTOMATION = "maintenance schedule"
 
 
-def _automatic_text(incident: Incident, message: str) -> dict[str, str]:
-    with translation.override(incident.original_language):
-        return {incident.original_language: str(_(message))}
-
-
 def start_maintenance(incident: Incident, *, now: dt.datetime | None = None) -> IncidentUpdate | None:
-    """Opens the window: posts "in progress" and puts the components under maintenance.
-
-    Returns None when the maintenance is no longer scheduled (another sweep got there first).
-    """
-    try:
-        starting = PostUpdate(
-            status=IncidentStatus.IN_PROGRESS,
-            body=_automatic_text(incident, "The scheduled maintenance has started."),
-            language=incident.original_language,
-            component_statuses={c: ComponentStatus.UNDER_MAINTENANCE for c in incident.components.all()},
-            display_at=now,
-            expected_version=incident.version,
-        )
-        return post_update(incident, starting, actor=None)
-    except ConcurrentEdit:
-        return None
+    """Opens the window: posts "in progress" and puts the components under maintenance."""
+    under = dict.fromkeys(incident.components.all(), ComponentStatus.UNDER_MAINTENANCE)
+    message = "The scheduled maintenance has started."
+    return _post_on_time(incident, IncidentStatus.IN_PROGRESS, message, now=now, component_statuses=under)
 
 
 def complete_maintenance(incident: Incident, *, now: dt.datetime | None = None) -> IncidentUpdate | None:
     """Closes the window: posts "completed", and the resolve rule returns its components."""
+    message = "The scheduled maintenance has been completed."
+    return _post_on_time(incident, IncidentStatus.COMPLETED, message, now=now)
+
+
+def _post_on_time(
+    incident: Incident,
+    status: IncidentStatus,
+    message: str,
+    *,
+    now: dt.datetime | None,
+    component_statuses: ComponentStatuses | None = None,
+) -> IncidentUpdate | None:
+    """The automatic update; None when another sweep moved the maintenance first."""
+    with translation.override(incident.original_language):
+        body = {incident.original_language: str(_(message))}
+    posting = PostUpdate(
+        status=status,
+        body=body,
+        language=incident.original_language,
+        component_statuses=component_statuses or {},
+        display_at=now,
+        expected_version=incident.version,
+    )
     try:
-        completing = PostUpdate(
-            status=IncidentStatus.COMPLETED,
-            body=_automatic_text(incident, "The scheduled maintenance has been completed."),
-            language=incident.original_language,
-            display_at=now,
-            expected_version=incident.version,
-        )
-        return post_update(incident, completing, actor=None)
+        return post_update(incident, posting, actor=None)
     except ConcurrentEdit:
         return None
 

@@ -14,7 +14,7 @@ from incidents.public.versions import content_changed
 from incidents.services.audit import record_event
 from incidents.translation import validate_language
 from incidents.validation.instants import PLANNED, check_instants, incident_start_kind
-from incidents.validation.texts import check_title
+from incidents.validation.texts import check_title, check_titles
 
 from .commands import DeclareIncident, EnterRecord, Opening, PostUpdate, ScheduleMaintenance
 from .component_changes import apply_component_statuses
@@ -29,7 +29,7 @@ from .updates import write_update
 def declare_incident(command: DeclareIncident, *, actor: User | None) -> Incident:
     """Opens an incident, with a first update when the command has a text; without one it writes
     no update, and its component statuses wait for the first written update to carry them."""
-    _check_opening(command, kind=IncidentKind.INCIDENT, planned={})
+    _check_opening(command, kind=IncidentKind.INCIDENT)
     return _open(command, kind=IncidentKind.INCIDENT, notify=command.notify, actor=actor)
 
 
@@ -37,17 +37,8 @@ def declare_incident(command: DeclareIncident, *, actor: User | None) -> Inciden
 def schedule_maintenance(command: ScheduleMaintenance, *, actor: User | None) -> Incident:
     """Plans a maintenance window; its components change when the window starts (or at once when
     it is declared in progress)."""
-    window = {"scheduled_for": command.scheduled_for, "scheduled_until": command.scheduled_until}
-    _check_opening(command, kind=IncidentKind.MAINTENANCE, planned=window)
-    _check_window(command.scheduled_for, command.scheduled_until)
-    return _open(
-        command,
-        kind=IncidentKind.MAINTENANCE,
-        notify=command.notify,
-        actor=actor,
-        scheduled_for=command.scheduled_for,
-        scheduled_until=command.scheduled_until,
-    )
+    _check_opening(command, kind=IncidentKind.MAINTENANCE)
+    return _open(command, kind=IncidentKind.MAINTENANCE, notify=command.notify, actor=actor)
 
 
 @transaction.atomic
@@ -55,20 +46,8 @@ def enter_record(command: EnterRecord, *, actor: User | None) -> Incident:
     """Enters an incident (or maintenance) of the past: it notifies nobody, and its component
     statuses count on its own days, never as the components' current status."""
     kind = IncidentKind(command.kind)
-    window = {"scheduled_for": command.scheduled_for, "scheduled_until": command.scheduled_until}
-    _check_opening(command, kind=kind, planned=window)
-    check_record_age(command.started_at or command.scheduled_for, now=timezone.now())
-    if kind == IncidentKind.MAINTENANCE:
-        _check_window(command.scheduled_for, command.scheduled_until)
-    return _open(
-        command,
-        kind=kind,
-        backfilled=True,
-        notify=False,
-        actor=actor,
-        scheduled_for=command.scheduled_for,
-        scheduled_until=command.scheduled_until,
-    )
+    _check_opening(command, kind=kind, record=True)
+    return _open(command, kind=kind, backfilled=True, notify=False, actor=actor)
 
 
 def open_event(
@@ -82,26 +61,33 @@ def open_event(
     return declare_incident(command, actor=actor)
 
 
-def _check_opening(command: Opening, *, kind: IncidentKind, planned: dict[str, dt.datetime | None]) -> None:
+def _check_opening(command: Opening, *, kind: IncidentKind, record: bool = False) -> None:
     validate_language(command.language)
     if not command.title.strip():
         raise ValidationError({"title": _("An incident needs a title.")})
-    try:
-        check_title(command.title)
-    except ValidationError as error:
-        raise ValidationError({"title": error.messages}) from None
+    check_title_field(command.title)
     start = {"started_at": command.started_at}
+    planned = {"scheduled_for": command.scheduled_for, "scheduled_until": command.scheduled_until}
     if incident_start_kind(kind) == PLANNED:
         check_instants(planned=planned | start)
     else:
         check_instants(happened=start, planned=planned)
-
-
-def _check_window(scheduled_for: dt.datetime | None, scheduled_until: dt.datetime | None) -> None:
-    if not scheduled_for or not scheduled_until:
+    if record:
+        check_record_age(command.started_at or command.scheduled_for, now=timezone.now())
+    if kind != IncidentKind.MAINTENANCE:
+        return
+    if not command.scheduled_for or not command.scheduled_until:
         raise ValidationError({"scheduled_for": _("Maintenance needs a planned window.")})
-    if scheduled_until <= scheduled_for:
+    if command.scheduled_until <= command.scheduled_for:
         raise ValidationError({"scheduled_until": _("The window must end after it starts.")})
+
+
+def check_title_field(title: str | dict[str, str]) -> None:
+    """check_title (or check_titles for translations), its errors on the `title` field."""
+    try:
+        check_title(title) if isinstance(title, str) else check_titles(title)
+    except ValidationError as error:
+        raise ValidationError({"title": error.messages}) from None
 
 
 def _open(
@@ -111,11 +97,9 @@ def _open(
     backfilled: bool = False,
     notify: bool | None,
     actor: User | None,
-    scheduled_for: dt.datetime | None = None,
-    scheduled_until: dt.datetime | None = None,
 ) -> Incident:
     now = timezone.now()
-    started_at = command.started_at or scheduled_for or now
+    started_at = command.started_at or command.scheduled_for or now
     incident = Incident(
         slug=unique_slug(command.title, at=started_at),
         kind=kind,
@@ -123,8 +107,8 @@ def _open(
         original_language=command.language,
         impact=Impact(command.impact),
         started_at=started_at,
-        scheduled_for=scheduled_for,
-        scheduled_until=scheduled_until,
+        scheduled_for=command.scheduled_for,
+        scheduled_until=command.scheduled_until,
         published_at=now if command.publish else None,
         backfilled=backfilled,
         display_time_zone=command.display_time_zone,

@@ -82,16 +82,11 @@ def impact_segments(incident: Incident) -> dict[int, list[Span]]:
     return segments
 
 
-def write_record_impact(incident: Incident) -> int:
-    """Lays a resolved record's impact over its components' periods on its own days and recounts
-    their months; returns how many components it touched."""
-    return write_records_impact([incident])
-
-
 @transaction.atomic
 def write_records_impact(incidents: Iterable[Incident]) -> int:
-    """write_record_impact for many records, each component locked once and its months recounted
-    once for all of them (an import writes hundreds)."""
+    """Lays resolved records' impact over their components' periods on their own days and
+    recounts their months, each component locked and recounted once (an import writes hundreds);
+    returns how many components it touched."""
     touched: dict[int, Component] = {}
     for incident in incidents:
         for component_id, segments in impact_segments(incident).items():

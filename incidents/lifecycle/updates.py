@@ -21,7 +21,7 @@ from .commands import PostUpdate, ReopenIncident, ResolveIncident
 from .component_changes import apply_component_statuses, closing_statuses, take_on_declared_changes
 from .incident_windows import check_shown_time
 from .proposals import default_update_text
-from .records import write_record_impact
+from .records import write_records_impact
 from .transitions import check_status, check_transition
 
 
@@ -155,7 +155,7 @@ def _take_status(
     incident.save(update_fields=["status", "monitoring_at", "resolved_at", "version", "updated_at"])
     content_changed()
     if incident.backfilled:
-        write_record_impact(incident)
+        write_records_impact([incident])
 
 
 def _audit_update(
