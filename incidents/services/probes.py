@@ -134,7 +134,7 @@ def save_probe(probe: Probe, *, actor: AbstractBaseUser | None) -> Probe:
 
 def _lock(probe: Probe) -> None:
     """Holds the probe's row until the transaction ends, so two writes to it take turns."""
-    Probe.objects.select_for_update().filter(pk=probe.pk).exists()
+    Probe.objects.select_for_update().only("pk").get(pk=probe.pk)
 
 
 @transaction.atomic
