@@ -1,7 +1,8 @@
 """The Django admin: a fallback console for every model.
 
-Edits made here go through the services where one exists; the others are recorded in the
-audit trail as admin edits. Either way they leave a trail and drop the cached public pages.
+Edits made here go through the services. The incident lifecycle (incidents, their updates and
+component changes, postmortems and their action items) is only shown: its writes are the
+lifecycle commands, which keep its transitions, notifications and versions.
 """
 
 import json
@@ -12,9 +13,7 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
 from incidents import models
-from incidents.public.versions import content_changed
 from incidents.security.masking import masked_probe_fields, readable_audit_values
-from incidents.services.audit import record_event
 from incidents.services.component_limits import check_room_for_components
 from incidents.services.components import save_component, save_group
 from incidents.services.metrics import save_metric
@@ -44,10 +43,6 @@ class TabularInline(admin.TabularInline):
     form = InstantBoundsForm
 
 
-class StackedInline(admin.StackedInline):
-    form = InstantBoundsForm
-
-
 class AuditedAdmin(ModelAdmin):
     save_service = None
 
@@ -55,42 +50,21 @@ class AuditedAdmin(ModelAdmin):
         type(self).save_service(obj, actor=request.user)
 
 
-def _incident_of(obj) -> models.Incident | None:
-    """The incident an object edited in the admin belongs to (itself for an incident)."""
-    return obj if isinstance(obj, models.Incident) else getattr(obj, "incident", None)
+class ReadOnlyMixin:
+    """Shown, never added, changed or deleted here."""
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
 
 
-class AdminEditedAdmin(ModelAdmin):
-    """Models without a service for every field: edits here are saved as they are, then
-    recorded in the audit trail as made in the admin (which also drops the cached pages)."""
-
-    audit_subject: models.Subject
-
-    def _record(self, request, obj, action: str) -> None:
-        content_changed()
-        incident = _incident_of(obj)
-        record_event(
-            actor=request.user,
-            action=action,
-            subject_type=self.audit_subject,
-            subject_id=obj.pk,
-            subject_label=str(obj),
-            # A deleted incident takes its events with it; the deletion's event stays unattached.
-            incident=None if action == "admin_deleted" else incident,
-        )
-
-    def save_related(self, request, form, formsets, change):
-        super().save_related(request, form, formsets, change)
-        self._record(request, form.instance, "admin_changed" if change else "admin_created")
-
-    def delete_model(self, request, obj):
-        self._record(request, obj, "admin_deleted")
-        super().delete_model(request, obj)
-
-    def delete_queryset(self, request, queryset):
-        for obj in queryset:
-            self._record(request, obj, "admin_deleted")
-        super().delete_queryset(request, queryset)
+class LifecycleAdmin(ReadOnlyMixin, ModelAdmin):
+    pass
 
 
 class MetricInline(TabularInline):
@@ -168,15 +142,14 @@ class RollupAdmin(ModelAdmin):
     list_filter = ("resolution",)
 
 
-class UpdateInline(StackedInline):
+class UpdateInline(ReadOnlyMixin, admin.StackedInline):
     model = models.IncidentUpdate
     extra = 0
     fields = ("status", "body", "original_language", "display_at", "author")
 
 
 @admin.register(models.Incident)
-class IncidentAdmin(AdminEditedAdmin):
-    audit_subject = models.Subject.INCIDENT
+class IncidentAdmin(LifecycleAdmin):
     list_display = ("slug", "kind", "status", "impact", "started_at", "resolved_at", "published_at")
     list_filter = ("kind", "status", "impact")
     search_fields = ("slug",)
@@ -184,31 +157,28 @@ class IncidentAdmin(AdminEditedAdmin):
 
 
 @admin.register(models.IncidentUpdate)
-class IncidentUpdateAdmin(AdminEditedAdmin):
-    audit_subject = models.Subject.UPDATE
+class IncidentUpdateAdmin(LifecycleAdmin):
     list_display = ("incident", "status", "display_at", "created_at", "author")
 
 
 @admin.register(models.ComponentChange)
-class ComponentChangeAdmin(ModelAdmin):
+class ComponentChangeAdmin(LifecycleAdmin):
     list_display = ("update", "component", "old_status", "new_status")
 
 
-class ActionItemInline(TabularInline):
+class ActionItemInline(ReadOnlyMixin, admin.TabularInline):
     model = models.ActionItem
     extra = 0
 
 
 @admin.register(models.Postmortem)
-class PostmortemAdmin(AdminEditedAdmin):
-    audit_subject = models.Subject.POSTMORTEM
+class PostmortemAdmin(LifecycleAdmin):
     list_display = ("incident", "state", "original_language", "published_at")
     inlines = [ActionItemInline]
 
 
 @admin.register(models.ActionItem)
-class ActionItemAdmin(AdminEditedAdmin):
-    audit_subject = models.Subject.ACTION_ITEM
+class ActionItemAdmin(LifecycleAdmin):
     list_display = ("__str__", "owner_name", "owner", "state", "due_date", "due_precision", "is_public")
     list_filter = ("state", "due_precision", "is_public")
 

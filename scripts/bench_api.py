@@ -27,8 +27,10 @@ os.environ.setdefault("ALLOWED_HOSTS", "testserver")
 def seed(groups: int, per_group: int, incidents: int) -> None:
     from django.contrib.auth import get_user_model
 
+    from incidents.lifecycle.commands import DeclareIncident, PostUpdate, ResolveIncident
+    from incidents.lifecycle.opening import declare_incident
+    from incidents.lifecycle.updates import post_update, resolve_incident
     from incidents.models import Component, ComponentGroup, Metric
-    from incidents.services.incidents import declare_incident, post_update, resolve_incident
     from incidents.services.metrics import record_sample
 
     actor = get_user_model().objects.create_user("bench")
@@ -46,16 +48,20 @@ def seed(groups: int, per_group: int, incidents: int) -> None:
     now = dt.datetime.now(dt.UTC)
     for n in range(incidents):
         incident = declare_incident(
-            title=f"Incident {n}",
-            language="en",
-            body="Investigating.",
-            component_statuses={components[n % len(components)]: "degraded_performance"},
+            DeclareIncident(
+                title=f"Incident {n}",
+                language="en",
+                body="Investigating.",
+                component_statuses={components[n % len(components)]: "degraded_performance"},
+                started_at=now - dt.timedelta(hours=n + 1),
+            ),
             actor=actor,
-            started_at=now - dt.timedelta(hours=n + 1),
         )
-        post_update(incident, status="identified", body={"en": "Found it."}, language="en", actor=actor)
+        post_update(
+            incident, PostUpdate(status="identified", body={"en": "Found it."}, language="en"), actor=actor
+        )
         if n >= 3:
-            resolve_incident(incident, body={"en": "Fixed."}, language="en", actor=actor)
+            resolve_incident(incident, ResolveIncident(body={"en": "Fixed."}, language="en"), actor=actor)
 
 
 def measure(client, path: str, rounds: int, **headers) -> list[float]:

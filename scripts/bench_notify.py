@@ -81,8 +81,10 @@ from django.utils import timezone  # noqa: E402
 
 from incidents.channels.email import personalise  # noqa: E402
 from incidents.channels.emails import message_domain, mime_bytes  # noqa: E402
+from incidents.lifecycle.commands import DeclareIncident, PostUpdate  # noqa: E402
+from incidents.lifecycle.opening import declare_incident  # noqa: E402
+from incidents.lifecycle.updates import post_update  # noqa: E402
 from incidents.models import Component, Delivery, DeliveryState, Incident, Subscriber  # noqa: E402
-from incidents.services.incidents import declare_incident, post_update  # noqa: E402
 from incidents.services.notifications import watch_notifications  # noqa: E402
 from statuspage.celery import app as celery_app  # noqa: E402
 
@@ -226,10 +228,12 @@ def main() -> int:
     call_command("migrate", verbosity=0)
     component = reset_data()
     incident = declare_incident(
-        title="Bench: delayed deliveries (bench-notify)",
-        language="en",
-        body="Bench incident opened before anyone subscribed.",
-        component_statuses={component: "degraded_performance"},
+        DeclareIncident(
+            title="Bench: delayed deliveries (bench-notify)",
+            language="en",
+            body="Bench incident opened before anyone subscribed.",
+            component_statuses={component: "degraded_performance"},
+        ),
         actor=None,
     )
     incident.slug = f"{incident.slug}-bench-notify"
@@ -267,15 +271,17 @@ def main() -> int:
         with watch_notifications() as kicks:
             update = post_update(
                 incident,
-                status="identified",
-                language="en",
+                PostUpdate(
+                    status="identified",
+                    language="en",
+                    body={
+                        "en": "A queue consumer is **lagging**; p95 delivery delay is 6 min. Fix rolling out.",
+                        "ru": "Потребитель очереди **отстаёт**; p95 задержки доставки 6 мин. Исправление выкатывается.",
+                        "es": "Un consumidor de la cola va **retrasado**; el p95 de entrega es de 6 min.",
+                        "nb": "En kø-konsument **henger etter**; p95 leveringsforsinkelse er 6 min.",
+                    },
+                ),
                 actor=None,
-                body={
-                    "en": "A queue consumer is **lagging**; p95 delivery delay is 6 min. Fix rolling out.",
-                    "ru": "Потребитель очереди **отстаёт**; p95 задержки доставки 6 мин. Исправление выкатывается.",
-                    "es": "Un consumidor de la cola va **retrasado**; el p95 de entrega es de 6 min.",
-                    "nb": "En kø-konsument **henger etter**; p95 leveringsforsinkelse er 6 min.",
-                },
             )
         enqueued = time.perf_counter() - published
         say(f"update posted with its outbox rows in {enqueued:.2f} s; kick: {', '.join(kicks.outcomes)}")

@@ -298,8 +298,10 @@ def write_churn(metrics, moving, falling, seconds: int, figures: dict) -> None:
     from django.db import connection
     from django.utils import timezone
 
+    from incidents.lifecycle.commands import DeclareIncident, PostUpdate
+    from incidents.lifecycle.opening import declare_incident
+    from incidents.lifecycle.updates import post_update
     from incidents.services.health import evaluate_metrics, group_samples
-    from incidents.services.incidents import declare_incident, post_update
     from incidents.services.metrics import NewSample, record_samples
 
     published = None
@@ -319,10 +321,15 @@ def write_churn(metrics, moving, falling, seconds: int, figures: dict) -> None:
         figures["samples"] += len(entries)
         if tick == seconds // 3:
             published = declare_incident(
-                title="Churn: slow webhooks", language="en", body="Investigating.", actor=None
+                DeclareIncident(title="Churn: slow webhooks", language="en", body="Investigating."),
+                actor=None,
             )
         if tick == 2 * seconds // 3 and published is not None:
-            post_update(published, status="identified", body={"en": "Found it."}, language="en", actor=None)
+            post_update(
+                published,
+                PostUpdate(status="identified", body={"en": "Found it."}, language="en"),
+                actor=None,
+            )
             figures["edits"] += 1
         time.sleep(max(0.0, began + tick + 1 - time.monotonic()))
     connection.close()

@@ -258,6 +258,9 @@ from django.db import connection  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
 from incidents.channels.emails import message_domain  # noqa: E402
+from incidents.lifecycle.commands import DeclareIncident, PostUpdate  # noqa: E402
+from incidents.lifecycle.opening import declare_incident  # noqa: E402
+from incidents.lifecycle.updates import post_update  # noqa: E402
 from incidents.models import (  # noqa: E402
     ACTIVE_RUN_STATES,
     Component,
@@ -274,7 +277,6 @@ from incidents.models import (  # noqa: E402
 from incidents.public import snapshot  # noqa: E402
 from incidents.roles import Role, assign_role  # noqa: E402
 from incidents.services.api_tokens import issue_token  # noqa: E402
-from incidents.services.incidents import declare_incident, post_update  # noqa: E402
 from incidents.services.probes import validate_probe  # noqa: E402
 from statuspage.celery import app as celery_app  # noqa: E402
 
@@ -415,10 +417,12 @@ def drill_redis(component) -> bool:
         for i in range(50)
     )
     incident = declare_incident(
-        title="Drill: Redis outage",
-        language="en",
-        body="Investigating.",
-        component_statuses={component: "degraded_performance"},
+        DeclareIncident(
+            title="Drill: Redis outage",
+            language="en",
+            body="Investigating.",
+            component_statuses={component: "degraded_performance"},
+        ),
         actor=None,
     )
     del subscribers
@@ -429,9 +433,7 @@ def drill_redis(component) -> bool:
     try:
         update = post_update(
             incident,
-            status="identified",
-            language="en",
-            body={"en": "Published while Redis is down."},
+            PostUpdate(status="identified", language="en", body={"en": "Published while Redis is down."}),
             actor=None,
         )
         saved = Incident.objects.get(pk=incident.pk).updates.filter(pk=update.pk).exists()
@@ -635,10 +637,12 @@ def drill_worker_killed(component) -> bool:
     # Publish once the round's requests are under way, then kill when part of the mail is out.
     wait_until(lambda: in_flight.filter(scheduled_at__lte=timezone.now()).exists(), 15)
     incident = declare_incident(
-        title="Drill: worker killed",
-        language="en",
-        body="Investigating.",
-        component_statuses={component: "degraded_performance"},
+        DeclareIncident(
+            title="Drill: worker killed",
+            language="en",
+            body="Investigating.",
+            component_statuses={component: "degraded_performance"},
+        ),
         actor=None,
     )
     update = incident.updates.get()
@@ -718,10 +722,12 @@ def drill_smtp_refusing(component) -> bool:
     worker = start_worker(NOTIFY_WORKER, "notify-3", env)
     beat = start_beat("beat-refusing", env)
     incident = declare_incident(
-        title="Drill: mail server refusing",
-        language="en",
-        body="Investigating.",
-        component_statuses={component: "partial_outage"},
+        DeclareIncident(
+            title="Drill: mail server refusing",
+            language="en",
+            body="Investigating.",
+            component_statuses={component: "partial_outage"},
+        ),
         actor=None,
     )
     update = incident.updates.get()

@@ -9,6 +9,8 @@ from django.core.management import call_command
 from django.utils import timezone
 
 from incidents.intake.receiving import ReceivedAlert, receive_alerts
+from incidents.lifecycle.commands import ResolveIncident
+from incidents.lifecycle.updates import resolve_incident
 from incidents.models import (
     ActionItem,
     AlertRule,
@@ -29,7 +31,6 @@ from incidents.models import (
 )
 from incidents.models.postmortems import status_page_today
 from incidents.services.components import set_component_status
-from incidents.services.incidents import resolve_incident
 from incidents.tasks.demo import feed
 
 MODELS = (
@@ -229,7 +230,7 @@ def test_resolving_the_demo_incident_returns_its_components_to_operational_while
         with time_machine.travel(now + dt.timedelta(minutes=minute), tick=False):
             feed()
     with time_machine.travel(now + dt.timedelta(minutes=6), tick=False):
-        resolve_incident(incident, body={}, language="en", actor=None)
+        resolve_incident(incident, ResolveIncident(body={}, language="en"), actor=None)
         for minute in range(7, 10):
             with time_machine.travel(now + dt.timedelta(minutes=minute), tick=False):
                 feed()
@@ -249,7 +250,7 @@ def test_while_the_demo_story_says_the_fault_lasts_resolving_leaves_the_componen
         with time_machine.travel(during + dt.timedelta(minutes=minute), tick=False):
             feed()
     with time_machine.travel(during + dt.timedelta(minutes=5), tick=False):
-        update = resolve_incident(incident, body={}, language="en", actor=None)
+        update = resolve_incident(incident, ResolveIncident(body={}, language="en"), actor=None)
     held = update.component_changes.get(component__slug="webhook-delivery")
     assert held.new_status == "degraded_performance"
     assert held.held_by["en"].startswith("held by: ")

@@ -6,8 +6,10 @@ import pytest
 from django.conf import settings
 from django.db import IntegrityError, connection, transaction
 
+from incidents.lifecycle.commands import DeclareIncident, PostUpdate
+from incidents.lifecycle.opening import declare_incident
+from incidents.lifecycle.updates import post_update
 from incidents.models import StatusPeriod
-from incidents.services.incidents import declare_incident, post_update
 
 
 @pytest.mark.postgres
@@ -21,14 +23,18 @@ def test_postgres_enforces_one_open_status_period_per_component(component, at):
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
 def test_concurrent_updates_on_postgres_each_bump_the_version_once(responder):
-    incident = declare_incident(title="Retry storm", language="en", body="x", actor=responder)
+    incident = declare_incident(
+        DeclareIncident(title="Retry storm", language="en", body="x"), actor=responder
+    )
     version_before = incident.version
     errors = []
 
     def post(n):
         try:
             post_update(
-                incident, status="identified", body={"en": f"update {n}"}, language="en", actor=responder
+                incident,
+                PostUpdate(status="identified", body={"en": f"update {n}"}, language="en"),
+                actor=responder,
             )
         except Exception as error:  # pragma: no cover - reported below
             errors.append(error)

@@ -1,9 +1,6 @@
 """What every resource of /api/v1/ shares: roles, body limit, filters, ETags, service writes."""
 
-from contextlib import contextmanager
-
 from django.conf import settings
-from django.db import transaction
 from drf_spectacular.utils import OpenApiResponse
 from rest_framework import mixins, status, viewsets
 from rest_framework.filters import OrderingFilter
@@ -86,15 +83,13 @@ class ApiViewSet(viewsets.GenericViewSet):
         instance = self.get_object()
         return type(instance).objects.select_for_update().get(pk=instance.pk)
 
-    @contextmanager
-    def locked_for_write(self, request, version: int | None):
-        """In one transaction: this request's object under a row lock, once If-Match and the
-        body's `version` (409 when stale) agree with it."""
-        with transaction.atomic():
-            current = self.locked()
-            check_if_match(request, current)
-            check_version(current, version)
-            yield current
+    def checked_for_write(self, request, version: int | None):
+        """This request's object once If-Match (412) and the body's `version` (409) agree with
+        it; the command given its version refuses the write if it changes before its row lock."""
+        current = self.get_object()
+        check_if_match(request, current)
+        check_version(current, version)
+        return current
 
 
 class ByPublicId:
@@ -117,10 +112,8 @@ class ServiceCrudViewSet(mixins.ListModelMixin, ApiViewSet):
         return self.respond(instance, status_code=status.HTTP_201_CREATED)
 
     def partial_update(self, request, *args, **kwargs):
-        with transaction.atomic():
-            current = self.locked()
-            check_if_match(request, current)
-            serializer = self.get_serializer(current, data=request.data, partial=True)
-            serializer.is_valid(raise_exception=True)
-            instance = serializer.save()
-        return self.respond(instance)
+        current = self.get_object()
+        check_if_match(request, current)
+        serializer = self.get_serializer(current, data=request.data, partial=True)
+        serializer.is_valid(raise_exception=True)
+        return self.respond(serializer.save())

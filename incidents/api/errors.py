@@ -8,8 +8,8 @@ from rest_framework import exceptions, status
 from rest_framework.fields import get_error_detail
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from incidents.services.incidents import ConcurrentEdit
-from incidents.services.transitions import TransitionRefused
+from incidents.lifecycle.transitions import TransitionRefused
+from incidents.validation.concurrency import ConcurrentEdit
 
 
 class PayloadTooLarge(exceptions.APIException):

@@ -8,6 +8,19 @@ from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from incidents.lifecycle.commands import (
+    DeclareIncident,
+    EditIncident,
+    EnterRecord,
+    PostUpdate,
+    ReopenIncident,
+    ResolveIncident,
+    ScheduleMaintenance,
+    WritePostmortem,
+    command_from,
+)
+from incidents.lifecycle.incident_windows import MOVE_REASON_MAX
+from incidents.lifecycle.postmortems import save_action_item
 from incidents.models import (
     SECTIONS,
     ActionItem,
@@ -22,8 +35,6 @@ from incidents.models import (
 )
 from incidents.public.durations import resolved_duration_seconds
 from incidents.roles import staff_users
-from incidents.services.incident_windows import MOVE_REASON_MAX
-from incidents.services.postmortems import save_action_item
 from incidents.validation.instants import check_happened, check_planned
 from incidents.validation.texts import check_title, check_titles
 from incidents.validation.time_zones import check_time_zone
@@ -215,6 +226,15 @@ class IncidentCreateSerializer(ApiSerializer):
         ),
     )
 
+    def command(self) -> DeclareIncident | ScheduleMaintenance | EnterRecord:
+        """What the body asks for: a record of the past, maintenance, or an incident."""
+        data = self.validated_data
+        changes = component_statuses(data.get("components", []))
+        if data["backfilled"]:
+            return command_from(EnterRecord, data, component_statuses=changes)
+        kind = ScheduleMaintenance if data["kind"] == IncidentKind.MAINTENANCE else DeclareIncident
+        return command_from(kind, data, component_statuses=changes)
+
 
 class IncidentEditSerializer(ApiSerializer):
     title = TranslationsField(required=False, validators=[check_titles])
@@ -242,6 +262,9 @@ class IncidentEditSerializer(ApiSerializer):
     version = serializers.IntegerField(
         required=False, min_value=1, help_text=_("The version you read; a stale one is refused with 409.")
     )
+
+    def command(self, *, expected_version: int) -> EditIncident:
+        return command_from(EditIncident, self.validated_data, expected_version=expected_version)
 
 
 def check_backfilled_unchanged(incident: Incident, data: dict) -> None:
@@ -274,11 +297,29 @@ class UpdateCreateSerializer(ApiSerializer):
     )
     version = serializers.IntegerField(required=False, min_value=1)
 
+    def command(self, *, expected_version: int) -> PostUpdate:
+        data = self.validated_data
+        return command_from(
+            PostUpdate,
+            data,
+            body={data["language"]: data["body"]},
+            component_statuses=component_statuses(data.get("components", [])),
+            notify=data.get("deliver_notifications"),
+            expected_version=expected_version,
+        )
+
 
 class CloseSerializer(ApiSerializer):
     language = serializers.ChoiceField(choices=LANGUAGE_CHOICES)
     body = serializers.CharField(max_length=MAX_TEXT)
     version = serializers.IntegerField(required=False, min_value=1)
+
+    command_class: type[ReopenIncident | ResolveIncident] = ReopenIncident
+
+    def command(self, *, expected_version: int) -> ReopenIncident | ResolveIncident:
+        data = self.validated_data
+        body = {data["language"]: data.get("body", "")}
+        return command_from(self.command_class, data, body=body, expected_version=expected_version)
 
 
 class ResolveSerializer(CloseSerializer):
@@ -295,6 +336,8 @@ class ResolveSerializer(CloseSerializer):
         validators=[check_happened],
         help_text=_("When it was resolved (the resolving update's time); now by default."),
     )
+
+    command_class = ResolveIncident
 
 
 class PostmortemPublishSerializer(ApiSerializer):
@@ -362,6 +405,9 @@ class PostmortemWriteSerializer(ApiSerializer):
     sections = SectionsSerializer()
     key_figures = key_figures_field()
     version = serializers.IntegerField(required=False, min_value=1)
+
+    def command(self, *, expected_version: int | None) -> WritePostmortem:
+        return command_from(WritePostmortem, self.validated_data, expected_version=expected_version)
 
 
 class PostmortemCreateSerializer(PostmortemWriteSerializer):

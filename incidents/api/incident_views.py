@@ -1,6 +1,5 @@
 """Our REST API (/api/v1/): incidents, their updates, postmortems and action items."""
 
-from django.db import transaction
 from django.db.models import Prefetch, Q
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
@@ -8,6 +7,10 @@ from rest_framework import mixins, status
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
+from incidents.lifecycle.edits import edit_incident, publish_incident
+from incidents.lifecycle.opening import open_event
+from incidents.lifecycle.postmortems import publish_postmortem, unpublish_postmortem, write_postmortem
+from incidents.lifecycle.updates import post_update, reopen_incident, resolve_incident
 from incidents.models import (
     ActionItem,
     ComponentChange,
@@ -17,17 +20,6 @@ from incidents.models import (
 )
 from incidents.roles import can_respond
 from incidents.selectors.deliveries import update_deliveries
-from incidents.services.incidents import (
-    declare_incident,
-    edit_incident,
-    post_update,
-    publish_incident,
-    reopen_incident,
-    resolve_incident,
-)
-from incidents.services.key_figures import save_key_figures
-from incidents.services.postmortems import publish_postmortem, unpublish_postmortem, write_postmortem
-from incidents.services.related import relate_incidents
 
 from . import filters
 from . import incident_serializers as s
@@ -89,13 +81,7 @@ class IncidentViewSet(ByPublicId, mixins.ListModelMixin, ApiViewSet):
         """Declares an incident or schedules maintenance, with its first update."""
         serializer = s.IncidentCreateSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        data = dict(serializer.validated_data)
-        related = data.pop("related", [])
-        changes = s.component_statuses(data.pop("components", []))
-        with transaction.atomic():
-            incident = declare_incident(component_statuses=changes, actor=request.user, **data)
-            if related:
-                relate_incidents(incident, related=related, actor=request.user)
+        incident = open_event(serializer.command(), actor=request.user)
         response = self.fresh(incident)
         response.status_code = status.HTTP_201_CREATED
         return response
@@ -105,22 +91,10 @@ class IncidentViewSet(ByPublicId, mixins.ListModelMixin, ApiViewSet):
         """Changes the title (translations), impact, display time zone, start or resolution time."""
         serializer = s.IncidentEditSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        data = serializer.validated_data
-        with self.locked_for_write(request, data.get("version")) as current:
-            s.check_backfilled_unchanged(current, data)
-            incident = edit_incident(
-                current,
-                actor=request.user,
-                expected_version=current.version,
-                title=data.get("title"),
-                impact=data.get("impact"),
-                display_time_zone=data.get("display_time_zone"),
-                started_at=data.get("started_at"),
-                resolved_at=data.get("resolved_at"),
-                reason=data.get("reason", ""),
-            )
-            if "related" in data:
-                relate_incidents(incident, related=data["related"], actor=request.user)
+        current = self.checked_for_write(request, serializer.validated_data.get("version"))
+        s.check_backfilled_unchanged(current, serializer.validated_data)
+        command = serializer.command(expected_version=current.version)
+        incident = edit_incident(current, command, actor=request.user)
         return self.fresh(incident)
 
     @extend_schema(methods=["GET"], responses={200: s.UpdateSerializer(many=True), **ERRORS})
@@ -141,19 +115,10 @@ class IncidentViewSet(ByPublicId, mixins.ListModelMixin, ApiViewSet):
             )
         serializer = s.UpdateCreateSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        data = serializer.validated_data
-        with self.locked_for_write(request, data.get("version")) as current:
-            update = post_update(
-                current,
-                status=data["status"],
-                body={data["language"]: data["body"]},
-                language=data["language"],
-                component_statuses=s.component_statuses(data.get("components", [])),
-                display_at=data.get("display_at"),
-                deliver_notifications=data.get("deliver_notifications"),
-                actor=request.user,
-                expected_version=current.version,
-            )
+        current = self.checked_for_write(request, serializer.validated_data.get("version"))
+        update = post_update(
+            current, serializer.command(expected_version=current.version), actor=request.user
+        )
         return self.respond(update, serializer_class=s.UpdateSerializer, status_code=status.HTTP_201_CREATED)
 
     @extend_schema(
@@ -178,7 +143,7 @@ class IncidentViewSet(ByPublicId, mixins.ListModelMixin, ApiViewSet):
     def resolve(self, request, *args, **kwargs):
         """Resolves (or completes): its components go back to operational unless another open
         incident, a maintenance window, a probe or an alert holds them (`held_by` says which)."""
-        return self._close_or_reopen(request, s.ResolveSerializer, resolve_incident, with_display_at=True)
+        return self._close_or_reopen(request, s.ResolveSerializer, resolve_incident)
 
     @extend_schema(request=s.CloseSerializer, responses={200: s.IncidentSerializer, **ERRORS, **STALE})
     @action(detail=True, methods=["post"])
@@ -186,21 +151,12 @@ class IncidentViewSet(ByPublicId, mixins.ListModelMixin, ApiViewSet):
         """Reopens a resolved incident as investigating (maintenance as in progress)."""
         return self._close_or_reopen(request, s.CloseSerializer, reopen_incident)
 
-    def _close_or_reopen(self, request, serializer_class, service, *, with_display_at: bool = False):
-        """Validates the body, checks the version under a row lock, then calls the service."""
+    def _close_or_reopen(self, request, serializer_class, run):
+        """Validates the body and the version, then runs the command."""
         serializer = serializer_class(data=request.data)
         serializer.is_valid(raise_exception=True)
-        data = serializer.validated_data
-        extra = {"display_at": data.get("display_at")} if with_display_at else {}
-        with self.locked_for_write(request, data.get("version")) as current:
-            service(
-                current,
-                body={data["language"]: data.get("body", "")},
-                language=data["language"],
-                actor=request.user,
-                expected_version=current.version,
-                **extra,
-            )
+        current = self.checked_for_write(request, serializer.validated_data.get("version"))
+        run(current, serializer.command(expected_version=current.version), actor=request.user)
         return self.fresh(current)
 
     @extend_schema(request=None, responses={200: s.IncidentSerializer, **ERRORS})
@@ -212,15 +168,6 @@ class IncidentViewSet(ByPublicId, mixins.ListModelMixin, ApiViewSet):
 
 
 # --- postmortems and action items ---
-
-
-def write_key_figures(postmortem, data: dict, *, actor):
-    """Saves the key figures a postmortem write carries, if it carries any."""
-    if "key_figures" not in data:
-        return postmortem
-    return save_key_figures(
-        postmortem, language=data["language"], figures=[dict(f) for f in data["key_figures"]], actor=actor
-    )
 
 
 @extend_schema_view(list=extend_schema(parameters=[filters.PostmortemFilters]))
@@ -247,16 +194,8 @@ class PostmortemViewSet(mixins.ListModelMixin, ApiViewSet):
         """Writes one language of an incident's postmortem, creating the postmortem if needed."""
         serializer = s.PostmortemCreateSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        data = serializer.validated_data
-        with transaction.atomic():
-            postmortem = write_postmortem(
-                data["incident"],
-                language=data["language"],
-                sections=dict(data["sections"]),
-                actor=request.user,
-                expected_version=data.get("version"),
-            )
-            postmortem = write_key_figures(postmortem, data, actor=request.user)
+        command = serializer.command(expected_version=serializer.validated_data.get("version"))
+        postmortem = write_postmortem(serializer.validated_data["incident"], command, actor=request.user)
         return self.respond(postmortem, status_code=status.HTTP_201_CREATED)
 
     @extend_schema(
@@ -266,16 +205,9 @@ class PostmortemViewSet(mixins.ListModelMixin, ApiViewSet):
         """Writes one language (a translation) of the postmortem's sections."""
         serializer = s.PostmortemWriteSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        data = serializer.validated_data
-        with self.locked_for_write(request, data.get("version")) as current:
-            postmortem = write_postmortem(
-                current.incident,
-                language=data["language"],
-                sections=dict(data["sections"]),
-                actor=request.user,
-                expected_version=current.version,
-            )
-            postmortem = write_key_figures(postmortem, data, actor=request.user)
+        current = self.checked_for_write(request, serializer.validated_data.get("version"))
+        command = serializer.command(expected_version=current.version)
+        postmortem = write_postmortem(current.incident, command, actor=request.user)
         return self.respond(postmortem)
 
     @extend_schema(request=s.PostmortemPublishSerializer, responses={200: s.PostmortemSerializer, **ERRORS})
@@ -284,17 +216,15 @@ class PostmortemViewSet(mixins.ListModelMixin, ApiViewSet):
         """Publishes the postmortem, at `published_at` when given (now by default)."""
         serializer = s.PostmortemPublishSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        with transaction.atomic():
-            postmortem = publish_postmortem(
-                self.locked(), actor=request.user, published_at=serializer.validated_data.get("published_at")
-            )
+        postmortem = publish_postmortem(
+            self.get_object(), actor=request.user, published_at=serializer.validated_data.get("published_at")
+        )
         return self.respond(postmortem)
 
     @extend_schema(request=None, responses={200: s.PostmortemSerializer, **ERRORS})
     @action(detail=True, methods=["post"])
     def unpublish(self, request, *args, **kwargs):
-        with transaction.atomic():
-            postmortem = unpublish_postmortem(self.locked(), actor=request.user)
+        postmortem = unpublish_postmortem(self.get_object(), actor=request.user)
         return self.respond(postmortem)
 
 

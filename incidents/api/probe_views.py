@@ -1,6 +1,5 @@
 """Our REST API (/api/v1/): probes (admins write, staff read) and their runs (read only)."""
 
-from django.db import transaction
 from django.db.models import Q
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
@@ -51,10 +50,9 @@ class ProbeViewSet(ByPublicId, ServiceCrudViewSet):
     @extend_schema(responses={204: None, **ERRORS, **NOT_FOUND, 412: STALE[412]})
     def destroy(self, request, *args, **kwargs):
         """Deletes the probe and its runs; the metric and its samples stay."""
-        with transaction.atomic():
-            probe = self.locked()
-            check_if_match(request, probe)
-            delete_probe(probe, actor=request.user)
+        probe = self.get_object()
+        check_if_match(request, probe)
+        delete_probe(probe, actor=request.user)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
     def _require_kind(self, probe: Probe, kind: ProbeKind) -> None:
@@ -68,10 +66,9 @@ class ProbeViewSet(ByPublicId, ServiceCrudViewSet):
     def push_token(self, request, *args, **kwargs):
         """Issues a new push token (push probes only), replacing the old one. It is shown in this
         response only: we keep its SHA-256."""
-        with transaction.atomic():
-            probe = self.locked()
-            self._require_kind(probe, ProbeKind.PUSH)
-            token = issue_push_token(probe, actor=request.user)
+        probe = self.get_object()
+        self._require_kind(probe, ProbeKind.PUSH)
+        token = issue_push_token(probe, actor=request.user)
         body = {"token": token, "push_url": s.receiver_url("push", probe)}
         return Response(s.IssuedPushTokenSerializer(body).data, status=status.HTTP_201_CREATED)
 
@@ -80,10 +77,9 @@ class ProbeViewSet(ByPublicId, ServiceCrudViewSet):
     def webhook_secret(self, request, *args, **kwargs):
         """Issues a new signing secret for the receipts of a webhook probe, replacing the old one.
         It is shown in this response only."""
-        with transaction.atomic():
-            probe = self.locked()
-            self._require_kind(probe, ProbeKind.WEBHOOK)
-            secret = rotate_webhook_secret(probe, actor=request.user)
+        probe = self.get_object()
+        self._require_kind(probe, ProbeKind.WEBHOOK)
+        secret = rotate_webhook_secret(probe, actor=request.user)
         body = {"secret": secret, "receiver_url": s.receiver_url("webhook", probe)}
         return Response(s.IssuedWebhookSecretSerializer(body).data, status=status.HTTP_201_CREATED)
 

@@ -27,6 +27,10 @@ from django.db import transaction
 from django.utils import timezone
 
 from incidents.formatting import format_measure
+from incidents.lifecycle.commands import DeclareIncident, PostUpdate, ScheduleMaintenance, WritePostmortem
+from incidents.lifecycle.opening import declare_incident, schedule_maintenance
+from incidents.lifecycle.postmortems import publish_postmortem, save_action_item, write_postmortem
+from incidents.lifecycle.updates import post_update
 from incidents.models import (
     ActionItem,
     Component,
@@ -34,7 +38,6 @@ from incidents.models import (
     ComponentGroup,
     ComponentStatus,
     Incident,
-    IncidentKind,
     Metric,
     Postmortem,
     Probe,
@@ -43,8 +46,6 @@ from incidents.models import (
 )
 from incidents.planner_statistics import refresh_statistics
 from incidents.rendering import rendered_texts
-from incidents.services.incidents import declare_incident, post_update
-from incidents.services.postmortems import publish_postmortem, save_action_item, write_postmortem
 from incidents.services.uptime_months import recount_uptime_months
 
 from .alert_rules import load_alert_rules
@@ -260,15 +261,17 @@ def _incident(spec, components, *, now, created) -> Incident:
     ]
     first, rest = updates[0], updates[1:]
     incident = declare_incident(
-        title=spec["title"][language],
-        language=language,
-        body=first["body"][language],
-        impact=spec["impact"],
-        component_statuses=affected,
+        DeclareIncident(
+            title=spec["title"][language],
+            language=language,
+            body=first["body"][language],
+            impact=spec["impact"],
+            component_statuses=affected,
+            status=first["status"],
+            started_at=started_at,
+            display_time_zone=spec.get("time_zone", ""),
+        ),
         actor=None,
-        status=first["status"],
-        started_at=started_at,
-        display_time_zone=spec.get("time_zone", ""),
     )
     Incident.objects.filter(pk=incident.pk).update(
         slug=_slug(key, started_at), title=spec["title"], created_at=started_at
@@ -283,11 +286,13 @@ def _incident(spec, components, *, now, created) -> Incident:
         closing = update_spec["status"] == "resolved"
         update = post_update(
             incident,
-            status=update_spec["status"],
-            body={language: update_spec["body"][language]},
-            language=language,
-            component_statuses={c: ComponentStatus.OPERATIONAL for c in affected} if closing else {},
-            display_at=min(at, now),
+            PostUpdate(
+                status=update_spec["status"],
+                body={language: update_spec["body"][language]},
+                language=language,
+                component_statuses={c: ComponentStatus.OPERATIONAL for c in affected} if closing else {},
+                display_at=min(at, now),
+            ),
             actor=None,
         )
         type(update).objects.filter(pk=update.pk).update(
@@ -305,8 +310,10 @@ def _postmortem(incident: Incident, spec, *, language: str, started_at: dt.datet
     for code in sorted(languages, key=lambda c: c != language):
         write_postmortem(
             incident,
-            language=code,
-            sections={key: texts[code] for key, texts in spec["sections"].items() if code in texts},
+            WritePostmortem(
+                language=code,
+                sections={key: texts[code] for key, texts in spec["sections"].items() if code in texts},
+            ),
             actor=None,
         )
     postmortem = Postmortem.objects.get(incident=incident)
@@ -352,16 +359,17 @@ def _maintenance(spec, components, *, now, created) -> None:
     language = spec["original_language"]
     affected = [components[slug] for slug in spec["components"]]
     announced = min(start - dt.timedelta(days=5), now)
-    incident = declare_incident(
-        title=spec["title"][language],
-        language=language,
-        body=spec["body"][language],
-        impact="none",
+    incident = schedule_maintenance(
+        ScheduleMaintenance(
+            title=spec["title"][language],
+            language=language,
+            body=spec["body"][language],
+            impact="none",
+            started_at=start,
+            scheduled_for=start,
+            scheduled_until=end,
+        ),
         actor=None,
-        kind=IncidentKind.MAINTENANCE,
-        started_at=start,
-        scheduled_for=start,
-        scheduled_until=end,
     )
     incident.components.set(affected)
     Incident.objects.filter(pk=incident.pk).update(
@@ -377,11 +385,13 @@ def _maintenance(spec, components, *, now, created) -> None:
         ):
             update = post_update(
                 incident,
-                status=status,
-                body=_maintenance_note(status),
-                language="en",
-                component_statuses=dict.fromkeys(affected, component_status),
-                display_at=at,
+                PostUpdate(
+                    status=status,
+                    body=_maintenance_note(status),
+                    language="en",
+                    component_statuses=dict.fromkeys(affected, component_status),
+                    display_at=at,
+                ),
                 actor=None,
             )
             type(update).objects.filter(pk=update.pk).update(created_at=at)

@@ -8,6 +8,7 @@ from django.db.models import Prefetch
 from django.utils import timezone
 
 from incidents import formatting, selectors
+from incidents.lifecycle.resolution import holds_on
 from incidents.models import (
     CONFIGURATION_SUBJECTS,
     ActionItem,
@@ -20,7 +21,6 @@ from incidents.models import (
 )
 from incidents.models.postmortems import status_page_today
 from incidents.public.presentation import MetricRow, metric_row, shown, threshold_lines
-from incidents.services.resolution import holds_on
 from incidents.translation import Shown
 
 RECENT_CONFIG_CHANGES = 15

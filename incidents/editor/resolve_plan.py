@@ -3,9 +3,9 @@ where it is now and where the resolve rule puts it, with what holds it."""
 
 from dataclasses import dataclass
 
+from incidents.lifecycle.resolution import resolution
 from incidents.models import ComponentStatus, Incident
 from incidents.public.presentation import shown
-from incidents.services.resolution import resolution
 from incidents.translation import Shown
 
 

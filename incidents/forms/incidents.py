@@ -7,6 +7,19 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
+from incidents.lifecycle.commands import (
+    DeclareIncident,
+    EditIncident,
+    EditUpdate,
+    EnterRecord,
+    PostUpdate,
+    ReopenIncident,
+    ResolveIncident,
+    ScheduleMaintenance,
+    command_from,
+)
+from incidents.lifecycle.incident_windows import MOVE_REASON_MAX
+from incidents.lifecycle.proposals import default_update_text, proposed_impact
 from incidents.models import (
     Component,
     ComponentStatus,
@@ -16,8 +29,6 @@ from incidents.models import (
     IncidentStatus,
 )
 from incidents.models.incidents import STATUSES_BY_KIND
-from incidents.services.incident_windows import MOVE_REASON_MAX
-from incidents.services.proposals import default_update_text, proposed_impact
 from incidents.validation.instants import check_happened, check_planned
 from incidents.validation.texts import check_title
 from incidents.validation.time_zones import time_zone_names
@@ -211,6 +222,13 @@ class DeclareForm(ComponentStatusesMixin, forms.Form):
             data["body"] = default_update_text(status, language=language)
         return data
 
+    def command(self) -> DeclareIncident | EnterRecord:
+        data = self.cleaned_data
+        given = {"status": data["status"] or None, "component_statuses": self.component_statuses()}
+        if data["backfilled"]:
+            return command_from(EnterRecord, data, **given)
+        return command_from(DeclareIncident, data, notify=data["deliver_notifications"], **given)
+
 
 class MaintenanceForm(ComponentStatusesMixin, forms.Form):
     title = forms.CharField(label=_("Title"), max_length=TITLE_MAX, validators=[check_title])
@@ -237,6 +255,10 @@ class MaintenanceForm(ComponentStatusesMixin, forms.Form):
         if not data.get("affected"):
             self.add_error("affected", _("Choose at least one component."))
         return data
+
+    def command(self) -> ScheduleMaintenance:
+        affected = dict.fromkeys(self.affected_components(), ComponentStatus.UNDER_MAINTENANCE)
+        return command_from(ScheduleMaintenance, self.cleaned_data, component_statuses=affected)
 
 
 class UpdateForm(ComponentStatusesMixin, forms.Form):
@@ -276,6 +298,16 @@ class UpdateForm(ComponentStatusesMixin, forms.Form):
             data["body"] = default_update_text(data["status"], language=data["language"])
         return data
 
+    def command(self) -> PostUpdate:
+        data = self.cleaned_data
+        return command_from(
+            PostUpdate,
+            data,
+            body={data["language"]: data["body"]},
+            component_statuses=self.component_statuses(),
+            notify=data["deliver_notifications"],
+        )
+
 
 class ClosingForm(forms.Form):
     """Resolve or reopen: a message and the incident version the responder saw."""
@@ -289,6 +321,13 @@ class ClosingForm(forms.Form):
     def __init__(self, *args, incident: Incident, **kwargs):
         super().__init__(*args, **kwargs)
         self.incident = incident
+
+    command_class: type[ReopenIncident | ResolveIncident] = ReopenIncident
+
+    def command(self) -> ReopenIncident | ResolveIncident:
+        data = self.cleaned_data
+        body = {data["language"]: data["body"]}
+        return command_from(self.command_class, data, body=body, expected_version=data["version"])
 
 
 class ResolveForm(ClosingForm):
@@ -304,6 +343,8 @@ class ResolveForm(ClosingForm):
         language = self.initial.get("language") or self.incident.original_language
         body.widget.attrs["placeholder"] = default_update_text(closing, language=language)
         self.fields["display_at"] = happened_field(_("Resolved at"), _("Leave empty for now."))
+
+    command_class = ResolveIncident
 
 
 class IncidentEditForm(forms.Form):
@@ -347,6 +388,11 @@ class IncidentEditForm(forms.Form):
             raise ValidationError(_("An incident cannot be related to itself."))
         return [found[name] for name in names]
 
+    def command(self, incident: Incident) -> EditIncident:
+        data = self.cleaned_data
+        title = {**incident.title, incident.original_language: data["title"]}
+        return command_from(EditIncident, data, title=title, expected_version=data["version"])
+
 
 class UpdateEditForm(forms.Form):
     text = forms.CharField(
@@ -356,3 +402,7 @@ class UpdateEditForm(forms.Form):
         widget=forms.Textarea(attrs={"rows": 6}),
     )
     version = forms.IntegerField(widget=forms.HiddenInput)
+
+    def command(self, *, language: str) -> EditUpdate:
+        data = self.cleaned_data
+        return EditUpdate(language=language, text=data["text"], expected_version=data["version"])

@@ -4,8 +4,8 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
+from incidents.lifecycle.key_figures import MAX_LABEL, figure_problem
 from incidents.models import MAX_KEY_FIGURES, KeyFigureUnit, Postmortem
-from incidents.services.key_figures import MAX_LABEL, figure_problem
 
 EMPTY_ROWS = 3
 

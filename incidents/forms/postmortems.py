@@ -7,6 +7,7 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
+from incidents.lifecycle.commands import WritePostmortem
 from incidents.models import SECTIONS, ActionItemState, DuePrecision
 from incidents.roles import staff_users
 from incidents.translation import pick
@@ -69,6 +70,11 @@ class PostmortemForm(forms.Form):
 
     def sections(self) -> dict[str, str]:
         return {key: self.cleaned_data.get(key, "") for key, _label in SECTIONS}
+
+    def command(self, *, language: str) -> WritePostmortem:
+        return WritePostmortem(
+            language=language, sections=self.sections(), expected_version=self.cleaned_data["version"]
+        )
 
 
 # "Q1 2027", "2027-03" and "2027" stand for a quarter, a month and a year.

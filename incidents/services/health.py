@@ -12,6 +12,8 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone, translation
 
+from incidents.lifecycle.commands import DeclareIncident
+from incidents.lifecycle.opening import declare_incident
 from incidents.metrics import health, readings
 from incidents.models import (
     AlertState,
@@ -19,7 +21,6 @@ from incidents.models import (
     ComponentStatus,
     Impact,
     Incident,
-    IncidentKind,
     IncidentStatus,
     Metric,
     MetricHealth,
@@ -33,7 +34,6 @@ from incidents.services.bulk import update_many
 
 from .audit import record_event
 from .components import observe_component_status
-from .incidents import declare_incident
 
 AUTOMATION = "probes"
 
@@ -185,17 +185,16 @@ def open_draft_incident(
     if existing:
         return None
     with translation.override(settings.LANGUAGE_CODE):
-        return declare_incident(
+        draft = DeclareIncident(
             title=f"{component}: {status.label}",
             language=settings.LANGUAGE_CODE,
             body=f"{opened_by}\n\n{evidence}",
             impact=Impact.CRITICAL if status == ComponentStatus.MAJOR_OUTAGE else Impact.MAJOR,
             component_statuses={component: status},
-            actor=None,
-            kind=IncidentKind.INCIDENT,
             started_at=now,
             publish=False,
         )
+        return declare_incident(draft, actor=None)
 
 
 def mark_stale_metrics(*, now: dt.datetime | None = None) -> list[int]:

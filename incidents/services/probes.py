@@ -141,9 +141,15 @@ def save_probe(probe: Probe, *, actor: AbstractBaseUser | None) -> Probe:
     return probe
 
 
+def _lock(probe: Probe) -> None:
+    """Holds the probe's row until the transaction ends, so two writes to it take turns."""
+    Probe.objects.select_for_update().only("pk").get(pk=probe.pk)
+
+
 @transaction.atomic
 def issue_push_token(probe: Probe, *, actor: AbstractBaseUser | None) -> str:
     """A new push token for the probe; only its hash is kept, so show it once."""
+    _lock(probe)
     token = secrets.token_urlsafe(32)
     probe.push_token_hash = token_digest(token)
     Probe.objects.filter(pk=probe.pk).update(push_token_hash=probe.push_token_hash)
@@ -154,6 +160,7 @@ def issue_push_token(probe: Probe, *, actor: AbstractBaseUser | None) -> str:
 @transaction.atomic
 def rotate_webhook_secret(probe: Probe, *, actor: AbstractBaseUser | None) -> str:
     """A new signing secret for a webhook probe; the old one stops working at once."""
+    _lock(probe)
     probe.webhook_secret = secrets.token_hex(32)
     Probe.objects.filter(pk=probe.pk).update(webhook_secret=probe.webhook_secret)
     _record(probe, "probe.secret_rotated", actor=actor)
@@ -298,5 +305,6 @@ def prune_old_data(*, now: dt.datetime | None = None, chunk: int = 5000) -> dict
 @transaction.atomic
 def delete_probe(probe: Probe, *, actor: AbstractBaseUser | None) -> None:
     """Deletes a probe with its runs; its metric and samples stay."""
+    _lock(probe)
     _record(probe, "probe.deleted", actor=actor, before=_audited(probe))
     probe.delete()

@@ -8,9 +8,9 @@ from django.utils.translation import gettext as _
 
 from incidents.models import ComponentStatus, UpdateTemplate
 from incidents.translation import validate_language
+from incidents.validation.concurrency import ConcurrentEdit
 
 from .audit import changed_fields, record_event
-from .incidents import ConcurrentEdit
 
 # Not one of the domain subjects (models.audit.Subject): templates are editor furniture,
 # but their changes still belong in the trail.

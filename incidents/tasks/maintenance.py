@@ -2,7 +2,7 @@
 
 from celery import shared_task
 
-from incidents.services.maintenance import advance_maintenance
+from incidents.lifecycle.maintenance import advance_maintenance
 from incidents.services.reminders import send_overdue_reminders
 
 

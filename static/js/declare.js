@@ -26,7 +26,7 @@
     return statuses;
   }
 
-  // The same rule as incidents.services.proposals.proposed_impact, from the data it serves.
+  // The same rule as incidents.lifecycle.proposals.proposed_impact, from the data it serves.
   function proposedImpact(aids, statuses) {
     if (!statuses.length) { return aids.impactWithoutComponents; }
     var worst = 0;

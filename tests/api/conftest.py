@@ -5,10 +5,12 @@ import datetime as dt
 import pytest
 from rest_framework.test import APIClient
 
+from incidents.lifecycle.commands import DeclareIncident, PostUpdate, ResolveIncident, ScheduleMaintenance
+from incidents.lifecycle.opening import declare_incident, schedule_maintenance
+from incidents.lifecycle.updates import post_update, resolve_incident
 from incidents.models import Component, ComponentGroup, Metric, Probe, Subscriber, TokenScope
 from incidents.roles import Role
 from incidents.services.api_tokens import issue_token
-from incidents.services.incidents import declare_incident, post_update, resolve_incident
 from incidents.services.metrics import record_sample
 from incidents.services.probes import save_probe
 from incidents.services.subscriptions import confirm_subscription, subscribe
@@ -109,39 +111,48 @@ def build_page(admin) -> dict:
         record_sample(delay, value=value)
     now = dt.datetime.now(dt.UTC)
     resolved = declare_incident(
-        title="Slow API",
-        language="en",
-        body="Slow.",
-        component_statuses={rest: "degraded_performance"},
+        DeclareIncident(
+            title="Slow API",
+            language="en",
+            body="Slow.",
+            component_statuses={rest: "degraded_performance"},
+            started_at=now - dt.timedelta(days=2),
+        ),
         actor=admin,
-        started_at=now - dt.timedelta(days=2),
     )
-    resolve_incident(resolved, body={"en": "Fixed."}, language="en", actor=admin)
+    resolve_incident(resolved, ResolveIncident(body={"en": "Fixed."}, language="en"), actor=admin)
     incident = declare_incident(
-        title="Delayed webhook deliveries",
-        language="en",
-        body="Webhook deliveries are delayed. We are investigating.",
-        component_statuses={webhooks: "degraded_performance"},
+        DeclareIncident(
+            title="Delayed webhook deliveries",
+            language="en",
+            body="Webhook deliveries are delayed. We are investigating.",
+            component_statuses={webhooks: "degraded_performance"},
+            started_at=now - dt.timedelta(minutes=20),
+        ),
         actor=admin,
-        started_at=now - dt.timedelta(minutes=20),
     )
     post_update(
         incident,
-        status="identified",
-        body={"en": "A queue consumer is lagging.", "ru": "Обработчик очереди отстаёт."},
-        language="en",
+        PostUpdate(
+            status="identified",
+            body={"en": "A queue consumer is lagging.", "ru": "Обработчик очереди отстаёт."},
+            language="en",
+        ),
         actor=admin,
     )
-    upcoming = declare_incident(
-        title="Database failover test",
-        language="en",
-        body="Planned failover.",
-        kind="maintenance",
-        scheduled_for=now + dt.timedelta(days=3),
-        scheduled_until=now + dt.timedelta(days=3, hours=1),
+    upcoming = schedule_maintenance(
+        ScheduleMaintenance(
+            title="Database failover test",
+            language="en",
+            body="Planned failover.",
+            scheduled_for=now + dt.timedelta(days=3),
+            scheduled_until=now + dt.timedelta(days=3, hours=1),
+        ),
         actor=admin,
     )
-    draft = declare_incident(title="Probe breach", language="en", body="Draft.", actor=admin, publish=False)
+    draft = declare_incident(
+        DeclareIncident(title="Probe breach", language="en", body="Draft.", publish=False), actor=admin
+    )
     return {
         "group": core,
         "rest": rest,

@@ -7,8 +7,9 @@ import datetime as dt
 import pytest
 from django.test import Client
 
+from incidents.lifecycle.commands import WritePostmortem
+from incidents.lifecycle.postmortems import write_postmortem
 from incidents.models import AuditEvent, Component, Incident
-from incidents.services.postmortems import write_postmortem
 from tests.hostile.conftest import assert_api_refused
 
 pytestmark = pytest.mark.django_db
@@ -154,7 +155,9 @@ def postmortem_2018(writer):
     resolve(writer, incident, display_at="2018-07-13T11:00:00Z")
     stored = Incident.objects.get(public_id=incident["id"])
     return write_postmortem(
-        stored, language="en", sections={"summary": "A relay failed."}, actor=None, expected_version=None
+        stored,
+        WritePostmortem(language="en", sections={"summary": "A relay failed."}, expected_version=None),
+        actor=None,
     )
 
 

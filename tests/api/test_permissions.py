@@ -4,9 +4,10 @@ import pytest
 from django.core import mail
 from rest_framework.test import APIClient
 
+from incidents.lifecycle.commands import WritePostmortem
+from incidents.lifecycle.postmortems import save_action_item, write_postmortem
 from incidents.models import ActionItem, ApiToken, AuditEvent, Probe, Subscriber, TokenScope
 from incidents.services.api_tokens import issue_token
-from incidents.services.postmortems import save_action_item, write_postmortem
 from tests.api.conftest import build_page, build_probes, build_subscriber
 from tests.conftest import side_fixture
 
@@ -18,7 +19,9 @@ def build_world(users) -> dict:
     """The page with probes, a subscriber and a postmortem with an action item."""
     admin = users["admin"]
     page = build_page(admin)
-    postmortem = write_postmortem(page["resolved"], language="en", sections={"summary": "Why."}, actor=admin)
+    postmortem = write_postmortem(
+        page["resolved"], WritePostmortem(language="en", sections={"summary": "Why."}), actor=admin
+    )
     item = save_action_item(ActionItem(postmortem=postmortem, title={"en": "Alert on lag"}), actor=admin)
     extra = {"subscriber": build_subscriber(page), "postmortem": postmortem, "item": item}
     return {**page, **build_probes(page, admin), **extra}

@@ -9,6 +9,9 @@ from django.utils import timezone
 from drf_spectacular.generators import SchemaGenerator
 
 from incidents.formatting import status_zone
+from incidents.lifecycle.commands import DeclareIncident, EnterRecord, PostUpdate, ResolveIncident
+from incidents.lifecycle.opening import declare_incident, enter_record
+from incidents.lifecycle.updates import post_update, resolve_incident
 from incidents.models import (
     AuditEvent,
     Component,
@@ -19,7 +22,6 @@ from incidents.models import (
     UptimeMonth,
 )
 from incidents.selectors.uptime import uptime_by_month, uptime_days
-from incidents.services.incidents import declare_incident, post_update, resolve_incident
 from incidents.services.subscriptions import confirm_subscription, subscribe
 from tests.conftest import database_rows
 from tests.hostile.conftest import assert_api_refused
@@ -47,7 +49,7 @@ def everyone(mail_component):
     return confirm_subscription(created.subscriber)
 
 
-def enter_record(writer, component, *, start: dt.datetime, minutes: int) -> dict:
+def enter_record_through_api(writer, component, *, start: dt.datetime, minutes: int) -> dict:
     """A record entered as a team moving its history would: declare, a note, the resolution."""
     declared = writer.post(
         "/api/v1/incidents/",
@@ -94,7 +96,7 @@ def test_a_2018_record_notifies_nobody_and_leaves_the_current_status(
     start = dt.datetime(2018, 7, 13, 10, 0, tzinfo=dt.timezone(dt.timedelta(hours=3)))
 
     with django_capture_on_commit_callbacks(execute=True):
-        record = enter_record(writer, mail_component, start=start, minutes=60)
+        record = enter_record_through_api(writer, mail_component, start=start, minutes=60)
 
     assert Delivery.objects.count() == 0
     assert mail.outbox == []
@@ -112,7 +114,7 @@ def test_a_2018_record_counts_in_its_own_month(writer, mail_component):
     mail_component.save()
     start = dt.datetime(2018, 7, 13, 10, 0, tzinfo=dt.UTC)
 
-    enter_record(writer, mail_component, start=start, minutes=90)
+    enter_record_through_api(writer, mail_component, start=start, minutes=90)
 
     july = UptimeMonth.objects.get(component=mail_component, month=dt.date(2018, 7, 1))
     assert july.partial_outage_seconds == 90 * 60
@@ -125,7 +127,7 @@ def test_a_record_ten_days_ago_shows_on_its_own_day_and_not_today(writer, mail_c
     local_day = (timezone.now() - dt.timedelta(days=10)).astimezone(status_zone()).date()
     start = dt.datetime.combine(local_day, dt.time(11, 0), tzinfo=status_zone())
 
-    enter_record(writer, mail_component, start=start, minutes=60)
+    enter_record_through_api(writer, mail_component, start=start, minutes=60)
 
     days = uptime_days([mail_component])[mail_component.pk]
     own_day = next(span for span in days if span.date == local_day)
@@ -159,17 +161,20 @@ def test_a_record_never_hides_an_outage_that_was_observed(admin, mail_component)
     StatusPeriod.objects.create(
         component=mail_component, status="operational", started_at=noon + dt.timedelta(hours=1)
     )
-    record = declare_incident(
-        title="Mail slow",
-        language="en",
-        body="Slow.",
-        component_statuses={mail_component: "degraded_performance"},
-        started_at=noon - dt.timedelta(minutes=30),
+    record = enter_record(
+        EnterRecord(
+            title="Mail slow",
+            language="en",
+            body="Slow.",
+            component_statuses={mail_component: "degraded_performance"},
+            started_at=noon - dt.timedelta(minutes=30),
+        ),
         actor=admin,
-        backfilled=True,
     )
     resolve_incident(
-        record, body={"en": "Done."}, language="en", actor=admin, display_at=noon + dt.timedelta(hours=2)
+        record,
+        ResolveIncident(body={"en": "Done."}, language="en", display_at=noon + dt.timedelta(hours=2)),
+        actor=admin,
     )
 
     periods = list(
@@ -188,25 +193,22 @@ def test_a_record_never_hides_an_outage_that_was_observed(admin, mail_component)
 
 def test_an_update_sends_only_when_it_notifies(admin, mail_component, everyone):
     live = declare_incident(
-        title="Mail slow",
-        language="en",
-        body="Slow.",
-        component_statuses={mail_component: "degraded_performance"},
+        DeclareIncident(
+            title="Mail slow",
+            language="en",
+            body="Slow.",
+            component_statuses={mail_component: "degraded_performance"},
+        ),
         actor=admin,
     )
     before = Delivery.objects.count()
 
     post_update(
-        live,
-        status="identified",
-        body={"en": "Quiet."},
-        language="en",
-        actor=admin,
-        deliver_notifications=False,
+        live, PostUpdate(status="identified", body={"en": "Quiet."}, language="en", notify=False), actor=admin
     )
     assert Delivery.objects.count() == before
 
-    post_update(live, status="monitoring", body={"en": "Told."}, language="en", actor=admin)
+    post_update(live, PostUpdate(status="monitoring", body={"en": "Told."}, language="en"), actor=admin)
     assert Delivery.objects.count() == before + 1
 
 
@@ -239,7 +241,9 @@ def test_update_notify_flag_through_the_api(writer, mail_component, everyone):
 
 
 def test_asking_a_record_to_notify_is_overruled(writer, mail_component, everyone):
-    record = enter_record(writer, mail_component, start=timezone.now() - dt.timedelta(days=3), minutes=30)
+    record = enter_record_through_api(
+        writer, mail_component, start=timezone.now() - dt.timedelta(days=3), minutes=30
+    )
 
     response = writer.post(
         f"/api/v1/incidents/{record['id']}/updates/",
@@ -259,7 +263,9 @@ def test_asking_a_record_to_notify_is_overruled(writer, mail_component, everyone
 
 
 def test_a_record_stays_a_record(writer, mail_component):
-    record = enter_record(writer, mail_component, start=timezone.now() - dt.timedelta(days=3), minutes=30)
+    record = enter_record_through_api(
+        writer, mail_component, start=timezone.now() - dt.timedelta(days=3), minutes=30
+    )
     rows = database_rows()
 
     refused = writer.patch(f"/api/v1/incidents/{record['id']}/", {"backfilled": False}, format="json")
@@ -289,7 +295,7 @@ def test_a_backfilled_flag_that_is_not_a_boolean_is_refused(writer, mail_compone
 
 
 def test_statuspage_json_and_schema_show_backfilled(writer, mail_component, client):
-    enter_record(writer, mail_component, start=timezone.now() - dt.timedelta(days=3), minutes=30)
+    enter_record_through_api(writer, mail_component, start=timezone.now() - dt.timedelta(days=3), minutes=30)
 
     incidents = client.get("/api/v2/incidents.json").json()["incidents"]
     schema = SchemaGenerator().get_schema(request=None, public=True)["components"]["schemas"]
@@ -301,7 +307,9 @@ def test_statuspage_json_and_schema_show_backfilled(writer, mail_component, clie
 
 
 def test_the_public_page_says_it_is_a_record(writer, mail_component, client):
-    record = enter_record(writer, mail_component, start=timezone.now() - dt.timedelta(days=3), minutes=30)
+    record = enter_record_through_api(
+        writer, mail_component, start=timezone.now() - dt.timedelta(days=3), minutes=30
+    )
     slug = Incident.objects.get(public_id=record["id"]).slug
 
     english = client.get(f"/incidents/{slug}/").content.decode()

@@ -9,12 +9,14 @@ import pytest
 import time_machine
 from django.core.cache import cache
 
+from incidents.lifecycle.commands import PostUpdate, ScheduleMaintenance, WritePostmortem
+from incidents.lifecycle.opening import schedule_maintenance
+from incidents.lifecycle.postmortems import publish_postmortem, write_postmortem
+from incidents.lifecycle.updates import post_update
 from incidents.models import Component, Outcome
 from incidents.services.components import set_component_status
 from incidents.services.health import evaluate_metrics, group_samples
-from incidents.services.incidents import declare_incident, post_update
 from incidents.services.metrics import NewSample, record_sample, record_samples
-from incidents.services.postmortems import publish_postmortem, write_postmortem
 
 EXAMPLE = json.loads((Path(__file__).parent / "fixtures" / "statuspage_summary.json").read_text())
 EXAMPLE_GROUP, EXAMPLE_COMPONENT = EXAMPLE["components"][0], EXAMPLE["components"][1]
@@ -168,14 +170,15 @@ def test_drafts_never_appear(client, page):
 
 
 def test_incident_lists_hold_what_their_names_say(client, page, admin):
-    running = declare_incident(
-        title="Network upgrade",
-        language="en",
-        body="Started.",
-        kind="maintenance",
-        status="in_progress",
-        scheduled_for=dt.datetime.now(dt.UTC) - dt.timedelta(minutes=5),
-        scheduled_until=dt.datetime.now(dt.UTC) + dt.timedelta(hours=1),
+    running = schedule_maintenance(
+        ScheduleMaintenance(
+            title="Network upgrade",
+            language="en",
+            body="Started.",
+            status="in_progress",
+            scheduled_for=dt.datetime.now(dt.UTC) - dt.timedelta(minutes=5),
+            scheduled_until=dt.datetime.now(dt.UTC) + dt.timedelta(hours=1),
+        ),
         actor=admin,
     )
 
@@ -210,7 +213,9 @@ def test_indicator_reports_maintenance_only_when_nothing_is_broken(client, page,
 
 
 def test_resolved_incident_with_published_postmortem_reads_as_postmortem(client, page, admin):
-    postmortem = write_postmortem(page["resolved"], language="en", sections={"summary": "Why."}, actor=admin)
+    postmortem = write_postmortem(
+        page["resolved"], WritePostmortem(language="en", sections={"summary": "Why."}), actor=admin
+    )
     publish_postmortem(postmortem, actor=admin)
 
     statuses = {row["name"]: row["status"] for row in get(client, "incidents").json()["incidents"]}
@@ -324,7 +329,9 @@ def test_a_committed_change_invalidates_the_cached_documents(
 
     with django_capture_on_commit_callbacks(execute=True):
         post_update(
-            page["incident"], status="monitoring", body={"en": "Fix deployed."}, language="en", actor=admin
+            page["incident"],
+            PostUpdate(status="monitoring", body={"en": "Fix deployed."}, language="en"),
+            actor=admin,
         )
     after = get(client, "incidents/unresolved", HTTP_IF_NONE_MATCH=before["ETag"])
 

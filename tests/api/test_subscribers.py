@@ -5,8 +5,9 @@ import json
 import pytest
 from django.core import mail
 
+from incidents.lifecycle.commands import PostUpdate
+from incidents.lifecycle.updates import post_update
 from incidents.models import AuditEvent, Delivery, Subscriber
-from incidents.services.incidents import post_update
 
 SECRET_KEYS = {"token_key", "webhook_secret", "token", "secret"}
 
@@ -64,7 +65,11 @@ def test_a_confirmed_subscriber_gets_the_next_update(page, writer, admin, on_com
     )
 
     with on_commit():
-        post_update(page["incident"], status="monitoring", body={"en": "Better."}, language="en", actor=admin)
+        post_update(
+            page["incident"],
+            PostUpdate(status="monitoring", body={"en": "Better."}, language="en"),
+            actor=admin,
+        )
 
     assert Delivery.objects.filter(subscriber__email="cy@example.com").count() == 1
 

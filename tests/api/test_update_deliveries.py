@@ -6,8 +6,9 @@ from django.utils import timezone
 
 from incidents.channels import outbox
 from incidents.channels.registry import CHANNELS
+from incidents.lifecycle.commands import PostUpdate
+from incidents.lifecycle.updates import post_update
 from incidents.models import Channel, Subscriber
-from incidents.services.incidents import post_update
 
 pytestmark = pytest.mark.django_db
 
@@ -21,7 +22,9 @@ def told(page, admin):
         channel=Channel.WEBHOOK, email="ops@example.com", endpoint_url=HOOK_URL, confirmed_at=timezone.now()
     )
     update = post_update(
-        page["incident"], status="monitoring", body={"en": "A fix is out."}, language="en", actor=admin
+        page["incident"],
+        PostUpdate(status="monitoring", body={"en": "A fix is out."}, language="en"),
+        actor=admin,
     )
     return page["incident"], update
 

@@ -9,9 +9,11 @@ import time_machine
 from django.core.cache import cache
 from django.db import transaction
 
+from incidents.lifecycle.commands import DeclareIncident, PostUpdate, WritePostmortem
+from incidents.lifecycle.opening import declare_incident
+from incidents.lifecycle.postmortems import write_postmortem
+from incidents.lifecycle.updates import post_update
 from incidents.models import AuditEvent, Component, ComponentGroup, Incident, IncidentUpdate
-from incidents.services.incidents import declare_incident, post_update
-from incidents.services.postmortems import write_postmortem
 
 # One test here compares the traces of two runs on a database without the page.
 pytestmark = pytest.mark.page_per_test
@@ -100,7 +102,11 @@ def test_a_5_mb_body_is_refused_with_413(page, writer):
 def test_a_stale_if_match_is_refused_with_412(page, writer, admin):
     url = f"/api/v1/incidents/{page['incident'].public_id}/"
     read = writer.get(url)
-    post_update(page["incident"], status="monitoring", body={"en": "Meanwhile."}, language="en", actor=admin)
+    post_update(
+        page["incident"],
+        PostUpdate(status="monitoring", body={"en": "Meanwhile."}, language="en"),
+        actor=admin,
+    )
 
     stale = writer.patch(url, {"impact": "critical"}, format="json", HTTP_IF_MATCH=read["ETag"])
     fresh = writer.patch(url, {"impact": "critical"}, format="json", HTTP_IF_MATCH=writer.get(url)["ETag"])
@@ -112,7 +118,11 @@ def test_a_stale_if_match_is_refused_with_412(page, writer, admin):
 def test_a_stale_version_is_refused_with_409_and_nothing_changes(page, writer, admin):
     url = f"/api/v1/incidents/{page['incident'].public_id}/"
     version = writer.get(url).json()["version"]
-    post_update(page["incident"], status="monitoring", body={"en": "Meanwhile."}, language="en", actor=admin)
+    post_update(
+        page["incident"],
+        PostUpdate(status="monitoring", body={"en": "Meanwhile."}, language="en"),
+        actor=admin,
+    )
 
     response = writer.patch(url, {"title": {"en": "Renamed"}, "version": version}, format="json")
 
@@ -154,19 +164,27 @@ def test_lists_filter_by_status_component_and_dates(page, writer):
 
 def run_with_services(components, actor):
     incident = declare_incident(
-        title="Delayed webhook deliveries",
-        language="en",
-        body="We are investigating.",
-        component_statuses={components["webhooks"]: "degraded_performance"},
+        DeclareIncident(
+            title="Delayed webhook deliveries",
+            language="en",
+            body="We are investigating.",
+            component_statuses={components["webhooks"]: "degraded_performance"},
+        ),
         actor=actor,
     )
-    post_update(incident, status="identified", body={"en": "Consumer lagging."}, language="en", actor=actor)
     post_update(
         incident,
-        status="monitoring",
-        body={"en": "Fix deployed."},
-        language="en",
-        component_statuses={components["webhooks"]: "operational"},
+        PostUpdate(status="identified", body={"en": "Consumer lagging."}, language="en"),
+        actor=actor,
+    )
+    post_update(
+        incident,
+        PostUpdate(
+            status="monitoring",
+            body={"en": "Fix deployed."},
+            language="en",
+            component_statuses={components["webhooks"]: "operational"},
+        ),
         actor=actor,
     )
 
@@ -257,7 +275,9 @@ def test_an_incident_written_through_the_api_leaves_the_same_traces_as_the_servi
     "resource", ["audit-events", "samples", "metrics", "component-groups", "postmortems"]
 )
 def test_every_listed_object_can_be_read_alone_with_an_etag(page, admin, client_as, resource):
-    write_postmortem(page["resolved"], language="en", sections={"summary": "Why."}, actor=admin)
+    write_postmortem(
+        page["resolved"], WritePostmortem(language="en", sections={"summary": "Why."}), actor=admin
+    )
     client = client_as("read_token")
     listed = client.get(f"/api/v1/{resource}/").json()["results"]
 

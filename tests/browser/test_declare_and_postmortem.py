@@ -3,8 +3,10 @@ headless Chromium, with axe-core run on both screens in light and dark."""
 
 import pytest
 
+from incidents.lifecycle.commands import DeclareIncident, ResolveIncident
+from incidents.lifecycle.opening import declare_incident
+from incidents.lifecycle.updates import resolve_incident
 from incidents.models import Component, Incident, UpdateTemplate
-from incidents.services.incidents import declare_incident, resolve_incident
 
 from .conftest import serious_axe_violations, use_color_scheme, use_viewport, wait
 from .test_editor_flow import Steps
@@ -34,8 +36,10 @@ def steps(browser, live_server, tmp_path):
 
 @pytest.fixture
 def resolved(responder, world):
-    incident = declare_incident(title="API errors", language="en", body="Looking.", actor=responder)
-    resolve_incident(incident, body={"en": "Fixed."}, language="en", actor=responder)
+    incident = declare_incident(
+        DeclareIncident(title="API errors", language="en", body="Looking."), actor=responder
+    )
+    resolve_incident(incident, ResolveIncident(body={"en": "Fixed."}, language="en"), actor=responder)
     return incident
 
 
@@ -153,7 +157,9 @@ def test_declare_and_postmortem_screens_pass_axe(steps, resolved, scheme):
 def test_u_opens_a_new_update_and_a_template_fills_it(steps, world, responder):
     from selenium.webdriver.common.keys import Keys
 
-    incident = declare_incident(title="Sign-in fails", language="en", body="Looking.", actor=responder)
+    incident = declare_incident(
+        DeclareIncident(title="Sign-in fails", language="en", body="Looking."), actor=responder
+    )
     steps.log_in("rita")
     steps.open(f"/editor/incidents/{incident.pk}/")
     steps.find("body").send_keys("u")

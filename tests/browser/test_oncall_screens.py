@@ -4,8 +4,9 @@ presses, and a quick update from the status board, on the demo's twelve componen
 
 import pytest
 
+from incidents.lifecycle.commands import DeclareIncident
+from incidents.lifecycle.opening import declare_incident
 from incidents.models import Component, Incident, IncidentStatus
-from incidents.services.incidents import declare_incident
 
 from .conftest import css, serious_axe_violations, text_of, use_color_scheme, use_viewport, wait
 from .test_editor_board import log_in
@@ -28,11 +29,13 @@ def open_incident(rita):
     email = Component.objects.get(slug="email-delivery")
     sms = Component.objects.get(slug="sms-delivery")
     return declare_incident(
-        title="Mail and text messages delayed",
-        language="en",
-        body="Messages wait in the outbound queue; we are looking into it.",
-        impact="major",
-        component_statuses={email: "major_outage", sms: "degraded_performance"},
+        DeclareIncident(
+            title="Mail and text messages delayed",
+            language="en",
+            body="Messages wait in the outbound queue; we are looking into it.",
+            impact="major",
+            component_statuses={email: "major_outage", sms: "degraded_performance"},
+        ),
         actor=rita,
     )
 

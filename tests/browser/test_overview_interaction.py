@@ -7,9 +7,11 @@ import pytest
 import time_machine
 from django.utils import timezone
 
+from incidents.lifecycle.commands import DeclareIncident, ResolveIncident, ScheduleMaintenance
+from incidents.lifecycle.opening import declare_incident, schedule_maintenance
+from incidents.lifecycle.updates import resolve_incident
 from incidents.models import Component, ComponentGroup, Metric
 from incidents.services.components import save_component, save_group, set_component_status
-from incidents.services.incidents import declare_incident, resolve_incident
 from incidents.services.metrics import record_sample
 from tests.browser.conftest import (
     css,
@@ -41,24 +43,27 @@ def page(admin):
     for minutes in range(120, 0, -10):
         record_sample(latency, value=200 + minutes, at=timezone.now() - dt.timedelta(minutes=minutes))
     past = declare_incident(
-        title="Requests failed",
-        language="en",
-        body="Errors.",
-        impact="major",
-        component_statuses={api: "partial_outage"},
+        DeclareIncident(
+            title="Requests failed",
+            language="en",
+            body="Errors.",
+            impact="major",
+            component_statuses={api: "partial_outage"},
+            started_at=timezone.now() - dt.timedelta(days=5),
+        ),
         actor=admin,
-        started_at=timezone.now() - dt.timedelta(days=5),
     )
-    resolve_incident(past, body={"en": "Fixed."}, language="en", actor=admin)
-    declare_incident(
-        title="Database upgrade",
-        language="en",
-        body="We will upgrade the **database**.",
-        kind="maintenance",
-        impact="none",
+    resolve_incident(past, ResolveIncident(body={"en": "Fixed."}, language="en"), actor=admin)
+    schedule_maintenance(
+        ScheduleMaintenance(
+            title="Database upgrade",
+            language="en",
+            body="We will upgrade the **database**.",
+            impact="none",
+            scheduled_for=timezone.now() + dt.timedelta(days=2),
+            scheduled_until=timezone.now() + dt.timedelta(days=2, hours=2),
+        ),
         actor=admin,
-        scheduled_for=timezone.now() + dt.timedelta(days=2),
-        scheduled_until=timezone.now() + dt.timedelta(days=2, hours=2),
     )
     return {"api": api, "email": email, "past": past}
 

@@ -6,8 +6,9 @@ show it without a reload."""
 import pytest
 from django.utils import timezone
 
+from incidents.lifecycle.commands import DeclareIncident
+from incidents.lifecycle.opening import declare_incident
 from incidents.models import Component, Metric, StatusMode
-from incidents.services.incidents import declare_incident
 from tests.browser.conftest import css, serious_axe_violations, text_of, use_color_scheme, use_viewport, wait
 from tests.browser.test_editor_board import log_in
 from tests.measuring import measure
@@ -38,10 +39,12 @@ def stalled(responder, settings, monkeypatch):
         major_outage_threshold=900,
     )
     incident = declare_incident(
-        title="Email delivery stalled",
-        language="en",
-        body="Mail and webhooks are stuck.",
-        component_statuses={email: "major_outage", webhooks: "major_outage"},
+        DeclareIncident(
+            title="Email delivery stalled",
+            language="en",
+            body="Mail and webhooks are stuck.",
+            component_statuses={email: "major_outage", webhooks: "major_outage"},
+        ),
         actor=responder,
     )
     measure(delay, [84.0] * 5, at=timezone.now())

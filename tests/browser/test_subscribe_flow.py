@@ -6,9 +6,11 @@ import pytest
 from django.core import mail
 
 from incidents.channels import outbox
+from incidents.lifecycle.commands import DeclareIncident, PostUpdate
+from incidents.lifecycle.opening import declare_incident
+from incidents.lifecycle.updates import post_update
 from incidents.models import Component, Subscriber
 from incidents.services.components import save_component
-from incidents.services.incidents import declare_incident, post_update
 from incidents.services.subscriptions import confirm_subscription, subscribe
 from tests.browser.conftest import (
     css,
@@ -30,11 +32,13 @@ def page(admin):
         Component(slug="public-api", name={"en": "Public API", "ru": "Публичный API"}), actor=admin
     )
     incident = declare_incident(
-        title="Requests failing",
-        language="en",
-        body="Errors.",
-        impact="major",
-        component_statuses={api: "partial_outage"},
+        DeclareIncident(
+            title="Requests failing",
+            language="en",
+            body="Errors.",
+            impact="major",
+            component_statuses={api: "partial_outage"},
+        ),
         actor=admin,
     )
     return {"api": api, "incident": incident}
@@ -143,7 +147,9 @@ def test_follow_the_incident_from_a_mail_with_one_click(browser, live_server, pa
     settings.SITE_URL = live_server.url
     confirm_subscription(subscribe(email="reader@example.com", language="en", send_mail=False).subscriber)
     post_update(
-        page["incident"], status="identified", body={"en": "A bad deploy."}, language="en", actor=None
+        page["incident"],
+        PostUpdate(status="identified", body={"en": "A bad deploy."}, language="en"),
+        actor=None,
     )
     outbox.deliver_due(seconds=5)
     [link] = [

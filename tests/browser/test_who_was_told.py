@@ -10,8 +10,9 @@ import pytest
 from django.utils import timezone
 
 from incidents.channels import outbox
+from incidents.lifecycle.commands import DeclareIncident
+from incidents.lifecycle.opening import declare_incident
 from incidents.models import Delivery, DeliveryState, IncidentUpdate, Subscriber
-from incidents.services.incidents import declare_incident
 from tests.browser.conftest import wait
 
 from .conftest import serious_axe_violations, use_color_scheme
@@ -26,10 +27,12 @@ def incident(responder, make_component):
     Subscriber.objects.create(email="reader@example.com", all_components=True, confirmed_at=timezone.now())
     api = make_component("public-api", name={"en": "Public API"})
     incident = declare_incident(
-        title="Elevated API errors",
-        language="en",
-        body="We are investigating.",
-        component_statuses={api: "partial_outage"},
+        DeclareIncident(
+            title="Elevated API errors",
+            language="en",
+            body="We are investigating.",
+            component_statuses={api: "partial_outage"},
+        ),
         actor=responder,
     )
     outbox.deliver_due(seconds=30)  # the declaration's own mail is out

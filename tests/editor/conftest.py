@@ -6,9 +6,11 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 
+from incidents.lifecycle.commands import DeclareIncident, ResolveIncident, WritePostmortem
+from incidents.lifecycle.opening import declare_incident
+from incidents.lifecycle.postmortems import save_action_item, write_postmortem
+from incidents.lifecycle.updates import resolve_incident
 from incidents.models import ActionItem, Component, Metric, UpdateTemplate
-from incidents.services.incidents import declare_incident, resolve_incident
-from incidents.services.postmortems import save_action_item, write_postmortem
 
 PASSWORD = "correct horse battery"
 
@@ -44,11 +46,13 @@ def webhooks(make_component):
 @pytest.fixture
 def incident(api, responder):
     return declare_incident(
-        title="Elevated API errors",
-        language="en",
-        body="We are investigating.",
-        impact="major",
-        component_statuses={api: "partial_outage"},
+        DeclareIncident(
+            title="Elevated API errors",
+            language="en",
+            body="We are investigating.",
+            impact="major",
+            component_statuses={api: "partial_outage"},
+        ),
         actor=responder,
     )
 
@@ -56,12 +60,14 @@ def incident(api, responder):
 @pytest.fixture
 def draft(api, responder):
     return declare_incident(
-        title="Probe saw timeouts",
-        language="en",
-        body="Opened by a probe.",
-        component_statuses={api: "degraded_performance"},
+        DeclareIncident(
+            title="Probe saw timeouts",
+            language="en",
+            body="Opened by a probe.",
+            component_statuses={api: "degraded_performance"},
+            publish=False,
+        ),
         actor=responder,
-        publish=False,
     )
 
 
@@ -69,8 +75,9 @@ def draft(api, responder):
 def postmortem(incident, responder):
     return write_postmortem(
         incident,
-        language="en",
-        sections={"summary": "The API failed.", "root_cause": "A bad deploy."},
+        WritePostmortem(
+            language="en", sections={"summary": "The API failed.", "root_cause": "A bad deploy."}
+        ),
         actor=responder,
     )
 
@@ -105,16 +112,24 @@ def world(api, webhooks, responder, metric, group):
 def build_world(*, component, metric, group, responder) -> dict:
     """The objects the ACTIONS act on (also used by tests/security/test_permission_matrix.py)."""
     incident = declare_incident(
-        title="API errors",
-        language="en",
-        body="Investigating.",
-        component_statuses={component: "major_outage"},
+        DeclareIncident(
+            title="API errors",
+            language="en",
+            body="Investigating.",
+            component_statuses={component: "major_outage"},
+        ),
         actor=responder,
     )
-    draft = declare_incident(title="Draft", language="en", body="Draft.", actor=responder, publish=False)
-    resolved = declare_incident(title="Old errors", language="en", body="Investigating.", actor=responder)
-    resolve_incident(resolved, body={"en": "Fixed."}, language="en", actor=responder)
-    postmortem = write_postmortem(incident, language="en", sections={"summary": "Broke."}, actor=responder)
+    draft = declare_incident(
+        DeclareIncident(title="Draft", language="en", body="Draft.", publish=False), actor=responder
+    )
+    resolved = declare_incident(
+        DeclareIncident(title="Old errors", language="en", body="Investigating."), actor=responder
+    )
+    resolve_incident(resolved, ResolveIncident(body={"en": "Fixed."}, language="en"), actor=responder)
+    postmortem = write_postmortem(
+        incident, WritePostmortem(language="en", sections={"summary": "Broke."}), actor=responder
+    )
     item = save_action_item(
         ActionItem(postmortem=postmortem, title={"en": "Fix"}, owner_name="Team"), actor=responder
     )

@@ -5,8 +5,8 @@ import datetime as dt
 import pytest
 import time_machine
 
+from incidents.lifecycle.postmortems import save_action_item
 from incidents.models import ActionItem
-from incidents.services.postmortems import save_action_item
 
 from .conftest import logged_in
 

@@ -2,7 +2,8 @@
 
 import pytest
 
-from incidents.services.incidents import resolve_incident
+from incidents.lifecycle.commands import ResolveIncident
+from incidents.lifecycle.updates import resolve_incident
 
 from .conftest import logged_in
 from .test_permissions import ACTIONS, snapshot
@@ -39,7 +40,9 @@ def test_a_megabyte_of_text_is_refused_and_kept(admin, world, action):
     name, _method, _minimum, url, data, _status = action
     field = TEXT_FIELDS[name] or f"item{world['item'].pk}-title"
     if name == "reopen":  # the reopen form is on the page of a closed incident
-        resolve_incident(world["incident"], body={"en": "Fixed."}, language="en", actor=admin)
+        resolve_incident(
+            world["incident"], ResolveIncident(body={"en": "Fixed."}, language="en"), actor=admin
+        )
     before = snapshot()
     response = logged_in(admin).post(url(world), {**data(world), field: ONE_MEGABYTE})
     assert response.status_code == 200

@@ -4,8 +4,8 @@ import re
 
 import pytest
 
+from incidents.lifecycle.proposals import default_update_text, proposed_impact
 from incidents.models import ComponentGroup, Delivery, Incident, UpdateTemplate
-from incidents.services.proposals import default_update_text, proposed_impact
 from incidents.services.subscriptions import confirm_subscription, subscribe
 
 from .conftest import logged_in

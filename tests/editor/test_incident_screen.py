@@ -4,7 +4,8 @@ import re
 
 import pytest
 
-from incidents.services.incidents import post_update
+from incidents.lifecycle.commands import PostUpdate
+from incidents.lifecycle.updates import post_update
 
 from .conftest import logged_in
 
@@ -13,9 +14,11 @@ from .conftest import logged_in
 def translated_update(incident, responder):
     return post_update(
         incident,
-        status="identified",
-        body={"en": "A bad deploy.", "ru": "Неудачный выпуск.", "nb": "En feilslått utrulling."},
-        language="en",
+        PostUpdate(
+            status="identified",
+            body={"en": "A bad deploy.", "ru": "Неудачный выпуск.", "nb": "En feilslått utrulling."},
+            language="en",
+        ),
         actor=responder,
     )
 

@@ -10,9 +10,11 @@ import time_machine
 from django.conf import settings
 from django.test import Client
 
+from incidents.lifecycle.commands import DeclareIncident, ResolveIncident
+from incidents.lifecycle.opening import declare_incident
+from incidents.lifecycle.proposals import default_update_text
+from incidents.lifecycle.updates import resolve_incident
 from incidents.models import AuditEvent, Incident
-from incidents.services.incidents import declare_incident, resolve_incident
-from incidents.services.proposals import default_update_text
 from tests.hostile.conftest import assert_form_refused
 
 from .conftest import logged_in
@@ -63,7 +65,9 @@ def test_a_future_start_is_refused_in_the_form(client):
 
 def test_resolving_at_a_given_time(client, responder):
     with time_machine.travel(local("2026-11-30T10:00"), tick=False):
-        incident = declare_incident(title="Search is slow", language="en", body="Looking.", actor=responder)
+        incident = declare_incident(
+            DeclareIncident(title="Search is slow", language="en", body="Looking."), actor=responder
+        )
     client.post(
         f"/editor/incidents/{incident.pk}/resolve/",
         {
@@ -79,7 +83,7 @@ def test_resolving_at_a_given_time(client, responder):
 
 
 def test_editing_the_start_and_resolution_is_audited(client, incident, responder):
-    resolve_incident(incident, body={"en": "Fixed."}, language="en", actor=responder)
+    resolve_incident(incident, ResolveIncident(body={"en": "Fixed."}, language="en"), actor=responder)
     incident.refresh_from_db()
     response = client.post(
         f"/editor/incidents/{incident.pk}/edit/",
@@ -161,7 +165,9 @@ def test_a_future_postmortem_publication_is_refused(client, incident, postmortem
 
 def test_a_resolution_before_the_latest_update_is_refused(client, responder):
     with time_machine.travel(local("2026-11-30T10:00"), tick=False):
-        incident = declare_incident(title="Search is slow", language="en", body="Looking.", actor=responder)
+        incident = declare_incident(
+            DeclareIncident(title="Search is slow", language="en", body="Looking."), actor=responder
+        )
     response = client.post(
         f"/editor/incidents/{incident.pk}/resolve/",
         {

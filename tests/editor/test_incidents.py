@@ -9,9 +9,10 @@ import time_machine
 from django.conf import settings
 from django.utils import timezone
 
+from incidents.lifecycle.commands import PostUpdate
+from incidents.lifecycle.proposals import default_update_text
+from incidents.lifecycle.updates import post_update
 from incidents.models import AuditEvent, Incident, IncidentUpdate, UpdateTemplate
-from incidents.services.incidents import post_update
-from incidents.services.proposals import default_update_text
 from tests.measuring import measure
 
 from .conftest import logged_in
@@ -143,10 +144,12 @@ def held_and_free(incident, api, webhooks, metric, responder):
     """The incident holds the API (measured past its threshold) and webhooks (measured by nothing)."""
     post_update(
         incident,
-        status="identified",
-        body={"en": "A bad deploy."},
-        language="en",
-        component_statuses={webhooks: "major_outage"},
+        PostUpdate(
+            status="identified",
+            body={"en": "A bad deploy."},
+            language="en",
+            component_statuses={webhooks: "major_outage"},
+        ),
         actor=responder,
     )
     api.status_mode = "automatic"

@@ -5,8 +5,9 @@ import datetime as dt
 
 import pytest
 
+from incidents.lifecycle.commands import WritePostmortem
+from incidents.lifecycle.postmortems import write_postmortem
 from incidents.models import ActionItem, Postmortem
-from incidents.services.postmortems import write_postmortem
 
 from .conftest import logged_in
 
@@ -81,7 +82,9 @@ def test_publishing_with_empty_sections_is_refused_with_their_names_until_confir
     client, incident, responder
 ):
     write_postmortem(
-        incident, language="en", sections={"summary": "It broke.", "root_cause": "A deploy."}, actor=responder
+        incident,
+        WritePostmortem(language="en", sections={"summary": "It broke.", "root_cause": "A deploy."}),
+        actor=responder,
     )
     url = f"/editor/incidents/{incident.pk}/postmortem/publish/"
     refused = client.post(url, follow=True).content.decode()
@@ -107,7 +110,7 @@ def test_a_complete_postmortem_publishes_without_confirmation(client, incident, 
             "what_we_will_change",
         )
     }
-    write_postmortem(incident, language="en", sections=sections, actor=responder)
+    write_postmortem(incident, WritePostmortem(language="en", sections=sections), actor=responder)
     page = client.get(f"/editor/incidents/{incident.pk}/postmortem/").content.decode()
     assert "Every section is written." in page and "publish_with_empty_sections" not in page
     client.post(f"/editor/incidents/{incident.pk}/postmortem/publish/")

@@ -4,9 +4,11 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from incidents.lifecycle.commands import DeclareIncident, PostUpdate
+from incidents.lifecycle.opening import declare_incident
+from incidents.lifecycle.postmortems import save_action_item
+from incidents.lifecycle.updates import post_update
 from incidents.models import ActionItem, Metric
-from incidents.services.incidents import declare_incident, post_update
-from incidents.services.postmortems import save_action_item
 
 from .conftest import logged_in
 
@@ -21,10 +23,12 @@ def _add_updates(incident, api, responder, count):
     for n in range(count):
         post_update(
             incident,
-            status="identified",
-            body={"en": f"Update {n}"},
-            language="en",
-            component_statuses={api: "major_outage" if n % 2 else "partial_outage"},
+            PostUpdate(
+                status="identified",
+                body={"en": f"Update {n}"},
+                language="en",
+                component_statuses={api: "major_outage" if n % 2 else "partial_outage"},
+            ),
             actor=responder,
         )
 
@@ -66,10 +70,12 @@ def test_the_board_does_not_query_per_component_metric_or_open_incident(
             component = make_component(f"c{n}", group=group, name={"en": f"Component {n}"})
             Metric.objects.create(component=component, slug=f"m{n}", name={"en": f"M {n}"}, unit="ms")
             declare_incident(
-                title=f"Incident {n}",
-                language="en",
-                body="We are investigating.",
-                component_statuses={component: "partial_outage"},
+                DeclareIncident(
+                    title=f"Incident {n}",
+                    language="en",
+                    body="We are investigating.",
+                    component_statuses={component: "partial_outage"},
+                ),
                 actor=responder,
             )
 

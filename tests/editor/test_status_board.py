@@ -8,11 +8,13 @@ import time_machine
 from django.test import Client
 
 from incidents import formatting
+from incidents.lifecycle.commands import DeclareIncident, PostUpdate
+from incidents.lifecycle.opening import declare_incident
+from incidents.lifecycle.postmortems import save_action_item
+from incidents.lifecycle.updates import post_update
 from incidents.models import ActionItem, ComponentStatus
 from incidents.services.components import observe_component_status
-from incidents.services.incidents import declare_incident, post_update
 from incidents.services.metrics import record_sample
-from incidents.services.postmortems import save_action_item
 
 from .conftest import logged_in
 
@@ -57,16 +59,20 @@ def test_the_board_lists_every_component_in_its_group_with_status_figure_and_thr
 def test_open_incidents_show_their_last_update_and_how_long_they_have_been_open(board, api, responder):
     with time_machine.travel(NOW, tick=False):
         incident = declare_incident(
-            title="Elevated API errors",
-            language="en",
-            body="We are investigating.",
-            impact="major",
-            component_statuses={api: "partial_outage"},
+            DeclareIncident(
+                title="Elevated API errors",
+                language="en",
+                body="We are investigating.",
+                impact="major",
+                component_statuses={api: "partial_outage"},
+            ),
             actor=responder,
         )
     with time_machine.travel(NOW + dt.timedelta(minutes=10), tick=False):
         post_update(
-            incident, status="identified", body={"en": "A bad deploy."}, language="en", actor=responder
+            incident,
+            PostUpdate(status="identified", body={"en": "A bad deploy."}, language="en"),
+            actor=responder,
         )
     with time_machine.travel(NOW + dt.timedelta(minutes=70), tick=False):
         open_now = section(board(), "board-open")
@@ -136,11 +142,13 @@ def quick_update_form(page: str, incident_pk: int) -> tuple[str, dict[str, str]]
 @pytest.fixture
 def open_incident(api, responder):
     return declare_incident(
-        title="Elevated API errors",
-        language="en",
-        body="We are investigating.",
-        impact="major",
-        component_statuses={api: "partial_outage"},
+        DeclareIncident(
+            title="Elevated API errors",
+            language="en",
+            body="We are investigating.",
+            impact="major",
+            component_statuses={api: "partial_outage"},
+        ),
         actor=responder,
     )
 

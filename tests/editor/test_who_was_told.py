@@ -9,9 +9,11 @@ from django.test import Client
 from django.utils import timezone
 
 from incidents.channels import outbox
+from incidents.lifecycle.commands import DeclareIncident, PostUpdate
+from incidents.lifecycle.opening import declare_incident
+from incidents.lifecycle.updates import post_update
 from incidents.models import AuditEvent, Channel, Delivery, DeliveryState, Subscriber
 from incidents.selectors.deliveries import delivery_counts
-from incidents.services.incidents import declare_incident, post_update
 
 pytestmark = pytest.mark.django_db
 
@@ -76,7 +78,9 @@ def test_an_update_shows_its_deliveries_queued_then_sent_or_failed_per_channel(c
 def test_each_update_has_its_own_counts(clients, told_incident, responder):
     outbox.deliver_due(seconds=30)
     second = post_update(
-        told_incident, status="identified", body={"en": "Found it."}, language="en", actor=responder
+        told_incident,
+        PostUpdate(status="identified", body={"en": "Found it."}, language="en"),
+        actor=responder,
     )
     first = told_incident.updates.exclude(pk=second.pk).get()
 
@@ -89,11 +93,8 @@ def test_each_update_has_its_own_counts(clients, told_incident, responder):
 def test_an_update_posted_with_notifications_off_says_nobody_was_told(clients, told_incident, responder):
     quiet = post_update(
         told_incident,
-        status="identified",
-        body={"en": "Quiet."},
-        language="en",
+        PostUpdate(status="identified", body={"en": "Quiet."}, language="en", notify=False),
         actor=responder,
-        deliver_notifications=False,
     )
 
     html = block(screen(clients["responder"], told_incident), quiet)
@@ -118,7 +119,7 @@ def test_viewers_see_counts_but_never_addresses_urls_or_the_retry(clients, told_
 
 def test_admins_can_open_the_recipients_of_one_update(clients, told_incident, responder):
     outbox.deliver_due(seconds=30)
-    other = declare_incident(title="Other", language="en", body="Other.", actor=responder)
+    other = declare_incident(DeclareIncident(title="Other", language="en", body="Other."), actor=responder)
     outbox.deliver_due(seconds=30)
     update = told_incident.updates.get()
 
@@ -205,7 +206,9 @@ def test_the_block_alone_is_served_for_the_live_refresh(clients, told_incident):
 
 def test_counts_for_many_updates_take_one_query(told_incident, responder, django_assert_num_queries):
     for status in ("identified", "monitoring"):
-        post_update(told_incident, status=status, body={"en": status}, language="en", actor=responder)
+        post_update(
+            told_incident, PostUpdate(status=status, body={"en": status}, language="en"), actor=responder
+        )
     updates = list(told_incident.updates.all())
 
     with django_assert_num_queries(1):

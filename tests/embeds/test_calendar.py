@@ -7,8 +7,10 @@ import pytest
 import vobject
 from django.conf import settings
 
-from incidents.services.incidents import post_update
-from incidents.services.maintenance import schedule_maintenance
+from incidents.lifecycle.commands import PostUpdate, ScheduleMaintenance
+from incidents.lifecycle.opening import schedule_maintenance
+from incidents.lifecycle.updates import post_update
+from incidents.models import ComponentStatus
 
 
 def events(response) -> list:
@@ -22,12 +24,14 @@ def planned(site, admin):
     """A second window, on the email component only, planned for next week."""
     start = dt.datetime(2026, 3, 17, 22, 0, tzinfo=dt.UTC)
     return schedule_maintenance(
-        title="Mail server move",
-        language="en",
-        body="Mail will be **queued** for up to ten minutes.",
-        components=[site["email"]],
-        scheduled_for=start,
-        scheduled_until=start + dt.timedelta(hours=1),
+        ScheduleMaintenance(
+            title="Mail server move",
+            language="en",
+            body="Mail will be **queued** for up to ten minutes.",
+            component_statuses=dict.fromkeys([site["email"]], ComponentStatus.UNDER_MAINTENANCE),
+            scheduled_for=start,
+            scheduled_until=start + dt.timedelta(hours=1),
+        ),
         actor=admin,
     )
 
@@ -65,11 +69,7 @@ def test_uids_stay_the_same_across_requests_and_sequence_rises_on_change(client,
     assert again.content == client.get("/maintenance.ics").content
 
     post_update(
-        planned,
-        status="scheduled",
-        body={"en": "Moved by a day."},
-        language="en",
-        actor=admin,
+        planned, PostUpdate(status="scheduled", body={"en": "Moved by a day."}, language="en"), actor=admin
     )
 
     changed = {str(e["uid"]): e for e in events(client.get("/maintenance.ics"))}
@@ -105,14 +105,16 @@ def test_calendar_language_is_the_lang_parameter(client, site, admin):
 def test_drafts_and_incidents_stay_out(client, site, admin):
     start = dt.datetime(2026, 3, 20, 22, 0, tzinfo=dt.UTC)
     schedule_maintenance(
-        title="Secret plan",
-        language="en",
-        body="Not yet.",
-        components=[site["api"]],
-        scheduled_for=start,
-        scheduled_until=start + dt.timedelta(hours=1),
+        ScheduleMaintenance(
+            title="Secret plan",
+            language="en",
+            body="Not yet.",
+            component_statuses=dict.fromkeys([site["api"]], ComponentStatus.UNDER_MAINTENANCE),
+            scheduled_for=start,
+            scheduled_until=start + dt.timedelta(hours=1),
+            publish=False,
+        ),
         actor=admin,
-        publish=False,
     )
 
     summaries = [str(e["summary"]) for e in events(client.get("/maintenance.ics"))]

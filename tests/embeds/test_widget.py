@@ -2,7 +2,8 @@
 
 from django.conf import settings
 
-from incidents.services.incidents import resolve_incident
+from incidents.lifecycle.commands import ResolveIncident
+from incidents.lifecycle.updates import resolve_incident
 
 
 def test_widget_may_be_framed_by_any_site_and_nothing_else_may(client, site):
@@ -73,7 +74,7 @@ def test_widget_refreshes_itself_and_its_etag_moves_only_with_what_it_shows(clie
     assert '<main id="widget-status" data-refresh>' in page
     assert client.get("/widget/", HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 304
 
-    resolve_incident(site["current"], body={"en": "Fixed."}, language="en", actor=admin)
+    resolve_incident(site["current"], ResolveIncident(body={"en": "Fixed."}, language="en"), actor=admin)
 
     after = client.get("/widget/", HTTP_IF_NONE_MATCH=first["ETag"])
     assert after.status_code == 200

@@ -7,9 +7,10 @@ import json
 import pytest
 from django.test import Client
 
+from incidents.lifecycle.commands import WritePostmortem
+from incidents.lifecycle.postmortems import write_postmortem
 from incidents.models import Component, IncidentUpdate
 from incidents.probes.webhook import SIGNATURE_HEADER, sign
-from incidents.services.postmortems import write_postmortem
 from incidents.services.probes import issue_push_token, rotate_webhook_secret
 from tests.conftest import database_rows
 from tests.public.inert import problems_in
@@ -32,7 +33,9 @@ def admin_api(client_as):
 
 @pytest.fixture
 def postmortem(page, admin):
-    return write_postmortem(page["resolved"], language="en", sections={"summary": "Slow."}, actor=admin)
+    return write_postmortem(
+        page["resolved"], WritePostmortem(language="en", sections={"summary": "Slow."}), actor=admin
+    )
 
 
 @pytest.fixture

@@ -6,9 +6,10 @@ import html
 import feedparser
 import pytest
 
+from incidents.lifecycle.commands import DeclareIncident
+from incidents.lifecycle.opening import declare_incident
 from incidents.models import Component
 from incidents.services.components import save_component
-from incidents.services.incidents import declare_incident
 
 pytestmark = pytest.mark.django_db
 
@@ -25,10 +26,9 @@ def named(admin, request):
     name = request.param
     component = save_component(Component(slug="target", name={"en": name}), actor=admin)
     declare_incident(
-        title=name,
-        language="en",
-        body="Looking.",
-        component_statuses={component: "major_outage"},
+        DeclareIncident(
+            title=name, language="en", body="Looking.", component_statuses={component: "major_outage"}
+        ),
         actor=admin,
     )
     return name

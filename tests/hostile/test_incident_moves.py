@@ -12,8 +12,9 @@ from django.conf import settings
 from django.test import Client
 from django.utils import timezone
 
+from incidents.lifecycle.commands import EnterRecord
+from incidents.lifecycle.opening import enter_record
 from incidents.models import AuditEvent, Incident
-from incidents.services.incidents import declare_incident
 from tests.conftest import database_rows
 
 from .conftest import assert_form_refused, refused_without_trace
@@ -142,8 +143,8 @@ def test_the_editor_refuses_an_ongoing_outage_entered_as_a_record(page, editor):
 
 
 def test_the_api_refuses_to_resolve_a_record_before_it_started(page, client_as, admin):
-    record = declare_incident(
-        title="Old outage", language="en", started_at=_ago(days=10), backfilled=True, actor=admin
+    record = enter_record(
+        EnterRecord(title="Old outage", language="en", started_at=_ago(days=10)), actor=admin
     )
     before = database_rows()
 

@@ -11,8 +11,9 @@ from django.core.exceptions import ValidationError
 from django.test import Client
 from django.utils import timezone
 
+from incidents.lifecycle.commands import WritePostmortem
+from incidents.lifecycle.postmortems import save_action_item, write_postmortem
 from incidents.models import ActionItem, Component, Incident, IncidentUpdate, Sample
-from incidents.services.postmortems import save_action_item, write_postmortem
 from incidents.services.probes import issue_push_token
 from incidents.validation.instants import check_fields
 from tests.conftest import database_rows
@@ -138,7 +139,9 @@ def test_the_api_refuses_a_component_start_date_out_of_range(page, client_as, va
 
 @pytest.mark.parametrize("value", cases(PLANNED_DAYS))
 def test_the_api_refuses_an_action_item_due_out_of_range(page, responder_api, admin, value):
-    postmortem = write_postmortem(page["resolved"], language="en", sections={"summary": "Slow."}, actor=admin)
+    postmortem = write_postmortem(
+        page["resolved"], WritePostmortem(language="en", sections={"summary": "Slow."}), actor=admin
+    )
     before = database_rows()
     response = responder_api.post(
         "/api/v1/action-items/",
@@ -203,7 +206,9 @@ def test_the_editor_refuses_an_update_shown_out_of_range(page, editor, value):
     cases({"year 0001": lambda: "0001-01-01", "before 1970": lambda: "1969", "in 11 years": lambda: "2040"}),
 )
 def test_the_editor_refuses_an_action_item_due_out_of_range(page, editor, admin, value):
-    write_postmortem(page["resolved"], language="en", sections={"summary": "Slow."}, actor=admin)
+    write_postmortem(
+        page["resolved"], WritePostmortem(language="en", sections={"summary": "Slow."}), actor=admin
+    )
     before = database_rows()
     response = editor.post(
         f"/editor/incidents/{page['resolved'].pk}/action-items/",
@@ -276,6 +281,7 @@ ADMIN_TIMES = {
 
 @pytest.mark.parametrize("when", list(ADMIN_TIMES), ids=list(ADMIN_TIMES))
 def test_the_admin_refuses_an_update_shown_out_of_range(page, admin_client, when):
+    # The admin only shows the lifecycle: any change to an update is refused there.
     update = page["incident"].updates.order_by("pk").first()
     url = f"/admin/incidents/incidentupdate/{update.pk}/change/"
     data = admin_form(admin_client, url)
@@ -285,7 +291,8 @@ def test_the_admin_refuses_an_update_shown_out_of_range(page, admin_client, when
     data["display_at_0"], data["display_at_1"] = [day], [time]
     before = database_rows()
     response = admin_client.post(url, data)
-    _form_refused_without_trace(response, "display_at", before, input_name="display_at_0")
+    assert response.status_code == 403
+    assert database_rows() == before
     assert IncidentUpdate.objects.get(pk=update.pk).display_at == update.display_at
 
 
@@ -350,7 +357,9 @@ def test_times_at_the_edges_are_accepted_everywhere(page, probes, client_as, edi
         {"status": "identified", "language": "en", "body": "Back then.", "display_at": "1970-01-01T01:00"},
     )
     assert shown.status_code == 302
-    postmortem = write_postmortem(page["resolved"], language="en", sections={"summary": "Slow."}, actor=admin)
+    postmortem = write_postmortem(
+        page["resolved"], WritePostmortem(language="en", sections={"summary": "Slow."}), actor=admin
+    )
     item = save_action_item(
         ActionItem(postmortem=postmortem, title={"en": "Tidy"}, due_date=dt.date(1970, 1, 1)), actor=admin
     )

@@ -10,6 +10,8 @@ from django.test import Client
 from django.utils import timezone
 
 from incidents import formatting
+from incidents.lifecycle.commands import WritePostmortem
+from incidents.lifecycle.postmortems import publish_postmortem, save_action_item, write_postmortem
 from incidents.models import (
     ActionItem,
     Component,
@@ -20,7 +22,6 @@ from incidents.models import (
     Sample,
     StatusPeriod,
 )
-from incidents.services.postmortems import publish_postmortem, save_action_item, write_postmortem
 
 from .conftest import LANGUAGE_PREFIXES, assert_public_pages_render
 
@@ -122,7 +123,9 @@ def test_a_sample_measured_out_of_range_leaves_every_page_up(page, admin, stored
 @pytest.mark.parametrize("stored", STORED)
 def test_a_postmortem_published_out_of_range_leaves_every_page_up(page, admin, stored):
     resolved = page["resolved"]
-    postmortem = write_postmortem(resolved, language="en", sections={"summary": "It broke."}, actor=admin)
+    postmortem = write_postmortem(
+        resolved, WritePostmortem(language="en", sections={"summary": "It broke."}), actor=admin
+    )
     publish_postmortem(postmortem, actor=admin)
     item = save_action_item(
         ActionItem(postmortem=postmortem, title={"en": "Add alerts"}, due_date=dt.date(2027, 1, 1)),

@@ -5,8 +5,9 @@ refused through the API and the editor with the field named, and nothing written
 import pytest
 from django.contrib.auth import get_user_model
 
+from incidents.lifecycle.commands import WritePostmortem
+from incidents.lifecycle.postmortems import write_postmortem
 from incidents.models import Incident
-from incidents.services.postmortems import write_postmortem
 from tests.conftest import database_rows
 
 from .conftest import assert_form_refused, refused_without_trace
@@ -73,7 +74,9 @@ def test_the_editor_refuses_to_rename_an_incident_to_zero_width_spaces(page, edi
 
 
 def test_the_api_refuses_an_action_item_titled_with_zero_width_spaces(page, client_as, admin):
-    postmortem = write_postmortem(page["resolved"], language="en", sections={"summary": "Why."}, actor=admin)
+    postmortem = write_postmortem(
+        page["resolved"], WritePostmortem(language="en", sections={"summary": "Why."}), actor=admin
+    )
     before = database_rows()
 
     response = client_as("responder").post(
@@ -115,7 +118,9 @@ def test_the_api_refuses_a_time_without_its_offset(page, client_as, started_at):
 
 
 def test_an_owner_who_is_no_staff_member_looks_like_an_unknown_name(page, client_as, admin, outsider):
-    postmortem = write_postmortem(page["resolved"], language="en", sections={"summary": "Why."}, actor=admin)
+    postmortem = write_postmortem(
+        page["resolved"], WritePostmortem(language="en", sections={"summary": "Why."}), actor=admin
+    )
     get_user_model().objects.create_user("gone", is_staff=True, is_active=False)
     before = database_rows()
     responder = client_as("responder")

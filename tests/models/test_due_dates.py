@@ -4,10 +4,11 @@ import pytest
 import time_machine
 from django.core.exceptions import ValidationError
 
+from incidents.lifecycle.commands import DeclareIncident
+from incidents.lifecycle.opening import declare_incident
+from incidents.lifecycle.postmortems import save_action_item
 from incidents.models import ActionItem, Postmortem
 from incidents.models.postmortems import due_period_end, status_page_today
-from incidents.services.incidents import declare_incident
-from incidents.services.postmortems import save_action_item
 
 
 @pytest.mark.parametrize(
@@ -70,7 +71,9 @@ def test_overdue_is_decided_in_the_status_page_time_zone(settings):
     ],
 )
 def test_due_date_that_does_not_fit_its_precision_is_refused(db, responder, due, precision):
-    incident = declare_incident(title="Pool collapse", language="en", body="x", actor=responder)
+    incident = declare_incident(
+        DeclareIncident(title="Pool collapse", language="en", body="x"), actor=responder
+    )
     postmortem = Postmortem.objects.create(incident=incident)
     with pytest.raises(ValidationError) as error:
         save_action_item(

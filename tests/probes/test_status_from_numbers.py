@@ -7,18 +7,18 @@ import pytest
 import time_machine
 from django.utils import timezone
 
+from incidents.lifecycle.commands import DeclareIncident, ScheduleMaintenance
+from incidents.lifecycle.opening import declare_incident, schedule_maintenance
 from incidents.metrics.readings import metric_reading
 from incidents.models import (
     AuditEvent,
     ComponentStatus,
     Incident,
-    IncidentKind,
     MetricHealth,
     Outcome,
     StatusMode,
 )
 from incidents.services.health import evaluate_metrics, mark_stale_metrics
-from incidents.services.incidents import declare_incident
 from incidents.services.metrics import NewSample, record_samples
 
 
@@ -112,10 +112,12 @@ def test_a_manual_component_is_not_moved_by_its_metrics(metric):
 
 def test_an_open_published_incident_pins_the_component(metric):
     declare_incident(
-        title="Investigating",
-        language="en",
-        body="We look.",
-        component_statuses={metric.component: ComponentStatus.DEGRADED_PERFORMANCE},
+        DeclareIncident(
+            title="Investigating",
+            language="en",
+            body="We look.",
+            component_statuses={metric.component: ComponentStatus.DEGRADED_PERFORMANCE},
+        ),
         actor=None,
     )
     component = feed(metric, 2000, 2000, 2000)
@@ -124,14 +126,15 @@ def test_an_open_published_incident_pins_the_component(metric):
 
 def test_probes_keep_measuring_during_maintenance_but_do_not_change_status(metric):
     now = timezone.now()
-    declare_incident(
-        title="Database upgrade",
-        language="en",
-        body="Planned.",
-        kind=IncidentKind.MAINTENANCE,
-        scheduled_for=now - dt.timedelta(minutes=5),
-        scheduled_until=now + dt.timedelta(hours=1),
-        component_statuses={},
+    schedule_maintenance(
+        ScheduleMaintenance(
+            title="Database upgrade",
+            language="en",
+            body="Planned.",
+            scheduled_for=now - dt.timedelta(minutes=5),
+            scheduled_until=now + dt.timedelta(hours=1),
+            component_statuses={},
+        ),
         actor=None,
     ).components.add(metric.component)
     component = feed(metric, 2000, 2000, 2000)

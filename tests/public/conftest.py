@@ -6,12 +6,20 @@ import pytest
 import time_machine
 from django.utils import timezone
 
+from incidents.lifecycle.commands import (
+    DeclareIncident,
+    PostUpdate,
+    ResolveIncident,
+    ScheduleMaintenance,
+    WritePostmortem,
+)
+from incidents.lifecycle.opening import declare_incident, schedule_maintenance
+from incidents.lifecycle.postmortems import publish_postmortem, save_action_item, write_postmortem
+from incidents.lifecycle.updates import post_update, resolve_incident
 from incidents.models import ActionItem, Component, ComponentGroup, Metric
 from incidents.roles import Role
 from incidents.services.components import save_component, save_group
-from incidents.services.incidents import declare_incident, post_update, resolve_incident
 from incidents.services.metrics import NewSample, record_samples
-from incidents.services.postmortems import publish_postmortem, save_action_item, write_postmortem
 from tests.conftest import make_user, read_rows, row_keys, written_once
 
 NOW = dt.datetime(2026, 3, 10, 12, 0, tzinfo=dt.UTC)
@@ -56,10 +64,13 @@ def record_incident(admin, title: str, window: tuple[dt.datetime, dt.datetime], 
     """A published incident declared at the window's start and resolved at its end."""
     started_at, resolved_at = window
     incident = declare_incident(
-        title=title, language=language, body="Investigating.", started_at=started_at, actor=admin
+        DeclareIncident(title=title, language=language, body="Investigating.", started_at=started_at),
+        actor=admin,
     )
     resolve_incident(
-        incident, body={language: "Resolved."}, language=language, display_at=resolved_at, actor=admin
+        incident,
+        ResolveIncident(body={language: "Resolved."}, language=language, display_at=resolved_at),
+        actor=admin,
     )
     incident.refresh_from_db()
     return incident
@@ -111,29 +122,40 @@ def build_site(admin) -> dict:
     # A past incident on 7 March: declared at 10:00 UTC, resolved at 13:00 (three hours down).
     with time_machine.travel(NOW - dt.timedelta(days=3, hours=2)):
         past = declare_incident(
-            title="Webhooks delayed",
-            language="en",
-            body="We are **investigating** delays.",
-            impact="major",
-            component_statuses={webhooks: "partial_outage"},
+            DeclareIncident(
+                title="Webhooks delayed",
+                language="en",
+                body="We are **investigating** delays.",
+                impact="major",
+                component_statuses={webhooks: "partial_outage"},
+            ),
             actor=admin,
         )
     with time_machine.travel(NOW - dt.timedelta(days=3, hours=0)):
         # Written an hour after the fact: shown at 11:00, posted at 12:00.
         post_update(
             past,
-            status="identified",
-            body={"en": "A queue was stuck.", "ru": "Очередь застряла."},
-            language="en",
-            display_at=timezone.now() - dt.timedelta(hours=1),
+            PostUpdate(
+                status="identified",
+                body={"en": "A queue was stuck.", "ru": "Очередь застряла."},
+                language="en",
+                display_at=timezone.now() - dt.timedelta(hours=1),
+            ),
             actor=admin,
         )
     with time_machine.travel(NOW - dt.timedelta(days=2, hours=23)):
-        resolve_incident(past, body={"en": "Delivery is back to normal."}, language="en", actor=admin)
+        resolve_incident(
+            past, ResolveIncident(body={"en": "Delivery is back to normal."}, language="en"), actor=admin
+        )
     write_postmortem(
         past,
-        language="en",
-        sections={"summary": "A stuck queue delayed webhooks.", "root_cause": "A lock was never released."},
+        WritePostmortem(
+            language="en",
+            sections={
+                "summary": "A stuck queue delayed webhooks.",
+                "root_cause": "A lock was never released.",
+            },
+        ),
         actor=admin,
     )
     postmortem = past.postmortem
@@ -153,22 +175,25 @@ def build_site(admin) -> dict:
         actor=admin,
     )
     current = declare_incident(
-        title="Сбой API",
-        language="ru",
-        body="Мы расследуем ошибки API.",
-        impact="critical",
-        component_statuses={api: "major_outage"},
+        DeclareIncident(
+            title="Сбой API",
+            language="ru",
+            body="Мы расследуем ошибки API.",
+            impact="critical",
+            component_statuses={api: "major_outage"},
+        ),
         actor=admin,
     )
-    upcoming = declare_incident(
-        title="Database upgrade",
-        language="en",
-        body="We will upgrade the database.",
-        kind="maintenance",
-        impact="none",
+    upcoming = schedule_maintenance(
+        ScheduleMaintenance(
+            title="Database upgrade",
+            language="en",
+            body="We will upgrade the database.",
+            impact="none",
+            scheduled_for=timezone.now() + dt.timedelta(days=2),
+            scheduled_until=timezone.now() + dt.timedelta(days=2, hours=2),
+        ),
         actor=admin,
-        scheduled_for=timezone.now() + dt.timedelta(days=2),
-        scheduled_until=timezone.now() + dt.timedelta(days=2, hours=2),
     )
     return {
         "groups": (core, delivery),

@@ -3,11 +3,13 @@
 import pytest
 from django.utils import timezone
 
+from incidents.lifecycle.commands import EditIncident, PostUpdate, WritePostmortem
+from incidents.lifecycle.edits import edit_incident
+from incidents.lifecycle.postmortems import save_action_item, write_postmortem
+from incidents.lifecycle.updates import post_update
 from incidents.models import ActionItem
 from incidents.services.components import set_component_status
-from incidents.services.incidents import edit_incident, post_update
 from incidents.services.metrics import record_sample
-from incidents.services.postmortems import save_action_item, write_postmortem
 
 pytestmark = pytest.mark.django_db
 
@@ -39,9 +41,7 @@ def test_a_posted_update_shows_on_the_next_request(
     with django_capture_on_commit_callbacks(execute=True):
         post_update(
             site["current"],
-            status="identified",
-            body={"en": "Cause found: a bad deploy."},
-            language="en",
+            PostUpdate(status="identified", body={"en": "Cause found: a bad deploy."}, language="en"),
             actor=admin,
         )
     assert "Cause found: a bad deploy." in client.get(f"/incidents/{slug}/").content.decode()
@@ -55,9 +55,7 @@ def test_nothing_changes_before_the_transaction_commits(
     with django_capture_on_commit_callbacks(execute=False):
         post_update(
             site["current"],
-            status="identified",
-            body={"en": "Not yet committed."},
-            language="en",
+            PostUpdate(status="identified", body={"en": "Not yet committed."}, language="en"),
             actor=admin,
         )
     # The page was rendered before; until the commit hook runs the cache is not bumped.
@@ -87,12 +85,13 @@ def test_every_visible_change_drops_the_cache(
         elif change == "title":
             edit_incident(
                 site["current"],
+                EditIncident(expected_version=site["current"].version, title={"en": "API errors (renamed)"}),
                 actor=admin,
-                expected_version=site["current"].version,
-                title={"en": "API errors (renamed)"},
             )
         elif change == "postmortem":
-            write_postmortem(past, language="en", sections={"summary": "Rewritten summary."}, actor=admin)
+            write_postmortem(
+                past, WritePostmortem(language="en", sections={"summary": "Rewritten summary."}), actor=admin
+            )
         elif change == "action_item":
             save_action_item(
                 ActionItem(postmortem=past.postmortem, title={"en": "Rotate the keys"}), actor=admin

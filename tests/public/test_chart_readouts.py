@@ -9,8 +9,10 @@ import pytest
 from django.test import Client
 
 from incidents.importers.samples.service import import_samples
+from incidents.lifecycle.commands import EnterRecord, ResolveIncident
+from incidents.lifecycle.opening import enter_record
+from incidents.lifecycle.updates import resolve_incident
 from incidents.models import Component, Incident, Metric
-from incidents.services.incidents import declare_incident, resolve_incident
 
 pytestmark = pytest.mark.django_db
 
@@ -72,22 +74,21 @@ def record_delayed_webhooks(admin) -> tuple[Incident, Metric]:
     values = [(RECORDED - dt.timedelta(hours=1) + dt.timedelta(minutes=m), 5.0) for m in range(180)]
     values[83] = (values[83][0], 1380.0)
     import_samples(metric, values, actor=admin)
-    incident = declare_incident(
-        title="Delayed webhooks",
-        language="en",
-        body="Webhooks are delayed.",
-        component_statuses={component: "degraded_performance"},
+    incident = enter_record(
+        EnterRecord(
+            title="Delayed webhooks",
+            language="en",
+            body="Webhooks are delayed.",
+            component_statuses={component: "degraded_performance"},
+            started_at=RECORDED,
+            display_time_zone="Europe/Moscow",
+        ),
         actor=admin,
-        started_at=RECORDED,
-        backfilled=True,
-        display_time_zone="Europe/Moscow",
     )
     resolve_incident(
         incident,
-        body={"en": "Fixed."},
-        language="en",
+        ResolveIncident(body={"en": "Fixed."}, language="en", display_at=RECORDED + dt.timedelta(hours=1)),
         actor=admin,
-        display_at=RECORDED + dt.timedelta(hours=1),
     )
     return incident, metric
 

@@ -8,8 +8,10 @@ import feedparser
 import pytest
 from django.contrib import admin as django_admin
 
+from incidents.lifecycle.commands import DeclareIncident, PostUpdate
+from incidents.lifecycle.opening import declare_incident
+from incidents.lifecycle.updates import post_update
 from incidents.models import ComponentStatus
-from incidents.services.incidents import declare_incident, post_update
 
 pytestmark = pytest.mark.django_db
 
@@ -42,11 +44,13 @@ def dashboard(make_component):
 def declare(responder, *components, started_at=None):
     """An incident with its first update ("First look.") and components partly down."""
     return declare_incident(
-        title="Errors",
-        language="en",
-        body="First look.",
-        component_statuses=dict.fromkeys(components, ComponentStatus.PARTIAL_OUTAGE),
-        started_at=started_at,
+        DeclareIncident(
+            title="Errors",
+            language="en",
+            body="First look.",
+            component_statuses=dict.fromkeys(components, ComponentStatus.PARTIAL_OUTAGE),
+            started_at=started_at,
+        ),
         actor=responder,
     )
 
@@ -66,10 +70,12 @@ def test_a_component_added_later_lists_the_incidents_earlier_updates(client, res
     assert feed_texts(client, "dashboard") == []
     post_update(
         incident,
-        status="identified",
-        body={"en": "The dashboard too."},
-        language="en",
-        component_statuses={dashboard: ComponentStatus.DEGRADED_PERFORMANCE},
+        PostUpdate(
+            status="identified",
+            body={"en": "The dashboard too."},
+            language="en",
+            component_statuses={dashboard: ComponentStatus.DEGRADED_PERFORMANCE},
+        ),
         actor=responder,
     )
     texts = feed_texts(client, "dashboard")
@@ -83,7 +89,7 @@ def test_an_update_backdated_in_the_admin_moves_down_the_component_feed(
     settings.PUBLIC_FEED_ENTRIES = 1  # one incident, its updates newest first
     incident = declare(responder, api, started_at=at - dt.timedelta(hours=3))
     later = post_update(
-        incident, status="identified", body={"en": "Found it."}, language="en", actor=responder
+        incident, PostUpdate(status="identified", body={"en": "Found it."}, language="en"), actor=responder
     )
     assert feed_texts(client, "public-api") == ["<p>Found it.</p>", "<p>First look.</p>"]
 

@@ -12,7 +12,9 @@ from django.core.management import call_command
 
 from incidents import formatting
 from incidents.channels import outbox
-from incidents.services.incidents import declare_incident, post_update, resolve_incident
+from incidents.lifecycle.commands import DeclareIncident, PostUpdate, ResolveIncident
+from incidents.lifecycle.opening import declare_incident
+from incidents.lifecycle.updates import post_update, resolve_incident
 from incidents.services.subscriptions import confirm_subscription, subscribe
 
 from .conftest import record_incident
@@ -83,18 +85,22 @@ def test_feed_entries_carry_the_duration(client, incidents, language):
 
 def test_a_feed_entry_of_an_open_incident_says_how_long_it_had_lasted_at_that_update(client, admin):
     incident = declare_incident(
-        title="Slow API",
-        language="en",
-        body="Investigating.",
-        started_at=dt.datetime(2026, 3, 10, 9, 0, tzinfo=dt.UTC),
+        DeclareIncident(
+            title="Slow API",
+            language="en",
+            body="Investigating.",
+            started_at=dt.datetime(2026, 3, 10, 9, 0, tzinfo=dt.UTC),
+        ),
         actor=admin,
     )
     post_update(
         incident,
-        status="identified",
-        body={"en": "Found it."},
-        language="en",
-        display_at=dt.datetime(2026, 3, 10, 10, 45, tzinfo=dt.UTC),
+        PostUpdate(
+            status="identified",
+            body={"en": "Found it."},
+            language="en",
+            display_at=dt.datetime(2026, 3, 10, 10, 45, tzinfo=dt.UTC),
+        ),
         actor=admin,
     )
     summaries = [entry.summary for entry in feedparser.parse(client.get("/history.atom").content).entries]
@@ -103,10 +109,12 @@ def test_a_feed_entry_of_an_open_incident_says_how_long_it_had_lasted_at_that_up
 
 def test_an_open_incident_shows_its_duration_so_far_as_ongoing(client, admin):
     incident = declare_incident(
-        title="Slow API",
-        language="en",
-        body="Investigating.",
-        started_at=dt.datetime(2026, 3, 10, 9, 48, tzinfo=dt.UTC),
+        DeclareIncident(
+            title="Slow API",
+            language="en",
+            body="Investigating.",
+            started_at=dt.datetime(2026, 3, 10, 9, 48, tzinfo=dt.UTC),
+        ),
         actor=admin,
     )
     page = client.get(f"/incidents/{incident.slug}/").content.decode()
@@ -132,7 +140,9 @@ def test_an_incident_across_the_october_clock_change_lasted_three_hours(client, 
 
 
 def test_the_api_gives_duration_seconds_and_null_while_open(client, admin, incidents):
-    open_incident = declare_incident(title="Slow API", language="en", body="Looking.", actor=admin)
+    open_incident = declare_incident(
+        DeclareIncident(title="Slow API", language="en", body="Looking."), actor=admin
+    )
     client.force_login(admin)
     midnight = client.get(f"/api/v1/incidents/{incidents['midnight'].public_id}/").json()
     days = client.get(f"/api/v1/incidents/{incidents['days'].public_id}/").json()
@@ -156,10 +166,13 @@ def test_the_resolving_mail_tells_the_duration(admin, language):
         subscribe(email=f"{language}@example.com", language=language, send_mail=False).subscriber
     )
     incident = declare_incident(
-        title="Очередь застряла", language="ru", body="Смотрим.", started_at=ACROSS_DAYS[0], actor=admin
+        DeclareIncident(title="Очередь застряла", language="ru", body="Смотрим.", started_at=ACROSS_DAYS[0]),
+        actor=admin,
     )
     resolve_incident(
-        incident, body={"ru": "Исправлено."}, language="ru", display_at=ACROSS_DAYS[1], actor=admin
+        incident,
+        ResolveIncident(body={"ru": "Исправлено."}, language="ru", display_at=ACROSS_DAYS[1]),
+        actor=admin,
     )
     outbox.deliver_due(seconds=5)
     assert len(mail.outbox) == 2

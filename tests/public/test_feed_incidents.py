@@ -7,7 +7,9 @@ import xml.etree.ElementTree as ET
 import pytest
 from django.utils import timezone
 
-from incidents.services.incidents import declare_incident, post_update
+from incidents.lifecycle.commands import DeclareIncident, PostUpdate
+from incidents.lifecycle.opening import declare_incident
+from incidents.lifecycle.updates import post_update
 
 pytestmark = [pytest.mark.django_db, pytest.mark.site_once]
 
@@ -29,7 +31,11 @@ def test_a_long_incident_does_not_push_older_incidents_out_of_the_feed(client, s
     settings.PUBLIC_FEED_ENTRIES = 3
     busy = site["current"]
     for n in range(6):
-        post_update(busy, status="identified", body={"en": f"Still on it ({n})."}, language="en", actor=admin)
+        post_update(
+            busy,
+            PostUpdate(status="identified", body={"en": f"Still on it ({n})."}, language="en"),
+            actor=admin,
+        )
     shown = titles(client, "/history.atom")
     # Three incidents, every update of each: the busy one's seven, and the two others'.
     assert sum(title.startswith("Webhooks delayed:") for title in shown) == 3
@@ -39,7 +45,7 @@ def test_a_long_incident_does_not_push_older_incidents_out_of_the_feed(client, s
 
 def test_the_feed_keeps_only_the_newest_incidents(client, site, admin, settings):
     settings.PUBLIC_FEED_ENTRIES = 1
-    declare_incident(title="Login slow", language="en", body="Looking.", actor=admin)
+    declare_incident(DeclareIncident(title="Login slow", language="en", body="Looking."), actor=admin)
     assert {title.split(":")[0] for title in titles(client, "/history.atom")} == {"Login slow"}
 
 
@@ -56,14 +62,18 @@ def test_an_entry_names_the_language_of_the_text_it_shows(client, site):
 
 
 def test_an_entry_in_the_feeds_language_says_it(client, site, admin):
-    incident = declare_incident(title="Сбой", language="ru", body="Ищем причину.", actor=admin)
+    incident = declare_incident(
+        DeclareIncident(title="Сбой", language="ru", body="Ищем причину."), actor=admin
+    )
     post_update(
         incident,
-        status="identified",
-        body={"ru": "Нашли."},
-        language="ru",
+        PostUpdate(
+            status="identified",
+            body={"ru": "Нашли."},
+            language="ru",
+            display_at=timezone.now() + dt.timedelta(seconds=1),
+        ),
         actor=admin,
-        display_at=timezone.now() + dt.timedelta(seconds=1),
     )
     langs = {
         entry.get(XML_LANG)

@@ -7,9 +7,10 @@ from django.db.models import Max
 from django.test.utils import CaptureQueriesContext
 
 from incidents import selectors
+from incidents.lifecycle.commands import DeclareIncident
+from incidents.lifecycle.opening import declare_incident
 from incidents.management.commands.build_site_history import build_history
 from incidents.models import Component, ComponentGroup, Incident, IncidentUpdate
-from incidents.services.incidents import declare_incident
 
 pytestmark = pytest.mark.django_db
 
@@ -44,8 +45,12 @@ def test_the_page_feed_reads_no_more_on_a_tenfold_history(client, settings):
 
 def test_the_page_feed_shows_the_newest_published_incidents_with_all_their_updates(admin):
     build_history(incidents=120, history_days=120, **HISTORY)
-    fresh = declare_incident(title="Slow webhooks", language="en", body="Investigating.", actor=admin)
-    draft = declare_incident(title="Not yet public", language="en", body="Draft.", actor=admin, publish=False)
+    fresh = declare_incident(
+        DeclareIncident(title="Slow webhooks", language="en", body="Investigating."), actor=admin
+    )
+    draft = declare_incident(
+        DeclareIncident(title="Not yet public", language="en", body="Draft.", publish=False), actor=admin
+    )
 
     shown = [update.pk for update in selectors.feed_updates(limit=10)]
 

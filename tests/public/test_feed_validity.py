@@ -7,7 +7,8 @@ import xml.etree.ElementTree as ET
 import feedparser
 import pytest
 
-from incidents.services.updates import edit_update
+from incidents.lifecycle.commands import EditUpdate
+from incidents.lifecycle.edits import edit_update
 
 pytestmark = [pytest.mark.django_db, pytest.mark.site_once]
 
@@ -115,9 +116,7 @@ def test_ids_stay_the_same_when_an_update_is_edited(client, site, admin):
     update = site["current"].updates.order_by("created_at").first()
     edit_update(
         update,
-        language=update.original_language,
-        text="Edited.",
-        expected_version=update.version,
+        EditUpdate(language=update.original_language, text="Edited.", expected_version=update.version),
         actor=admin,
     )
     after = fetch(client, "/ru/history.atom")

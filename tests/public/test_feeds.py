@@ -7,9 +7,10 @@ import feedparser
 import pytest
 from django.utils import timezone
 
+from incidents.lifecycle.commands import EditUpdate, PostUpdate
+from incidents.lifecycle.edits import edit_update
+from incidents.lifecycle.updates import post_update
 from incidents.models import IncidentUpdate
-from incidents.services.incidents import post_update
-from incidents.services.updates import edit_update
 
 pytestmark = [pytest.mark.django_db, pytest.mark.site_once]
 
@@ -72,7 +73,9 @@ def test_feed_language_follows_the_prefix(client, site):
 
 def test_entry_ids_are_stable_across_renders_and_unique(client, site, admin):
     _r, first = parse(client, "/history.atom")
-    post_update(site["current"], status="identified", body={"en": "Found it."}, language="en", actor=admin)
+    post_update(
+        site["current"], PostUpdate(status="identified", body={"en": "Found it."}, language="en"), actor=admin
+    )
     _r, second = parse(client, "/history.atom")
     first_ids = [e.id for e in first.entries]
     assert len(set(first_ids)) == len(first_ids)
@@ -85,7 +88,9 @@ def test_conditional_get_answers_304_and_changes_after_an_update(client, site, a
     etag, modified = response["ETag"], response["Last-Modified"]
     assert client.get("/history.atom", headers={"if-none-match": etag}).status_code == 304
     assert client.get("/history.atom", headers={"if-modified-since": modified}).status_code == 304
-    post_update(site["current"], status="identified", body={"en": "Found it."}, language="en", actor=admin)
+    post_update(
+        site["current"], PostUpdate(status="identified", body={"en": "Found it."}, language="en"), actor=admin
+    )
     changed = client.get("/history.atom", headers={"if-none-match": etag})
     assert changed.status_code == 200
     assert changed["ETag"] != etag
@@ -121,10 +126,14 @@ def test_updated_date_follows_the_update(client, site):
 
 def test_feeds_show_the_html_stored_with_an_update_and_its_edits(client, site, admin):
     update = post_update(
-        site["current"], status="identified", body={"en": "Found **the** cause."}, language="en", actor=admin
+        site["current"],
+        PostUpdate(status="identified", body={"en": "Found **the** cause."}, language="en"),
+        actor=admin,
     )
     assert list(update.body_html.values()) == ["<p>Found <strong>the</strong> cause.</p>"]
-    update = edit_update(update, language="en", text="Found *a* cause.", expected_version=1, actor=admin)
+    update = edit_update(
+        update, EditUpdate(language="en", text="Found *a* cause.", expected_version=1), actor=admin
+    )
     update.refresh_from_db()
     assert list(update.body_html.values()) == ["<p>Found <em>a</em> cause.</p>"]
     _r, parsed = parse(client, "/history.atom")
@@ -133,7 +142,7 @@ def test_feeds_show_the_html_stored_with_an_update_and_its_edits(client, site, a
 
 def test_a_text_changed_around_the_services_is_rendered_afresh(client, site, admin):
     update = post_update(
-        site["current"], status="identified", body={"en": "Old."}, language="en", actor=admin
+        site["current"], PostUpdate(status="identified", body={"en": "Old."}, language="en"), actor=admin
     )
     IncidentUpdate.objects.filter(pk=update.pk).update(body={"en": "New **text**."})  # as the admin would
     _r, parsed = parse(client, "/history.rss")

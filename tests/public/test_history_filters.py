@@ -7,7 +7,9 @@ import re
 import pytest
 import time_machine
 
-from incidents.services.incidents import declare_incident, resolve_incident
+from incidents.lifecycle.commands import DeclareIncident, ResolveIncident
+from incidents.lifecycle.opening import declare_incident
+from incidents.lifecycle.updates import resolve_incident
 
 pytestmark = [pytest.mark.django_db, pytest.mark.site_once]
 
@@ -21,14 +23,16 @@ def older(site, admin):
     """A minor email incident in December 2025, three months before the others."""
     with time_machine.travel(dt.datetime(2025, 12, 15, 9, 0, tzinfo=dt.UTC)):
         incident = declare_incident(
-            title="Slow email",
-            language="en",
-            body="Mail is slow.",
-            impact="minor",
-            component_statuses={site["email"]: "degraded_performance"},
+            DeclareIncident(
+                title="Slow email",
+                language="en",
+                body="Mail is slow.",
+                impact="minor",
+                component_statuses={site["email"]: "degraded_performance"},
+            ),
             actor=admin,
         )
-        resolve_incident(incident, body={"en": "Fixed."}, language="en", actor=admin)
+        resolve_incident(incident, ResolveIncident(body={"en": "Fixed."}, language="en"), actor=admin)
     return incident
 
 

@@ -6,8 +6,10 @@ import pytest
 from django.test import Client
 
 from incidents.importers.samples.service import import_samples
+from incidents.lifecycle.commands import EnterRecord, ResolveIncident
+from incidents.lifecycle.opening import enter_record
+from incidents.lifecycle.updates import resolve_incident
 from incidents.models import Component, Metric
-from incidents.services.incidents import declare_incident, resolve_incident
 
 START = dt.datetime(2018, 7, 13, 11, 0, tzinfo=dt.UTC)
 
@@ -27,21 +29,20 @@ def webhooks(db):
 
 
 def incident_at(component, admin, started_at, title):
-    incident = declare_incident(
-        title=title,
-        language="en",
-        body="Webhooks are delayed.",
-        component_statuses={component: "degraded_performance"},
+    incident = enter_record(
+        EnterRecord(
+            title=title,
+            language="en",
+            body="Webhooks are delayed.",
+            component_statuses={component: "degraded_performance"},
+            started_at=started_at,
+        ),
         actor=admin,
-        started_at=started_at,
-        backfilled=True,
     )
     resolve_incident(
         incident,
-        body={"en": "Fixed."},
-        language="en",
+        ResolveIncident(body={"en": "Fixed."}, language="en", display_at=started_at + dt.timedelta(hours=1)),
         actor=admin,
-        display_at=started_at + dt.timedelta(hours=1),
     )
     return incident
 

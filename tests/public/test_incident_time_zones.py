@@ -8,7 +8,9 @@ import pytest
 from django.core import mail
 
 from incidents.channels import outbox
-from incidents.services.incidents import declare_incident, post_update, resolve_incident
+from incidents.lifecycle.commands import DeclareIncident, PostUpdate, ResolveIncident
+from incidents.lifecycle.opening import declare_incident
+from incidents.lifecycle.updates import post_update, resolve_incident
 from incidents.services.subscriptions import confirm_subscription, subscribe
 
 pytestmark = pytest.mark.django_db
@@ -44,11 +46,13 @@ def at_moscow_minute(minute: int) -> dt.datetime:
 def declare_in_moscow(admin):
     """Declared at 00:00 Moscow time, shown in Moscow time."""
     return declare_incident(
-        title="Вебхуки задерживаются",
-        language="ru",
-        body="Разбираемся.",
-        started_at=at_moscow_minute(0),
-        display_time_zone="Europe/Moscow",
+        DeclareIncident(
+            title="Вебхуки задерживаются",
+            language="ru",
+            body="Разбираемся.",
+            started_at=at_moscow_minute(0),
+            display_time_zone="Europe/Moscow",
+        ),
         actor=admin,
     )
 
@@ -60,14 +64,18 @@ def moscow_incident(admin):
     for minute, status in ((20, "identified"), (40, "monitoring")):
         post_update(
             incident,
-            status=status,
-            body={"ru": f"Запись {minute}."},
-            language="ru",
-            display_at=at_moscow_minute(minute),
+            PostUpdate(
+                status=status,
+                body={"ru": f"Запись {minute}."},
+                language="ru",
+                display_at=at_moscow_minute(minute),
+            ),
             actor=admin,
         )
     resolve_incident(
-        incident, body={"ru": "Исправлено."}, language="ru", display_at=at_moscow_minute(50), actor=admin
+        incident,
+        ResolveIncident(body={"ru": "Исправлено."}, language="ru", display_at=at_moscow_minute(50)),
+        actor=admin,
     )
     incident.refresh_from_db()
     return incident
@@ -140,11 +148,13 @@ def test_the_mail_tells_the_time_in_the_incidents_zone(admin, language):
 
 def test_an_incident_written_in_utc_shows_eleven_for_eleven(client, admin):
     incident = declare_incident(
-        title="Queue stuck",
-        language="en",
-        body="Looking.",
-        started_at=dt.datetime(2025, 7, 1, 11, 0, tzinfo=dt.UTC),
-        display_time_zone="UTC",
+        DeclareIncident(
+            title="Queue stuck",
+            language="en",
+            body="Looking.",
+            started_at=dt.datetime(2025, 7, 1, 11, 0, tzinfo=dt.UTC),
+            display_time_zone="UTC",
+        ),
         actor=admin,
     )
     page = client.get(f"/incidents/{incident.slug}/").content.decode()
@@ -156,10 +166,12 @@ def test_an_incident_written_in_utc_shows_eleven_for_eleven(client, admin):
 def test_an_incident_without_a_zone_shows_the_pages(client, admin, settings):
     settings.STATUS_TIME_ZONE = "America/New_York"
     incident = declare_incident(
-        title="Queue stuck",
-        language="en",
-        body="Looking.",
-        started_at=dt.datetime(2025, 7, 1, 11, 0, tzinfo=dt.UTC),
+        DeclareIncident(
+            title="Queue stuck",
+            language="en",
+            body="Looking.",
+            started_at=dt.datetime(2025, 7, 1, 11, 0, tzinfo=dt.UTC),
+        ),
         actor=admin,
     )
     assert incident.display_time_zone == ""

@@ -6,9 +6,11 @@ import datetime as dt
 import pytest
 
 from incidents.formatting import format_key_figure
-from incidents.services.incidents import declare_incident, resolve_incident
-from incidents.services.key_figures import save_key_figures
-from incidents.services.postmortems import publish_postmortem, write_postmortem
+from incidents.lifecycle.commands import DeclareIncident, ResolveIncident, WritePostmortem
+from incidents.lifecycle.key_figures import save_key_figures
+from incidents.lifecycle.opening import declare_incident
+from incidents.lifecycle.postmortems import publish_postmortem, write_postmortem
+from incidents.lifecycle.updates import resolve_incident
 
 pytestmark = pytest.mark.django_db
 
@@ -24,16 +26,19 @@ FIGURES = [
 
 def incident_with_postmortem(admin, language: str, summary: str, labels: list[str]):
     incident = declare_incident(
-        title="Webhook delays", language=language, body=summary, started_at=STARTED, actor=admin
+        DeclareIncident(title="Webhook delays", language=language, body=summary, started_at=STARTED),
+        actor=admin,
     )
     resolve_incident(
         incident,
-        body={language: summary},
-        language=language,
-        display_at=STARTED + dt.timedelta(hours=1),
+        ResolveIncident(
+            body={language: summary}, language=language, display_at=STARTED + dt.timedelta(hours=1)
+        ),
         actor=admin,
     )
-    postmortem = write_postmortem(incident, language=language, sections={"summary": summary}, actor=admin)
+    postmortem = write_postmortem(
+        incident, WritePostmortem(language=language, sections={"summary": summary}), actor=admin
+    )
     figures = [{**figure, "label": label} for figure, label in zip(FIGURES, labels, strict=True)]
     save_key_figures(postmortem, language=language, figures=figures, actor=admin)
     publish_postmortem(postmortem, actor=admin)
@@ -104,8 +109,12 @@ def test_an_english_postmortem_keeps_english_figures_on_a_russian_page(client, e
 
 
 def test_a_postmortem_without_figures_shows_no_list(client, admin):
-    incident = declare_incident(title="Blip", language="en", body="Short.", started_at=STARTED, actor=admin)
-    postmortem = write_postmortem(incident, language="en", sections={"summary": "Short."}, actor=admin)
+    incident = declare_incident(
+        DeclareIncident(title="Blip", language="en", body="Short.", started_at=STARTED), actor=admin
+    )
+    postmortem = write_postmortem(
+        incident, WritePostmortem(language="en", sections={"summary": "Short."}), actor=admin
+    )
     publish_postmortem(postmortem, actor=admin)
     assert "key-figures" not in page(client, f"/incidents/{incident.slug}/")
 

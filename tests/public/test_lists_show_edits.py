@@ -3,10 +3,10 @@
 import feedparser
 import pytest
 
+from incidents.lifecycle.commands import EditIncident, EditUpdate
+from incidents.lifecycle.edits import edit_incident, edit_update
 from incidents.models import Component, Incident
 from incidents.services.components import save_component
-from incidents.services.incidents import edit_incident
-from incidents.services.updates import edit_update
 
 pytestmark = [pytest.mark.django_db, pytest.mark.site_once]
 
@@ -38,7 +38,11 @@ def test_a_retitled_incident_shows_in_the_history_and_the_feeds(client, site, ad
     incident = Incident.objects.get(title__en="Webhooks delayed")
     assert "Webhooks delayed" in client.get("/history/").content.decode()
     feedparser.parse(client.get("/history.atom").content)
-    edit_incident(incident, actor=admin, expected_version=incident.version, title={"en": "Webhook backlog"})
+    edit_incident(
+        incident,
+        EditIncident(expected_version=incident.version, title={"en": "Webhook backlog"}),
+        actor=admin,
+    )
     assert "Webhook backlog" in client.get("/history/").content.decode()
     titles = [entry.title for entry in feedparser.parse(client.get("/history.atom").content).entries]
     assert "Webhook backlog: Resolved" in titles
@@ -49,7 +53,9 @@ def test_a_corrected_update_shows_in_the_feed(client, site, admin):
     update = Incident.objects.get(title__en="Webhooks delayed").updates.order_by("created_at").first()
     client.get("/components/webhook-delivery/history.rss")
     edit_update(
-        update, language="en", text="Delays **confirmed**.", actor=admin, expected_version=update.version
+        update,
+        EditUpdate(language="en", text="Delays **confirmed**.", expected_version=update.version),
+        actor=admin,
     )
     parsed = feedparser.parse(client.get("/components/webhook-delivery/history.rss").content)
     assert any("<strong>confirmed</strong>" in entry.summary for entry in parsed.entries)

@@ -6,9 +6,11 @@ import datetime as dt
 
 import pytest
 
+from incidents.lifecycle.commands import DeclareIncident, ResolveIncident, WritePostmortem
+from incidents.lifecycle.opening import declare_incident
+from incidents.lifecycle.postmortems import publish_postmortem, save_action_item, write_postmortem
+from incidents.lifecycle.updates import resolve_incident
 from incidents.models import ActionItem
-from incidents.services.incidents import declare_incident, resolve_incident
-from incidents.services.postmortems import publish_postmortem, save_action_item, write_postmortem
 
 pytestmark = pytest.mark.django_db
 
@@ -18,21 +20,25 @@ STARTED = dt.datetime(2025, 9, 12, 8, 41, tzinfo=dt.UTC)  # 10:41 in Oslo
 @pytest.fixture
 def russian_record(admin):
     incident = declare_incident(
-        title="Задержка вебхуков",
-        language="ru",
-        body="Вебхуки доставлялись с задержкой до 23\u00a0мин.",
-        started_at=STARTED,
+        DeclareIncident(
+            title="Задержка вебхуков",
+            language="ru",
+            body="Вебхуки доставлялись с задержкой до 23\u00a0мин.",
+            started_at=STARTED,
+        ),
         actor=admin,
     )
     resolve_incident(
         incident,
-        body={"ru": "Доставка восстановлена."},
-        language="ru",
-        display_at=STARTED + dt.timedelta(hours=1),
+        ResolveIncident(
+            body={"ru": "Доставка восстановлена."}, language="ru", display_at=STARTED + dt.timedelta(hours=1)
+        ),
         actor=admin,
     )
     postmortem = write_postmortem(
-        incident, language="ru", sections={"summary": "Очередь застряла на 16\u00a0минут."}, actor=admin
+        incident,
+        WritePostmortem(language="ru", sections={"summary": "Очередь застряла на 16\u00a0минут."}),
+        actor=admin,
     )
     publish_postmortem(postmortem, actor=admin)
     save_action_item(
@@ -81,9 +87,11 @@ def test_due_dates_in_a_postmortem_are_in_its_language_on_a_page_in_another(clie
 
 def test_a_day_due_date_reads_in_full(client, admin):
     incident = declare_incident(
-        title="Retraso", language="es", body="Investigando.", started_at=STARTED, actor=admin
+        DeclareIncident(title="Retraso", language="es", body="Investigando.", started_at=STARTED), actor=admin
     )
-    postmortem = write_postmortem(incident, language="es", sections={"summary": "Un retraso."}, actor=admin)
+    postmortem = write_postmortem(
+        incident, WritePostmortem(language="es", sections={"summary": "Un retraso."}), actor=admin
+    )
     publish_postmortem(postmortem, actor=admin)
     save_action_item(
         ActionItem(

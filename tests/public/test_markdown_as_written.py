@@ -6,9 +6,11 @@ import hashlib
 import feedparser
 import pytest
 
+from incidents.lifecycle.commands import DeclareIncident, PostUpdate
+from incidents.lifecycle.opening import declare_incident
+from incidents.lifecycle.updates import post_update
 from incidents.models import IncidentUpdate
 from incidents.rendering import render_markdown
-from incidents.services.incidents import declare_incident, post_update
 
 pytestmark = pytest.mark.django_db
 
@@ -55,14 +57,19 @@ def test_start_is_kept_only_as_a_whole_number_on_an_ordered_list(raw, kept):
 @pytest.fixture
 def norwegian_incident(admin):
     incident = declare_incident(
-        title="Forsinkede webhooks", language="nb", body=NORWEGIAN, impact="major", actor=admin
+        DeclareIncident(title="Forsinkede webhooks", language="nb", body=NORWEGIAN, impact="major"),
+        actor=admin,
     )
-    post_update(incident, status="identified", body={"nb": LIST_FROM_THREE}, language="nb", actor=admin)
+    post_update(
+        incident, PostUpdate(status="identified", body={"nb": LIST_FROM_THREE}, language="nb"), actor=admin
+    )
     post_update(
         incident,
-        status="monitoring",
-        body={"nb": '<ol start="1 onmouseover=alert(1)"><li>Overvåker</li></ol>'},
-        language="nb",
+        PostUpdate(
+            status="monitoring",
+            body={"nb": '<ol start="1 onmouseover=alert(1)"><li>Overvåker</li></ol>'},
+            language="nb",
+        ),
         actor=admin,
     )
     return incident
@@ -87,7 +94,9 @@ def test_the_feed_shows_the_date_the_list_and_no_injected_handler(client, norweg
 
 
 def test_html_stored_under_the_previous_rules_is_rendered_again(client, admin):
-    incident = declare_incident(title="Forsinkelse", language="nb", body=NORWEGIAN, actor=admin)
+    incident = declare_incident(
+        DeclareIncident(title="Forsinkelse", language="nb", body=NORWEGIAN), actor=admin
+    )
     update = IncidentUpdate.objects.get(incident=incident)
     # What the services stored before lists kept their number and dates stayed paragraphs.
     before = hashlib.blake2b(f"1\n{NORWEGIAN}".encode(), digest_size=12).hexdigest()

@@ -8,10 +8,12 @@ import pytest
 from django.utils import timezone
 
 from incidents import selectors
+from incidents.lifecycle.commands import DeclareIncident, ResolveIncident
+from incidents.lifecycle.opening import declare_incident
+from incidents.lifecycle.updates import resolve_incident
 from incidents.models import Component
 from incidents.public.uptime_bars import overview_bars, uptime_bars
 from incidents.services.components import observe_component_status
-from incidents.services.incidents import declare_incident, resolve_incident
 
 
 def bar_texts(html: str, component: str) -> list[str]:
@@ -49,15 +51,17 @@ def test_an_incident_published_for_an_earlier_day_shows_in_its_bar_at_once(
     email = Component.objects.get(slug="email-delivery")
     with django_capture_on_commit_callbacks(execute=True):
         incident = declare_incident(
-            title="Mail bounced",
-            language="en",
-            body="Bounces.",
-            impact="minor",
-            component_statuses={email: "operational"},
+            DeclareIncident(
+                title="Mail bounced",
+                language="en",
+                body="Bounces.",
+                impact="minor",
+                component_statuses={email: "operational"},
+                started_at=timezone.now() - dt.timedelta(days=5),
+            ),
             actor=admin,
-            started_at=timezone.now() - dt.timedelta(days=5),
         )
-        resolve_incident(incident, body={"en": "Fixed."}, language="en", actor=admin)
+        resolve_incident(incident, ResolveIncident(body={"en": "Fixed."}, language="en"), actor=admin)
 
     texts = bar_texts(client.get("/").content.decode(), "Email delivery")
 

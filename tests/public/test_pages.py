@@ -7,9 +7,11 @@ import pytest
 import time_machine
 from django.utils import timezone
 
+from incidents.lifecycle.commands import DeclareIncident, PostUpdate, ScheduleMaintenance
+from incidents.lifecycle.opening import declare_incident, schedule_maintenance
+from incidents.lifecycle.updates import post_update
 from incidents.models import ComponentStatus, Metric
 from incidents.services.components import set_component_status
-from incidents.services.incidents import declare_incident, post_update
 
 pytestmark = [pytest.mark.django_db, pytest.mark.site_once]
 
@@ -180,7 +182,7 @@ def test_incident_page_shows_published_postmortem_and_public_action_items(client
 
 
 def test_draft_postmortem_stays_private(client, site, admin):
-    from incidents.services.postmortems import unpublish_postmortem
+    from incidents.lifecycle.postmortems import unpublish_postmortem
 
     unpublish_postmortem(site["past"].postmortem, actor=admin)
     page = text_of(client.get(f"/incidents/{site['past'].slug}/"))
@@ -188,7 +190,9 @@ def test_draft_postmortem_stays_private(client, site, admin):
 
 
 def test_draft_incident_is_not_found(client, site, admin):
-    draft = declare_incident(title="Probe breach", language="en", body="auto", actor=admin, publish=False)
+    draft = declare_incident(
+        DeclareIncident(title="Probe breach", language="en", body="auto", publish=False), actor=admin
+    )
     assert client.get(f"/incidents/{draft.slug}/").status_code == 404
     assert "Probe breach" not in text_of(client.get("/history/"))
 
@@ -209,7 +213,7 @@ def test_component_page_charts_each_metric_with_thresholds(client, site):
 
 def test_history_groups_by_month_and_filters_by_component(client, site, admin):
     with time_machine.travel(dt.datetime(2026, 1, 15, 10, tzinfo=dt.UTC)):
-        declare_incident(title="January email trouble", language="en", body="x", actor=admin)
+        declare_incident(DeclareIncident(title="January email trouble", language="en", body="x"), actor=admin)
     page = text_of(client.get("/history/"))
     assert page.index("March 2026") < page.index("Webhooks delayed") < page.index("January 2026")
     assert page.index("January 2026") < page.index("January email trouble")
@@ -277,16 +281,17 @@ def test_uptime_page_states_the_formula_and_shows_percent_per_month(client, site
 
 def test_maintenance_page_lists_upcoming_and_past_windows(client, site, admin):
     with time_machine.travel(timezone.now() - dt.timedelta(days=20)):
-        old = declare_incident(
-            title="Old network work",
-            language="en",
-            body="x",
-            kind="maintenance",
+        old = schedule_maintenance(
+            ScheduleMaintenance(
+                title="Old network work",
+                language="en",
+                body="x",
+                scheduled_for=timezone.now(),
+                scheduled_until=timezone.now() + dt.timedelta(hours=1),
+            ),
             actor=admin,
-            scheduled_for=timezone.now(),
-            scheduled_until=timezone.now() + dt.timedelta(hours=1),
         )
-    post_update(old, status="completed", body={"en": "done"}, language="en", actor=admin)
+    post_update(old, PostUpdate(status="completed", body={"en": "done"}, language="en"), actor=admin)
     page = text_of(client.get("/maintenance/"))
     assert (
         page.index("Upcoming and in progress")

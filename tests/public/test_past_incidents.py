@@ -6,7 +6,8 @@ import re
 
 import pytest
 
-from incidents.services.incidents import declare_incident
+from incidents.lifecycle.commands import DeclareIncident
+from incidents.lifecycle.opening import declare_incident
 
 from .conftest import record_incident
 
@@ -47,12 +48,14 @@ def events(site, admin):
             admin, "Queue stalled", window(dt.datetime(2026, 2, 20, 9, 0, tzinfo=UTC))
         ),
         "draft": declare_incident(
-            title="Draft only",
-            language="en",
-            body="Investigating.",
-            started_at=dt.datetime(2026, 3, 9, 10, 0, tzinfo=UTC),
+            DeclareIncident(
+                title="Draft only",
+                language="en",
+                body="Investigating.",
+                started_at=dt.datetime(2026, 3, 9, 10, 0, tzinfo=UTC),
+                publish=False,
+            ),
             actor=admin,
-            publish=False,
         ),
     }
 

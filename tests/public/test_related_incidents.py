@@ -3,8 +3,9 @@ pages, audited, and refused with a 400 naming the field when unknown or the inci
 
 import pytest
 
+from incidents.lifecycle.commands import DeclareIncident
+from incidents.lifecycle.opening import declare_incident
 from incidents.models import AuditEvent, Incident
-from incidents.services.incidents import declare_incident
 from tests.conftest import database_rows
 from tests.hostile.conftest import (  # noqa: F401
     api,
@@ -24,12 +25,16 @@ def writer(client_as):  # noqa: F811
 
 @pytest.fixture
 def deploy(admin):
-    return declare_incident(title="Сбой доставки вебхуков", language="ru", body="Ищем.", actor=admin)
+    return declare_incident(
+        DeclareIncident(title="Сбой доставки вебхуков", language="ru", body="Ищем."), actor=admin
+    )
 
 
 @pytest.fixture
 def outage(admin):
-    return declare_incident(title="Webhooks delayed", language="en", body="Looking.", actor=admin)
+    return declare_incident(
+        DeclareIncident(title="Webhooks delayed", language="en", body="Looking."), actor=admin
+    )
 
 
 def related_links(client, url: str) -> str:
@@ -71,7 +76,9 @@ def test_an_empty_list_unlinks_both_ways(writer, deploy, outage):
 
 
 def test_a_draft_is_not_shown_as_related(writer, client, admin, outage):
-    draft = declare_incident(title="Private", language="en", body="x", actor=admin, publish=False)
+    draft = declare_incident(
+        DeclareIncident(title="Private", language="en", body="x", publish=False), actor=admin
+    )
     writer.patch(f"/api/v1/incidents/{outage.public_id}/", {"related": [draft.slug]}, format="json")
     assert "Private" not in client.get(f"/incidents/{outage.slug}/").content.decode()
 

@@ -8,7 +8,8 @@ import re
 
 import pytest
 
-from incidents.services.incidents import declare_incident
+from incidents.lifecycle.commands import DeclareIncident
+from incidents.lifecycle.opening import declare_incident
 
 pytestmark = [pytest.mark.django_db, pytest.mark.site_once]
 
@@ -33,11 +34,13 @@ def pages(site) -> dict[str, str]:
 def in_moscow(admin):
     """An incident written in Moscow time, at 14:05 there (11:05 UTC, 12:05 in Oslo)."""
     return declare_incident(
-        title="Вебхуки задерживаются",
-        language="ru",
-        body="Разбираемся.",
-        started_at=dt.datetime(2026, 3, 9, 11, 5, tzinfo=dt.UTC),
-        display_time_zone="Europe/Moscow",
+        DeclareIncident(
+            title="Вебхуки задерживаются",
+            language="ru",
+            body="Разбираемся.",
+            started_at=dt.datetime(2026, 3, 9, 11, 5, tzinfo=dt.UTC),
+            display_time_zone="Europe/Moscow",
+        ),
         actor=admin,
     )
 

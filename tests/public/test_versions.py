@@ -7,10 +7,11 @@ import pytest
 import time_machine
 from django.utils import timezone
 
+from incidents.lifecycle.commands import PostUpdate
+from incidents.lifecycle.updates import post_update
 from incidents.public import page_cache, versions
 from incidents.roles import Role
 from incidents.services.api_tokens import issue_token
-from incidents.services.incidents import post_update
 from incidents.services.metrics import record_sample
 from incidents.services.subscriber_admin import add_subscriber, change_subscriber
 from incidents.services.users import set_role
@@ -67,9 +68,7 @@ def test_a_published_update_changes_the_content_version_and_the_history_renders_
     with django_capture_on_commit_callbacks(execute=True):
         post_update(
             site["current"],
-            status="resolved",
-            body={"en": "Fixed: a full disk."},
-            language="en",
+            PostUpdate(status="resolved", body={"en": "Fixed: a full disk."}, language="en"),
             actor=admin,
         )
     assert versions.content_version() > version_before

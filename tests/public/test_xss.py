@@ -4,12 +4,14 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
+from incidents.lifecycle.commands import DeclareIncident, PostUpdate, WritePostmortem
+from incidents.lifecycle.opening import declare_incident
+from incidents.lifecycle.postmortems import publish_postmortem, write_postmortem
+from incidents.lifecycle.updates import post_update
 from incidents.models import Component, Metric
 from incidents.rendering import render_markdown
 from incidents.services.components import save_component
-from incidents.services.incidents import declare_incident, post_update
 from incidents.services.metrics import record_sample
-from incidents.services.postmortems import publish_postmortem, write_postmortem
 
 from .inert import problems_in
 from .xss_corpus import PAYLOADS
@@ -51,18 +53,24 @@ def hostile(admin):
     metric = Metric.objects.create(component=component, slug="delay", name={"en": hostile_name}, unit="ms")
     record_sample(metric, value=12.0)
     incident = declare_incident(
-        title="<script>alert('title')</script>\"><svg onload=alert(1)>",
-        language="en",
-        body=corpus,
-        component_statuses={component: "major_outage"},
+        DeclareIncident(
+            title="<script>alert('title')</script>\"><svg onload=alert(1)>",
+            language="en",
+            body=corpus,
+            component_statuses={component: "major_outage"},
+        ),
         actor=admin,
     )
     for payload in PAYLOADS[:10]:
         post_update(
-            incident, status="identified", body={"en": payload, "ru": payload}, language="en", actor=admin
+            incident,
+            PostUpdate(status="identified", body={"en": payload, "ru": payload}, language="en"),
+            actor=admin,
         )
     postmortem = write_postmortem(
-        incident, language="en", sections={"summary": corpus, "root_cause": corpus}, actor=admin
+        incident,
+        WritePostmortem(language="en", sections={"summary": corpus, "root_cause": corpus}),
+        actor=admin,
     )
     publish_postmortem(postmortem, actor=admin)
     return {"incident": incident, "component": component}

@@ -9,7 +9,8 @@ from types import SimpleNamespace
 import pytest
 from django.core.cache import caches
 
-from incidents.services.incidents import post_update
+from incidents.lifecycle.commands import PostUpdate
+from incidents.lifecycle.updates import post_update
 from statuspage import settings as configured
 
 pytestmark = pytest.mark.django_db
@@ -36,7 +37,9 @@ def test_public_pages_and_json_render_live_without_the_cache(client, site, redis
 def test_an_update_saves_without_the_cache(site, admin, redis_down, django_capture_on_commit_callbacks):
     with django_capture_on_commit_callbacks(execute=True):
         update = post_update(
-            site["current"], status="identified", body={"en": "Saved anyway."}, language="en", actor=admin
+            site["current"],
+            PostUpdate(status="identified", body={"en": "Saved anyway."}, language="en"),
+            actor=admin,
         )
     assert site["current"].updates.filter(pk=update.pk).exists()
 

@@ -6,8 +6,9 @@ import pytest
 from django.core.management import call_command
 from django.utils import timezone
 
+from incidents.lifecycle.commands import PostUpdate
+from incidents.lifecycle.updates import post_update
 from incidents.public import snapshot, snapshot_schedule
-from incidents.services.incidents import post_update
 from incidents.tasks.snapshot import export_snapshot
 
 pytestmark = pytest.mark.django_db
@@ -61,10 +62,8 @@ def test_a_posted_update_reaches_the_next_snapshot(site, snapshot_dir, admin):
     snapshot.export()
     post_update(
         site["current"],
+        PostUpdate(status="monitoring", body={"en": "A fix is rolling out everywhere."}, language="en"),
         actor=admin,
-        status="monitoring",
-        body={"en": "A fix is rolling out everywhere."},
-        language="en",
     )
     snapshot.export()
     page = (snapshot_dir / f"current/incidents/{site['current'].slug}/index.html").read_text()
@@ -92,10 +91,12 @@ def test_a_burst_of_ten_updates_schedules_one_snapshot(
         with django_capture_on_commit_callbacks(execute=True):
             post_update(
                 site["current"],
+                PostUpdate(
+                    status="identified",
+                    body={"en": f"Update {number} at {timezone.now():%H:%M:%S}"},
+                    language="en",
+                ),
                 actor=admin,
-                status="identified",
-                body={"en": f"Update {number} at {timezone.now():%H:%M:%S}"},
-                language="en",
             )
     assert scheduled.calls == [("incidents.snapshot.export", 5)]
 
@@ -106,10 +107,18 @@ def test_an_update_after_the_snapshot_ran_schedules_the_next(
     scheduled = Scheduled()
     monkeypatch.setattr(snapshot_schedule, "current_app", scheduled)
     with django_capture_on_commit_callbacks(execute=True):
-        post_update(site["current"], actor=admin, status="identified", body={"en": "First."}, language="en")
+        post_update(
+            site["current"],
+            PostUpdate(status="identified", body={"en": "First."}, language="en"),
+            actor=admin,
+        )
     export_snapshot()
     with django_capture_on_commit_callbacks(execute=True):
-        post_update(site["current"], actor=admin, status="monitoring", body={"en": "Second."}, language="en")
+        post_update(
+            site["current"],
+            PostUpdate(status="monitoring", body={"en": "Second."}, language="en"),
+            actor=admin,
+        )
     assert len(scheduled.calls) == 2
     assert (snapshot_dir / "current/index.html").is_file()
 

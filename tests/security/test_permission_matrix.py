@@ -21,6 +21,8 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from incidents.intake.rules import save_alert_rule
+from incidents.lifecycle.commands import WritePostmortem
+from incidents.lifecycle.postmortems import save_action_item, write_postmortem
 from incidents.models import (
     ActionItem,
     AlertRule,
@@ -40,7 +42,6 @@ from incidents.models import (
 )
 from incidents.roles import Role
 from incidents.services.api_tokens import issue_token
-from incidents.services.postmortems import save_action_item, write_postmortem
 from incidents.services.probes import save_probe
 from incidents.services.subscriptions import confirm_subscription, subscribe
 from tests.api.conftest import build_page, build_probes, build_subscriber
@@ -228,7 +229,7 @@ def build_api_world(users) -> dict:
     page = build_page(admin)
     world = {**page, **build_probes(page, admin), "subscriber": build_subscriber(page)}
     world["postmortem"] = write_postmortem(
-        page["resolved"], language="en", sections={"summary": "Why."}, actor=admin
+        page["resolved"], WritePostmortem(language="en", sections={"summary": "Why."}), actor=admin
     )
     world["item"] = save_action_item(
         ActionItem(postmortem=world["postmortem"], title={"en": "Alert on lag"}), actor=admin
@@ -598,12 +599,12 @@ ADMIN_SITE_ROWS = [
         for model in django_admin.site._registry
     ],
     Row(
-        "admin deletes an incident",
+        "admin cannot delete an incident",
         "post",
         "superuser",
         lambda w, u: f"/admin/incidents/incident/{w['incident'].pk}/delete/",
         {"post": "yes"},
-        302,
+        403,
     ),
 ]
 

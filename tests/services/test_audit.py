@@ -2,11 +2,13 @@
 
 import datetime as dt
 
+from incidents.lifecycle.commands import DeclareIncident, PostUpdate, WritePostmortem
+from incidents.lifecycle.opening import declare_incident
+from incidents.lifecycle.postmortems import publish_postmortem, save_action_item, write_postmortem
+from incidents.lifecycle.updates import post_update
 from incidents.models import ActionItem, AuditEvent, Component, ComponentGroup, Metric, Postmortem
 from incidents.services.components import save_component, save_group, set_component_status
-from incidents.services.incidents import declare_incident, post_update
 from incidents.services.metrics import save_metric
-from incidents.services.postmortems import publish_postmortem, save_action_item, write_postmortem
 
 
 def events(subject_type):
@@ -46,9 +48,15 @@ def test_metric_and_threshold_changes_are_audited_separately(admin, latency_metr
 
 
 def test_incident_update_and_postmortem_changes_are_audited(responder, component):
-    incident = declare_incident(title="Pool collapse", language="en", body="x", actor=responder)
-    post_update(incident, status="identified", body={"en": "Found."}, language="en", actor=responder)
-    postmortem = write_postmortem(incident, language="en", sections={"summary": "It broke."}, actor=responder)
+    incident = declare_incident(
+        DeclareIncident(title="Pool collapse", language="en", body="x"), actor=responder
+    )
+    post_update(
+        incident, PostUpdate(status="identified", body={"en": "Found."}, language="en"), actor=responder
+    )
+    postmortem = write_postmortem(
+        incident, WritePostmortem(language="en", sections={"summary": "It broke."}), actor=responder
+    )
     publish_postmortem(postmortem, actor=responder)
     save_action_item(
         ActionItem(

@@ -7,8 +7,17 @@ import pytest
 import time_machine
 from django.core.exceptions import ValidationError
 
+from incidents.lifecycle.commands import (
+    DeclareIncident,
+    EditIncident,
+    EnterRecord,
+    PostUpdate,
+    ResolveIncident,
+)
+from incidents.lifecycle.edits import edit_incident
+from incidents.lifecycle.opening import declare_incident, enter_record
+from incidents.lifecycle.updates import post_update, resolve_incident
 from incidents.models import AuditEvent, Incident, StatusPeriod
-from incidents.services.incidents import declare_incident, edit_incident, post_update, resolve_incident
 
 pytestmark = pytest.mark.django_db
 
@@ -16,10 +25,9 @@ pytestmark = pytest.mark.django_db
 def test_declaring_without_a_message_writes_no_update_and_takes_the_form_status(responder, at):
     with time_machine.travel(at, tick=False):
         incident = declare_incident(
-            title="Slow search",
-            language="en",
-            status="identified",
-            started_at=at - dt.timedelta(hours=1),
+            DeclareIncident(
+                title="Slow search", language="en", status="identified", started_at=at - dt.timedelta(hours=1)
+            ),
             actor=responder,
         )
     assert incident.updates.count() == 0
@@ -31,20 +39,21 @@ def test_a_record_declared_without_a_message_writes_no_update_and_keeps_its_impa
     responder, component, at
 ):
     start = dt.datetime(2018, 7, 13, 10, 0, tzinfo=dt.UTC)
-    incident = declare_incident(
-        title="Webhooks late",
-        language="en",
-        started_at=start,
-        component_statuses={component: "partial_outage"},
-        backfilled=True,
+    incident = enter_record(
+        EnterRecord(
+            title="Webhooks late",
+            language="en",
+            started_at=start,
+            component_statuses={component: "partial_outage"},
+        ),
         actor=responder,
     )
     assert incident.updates.count() == 0
     resolve_incident(
         incident,
-        body={"en": "Delivered."},
-        language="en",
-        display_at=start + dt.timedelta(minutes=40),
+        ResolveIncident(
+            body={"en": "Delivered."}, language="en", display_at=start + dt.timedelta(minutes=40)
+        ),
         actor=responder,
     )
 
@@ -59,15 +68,17 @@ def test_a_record_declared_without_a_message_writes_no_update_and_keeps_its_impa
 def test_the_first_written_update_carries_what_a_text_less_declaration_changed(responder, component, at):
     with time_machine.travel(at, tick=False):
         incident = declare_incident(
-            title="Webhooks late",
-            language="en",
-            component_statuses={component: "major_outage"},
+            DeclareIncident(
+                title="Webhooks late", language="en", component_statuses={component: "major_outage"}
+            ),
             actor=responder,
         )
         component.refresh_from_db()
         assert incident.updates.count() == 0 and component.status == "major_outage"
         update = post_update(
-            incident, status="identified", body={"en": "A stuck queue."}, language="en", actor=responder
+            incident,
+            PostUpdate(status="identified", body={"en": "A stuck queue."}, language="en"),
+            actor=responder,
         )
 
     assert [(c.component, c.old_status, c.new_status) for c in update.component_changes.all()] == [
@@ -77,13 +88,13 @@ def test_the_first_written_update_carries_what_a_text_less_declaration_changed(r
 
 def test_resolving_at_a_given_time_sets_the_resolution_time(responder, at):
     with time_machine.travel(at, tick=False):
-        incident = declare_incident(title="Slow search", language="en", body="Looking.", actor=responder)
+        incident = declare_incident(
+            DeclareIncident(title="Slow search", language="en", body="Looking."), actor=responder
+        )
     with time_machine.travel(at + dt.timedelta(hours=3), tick=False):
         resolve_incident(
             incident,
-            body={"en": "Fixed."},
-            language="en",
-            display_at=at + dt.timedelta(minutes=50),
+            ResolveIncident(body={"en": "Fixed."}, language="en", display_at=at + dt.timedelta(minutes=50)),
             actor=responder,
         )
     incident.refresh_from_db()
@@ -94,8 +105,10 @@ def test_resolving_at_a_given_time_sets_the_resolution_time(responder, at):
 @pytest.fixture
 def resolved(responder, at):
     with time_machine.travel(at, tick=False):
-        incident = declare_incident(title="Slow search", language="en", body="Looking.", actor=responder)
-        resolve_incident(incident, body={"en": "Fixed."}, language="en", actor=responder)
+        incident = declare_incident(
+            DeclareIncident(title="Slow search", language="en", body="Looking."), actor=responder
+        )
+        resolve_incident(incident, ResolveIncident(body={"en": "Fixed."}, language="en"), actor=responder)
     incident.refresh_from_db()
     return incident
 
@@ -104,10 +117,12 @@ def test_editing_the_start_and_resolution_is_audited(resolved, responder, at):
     with time_machine.travel(at + dt.timedelta(hours=1), tick=False):
         edit_incident(
             resolved,
+            EditIncident(
+                expected_version=resolved.version,
+                started_at=at - dt.timedelta(minutes=30),
+                resolved_at=at + dt.timedelta(minutes=20),
+            ),
             actor=responder,
-            expected_version=resolved.version,
-            started_at=at - dt.timedelta(minutes=30),
-            resolved_at=at + dt.timedelta(minutes=20),
         )
     resolved.refresh_from_db()
     assert resolved.started_at == at - dt.timedelta(minutes=30)
@@ -130,7 +145,9 @@ def test_editing_the_start_and_resolution_is_audited(resolved, responder, at):
 def test_out_of_bounds_times_are_refused_naming_the_field(resolved, responder, at, field, value):
     with time_machine.travel(at + dt.timedelta(hours=1), tick=False):
         with pytest.raises(ValidationError) as refused:
-            edit_incident(resolved, actor=responder, expected_version=resolved.version, **{field: value})
+            edit_incident(
+                resolved, EditIncident(expected_version=resolved.version, **{field: value}), actor=responder
+            )
     assert field in refused.value.message_dict
     stored = Incident.objects.get(pk=resolved.pk)
     assert (stored.started_at, stored.resolved_at) == (resolved.started_at, resolved.resolved_at)
@@ -140,20 +157,27 @@ def test_a_resolution_before_the_start_is_refused(resolved, responder):
     with pytest.raises(ValidationError) as refused:
         edit_incident(
             resolved,
+            EditIncident(
+                expected_version=resolved.version, resolved_at=resolved.started_at - dt.timedelta(minutes=1)
+            ),
             actor=responder,
-            expected_version=resolved.version,
-            resolved_at=resolved.started_at - dt.timedelta(minutes=1),
         )
     assert "resolved_at" in refused.value.message_dict
 
 
 def test_a_note_changes_no_status_and_notifies_nobody(responder, at):
     with time_machine.travel(at, tick=False):
-        incident = declare_incident(title="Slow search", language="en", body="Looking.", actor=responder)
-        post_update(incident, status="identified", body={"en": "Found it."}, language="en", actor=responder)
+        incident = declare_incident(
+            DeclareIncident(title="Slow search", language="en", body="Looking."), actor=responder
+        )
+        post_update(
+            incident,
+            PostUpdate(status="identified", body={"en": "Found it."}, language="en"),
+            actor=responder,
+        )
     with time_machine.travel(at + dt.timedelta(minutes=10), tick=False):
         note = post_update(
-            incident, status=None, body={"en": "Customers told."}, language="en", actor=responder
+            incident, PostUpdate(status=None, body={"en": "Customers told."}, language="en"), actor=responder
         )
     incident.refresh_from_db()
     assert incident.status == "identified"
@@ -163,13 +187,17 @@ def test_a_note_changes_no_status_and_notifies_nobody(responder, at):
 
 def test_a_deploy_before_the_start_comes_first_in_time_and_is_no_investigation(responder, at):
     with time_machine.travel(at, tick=False):
-        incident = declare_incident(title="Slow search", language="en", body="Looking.", actor=responder)
+        incident = declare_incident(
+            DeclareIncident(title="Slow search", language="en", body="Looking."), actor=responder
+        )
         deploy = post_update(
             incident,
-            status=None,
-            body={"en": "Deployed 4.2."},
-            language="en",
-            display_at=at - dt.timedelta(hours=1),
+            PostUpdate(
+                status=None,
+                body={"en": "Deployed 4.2."},
+                language="en",
+                display_at=at - dt.timedelta(hours=1),
+            ),
             actor=responder,
         )
     oldest = list(incident.updates.timeline())[-1]

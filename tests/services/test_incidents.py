@@ -3,25 +3,25 @@ import datetime as dt
 import pytest
 import time_machine
 
+from incidents.lifecycle.commands import DeclareIncident, EditIncident, PostUpdate, ResolveIncident
+from incidents.lifecycle.edits import edit_incident
+from incidents.lifecycle.opening import declare_incident
+from incidents.lifecycle.updates import post_update, resolve_incident
 from incidents.models import AuditEvent, ComponentChange, Incident, StatusPeriod
-from incidents.services.incidents import (
-    ConcurrentEdit,
-    declare_incident,
-    edit_incident,
-    post_update,
-    resolve_incident,
-)
+from incidents.validation.concurrency import ConcurrentEdit
 
 
 @pytest.fixture
 def declared(responder, component, at):
     with time_machine.travel(at, tick=False):
         return declare_incident(
-            title="Delayed webhook deliveries",
-            language="en",
-            body="Webhooks are late. We are investigating.",
-            impact="minor",
-            component_statuses={component: "degraded_performance"},
+            DeclareIncident(
+                title="Delayed webhook deliveries",
+                language="en",
+                body="Webhooks are late. We are investigating.",
+                impact="minor",
+                component_statuses={component: "degraded_performance"},
+            ),
             actor=responder,
         )
 
@@ -42,14 +42,18 @@ def test_declaring_sets_component_statuses_and_writes_the_first_update(declared,
 def test_timeline_is_ordered_by_displayed_time_with_backdated_updates(declared, responder, at):
     with time_machine.travel(at + dt.timedelta(hours=2), tick=False):
         late = post_update(
-            declared, status="identified", body={"en": "Found it."}, language="en", actor=responder
+            declared,
+            PostUpdate(status="identified", body={"en": "Found it."}, language="en"),
+            actor=responder,
         )
         backfilled = post_update(
             declared,
-            status="investigating",
-            body={"en": "00:18 — engineers localised the problem"},
-            language="en",
-            display_at=at + dt.timedelta(minutes=18),
+            PostUpdate(
+                status="investigating",
+                body={"en": "00:18 — engineers localised the problem"},
+                language="en",
+                display_at=at + dt.timedelta(minutes=18),
+            ),
             actor=responder,
         )
     timeline = list(declared.updates.timeline())
@@ -61,7 +65,7 @@ def test_timeline_is_ordered_by_displayed_time_with_backdated_updates(declared, 
 
 
 def test_resolving_returns_components_to_operational(declared, responder, component):
-    resolve_incident(declared, body={"en": "Recovered."}, language="en", actor=responder)
+    resolve_incident(declared, ResolveIncident(body={"en": "Recovered."}, language="en"), actor=responder)
     declared.refresh_from_db()
     component.refresh_from_db()
     assert declared.status == "resolved" and declared.resolved_at is not None
@@ -73,13 +77,12 @@ def test_resolving_returns_components_to_operational(declared, responder, compon
 
 def test_resolving_keeps_a_component_that_another_open_incident_holds(declared, responder, component):
     other = declare_incident(
-        title="Partial outage",
-        language="en",
-        body="x",
-        component_statuses={component: "partial_outage"},
+        DeclareIncident(
+            title="Partial outage", language="en", body="x", component_statuses={component: "partial_outage"}
+        ),
         actor=responder,
     )
-    resolve_incident(declared, body={"en": "Done."}, language="en", actor=responder)
+    resolve_incident(declared, ResolveIncident(body={"en": "Done."}, language="en"), actor=responder)
     component.refresh_from_db()
     assert component.status == "partial_outage"
     assert Incident.objects.open().get() == other
@@ -88,10 +91,14 @@ def test_resolving_keeps_a_component_that_another_open_incident_holds(declared, 
 def test_a_stale_edit_is_refused_and_changes_nothing(declared, responder):
     version = declared.version
     edit_incident(
-        declared, actor=responder, expected_version=version, title={"en": "Webhooks delayed 20 min"}
+        declared,
+        EditIncident(expected_version=version, title={"en": "Webhooks delayed 20 min"}),
+        actor=responder,
     )
     with pytest.raises(ConcurrentEdit) as conflict:
-        edit_incident(declared, actor=responder, expected_version=version, title={"en": "Something else"})
+        edit_incident(
+            declared, EditIncident(expected_version=version, title={"en": "Something else"}), actor=responder
+        )
     assert conflict.value.current.title == {"en": "Webhooks delayed 20 min"}
     declared.refresh_from_db()
     assert declared.title == {"en": "Webhooks delayed 20 min"}
@@ -101,22 +108,24 @@ def test_bad_input_is_a_validation_error_and_saves_nothing(db, responder):
     from django.core.exceptions import ValidationError
 
     with pytest.raises(ValidationError) as error:
-        declare_incident(title="Broken", language="de", body="x", actor=responder)
+        declare_incident(DeclareIncident(title="Broken", language="de", body="x"), actor=responder)
     assert "de" in str(error.value)
     with pytest.raises(ValidationError):
-        declare_incident(title="   ", language="en", body="x", actor=responder)
+        declare_incident(DeclareIncident(title="   ", language="en", body="x"), actor=responder)
     assert not Incident.objects.exists()
     assert not AuditEvent.objects.exists()
 
 
 def test_draft_incidents_are_not_public_and_do_not_touch_components(db, component):
     draft = declare_incident(
-        title="p95 above 300 s",
-        language="en",
-        body="Opened by a probe.",
-        component_statuses={component: "partial_outage"},
+        DeclareIncident(
+            title="p95 above 300 s",
+            language="en",
+            body="Opened by a probe.",
+            component_statuses={component: "partial_outage"},
+            publish=False,
+        ),
         actor=None,
-        publish=False,
     )
     component.refresh_from_db()
     assert draft.is_draft and not Incident.objects.published().exists()

@@ -6,8 +6,10 @@ import pytest
 import time_machine
 from rest_framework.test import APIClient
 
+from incidents.lifecycle.commands import DeclareIncident, ResolveIncident, ScheduleMaintenance
+from incidents.lifecycle.opening import declare_incident, schedule_maintenance
+from incidents.lifecycle.updates import resolve_incident
 from incidents.models import Component, Incident
-from incidents.services.incidents import declare_incident, resolve_incident
 from incidents.tasks.maintenance import advance_maintenance_windows
 
 ANNOUNCED = dt.datetime(2026, 7, 1, 9, 0, tzinfo=dt.UTC)
@@ -63,26 +65,29 @@ def test_an_outage_resolved_while_maintenance_is_only_scheduled_returns_the_comp
     component, responder
 ):
     with time_machine.travel(ANNOUNCED, tick=False):
-        declare_incident(
-            title="Database upgrade",
-            language="en",
-            body="We upgrade the database.",
-            kind="maintenance",
-            component_statuses={component: "under_maintenance"},
-            scheduled_for=START,
-            scheduled_until=END,
+        schedule_maintenance(
+            ScheduleMaintenance(
+                title="Database upgrade",
+                language="en",
+                body="We upgrade the database.",
+                component_statuses={component: "under_maintenance"},
+                scheduled_for=START,
+                scheduled_until=END,
+            ),
             actor=responder,
         )
         outage = declare_incident(
-            title="Database down",
-            language="en",
-            body="Investigating.",
-            component_statuses={component: "major_outage"},
+            DeclareIncident(
+                title="Database down",
+                language="en",
+                body="Investigating.",
+                component_statuses={component: "major_outage"},
+            ),
             actor=responder,
         )
         assert status_of(component) == "major_outage"
 
-        resolve_incident(outage, body={"en": "Fixed."}, language="en", actor=responder)
+        resolve_incident(outage, ResolveIncident(body={"en": "Fixed."}, language="en"), actor=responder)
 
     # The maintenance has not started: it holds nothing yet.
     assert status_of(component) == "operational"

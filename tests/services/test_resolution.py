@@ -8,6 +8,11 @@ import time_machine
 from django.template.loader import render_to_string
 
 from incidents.channels.content import render_content
+from incidents.lifecycle.commands import DeclareIncident, PostUpdate, ResolveIncident, ScheduleMaintenance
+from incidents.lifecycle.maintenance import start_maintenance
+from incidents.lifecycle.opening import declare_incident, schedule_maintenance
+from incidents.lifecycle.resolution import resolution
+from incidents.lifecycle.updates import post_update, resolve_incident
 from incidents.models import (
     AlertSource,
     AlertState,
@@ -17,9 +22,6 @@ from incidents.models import (
     IntakeAlert,
     StatusMode,
 )
-from incidents.services.incidents import declare_incident, post_update, resolve_incident
-from incidents.services.maintenance import schedule_maintenance, start_maintenance
-from incidents.services.resolution import resolution
 from tests.measuring import measure
 
 HELD = "held by: Webhook delivery delay (95th percentile) 84.0 sec > 60.0 sec"
@@ -47,10 +49,12 @@ def email(make_component, group):
 def outage(responder, webhooks, email, at):
     with time_machine.travel(at, tick=False):
         return declare_incident(
-            title="Email delivery stalled",
-            language="en",
-            body="Mail and webhooks are stuck.",
-            component_statuses={webhooks: "major_outage", email: "major_outage"},
+            DeclareIncident(
+                title="Email delivery stalled",
+                language="en",
+                body="Mail and webhooks are stuck.",
+                component_statuses={webhooks: "major_outage", email: "major_outage"},
+            ),
             actor=responder,
         )
 
@@ -67,7 +71,9 @@ def test_resolving_returns_a_free_component_to_operational_and_keeps_a_probe_hel
     later = at + dt.timedelta(minutes=20)
     with time_machine.travel(later, tick=False):
         measure(latency_metric, [84.0] * 5, at=later)
-        update = resolve_incident(outage, body={"en": "Fixed."}, language="en", actor=responder)
+        update = resolve_incident(
+            outage, ResolveIncident(body={"en": "Fixed."}, language="en"), actor=responder
+        )
 
     assert statuses(email, webhooks) == ["operational", "degraded_performance"]
     changes = {c.component_id: c for c in update.component_changes.all()}
@@ -86,7 +92,9 @@ def test_a_resolved_update_follows_the_same_rule_as_resolve(
     with time_machine.travel(later, tick=False):
         measure(latency_metric, [84.0] * 5, at=later)
         update = post_update(
-            outage, status=IncidentStatus.RESOLVED, body={"en": "Fixed."}, language="en", actor=responder
+            outage,
+            PostUpdate(status=IncidentStatus.RESOLVED, body={"en": "Fixed."}, language="en"),
+            actor=responder,
         )
 
     assert statuses(email, webhooks) == ["operational", "degraded_performance"]
@@ -97,7 +105,7 @@ def test_a_metric_that_went_silent_holds_nothing(outage, responder, webhooks, la
     with time_machine.travel(at + dt.timedelta(minutes=5), tick=False):
         measure(latency_metric, [84.0] * 5, at=at + dt.timedelta(minutes=5))
     with time_machine.travel(at + dt.timedelta(hours=2), tick=False):
-        resolve_incident(outage, body={"en": "Fixed."}, language="en", actor=responder)
+        resolve_incident(outage, ResolveIncident(body={"en": "Fixed."}, language="en"), actor=responder)
     assert statuses(webhooks) == ["operational"]
 
 
@@ -108,7 +116,7 @@ def test_a_hand_set_component_goes_back_to_operational_whatever_its_metrics_say(
     webhooks.save(update_fields=["status_mode"])
     with time_machine.travel(at + dt.timedelta(minutes=20), tick=False):
         measure(latency_metric, [84.0] * 5, at=at + dt.timedelta(minutes=20))
-        resolve_incident(outage, body={"en": "Fixed."}, language="en", actor=responder)
+        resolve_incident(outage, ResolveIncident(body={"en": "Fixed."}, language="en"), actor=responder)
     assert statuses(webhooks) == ["operational"]
 
 
@@ -123,7 +131,9 @@ def test_a_firing_alert_holds_its_component(outage, responder, email, at):
         status=ComponentStatus.PARTIAL_OUTAGE,
     )
     with time_machine.travel(at + dt.timedelta(minutes=20), tick=False):
-        update = resolve_incident(outage, body={"en": "Fixed."}, language="en", actor=responder)
+        update = resolve_incident(
+            outage, ResolveIncident(body={"en": "Fixed."}, language="en"), actor=responder
+        )
     assert statuses(email) == ["partial_outage"]
     assert update.component_changes.get(component=email).held_by["en"] == "held by: alert “MailQueueBacklog”"
 
@@ -131,14 +141,18 @@ def test_a_firing_alert_holds_its_component(outage, responder, email, at):
 def test_another_open_incident_holds_a_component_in_the_status_it_gave(outage, responder, email, at):
     with time_machine.travel(at + dt.timedelta(minutes=5), tick=False):
         declare_incident(
-            title="Bounces from one provider",
-            language="en",
-            body="Some mail bounces.",
-            component_statuses={email: "partial_outage"},
+            DeclareIncident(
+                title="Bounces from one provider",
+                language="en",
+                body="Some mail bounces.",
+                component_statuses={email: "partial_outage"},
+            ),
             actor=responder,
         )
     with time_machine.travel(at + dt.timedelta(minutes=20), tick=False):
-        update = resolve_incident(outage, body={"en": "Fixed."}, language="en", actor=responder)
+        update = resolve_incident(
+            outage, ResolveIncident(body={"en": "Fixed."}, language="en"), actor=responder
+        )
     assert statuses(email) == ["partial_outage"]
     held = update.component_changes.get(component=email)
     assert held.held_by["en"] == "held by: incident “Bounces from one provider”"
@@ -147,18 +161,22 @@ def test_another_open_incident_holds_a_component_in_the_status_it_gave(outage, r
 def test_maintenance_in_progress_holds_a_component(outage, responder, email, at):
     with time_machine.travel(at + dt.timedelta(minutes=5), tick=False):
         window = schedule_maintenance(
-            title="Mail relay upgrade",
-            language="en",
-            body="Upgrading the relay.",
-            components=[email],
-            scheduled_for=at + dt.timedelta(minutes=6),
-            scheduled_until=at + dt.timedelta(hours=2),
+            ScheduleMaintenance(
+                title="Mail relay upgrade",
+                language="en",
+                body="Upgrading the relay.",
+                component_statuses=dict.fromkeys([email], ComponentStatus.UNDER_MAINTENANCE),
+                scheduled_for=at + dt.timedelta(minutes=6),
+                scheduled_until=at + dt.timedelta(hours=2),
+            ),
             actor=responder,
         )
     with time_machine.travel(at + dt.timedelta(minutes=6), tick=False):
         start_maintenance(window)
     with time_machine.travel(at + dt.timedelta(minutes=20), tick=False):
-        update = resolve_incident(outage, body={"en": "Fixed."}, language="en", actor=responder)
+        update = resolve_incident(
+            outage, ResolveIncident(body={"en": "Fixed."}, language="en"), actor=responder
+        )
     assert statuses(email) == ["under_maintenance"]
     assert (
         update.component_changes.get(component=email).held_by["en"]
@@ -168,7 +186,7 @@ def test_maintenance_in_progress_holds_a_component(outage, responder, email, at)
 
 def test_resolving_without_a_text_posts_the_default_message(outage, responder, at):
     with time_machine.travel(at + dt.timedelta(minutes=20), tick=False):
-        update = resolve_incident(outage, body={}, language="en", actor=responder)
+        update = resolve_incident(outage, ResolveIncident(body={}, language="en"), actor=responder)
     assert update.body == {"en": "This incident has been resolved."}
 
 
@@ -178,14 +196,18 @@ def test_a_component_already_operational_gets_no_change_on_the_resolving_update(
     with time_machine.travel(at + dt.timedelta(minutes=10), tick=False):
         post_update(
             outage,
-            status="monitoring",
-            body={"en": "Mail flows again."},
-            language="en",
-            component_statuses={email: "operational"},
+            PostUpdate(
+                status="monitoring",
+                body={"en": "Mail flows again."},
+                language="en",
+                component_statuses={email: "operational"},
+            ),
             actor=responder,
         )
     with time_machine.travel(at + dt.timedelta(minutes=20), tick=False):
-        update = resolve_incident(outage, body={"en": "Fixed."}, language="en", actor=responder)
+        update = resolve_incident(
+            outage, ResolveIncident(body={"en": "Fixed."}, language="en"), actor=responder
+        )
     assert list(update.component_changes.values_list("component__slug", "old_status", "new_status")) == [
         ("webhooks", "major_outage", "operational")
     ]
@@ -206,7 +228,9 @@ def test_the_mail_of_the_resolving_update_says_what_holds_a_component(
     later = at + dt.timedelta(minutes=20)
     with time_machine.travel(later, tick=False):
         measure(latency_metric, [84.0] * 5, at=later)
-        update = resolve_incident(outage, body={"en": "Fixed."}, language="en", actor=responder)
+        update = resolve_incident(
+            outage, ResolveIncident(body={"en": "Fixed."}, language="en"), actor=responder
+        )
     content = render_content(update, "en")
     text = render_to_string("emails/incident_update/body.txt", {"content": content})
     assert f"- Webhook delivery: Degraded performance ({HELD})" in plain(text)

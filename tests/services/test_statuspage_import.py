@@ -8,6 +8,9 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.utils import timezone
 
+from incidents.lifecycle.commands import DeclareIncident, PostUpdate, ResolveIncident
+from incidents.lifecycle.opening import declare_incident
+from incidents.lifecycle.updates import post_update, resolve_incident
 from incidents.models import (
     AuditEvent,
     Component,
@@ -19,7 +22,6 @@ from incidents.models import (
     StatusPeriod,
     UptimeMonth,
 )
-from incidents.services.incidents import declare_incident, post_update, resolve_incident
 from incidents.services.subscriptions import confirm_subscription, subscribe
 
 pytestmark = pytest.mark.django_db
@@ -275,16 +277,22 @@ def test_our_own_incidents_json_round_trips_into_an_empty_instance(client, tmp_p
     start = timezone.now() - dt.timedelta(days=3)
     for n in range(3):
         incident = declare_incident(
-            title=f"Errors on the API ({n})",
-            language="en",
-            body="We are looking into it.",
-            component_statuses={api: "partial_outage"},
+            DeclareIncident(
+                title=f"Errors on the API ({n})",
+                language="en",
+                body="We are looking into it.",
+                component_statuses={api: "partial_outage"},
+                started_at=start + dt.timedelta(hours=n),
+            ),
             actor=None,
-            started_at=start + dt.timedelta(hours=n),
         )
-        post_update(incident, status="identified", body={"en": "A bad deploy."}, language="en", actor=None)
+        post_update(
+            incident, PostUpdate(status="identified", body={"en": "A bad deploy."}, language="en"), actor=None
+        )
         if n:
-            resolve_incident(incident, body={"en": "Rolled back."}, language="en", actor=None)
+            resolve_incident(
+                incident, ResolveIncident(body={"en": "Rolled back."}, language="en"), actor=None
+            )
     exported = client.get("/api/v2/incidents.json").json()
     path = write(tmp_path, "ours.json", exported)
     Incident.objects.all().delete()

@@ -7,18 +7,22 @@ from django.test import Client
 from rest_framework.test import APIClient
 
 from incidents.channels import outbox
+from incidents.lifecycle.commands import DeclareIncident, PostUpdate, ReopenIncident, ResolveIncident
+from incidents.lifecycle.opening import declare_incident
+from incidents.lifecycle.updates import post_update, reopen_incident, resolve_incident
 from incidents.models import AuditEvent, Delivery, IncidentUpdate
-from incidents.services.incidents import declare_incident, post_update, reopen_incident, resolve_incident
 from incidents.services.subscriptions import confirm_subscription, subscribe
 
 
 @pytest.fixture
 def incident(component, responder):
     return declare_incident(
-        title="Checkout errors",
-        language="en",
-        body="Investigating.",
-        component_statuses={component: "partial_outage"},
+        DeclareIncident(
+            title="Checkout errors",
+            language="en",
+            body="Investigating.",
+            component_statuses={component: "partial_outage"},
+        ),
         actor=responder,
     )
 
@@ -27,7 +31,7 @@ def incident(component, responder):
 def resolved(incident, responder, component):
     subscriber = subscribe(email="ops@example.com", language="en", send_mail=False).subscriber
     confirm_subscription(subscriber)
-    resolve_incident(incident, body={"en": "Fixed."}, language="en", actor=responder)
+    resolve_incident(incident, ResolveIncident(body={"en": "Fixed."}, language="en"), actor=responder)
     outbox.deliver_due(seconds=5)
     incident.refresh_from_db()
     assert incident.status == "resolved" and len(mail.outbox) == 1
@@ -64,7 +68,9 @@ def editor_client(user) -> Client:
 def test_resolving_a_resolved_incident_is_refused_without_a_second_update_or_mail(resolved, responder):
     before = traces(resolved)
     with pytest.raises(ValidationError) as error:
-        resolve_incident(resolved, body={"en": "Fixed again."}, language="en", actor=responder)
+        resolve_incident(
+            resolved, ResolveIncident(body={"en": "Fixed again."}, language="en"), actor=responder
+        )
     assert "already resolved" in error.value.message_dict["status"][0]
     assert traces(resolved) == before
 
@@ -72,7 +78,9 @@ def test_resolving_a_resolved_incident_is_refused_without_a_second_update_or_mai
 def test_an_investigating_update_does_not_reopen_a_resolved_incident(resolved, responder, component):
     before = traces(resolved)
     with pytest.raises(ValidationError) as error:
-        post_update(resolved, status="investigating", body={"en": "Back?"}, language="en", actor=responder)
+        post_update(
+            resolved, PostUpdate(status="investigating", body={"en": "Back?"}, language="en"), actor=responder
+        )
     assert "reopen" in error.value.message_dict["status"][0]
     assert traces(resolved) == before
     component.refresh_from_db()
@@ -80,16 +88,24 @@ def test_an_investigating_update_does_not_reopen_a_resolved_incident(resolved, r
 
 
 def test_reopen_is_the_way_back_and_is_refused_on_an_open_incident(resolved, responder):
-    reopen_incident(resolved, body={"en": "It is back."}, language="en", actor=responder)
+    reopen_incident(resolved, ReopenIncident(body={"en": "It is back."}, language="en"), actor=responder)
     assert resolved.status == "investigating" and resolved.resolved_at is None
     with pytest.raises(ValidationError):
-        reopen_incident(resolved, body={"en": "Again?"}, language="en", actor=responder)
+        reopen_incident(resolved, ReopenIncident(body={"en": "Again?"}, language="en"), actor=responder)
     assert resolved.updates.filter(status="investigating").count() == 2  # the first one and the reopen
 
 
 def test_an_open_incident_may_go_back_from_monitoring_to_investigating(incident, responder):
-    post_update(incident, status="monitoring", body={"en": "Fix deployed."}, language="en", actor=responder)
-    post_update(incident, status="investigating", body={"en": "Not fixed."}, language="en", actor=responder)
+    post_update(
+        incident,
+        PostUpdate(status="monitoring", body={"en": "Fix deployed."}, language="en"),
+        actor=responder,
+    )
+    post_update(
+        incident,
+        PostUpdate(status="investigating", body={"en": "Not fixed."}, language="en"),
+        actor=responder,
+    )
     assert incident.status == "investigating"
 
 
@@ -97,10 +113,12 @@ def test_a_backdated_entry_fills_in_the_timeline_of_a_resolved_incident(resolved
     first = incident.updates.order_by("display_at").first()
     post_update(
         resolved,
-        status="identified",
-        body={"en": "Found the cause (added later)."},
-        language="en",
-        display_at=first.display_at,
+        PostUpdate(
+            status="identified",
+            body={"en": "Found the cause (added later)."},
+            language="en",
+            display_at=first.display_at,
+        ),
         actor=responder,
     )
     assert resolved.status == "resolved"

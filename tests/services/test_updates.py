@@ -3,21 +3,27 @@
 import pytest
 from django.core.exceptions import ValidationError
 
+from incidents.lifecycle.commands import DeclareIncident, EditUpdate
+from incidents.lifecycle.edits import edit_update
+from incidents.lifecycle.opening import declare_incident
 from incidents.models import AuditEvent, UpdateTemplate
-from incidents.services.incidents import ConcurrentEdit, declare_incident
 from incidents.services.update_templates import delete_update_template, save_update_template
-from incidents.services.updates import edit_update
+from incidents.validation.concurrency import ConcurrentEdit
 
 
 @pytest.fixture
 def update(responder):
-    incident = declare_incident(title="Outage", language="en", body="Investigating.", actor=responder)
+    incident = declare_incident(
+        DeclareIncident(title="Outage", language="en", body="Investigating."), actor=responder
+    )
     return incident.updates.get()
 
 
 @pytest.mark.django_db
 def test_correcting_adds_a_translation_and_bumps_the_version(update, responder):
-    edited = edit_update(update, language="nb", text="Undersøker.", actor=responder, expected_version=1)
+    edited = edit_update(
+        update, EditUpdate(language="nb", text="Undersøker.", expected_version=1), actor=responder
+    )
     assert edited.body == {"en": "Investigating.", "nb": "Undersøker."}
     assert edited.version == 2
     event = AuditEvent.objects.get(action="update.edited")
@@ -26,18 +32,18 @@ def test_correcting_adds_a_translation_and_bumps_the_version(update, responder):
 
 @pytest.mark.django_db
 def test_a_stale_correction_is_refused(update, responder):
-    edit_update(update, language="en", text="First.", actor=responder, expected_version=1)
+    edit_update(update, EditUpdate(language="en", text="First.", expected_version=1), actor=responder)
     with pytest.raises(ConcurrentEdit) as raised:
-        edit_update(update, language="en", text="Second.", actor=responder, expected_version=1)
+        edit_update(update, EditUpdate(language="en", text="Second.", expected_version=1), actor=responder)
     assert raised.value.current.body["en"] == "First."
 
 
 @pytest.mark.django_db
 def test_the_original_text_cannot_be_emptied_but_a_translation_can(update, responder):
     with pytest.raises(ValidationError):
-        edit_update(update, language="en", text=" ", actor=responder, expected_version=1)
-    edit_update(update, language="nb", text="Hei.", actor=responder, expected_version=1)
-    edited = edit_update(update, language="nb", text="", actor=responder, expected_version=2)
+        edit_update(update, EditUpdate(language="en", text=" ", expected_version=1), actor=responder)
+    edit_update(update, EditUpdate(language="nb", text="Hei.", expected_version=1), actor=responder)
+    edited = edit_update(update, EditUpdate(language="nb", text="", expected_version=2), actor=responder)
     assert edited.body == {"en": "Investigating."}
 
 

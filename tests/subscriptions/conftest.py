@@ -13,8 +13,9 @@ import pytest
 from aiosmtpd.controller import Controller
 from django.utils import timezone
 
+from incidents.lifecycle.commands import DeclareIncident
+from incidents.lifecycle.opening import declare_incident
 from incidents.models import Channel, Subscriber
-from incidents.services.incidents import declare_incident
 from tests.conftest import worker_ports
 
 # aiosmtpd logs every SMTP command at INFO; failures are easier to read without them.
@@ -150,6 +151,8 @@ def make_webhook_subscriber(make_subscriber):
 def declare(responder, component):
     def declare_(title="Delayed webhook deliveries", *, body="Webhooks are delayed.", language="en", **kw):
         kw.setdefault("component_statuses", {component: "degraded_performance"})
-        return declare_incident(title=title, language=language, body=body, actor=responder, **kw)
+        return declare_incident(
+            DeclareIncident(title=title, language=language, body=body, **kw), actor=responder
+        )
 
     return declare_

@@ -10,6 +10,8 @@ import pytest
 import redis
 from django.conf import settings as django_settings
 
+from incidents.lifecycle.commands import PostUpdate
+from incidents.lifecycle.updates import post_update
 from incidents.models import Delivery, DeliveryState
 from incidents.services.notifications import KickOutcome, watch_notifications
 from incidents.tasks import notify
@@ -80,13 +82,12 @@ def test_broker_down_at_publication_then_back(
 def test_post_update_reports_an_unreachable_broker_on_the_update(
     notify_queue, make_subscriber, declare, responder, django_capture_on_commit_callbacks
 ):
-    from incidents.services.incidents import post_update
 
     make_subscriber()
     incident = declare()
     with broker_at(f"redis://127.0.0.1:{free_port()}/0"), django_capture_on_commit_callbacks(execute=True):
         update = post_update(
-            incident, status="identified", body={"en": "Found."}, language="en", actor=responder
+            incident, PostUpdate(status="identified", body={"en": "Found."}, language="en"), actor=responder
         )
 
     assert update.notification_outcome == KickOutcome.BROKER_UNREACHABLE

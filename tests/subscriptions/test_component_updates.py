@@ -10,7 +10,12 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from incidents.channels import outbox
+from incidents.lifecycle.commands import PostUpdate, ResolveIncident, ScheduleMaintenance
+from incidents.lifecycle.maintenance import advance_maintenance
+from incidents.lifecycle.opening import schedule_maintenance
+from incidents.lifecycle.updates import post_update, resolve_incident
 from incidents.models import (
+    ComponentStatus,
     ComponentStatusChange,
     Delivery,
     DeliveryState,
@@ -20,8 +25,6 @@ from incidents.models import (
 )
 from incidents.services.components import set_component_status
 from incidents.services.health import evaluate_metrics
-from incidents.services.incidents import post_update, resolve_incident
-from incidents.services.maintenance import advance_maintenance, schedule_maintenance
 from incidents.services.metrics import NewSample, record_samples
 
 from .conftest import parsed_json
@@ -196,7 +199,7 @@ def test_an_incident_update_sends_its_incident_payload_once_and_a_component_upda
     hooks, webhook_receiver, smtp_sink, declare, component, responder
 ):
     incident = declare()  # operational → degraded_performance
-    resolve_incident(incident, body={"en": "Fixed."}, language="en", actor=responder)
+    resolve_incident(incident, ResolveIncident(body={"en": "Fixed."}, language="en"), actor=responder)
 
     outbox.deliver_due(seconds=30)
 
@@ -230,12 +233,14 @@ def test_an_update_posted_without_notifications_sends_no_component_update_either
 
     post_update(
         incident,
-        status="identified",
-        body={"en": "Quiet."},
-        language="en",
-        component_statuses={component: "major_outage"},
+        PostUpdate(
+            status="identified",
+            body={"en": "Quiet."},
+            language="en",
+            component_statuses={component: "major_outage"},
+            notify=False,
+        ),
         actor=responder,
-        deliver_notifications=False,
     )
 
     assert ComponentStatusChange.objects.get().new_status == "major_outage"
@@ -245,12 +250,14 @@ def test_an_update_posted_without_notifications_sends_no_component_update_either
 def test_maintenance_start_and_end_send_component_updates(hooks, webhook_receiver, component, responder):
     start = timezone.now() + dt.timedelta(hours=1)
     schedule_maintenance(
-        title="Database upgrade",
-        language="en",
-        body="Planned.",
-        components=[component],
-        scheduled_for=start,
-        scheduled_until=start + dt.timedelta(hours=1),
+        ScheduleMaintenance(
+            title="Database upgrade",
+            language="en",
+            body="Planned.",
+            component_statuses=dict.fromkeys([component], ComponentStatus.UNDER_MAINTENANCE),
+            scheduled_for=start,
+            scheduled_until=start + dt.timedelta(hours=1),
+        ),
         actor=responder,
     )
     with later(minutes=61):

@@ -10,8 +10,10 @@ from django.utils import timezone
 
 from incidents.channels import email as email_channel
 from incidents.channels import outbox
+from incidents.lifecycle.commands import PostUpdate
+from incidents.lifecycle.edits import publish_incident
+from incidents.lifecycle.updates import post_update
 from incidents.models import Delivery, DeliveryState, Subscriber
-from incidents.services.incidents import post_update
 from incidents.tasks import notify
 
 pytestmark = pytest.mark.django_db
@@ -48,11 +50,8 @@ def test_drafts_and_quiet_updates_notify_nobody(make_subscriber, declare, respon
     Delivery.objects.all().delete()
     post_update(
         incident,
-        status="identified",
-        body={"en": "Quiet."},
-        language="en",
+        PostUpdate(status="identified", body={"en": "Quiet."}, language="en", notify=False),
         actor=responder,
-        deliver_notifications=False,
     )
     assert not Delivery.objects.exists()
     assert draft.is_draft
@@ -113,10 +112,12 @@ def test_subscribers_read_their_language_with_fallback(
     Delivery.objects.all().delete()
     post_update(
         incident,
-        status="identified",
-        language="en",
+        PostUpdate(
+            status="identified",
+            language="en",
+            body={"en": "A consumer is lagging.", "nb": "En konsument henger etter."},
+        ),
         actor=responder,
-        body={"en": "A consumer is lagging.", "nb": "En konsument henger etter."},
     )
 
     outbox.deliver_due(seconds=30)
@@ -277,7 +278,6 @@ def test_other_mail_backends_receive_the_same_message(make_subscriber, declare):
 
 
 def test_publishing_a_draft_notifies_its_newest_update(make_subscriber, declare, responder):
-    from incidents.services.incidents import publish_incident
 
     subscriber = make_subscriber()
     draft = declare(publish=False)

@@ -7,8 +7,9 @@ import pytest
 
 from incidents.channels import outbox
 from incidents.channels.links import manage_token
+from incidents.lifecycle.commands import PostUpdate, ReopenIncident, ResolveIncident
+from incidents.lifecycle.updates import post_update, reopen_incident, resolve_incident
 from incidents.models import Subscriber
-from incidents.services.incidents import post_update, reopen_incident, resolve_incident
 from incidents.services.subscriptions import confirm_subscription, subscribe
 
 pytestmark = pytest.mark.django_db
@@ -36,14 +37,22 @@ def received(smtp_sink, address: str, text: str) -> bool:
 def test_a_follower_receives_the_resolving_update_and_then_hears_about_a_reopen(
     smtp_sink, incident, follower, responder
 ):
-    resolve_incident(incident, body={"en": "Fixed by a rollback."}, language="en", actor=responder)
+    resolve_incident(
+        incident, ResolveIncident(body={"en": "Fixed by a rollback."}, language="en"), actor=responder
+    )
     outbox.deliver_due(seconds=30)
     assert received(smtp_sink, follower.email, "Fixed by a rollback.")
     follower.refresh_from_db()
     assert follower.is_resting and not follower.is_active
 
-    reopen_incident(incident, body={"en": "The errors are back."}, language="en", actor=responder)
-    post_update(incident, status="identified", body={"en": "A second cause."}, language="en", actor=responder)
+    reopen_incident(
+        incident, ReopenIncident(body={"en": "The errors are back."}, language="en"), actor=responder
+    )
+    post_update(
+        incident,
+        PostUpdate(status="identified", body={"en": "A second cause."}, language="en"),
+        actor=responder,
+    )
     outbox.deliver_due(seconds=30)
 
     assert received(smtp_sink, follower.email, "The errors are back.")
@@ -55,7 +64,7 @@ def test_a_follower_receives_the_resolving_update_and_then_hears_about_a_reopen(
 def test_a_follower_who_unsubscribed_with_one_click_hears_nothing_of_a_reopen(
     client, smtp_sink, incident, follower, responder
 ):
-    resolve_incident(incident, body={"en": "Fixed."}, language="en", actor=responder)
+    resolve_incident(incident, ResolveIncident(body={"en": "Fixed."}, language="en"), actor=responder)
     outbox.deliver_due(seconds=30)
     # The link in the resolving mail: RFC 8058 one-click, after the follow came to rest.
     response = client.post(
@@ -64,7 +73,9 @@ def test_a_follower_who_unsubscribed_with_one_click_hears_nothing_of_a_reopen(
     assert response.status_code == 200
     sent_before = len(smtp_sink.messages)
 
-    reopen_incident(incident, body={"en": "The errors are back."}, language="en", actor=responder)
+    reopen_incident(
+        incident, ReopenIncident(body={"en": "The errors are back."}, language="en"), actor=responder
+    )
     outbox.deliver_due(seconds=30)
 
     assert len(smtp_sink.messages) == sent_before
@@ -78,8 +89,10 @@ def test_a_follower_who_unsubscribed_before_the_resolution_stays_unsubscribed(
 ):
     client.post(f"/subscribe/unsubscribe/{manage_token(follower)}/", {"List-Unsubscribe": "One-Click"})
 
-    resolve_incident(incident, body={"en": "Fixed."}, language="en", actor=responder)
-    reopen_incident(incident, body={"en": "The errors are back."}, language="en", actor=responder)
+    resolve_incident(incident, ResolveIncident(body={"en": "Fixed."}, language="en"), actor=responder)
+    reopen_incident(
+        incident, ReopenIncident(body={"en": "The errors are back."}, language="en"), actor=responder
+    )
     outbox.deliver_due(seconds=30)
 
     assert bodies_received(smtp_sink, follower.email) == []
@@ -89,7 +102,7 @@ def test_a_follower_who_unsubscribed_before_the_resolution_stays_unsubscribed(
 def test_the_manage_page_of_a_resting_follow_says_so_and_still_offers_unsubscribe(
     client, incident, follower, responder
 ):
-    resolve_incident(incident, body={"en": "Fixed."}, language="en", actor=responder)
+    resolve_incident(incident, ResolveIncident(body={"en": "Fixed."}, language="en"), actor=responder)
 
     response = client.get(f"/subscribe/manage/{manage_token(follower)}/")
 

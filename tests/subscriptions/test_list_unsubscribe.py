@@ -17,9 +17,11 @@ from django.utils import timezone
 from incidents.channels import outbox
 from incidents.channels.email import rendered_email
 from incidents.channels.emails import django_message, personal_copy
-from incidents.models import Delivery
-from incidents.services.incidents import post_update
-from incidents.services.maintenance import schedule_maintenance
+from incidents.lifecycle.commands import PostUpdate, ScheduleMaintenance
+from incidents.lifecycle.edits import publish_incident
+from incidents.lifecycle.opening import schedule_maintenance
+from incidents.lifecycle.updates import post_update
+from incidents.models import ComponentStatus, Delivery
 from incidents.services.subscriptions import confirm_subscription, subscribe
 
 pytestmark = pytest.mark.django_db
@@ -68,7 +70,6 @@ def follow_of_one_incident(declare, make_subscriber):
     confirm_subscription(
         subscribe(email="fan@example.com", language="en", incident=incident, send_mail=False).subscriber
     )
-    from incidents.services.incidents import publish_incident
 
     publish_incident(incident, actor=None)
     Delivery.objects.exclude(subscriber__email="fan@example.com").delete()
@@ -78,12 +79,14 @@ def scheduled_maintenance(declare, make_subscriber, component, responder):
     make_subscriber("ops@example.com", language="nb")
     start = timezone.now() + dt.timedelta(days=2)
     schedule_maintenance(
-        title="Database upgrade",
-        language="en",
-        body="Planned.",
-        components=[component],
-        scheduled_for=start,
-        scheduled_until=start + dt.timedelta(hours=1),
+        ScheduleMaintenance(
+            title="Database upgrade",
+            language="en",
+            body="Planned.",
+            component_statuses=dict.fromkeys([component], ComponentStatus.UNDER_MAINTENANCE),
+            scheduled_for=start,
+            scheduled_until=start + dt.timedelta(hours=1),
+        ),
         actor=responder,
     )
 
@@ -92,7 +95,9 @@ def resolving_update(declare, make_subscriber, responder):
     make_subscriber("watcher@example.com", language="es")
     incident = declare()
     Delivery.objects.all().delete()
-    post_update(incident, status="resolved", body={"en": "Fixed."}, language="en", actor=responder)
+    post_update(
+        incident, PostUpdate(status="resolved", body={"en": "Fixed."}, language="en"), actor=responder
+    )
 
 
 KINDS = {

@@ -4,8 +4,10 @@ import pytest
 from django.core import mail
 
 from incidents.channels import outbox
+from incidents.lifecycle.commands import DeclareIncident
+from incidents.lifecycle.edits import publish_incident
+from incidents.lifecycle.opening import declare_incident
 from incidents.models import Incident
-from incidents.services.incidents import declare_incident, publish_incident
 from incidents.services.subscriptions import confirm_subscription, subscribe
 
 pytestmark = pytest.mark.django_db
@@ -23,10 +25,9 @@ def reader(component):
 def test_an_update_subject_shows_the_title_as_written(reader, component, responder, settings):
     settings.STATUS_PAGE_NAME = "Acme & Co"
     declare_incident(
-        title=TITLE,
-        language="en",
-        body="Looking.",
-        component_statuses={component: "major_outage"},
+        DeclareIncident(
+            title=TITLE, language="en", body="Looking.", component_statuses={component: "major_outage"}
+        ),
         actor=responder,
     )
     outbox.deliver_due(seconds=5)
@@ -37,12 +38,14 @@ def test_an_update_subject_shows_the_title_as_written(reader, component, respond
 def test_a_title_with_line_breaks_stays_one_subject_line(reader, component, responder):
     # Titles with control characters are refused since; one stored before still makes one line.
     draft = declare_incident(
-        title="DB down",
-        language="en",
-        body="Looking.",
-        component_statuses={component: "major_outage"},
+        DeclareIncident(
+            title="DB down",
+            language="en",
+            body="Looking.",
+            component_statuses={component: "major_outage"},
+            publish=False,
+        ),
         actor=responder,
-        publish=False,
     )
     Incident.objects.filter(pk=draft.pk).update(title={"en": "DB down\r\nBcc: victim@example.com"})
     publish_incident(draft, actor=responder)

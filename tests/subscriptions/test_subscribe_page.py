@@ -6,8 +6,9 @@ import re
 import pytest
 from django.core import mail
 
+from incidents.lifecycle.commands import ResolveIncident
+from incidents.lifecycle.updates import resolve_incident
 from incidents.models import ComponentGroup, Subscriber
-from incidents.services.incidents import resolve_incident
 
 pytestmark = pytest.mark.django_db
 
@@ -115,7 +116,7 @@ def test_an_open_incident_offers_to_follow_it_and_a_resolved_one_does_not(
     assert 'class="site-header"' in follow and 'type="email"' in follow
 
     with django_capture_on_commit_callbacks(execute=True):
-        resolve_incident(incident, body={"en": "Fixed."}, language="en", actor=responder)
+        resolve_incident(incident, ResolveIncident(body={"en": "Fixed."}, language="en"), actor=responder)
     assert "/subscribe/incidents/" not in client.get(f"/incidents/{incident.slug}/").content.decode()
 
 

@@ -7,6 +7,8 @@ import pytest
 import time_machine
 from django.core import mail
 
+from incidents.lifecycle.commands import PostUpdate, ResolveIncident
+from incidents.lifecycle.updates import post_update, resolve_incident
 from incidents.models import Channel, Delivery, Subscriber
 
 pytestmark = pytest.mark.django_db
@@ -248,7 +250,7 @@ def test_manage_page_changes_language_and_components(client, make_subscriber, co
 
 
 def test_following_an_incident_ends_when_it_resolves(client, declare, responder):
-    from incidents.services.incidents import post_update, resolve_incident
+
     from incidents.services.subscriptions import confirm_subscription
 
     incident = declare()
@@ -258,10 +260,12 @@ def test_following_an_incident_ends_when_it_resolves(client, declare, responder)
     assert response.status_code == 200
     follower = confirm_subscription(Subscriber.objects.get(email="fan@example.com"))
 
-    post_update(incident, status="identified", body={"en": "Found it."}, language="en", actor=responder)
-    resolve_incident(incident, body={"en": "Fixed."}, language="en", actor=responder)
+    post_update(
+        incident, PostUpdate(status="identified", body={"en": "Found it."}, language="en"), actor=responder
+    )
+    resolve_incident(incident, ResolveIncident(body={"en": "Fixed."}, language="en"), actor=responder)
     other = declare("Something else")
-    post_update(other, status="identified", body={"en": "Found."}, language="en", actor=responder)
+    post_update(other, PostUpdate(status="identified", body={"en": "Found."}, language="en"), actor=responder)
 
     received = Delivery.objects.filter(subscriber=follower).values_list("update__body", flat=True)
     assert sorted(b["en"] for b in received) == ["Fixed.", "Found it."]
@@ -271,10 +275,9 @@ def test_following_an_incident_ends_when_it_resolves(client, declare, responder)
 
 
 def test_a_resolved_incident_cannot_be_followed(client, declare, responder):
-    from incidents.services.incidents import resolve_incident
 
     incident = declare()
-    resolve_incident(incident, body={"en": "Fixed."}, language="en", actor=responder)
+    resolve_incident(incident, ResolveIncident(body={"en": "Fixed."}, language="en"), actor=responder)
 
     response = client.post(
         f"/subscribe/incidents/{incident.slug}/", {"email": "fan@example.com", "language": "en"}

@@ -6,9 +6,10 @@ import pytest
 import time_machine
 from django.db import connection
 
+from incidents.lifecycle.commands import DeclareIncident
+from incidents.lifecycle.opening import declare_incident
 from incidents.models import ComponentStatus, Counter
 from incidents.security.counters import count_hit, counter_key
-from incidents.services.incidents import declare_incident
 from incidents.tasks.database import prune_expired_counters, refresh_planner_statistics
 
 pytestmark = pytest.mark.django_db
@@ -33,10 +34,12 @@ def test_refreshing_statistics_counts_the_incidents(responder, make_component):
     api = make_component("api")
     for title in ("Errors", "Timeouts", "Slow logins"):
         declare_incident(
-            title=title,
-            language="en",
-            body="Looking.",
-            component_statuses={api: ComponentStatus.PARTIAL_OUTAGE},
+            DeclareIncident(
+                title=title,
+                language="en",
+                body="Looking.",
+                component_statuses={api: ComponentStatus.PARTIAL_OUTAGE},
+            ),
             actor=responder,
         )
     assert planner_rows("incidents_incident") != 3

@@ -7,11 +7,11 @@ import time_machine
 from django.contrib.auth import get_user_model
 from django.core import mail
 
-from incidents.models import ActionItem, AuditEvent, OverdueReminder
+from incidents.lifecycle.commands import DeclareIncident, ScheduleMaintenance, WritePostmortem
+from incidents.lifecycle.opening import declare_incident, schedule_maintenance
+from incidents.lifecycle.postmortems import save_action_item, write_postmortem
+from incidents.models import ActionItem, AuditEvent, ComponentStatus, OverdueReminder
 from incidents.services import reminders
-from incidents.services.incidents import declare_incident
-from incidents.services.maintenance import schedule_maintenance
-from incidents.services.postmortems import save_action_item, write_postmortem
 from incidents.tasks.maintenance import advance_maintenance_windows, send_overdue_action_item_reminders
 
 START = dt.datetime(2026, 7, 1, 22, 0, tzinfo=dt.UTC)
@@ -24,12 +24,14 @@ def maintenance(make_component, responder):
     db = make_component("database")
     with time_machine.travel(START - dt.timedelta(days=2), tick=False):
         return schedule_maintenance(
-            title="Database upgrade",
-            language="nb",
-            body="Vi oppgraderer databasen.",
-            components=[api, db],
-            scheduled_for=START,
-            scheduled_until=END,
+            ScheduleMaintenance(
+                title="Database upgrade",
+                language="nb",
+                body="Vi oppgraderer databasen.",
+                component_statuses=dict.fromkeys([api, db], ComponentStatus.UNDER_MAINTENANCE),
+                scheduled_for=START,
+                scheduled_until=END,
+            ),
             actor=responder,
         )
 
@@ -93,10 +95,9 @@ def test_completing_leaves_a_component_an_open_incident_still_holds(maintenance,
     with time_machine.travel(START + dt.timedelta(minutes=1), tick=False):
         advance_maintenance_windows()
         declare_incident(
-            title="API down",
-            language="en",
-            body="Down.",
-            component_statuses={api: "major_outage"},
+            DeclareIncident(
+                title="API down", language="en", body="Down.", component_statuses={api: "major_outage"}
+            ),
             actor=responder,
         )
     with time_machine.travel(END + dt.timedelta(minutes=1), tick=False):
@@ -109,14 +110,16 @@ def test_a_draft_maintenance_does_not_start(make_component, responder):
     api = make_component("public-api")
     with time_machine.travel(START - dt.timedelta(days=1), tick=False):
         draft = schedule_maintenance(
-            title="Draft",
-            language="en",
-            body="Maybe.",
-            components=[api],
-            scheduled_for=START,
-            scheduled_until=END,
+            ScheduleMaintenance(
+                title="Draft",
+                language="en",
+                body="Maybe.",
+                component_statuses=dict.fromkeys([api], ComponentStatus.UNDER_MAINTENANCE),
+                scheduled_for=START,
+                scheduled_until=END,
+                publish=False,
+            ),
             actor=responder,
-            publish=False,
         )
     with time_machine.travel(START + dt.timedelta(minutes=1), tick=False):
         assert advance_maintenance_windows() == (0, 0)
@@ -135,8 +138,12 @@ def overdue_world(make_component, responder, admin):
     admin.save()
     nobody = get_user_model().objects.create_user(username="noemail", password="x")
     with time_machine.travel(dt.datetime(2026, 3, 1, tzinfo=dt.UTC), tick=False):
-        incident = declare_incident(title="Outage", language="en", body="Down.", actor=responder)
-        postmortem = write_postmortem(incident, language="en", sections={"summary": "x"}, actor=responder)
+        incident = declare_incident(
+            DeclareIncident(title="Outage", language="en", body="Down."), actor=responder
+        )
+        postmortem = write_postmortem(
+            incident, WritePostmortem(language="en", sections={"summary": "x"}), actor=responder
+        )
 
         def add(title, **fields):
             save_action_item(

@@ -13,6 +13,8 @@ from django.conf import settings
 from django.utils import timezone
 from prometheus_client.parser import text_string_to_metric_families
 
+from incidents.lifecycle.commands import DeclareIncident
+from incidents.lifecycle.opening import declare_incident
 from incidents.models import BreakerState, CircuitBreaker, Delivery, Subscriber
 from incidents.telemetry import instruments
 
@@ -37,16 +39,14 @@ def value(samples, name, **labels) -> float:
 
 
 def test_the_outbox_depth_and_age_per_channel_are_read_at_scrape_time(client, make_component):
-    from incidents.services.incidents import declare_incident
 
     for n in range(3):
         Subscriber.objects.create(email=f"r{n}@example.com", language="en", confirmed_at=timezone.now())
     component = make_component("api")
     declare_incident(
-        title="Slow",
-        language="en",
-        body="Slow.",
-        component_statuses={component: "degraded_performance"},
+        DeclareIncident(
+            title="Slow", language="en", body="Slow.", component_statuses={component: "degraded_performance"}
+        ),
         actor=None,
     )
     Delivery.objects.update(created_at=timezone.now() - dt.timedelta(seconds=90))

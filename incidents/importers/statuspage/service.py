@@ -16,6 +16,8 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.text import slugify
 
+from incidents.lifecycle.records import write_records_impact
+from incidents.lifecycle.slugs import incident_slug
 from incidents.models import (
     AuditEvent,
     Component,
@@ -30,8 +32,6 @@ from incidents.public.versions import content_changed
 from incidents.rendering import rendered_texts
 from incidents.services.audit import actor_label
 from incidents.services.component_limits import check_import_creates, check_room_for_components
-from incidents.services.records import write_records_impact
-from incidents.services.slugs import incident_slug
 from incidents.translation import validate_language
 
 BATCH_SIZE = 500

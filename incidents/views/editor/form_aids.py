@@ -1,14 +1,14 @@
 """What the declare and update forms' script reads: templates, the impact proposal, default texts."""
 
 from incidents.forms.update_templates import template_data
-from incidents.models import Component, IncidentKind, UpdateTemplate
-from incidents.selectors.public import PAGE_ORDER
-from incidents.services.proposals import (
+from incidents.lifecycle.proposals import (
     IMPACT_FOR_STATUS,
     IMPACT_ORDER,
     default_update_texts,
     proposed_impact,
 )
+from incidents.models import Component, IncidentKind, UpdateTemplate
+from incidents.selectors.public import PAGE_ORDER
 from incidents.translation import language_codes
 from incidents.validation.row_ids import is_row_id
 

@@ -2,7 +2,6 @@
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
-from django.db import transaction
 from django.db.models import Prefetch
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
@@ -23,22 +22,14 @@ from incidents.forms.incidents import (
     UpdateForm,
 )
 from incidents.forms.update_templates import template_initial
+from incidents.lifecycle.edits import edit_incident, edit_update, publish_incident
+from incidents.lifecycle.opening import open_event, schedule_maintenance
+from incidents.lifecycle.transitions import TransitionRefused
+from incidents.lifecycle.updates import post_update, reopen_incident, resolve_incident
 from incidents.models import AuditEvent, ComponentChange, Incident, IncidentKind, IncidentUpdate
 from incidents.selectors.deliveries import delivery_counts
-from incidents.services.incidents import (
-    ConcurrentEdit,
-    declare_incident,
-    edit_incident,
-    post_update,
-    publish_incident,
-    reopen_incident,
-    resolve_incident,
-)
-from incidents.services.maintenance import schedule_maintenance
-from incidents.services.related import relate_incidents
-from incidents.services.transitions import TransitionRefused
-from incidents.services.updates import edit_update
 from incidents.translation import language_codes, pick
+from incidents.validation.concurrency import ConcurrentEdit
 
 from .access import conflict, responder_required, viewer_required
 from .form_aids import chosen_template, form_aids, form_components, templates_for
@@ -54,22 +45,8 @@ def declare(request):
         initial = template_initial(template, language=default_language(), components=components)
     form = DeclareForm(request.POST or None, initial=initial, components=components)
     if request.method == "POST" and form.is_valid():
-        data = form.cleaned_data
         try:
-            incident = declare_incident(
-                title=data["title"],
-                language=data["language"],
-                body=data["body"],
-                impact=data["impact"],
-                status=data["status"] or None,
-                started_at=data["started_at"],
-                component_statuses=form.component_statuses(),
-                actor=request.user,
-                publish=data["publish"],
-                display_time_zone=data["display_time_zone"],
-                backfilled=data["backfilled"],
-                deliver_notifications=data["deliver_notifications"],
-            )
+            incident = open_event(form.command(), actor=request.user)
         except ValidationError as error:
             apply_errors(form, error)
         else:
@@ -83,18 +60,8 @@ def declare(request):
 def new_maintenance(request):
     form = MaintenanceForm(request.POST or None, components=form_components())
     if request.method == "POST" and form.is_valid():
-        data = form.cleaned_data
         try:
-            incident = schedule_maintenance(
-                title=data["title"],
-                language=data["language"],
-                body=data["body"],
-                components=form.affected_components(),
-                scheduled_for=data["scheduled_for"],
-                scheduled_until=data["scheduled_until"],
-                actor=request.user,
-                publish=data["publish"],
-            )
+            incident = schedule_maintenance(form.command(), actor=request.user)
         except ValidationError as error:
             apply_errors(form, error)
         else:
@@ -163,18 +130,8 @@ def add_update(request, pk: int):
     incident = _load(pk)
     form = UpdateForm(request.POST, incident=incident, components=form_components())
     if form.is_valid():
-        data = form.cleaned_data
         try:
-            post_update(
-                incident,
-                status=data["status"],
-                body={data["language"]: data["body"]},
-                language=data["language"],
-                component_statuses=form.component_statuses(),
-                display_at=data["display_at"],
-                deliver_notifications=data["deliver_notifications"],
-                actor=request.user,
-            )
+            post_update(incident, form.command(), actor=request.user)
         except TransitionRefused as refused:
             return _refused_transition(request, incident, refused)
         except ValidationError as error:
@@ -192,22 +149,14 @@ def _refused_transition(request, incident: Incident, refused: TransitionRefused)
 
 
 def _closing(
-    request, pk: int, *, prefix: str, service, done_message: str, action_label: str, form_class=ClosingForm
+    request, pk: int, *, prefix: str, run, done_message: str, action_label: str, form_class=ClosingForm
 ):
     incident = _load(pk)
     form = form_class(request.POST, prefix=prefix, incident=incident)
     if form.is_valid():
         data = form.cleaned_data
-        extra = {"display_at": data["display_at"]} if "display_at" in data else {}
         try:
-            service(
-                incident,
-                body={data["language"]: data["body"]},
-                language=data["language"],
-                actor=request.user,
-                expected_version=data["version"],
-                **extra,
-            )
+            run(incident, form.command(), actor=request.user)
         except ConcurrentEdit as error:
             current = _load(pk)
             latest = current.updates.all()[0]
@@ -244,7 +193,7 @@ def resolve(request, pk: int):
         request,
         pk,
         prefix="resolve",
-        service=resolve_incident,
+        run=resolve_incident,
         done_message=_("Resolved."),
         action_label=_("Resolve"),
         form_class=ResolveForm,
@@ -258,7 +207,7 @@ def reopen(request, pk: int):
         request,
         pk,
         prefix="reopen",
-        service=reopen_incident,
+        run=reopen_incident,
         done_message=_("Reopened."),
         action_label=_("Reopen"),
     )
@@ -288,19 +237,7 @@ def edit(request, pk: int):
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
-            with transaction.atomic():
-                edit_incident(
-                    incident,
-                    actor=request.user,
-                    expected_version=data["version"],
-                    title={**incident.title, language: data["title"]},
-                    impact=data["impact"],
-                    display_time_zone=data["display_time_zone"],
-                    started_at=data["started_at"],
-                    resolved_at=data["resolved_at"],
-                    reason=data["reason"],
-                )
-                relate_incidents(incident, related=data["related"], actor=request.user)
+            edit_incident(incident, form.command(incident), actor=request.user)
         except ConcurrentEdit as error:
             current = error.current
             return conflict(
@@ -343,13 +280,7 @@ def edit_update_view(request, pk: int, language: str):
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
-            edit_update(
-                update,
-                language=language,
-                text=data["text"],
-                actor=request.user,
-                expected_version=data["version"],
-            )
+            edit_update(update, form.command(language=language), actor=request.user)
         except ConcurrentEdit as error:
             return conflict(
                 request,

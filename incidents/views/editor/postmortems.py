@@ -19,17 +19,17 @@ from incidents.forms.postmortems import (
     PostmortemPublishForm,
     initial_for_item,
 )
-from incidents.models import SECTIONS, ActionItem, DuePrecision, Incident, Postmortem
-from incidents.rendering import render_markdown
-from incidents.services.incidents import ConcurrentEdit
-from incidents.services.key_figures import save_key_figures
-from incidents.services.postmortems import (
+from incidents.lifecycle.commands import WritePostmortem
+from incidents.lifecycle.postmortems import (
     publish_postmortem,
     save_action_item,
     unpublish_postmortem,
     write_postmortem,
 )
+from incidents.models import SECTIONS, ActionItem, DuePrecision, Incident, Postmortem
+from incidents.rendering import render_markdown
 from incidents.translation import language_codes
+from incidents.validation.concurrency import ConcurrentEdit
 
 from .access import conflict, responder_required, viewer_required
 
@@ -137,13 +137,7 @@ def save(request, pk: int, language: str):
     if form.is_valid():
         sections = form.sections()
         try:
-            write_postmortem(
-                incident,
-                language=language,
-                sections=sections,
-                actor=request.user,
-                expected_version=form.cleaned_data["version"],
-            )
+            write_postmortem(incident, form.command(language=language), actor=request.user)
         except ConcurrentEdit as error:
             current = error.current
             return conflict(
@@ -171,10 +165,8 @@ def save_figures(request, pk: int, language: str):
     postmortem = _postmortem(incident)
     formset = key_figure_formset(postmortem, language, data=request.POST)
     if formset.is_valid():
-        postmortem = postmortem or write_postmortem(
-            incident, language=language, sections={}, actor=request.user
-        )
-        save_key_figures(postmortem, language=language, figures=formset.figures(), actor=request.user)
+        figures = WritePostmortem(language=language, key_figures=formset.figures())
+        write_postmortem(incident, figures, actor=request.user)
         messages.success(request, _("Key figures saved."))
         return redirect(f"{reverse('editor:postmortem', args=[pk])}?language={language}#key-figures")
     return _page(request, incident, language, figure_formset=formset)
@@ -282,7 +274,7 @@ def add_action_item(request, pk: int):
     form = ActionItemForm(request.POST, prefix="new")
     if form.is_valid():
         postmortem = _postmortem(incident) or write_postmortem(
-            incident, language=language, sections={}, actor=request.user
+            incident, WritePostmortem(language=language), actor=request.user
         )
         item = ActionItem(postmortem=postmortem, position=postmortem.action_items.count())
         try:

@@ -8,9 +8,9 @@ from django.views.decorators.http import require_POST
 
 from incidents.forms.update_templates import UpdateTemplateForm
 from incidents.models import UpdateTemplate
-from incidents.services.incidents import ConcurrentEdit
 from incidents.services.update_templates import delete_update_template, save_update_template
 from incidents.translation import pick
+from incidents.validation.concurrency import ConcurrentEdit
 
 from .access import conflict, responder_required, viewer_required
 from .form_aids import form_components

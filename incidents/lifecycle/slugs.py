@@ -4,6 +4,8 @@ import datetime as dt
 
 from django.utils.text import slugify
 
+from incidents.models import Incident
+
 # Cyrillic as the passport system of Russia writes it (ICAO Doc 9303), with the Ukrainian and
 # Belarusian letters it lacks; soft and hard signs dropped, as slugs rarely want them.
 CYRILLIC = dict(
@@ -45,3 +47,12 @@ def incident_slug(title: str, *, at: dt.datetime) -> str:
     """An incident's slug before any suffix that makes it unique: its day and its title."""
     base = (slugify(transliterate(title))[:60] or "incident").strip("-")
     return f"{at:%Y-%m-%d}-{base}"
+
+
+def unique_slug(title: str, *, at: dt.datetime) -> str:
+    """incident_slug, with a number after it when an incident already has that one."""
+    slug = incident_slug(title, at=at)
+    candidate, n = slug, 2
+    while Incident.objects.filter(slug=candidate).exists():
+        candidate, n = f"{slug}-{n}", n + 1
+    return candidate

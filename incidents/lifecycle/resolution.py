@@ -120,7 +120,9 @@ class Resting:
         return {code: self.reasons(code) for code, _name in settings.LANGUAGES}
 
 
-def _holding_events(incident: Incident | None, components: list[Component], *, now: dt.datetime):
+def _holding_events(
+    incident: Incident | None, components: list[Component], *, now: dt.datetime
+) -> list[Incident]:
     """Published incidents and maintenance other than `incident` that hold these components now:
     running ones, and maintenance whose planned window covers now (a record holds nothing)."""
     running = ~Q(status__in=[IncidentStatus.RESOLVED, IncidentStatus.COMPLETED, IncidentStatus.SCHEDULED])
@@ -147,9 +149,9 @@ def _given_statuses(events: list[Incident], components: list[Component]) -> dict
     return {(event_id, component_id): status for event_id, component_id, status in changes}
 
 
-def _measured_holds(components: list[Component], *, now: dt.datetime) -> dict[int, list[Hold]]:
+def _measured_holds(components: list[Component], *, now: dt.datetime) -> dict[int | None, list[Hold]]:
     automatic = [c.pk for c in components if c.status_mode == StatusMode.AUTOMATIC]
-    holds: dict[int, list[Hold]] = {}
+    holds: dict[int | None, list[Hold]] = {}
     fresh = Q(stale_after__isnull=True) | Q(stale_after__gte=now)
     rows = (
         MetricHealth.objects.select_related("metric")

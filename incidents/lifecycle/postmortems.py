@@ -1,8 +1,10 @@
 """Writing and publishing postmortems and their action items."""
 
 import datetime as dt
+from collections.abc import Mapping
+from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
@@ -19,37 +21,57 @@ from incidents.models import (
     Subject,
 )
 from incidents.public.versions import content_changed
+from incidents.services.audit import record_event
 from incidents.translation import validate_language, validate_translations
+from incidents.validation.concurrency import ConcurrentEdit
 from incidents.validation.instants import check_instants
 from incidents.validation.texts import check_titles
 
-from .audit import record_event
-from .incidents import ConcurrentEdit
+from .commands import WritePostmortem
+from .key_figures import save_key_figures
 
 SECTION_KEYS = tuple(key for key, _label in SECTIONS)
 
 
 @transaction.atomic
-def write_postmortem(
-    incident: Incident,
-    *,
-    language: str,
-    sections: dict[str, str],
-    actor: AbstractBaseUser | None,
-    expected_version: int | None = None,
-) -> Postmortem:
-    """Saves the sections of one language of an incident's postmortem (creating it if needed)."""
-    validate_language(language)
+def write_postmortem(incident: Incident, command: WritePostmortem, *, actor: User | None) -> Postmortem:
+    """Saves the sections of one language of an incident's postmortem (creating it if needed),
+    and its key figures when the command carries them."""
+    validate_language(command.language)
+    sections = command.sections or {}
     unknown = set(sections) - set(SECTION_KEYS)
     if unknown:
         raise ValidationError(
             _("Unknown postmortem sections: %(names)s") % {"names": ", ".join(sorted(unknown))}
         )
     postmortem, created = Postmortem.objects.select_for_update().get_or_create(
-        incident=incident, defaults={"original_language": language}
+        incident=incident, defaults={"original_language": command.language}
     )
-    if not created and expected_version is not None and postmortem.version != expected_version:
+    if (
+        not created
+        and command.expected_version is not None
+        and postmortem.version != command.expected_version
+    ):
         raise ConcurrentEdit(postmortem)
+    if command.sections is not None or created:
+        _write_sections(
+            postmortem, language=command.language, sections=sections, created=created, actor=actor
+        )
+    if command.key_figures is not None:
+        postmortem = save_key_figures(
+            postmortem, language=command.language, figures=[dict(f) for f in command.key_figures], actor=actor
+        )
+    return postmortem
+
+
+def _write_sections(
+    postmortem: Postmortem,
+    *,
+    language: str,
+    sections: Mapping[str, str],
+    created: bool,
+    actor: User | None,
+) -> None:
     before = {key: getattr(postmortem, key).get(language, "") for key in sections}
     for key, text in sections.items():
         texts = dict(getattr(postmortem, key))
@@ -71,14 +93,13 @@ def write_postmortem(
         subject_label=str(postmortem),
         before={"language": language, **before},
         after={"language": language, **sections},
-        incident=incident,
+        incident=postmortem.incident,
     )
-    return postmortem
 
 
 @transaction.atomic
 def publish_postmortem(
-    postmortem: Postmortem, *, actor: AbstractBaseUser | None, published_at: dt.datetime | None = None
+    postmortem: Postmortem, *, actor: User | None, published_at: dt.datetime | None = None
 ) -> Postmortem:
     """Makes a postmortem public."""
     if not any(getattr(postmortem, key) for key in SECTION_KEYS):
@@ -88,12 +109,15 @@ def publish_postmortem(
 
 
 @transaction.atomic
-def unpublish_postmortem(postmortem: Postmortem, *, actor: AbstractBaseUser | None) -> Postmortem:
+def unpublish_postmortem(postmortem: Postmortem, *, actor: User | None) -> Postmortem:
     """Takes a postmortem back to draft."""
     return _set_state(postmortem, PostmortemState.DRAFT, actor=actor, at=None)
 
 
-def _set_state(postmortem: Postmortem, state: PostmortemState, *, actor, at) -> Postmortem:
+def _set_state(
+    postmortem: Postmortem, state: PostmortemState, *, actor: User | None, at: dt.datetime | None
+) -> Postmortem:
+    postmortem = Postmortem.objects.select_for_update().get(pk=postmortem.pk)
     before = {"state": postmortem.state}
     postmortem.state = state
     postmortem.published_at = at
@@ -117,14 +141,14 @@ def _set_state(postmortem: Postmortem, state: PostmortemState, *, actor, at) -> 
 ACTION_ITEM_FIELDS = ("title", "owner_id", "owner_name", "state", "due_date", "due_precision", "is_public")
 
 
-def _item_snapshot(item: ActionItem) -> dict:
+def _item_snapshot(item: ActionItem) -> dict[str, Any]:
     snapshot = {field: getattr(item, field) for field in ACTION_ITEM_FIELDS}
     snapshot["due_date"] = item.due_date.isoformat() if item.due_date else None
     return snapshot
 
 
 @transaction.atomic
-def save_action_item(item: ActionItem, *, actor: AbstractBaseUser | None) -> ActionItem:
+def save_action_item(item: ActionItem, *, actor: User | None) -> ActionItem:
     """Creates or edits an action item, stamping completion when it is done."""
     validate_translations(item.title)
     if not any(text.strip() for text in item.title.values()):

@@ -7,9 +7,10 @@ trail keeps beside the move.
 """
 
 import datetime as dt
+from typing import Any
 
 from django.conf import settings
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
@@ -55,7 +56,7 @@ def check_shown_time(incident: Incident, status: IncidentStatus | None, *, displ
         )
 
 
-def edited_fields(incident: Incident, *, with_window: bool) -> dict:
+def edited_fields(incident: Incident, *, with_window: bool) -> dict[str, Any]:
     """What an edit may change, for the audit; the window only when it was edited."""
     fields = {
         "title": incident.title,
@@ -77,7 +78,7 @@ def check_move(
     *,
     started_at: dt.datetime | None,
     resolved_at: dt.datetime | None,
-    actor: AbstractBaseUser | None,
+    actor: User | None,
     reason: str,
 ) -> None:
     """Refuses to move a published incident's start or end by more than FREE_MOVE without the
@@ -95,7 +96,7 @@ def set_window(
     *,
     started_at: dt.datetime | None,
     resolved_at: dt.datetime | None,
-    actor: AbstractBaseUser | None,
+    actor: User | None,
     reason: str = "",
 ) -> None:
     """Moves the start or the resolution time, within the bounds of every instant; a resolution

@@ -2,21 +2,18 @@
 
 from collections.abc import Iterable
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
 from incidents.models import Incident, Subject
 from incidents.public.versions import content_changed
-
-from .audit import record_event
+from incidents.services.audit import record_event
 
 
 @transaction.atomic
-def relate_incidents(
-    incident: Incident, *, related: Iterable[Incident], actor: AbstractBaseUser | None
-) -> Incident:
+def relate_incidents(incident: Incident, *, related: Iterable[Incident], actor: User | None) -> Incident:
     """Makes `related` the incidents linked to this one (each then links back), audited."""
     related = list(dict.fromkeys(related))
     if any(other.pk == incident.pk for other in related):

@@ -1,8 +1,10 @@
 """Writing a postmortem's key figures: the numbers that tell its story."""
 
 import math
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
@@ -10,10 +12,8 @@ from django.utils.translation import gettext as _
 
 from incidents.models import MAX_KEY_FIGURES, KeyFigure, KeyFigureUnit, Postmortem, Subject
 from incidents.public.versions import content_changed
+from incidents.services.audit import record_event
 from incidents.translation import validate_language
-
-from .audit import record_event
-from .incidents import ConcurrentEdit
 
 MAX_LABEL = 200
 NOT_NEGATIVE = (
@@ -24,7 +24,7 @@ NOT_NEGATIVE = (
 )
 
 
-def figure_problem(figure: dict) -> str | None:
+def figure_problem(figure: Mapping[str, Any]) -> str | None:
     """What is wrong with one figure ({label, value, unit}), or None."""
     label = figure.get("label")
     if not isinstance(label, str) or not label.strip():
@@ -43,7 +43,7 @@ def figure_problem(figure: dict) -> str | None:
     return None
 
 
-def check_key_figures(figures: list[dict]) -> None:
+def check_key_figures(figures: Sequence[Mapping[str, Any]]) -> None:
     if len(figures) > MAX_KEY_FIGURES:
         raise ValidationError(
             {"key_figures": _("A postmortem has at most %(max)s key figures.") % {"max": MAX_KEY_FIGURES}}
@@ -57,7 +57,7 @@ def check_key_figures(figures: list[dict]) -> None:
         raise ValidationError({"key_figures": problems})
 
 
-def _snapshot(figures) -> list[dict]:
+def _snapshot(figures: Iterable[KeyFigure]) -> list[dict[str, Any]]:
     return [{"label": figure.label, "value": figure.value, "unit": figure.unit} for figure in figures]
 
 
@@ -66,31 +66,18 @@ def save_key_figures(
     postmortem: Postmortem,
     *,
     language: str,
-    figures: list[dict],
-    actor: AbstractBaseUser | None,
-    expected_version: int | None = None,
+    figures: Sequence[Mapping[str, Any]],
+    actor: User | None,
 ) -> Postmortem:
     """Replaces the postmortem's key figures; labels are written in `language`, and a figure at
     the same position keeps its labels in the other languages."""
     validate_language(language)
     check_key_figures(figures)
     postmortem = Postmortem.objects.select_for_update().get(pk=postmortem.pk)
-    if expected_version is not None and postmortem.version != expected_version:
-        raise ConcurrentEdit(postmortem)
     existing = list(postmortem.key_figures.order_by("position", "id"))
-    before = _snapshot(existing)
     postmortem.key_figures.all().delete()
     saved = KeyFigure.objects.bulk_create(
-        KeyFigure(
-            postmortem=postmortem,
-            position=position,
-            label={
-                **(existing[position].label if position < len(existing) else {}),
-                language: figure["label"].strip(),
-            },
-            value=float(figure["value"]),
-            unit=figure["unit"],
-        )
+        _figure(postmortem, figure, position=position, language=language, existing=existing)
         for position, figure in enumerate(figures)
     )
     postmortem.version += 1
@@ -103,8 +90,26 @@ def save_key_figures(
         subject_type=Subject.POSTMORTEM,
         subject_id=postmortem.pk,
         subject_label=str(postmortem),
-        before={"key_figures": before},
+        before={"key_figures": _snapshot(existing)},
         after={"language": language, "key_figures": _snapshot(saved)},
         incident=postmortem.incident,
     )
     return postmortem
+
+
+def _figure(
+    postmortem: Postmortem,
+    figure: Mapping[str, Any],
+    *,
+    position: int,
+    language: str,
+    existing: list[KeyFigure],
+) -> KeyFigure:
+    kept = existing[position].label if position < len(existing) else {}
+    return KeyFigure(
+        postmortem=postmortem,
+        position=position,
+        label={**kept, language: figure["label"].strip()},
+        value=float(figure["value"]),
+        unit=figure["unit"],
+    )

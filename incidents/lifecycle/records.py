@@ -23,14 +23,21 @@ from incidents.formatting import status_zone
 from incidents.metrics.uptime import SEVERITY_BY_VALUE
 from incidents.models import Component, ComponentChange, ComponentStatus, Incident, StatusPeriod
 from incidents.public.versions import content_changed
-
-from .uptime_months import recount_uptime_months
+from incidents.services.uptime_months import recount_uptime_months
 
 
 class Segment(NamedTuple):
     status: str
     started_at: dt.datetime
     ended_at: dt.datetime | None
+
+
+class Span(NamedTuple):
+    """A closed stretch of one status, as a record's updates give it."""
+
+    status: str
+    started_at: dt.datetime
+    ended_at: dt.datetime
 
 
 def status_at(component: Component, at: dt.datetime) -> ComponentStatus:
@@ -43,7 +50,7 @@ def status_at(component: Component, at: dt.datetime) -> ComponentStatus:
     return ComponentStatus(period.status) if period else ComponentStatus.OPERATIONAL
 
 
-def impact_segments(incident: Incident) -> dict[int, list[Segment]]:
+def impact_segments(incident: Incident) -> dict[int, list[Span]]:
     """What the record's updates said of each component, by component id, until its resolution."""
     end = incident.resolved_at
     if end is None:
@@ -64,27 +71,22 @@ def impact_segments(incident: Incident) -> dict[int, list[Segment]]:
     moves: dict[int, list[tuple[dt.datetime, str]]] = defaultdict(list)
     for component_id, status, at in changes:
         moves[component_id].append((max(at, incident.started_at), status))
-    segments: dict[int, list[Segment]] = {}
+    segments: dict[int, list[Span]] = {}
     for component_id, steps in moves.items():
         bounds = [at for at, _status in steps[1:]] + [end]
         segments[component_id] = [
-            Segment(status, start, stop)
+            Span(status, start, stop)
             for (start, status), stop in zip(steps, bounds, strict=True)
             if start < stop and status != ComponentStatus.OPERATIONAL
         ]
     return segments
 
 
-def write_record_impact(incident: Incident) -> int:
-    """Lays a resolved record's impact over its components' periods on its own days and recounts
-    their months; returns how many components it touched."""
-    return write_records_impact([incident])
-
-
 @transaction.atomic
 def write_records_impact(incidents: Iterable[Incident]) -> int:
-    """write_record_impact for many records, each component locked once and its months recounted
-    once for all of them (an import writes hundreds)."""
+    """Lays resolved records' impact over their components' periods on their own days and
+    recounts their months, each component locked and recounted once (an import writes hundreds);
+    returns how many components it touched."""
     touched: dict[int, Component] = {}
     for incident in incidents:
         for component_id, segments in impact_segments(incident).items():
@@ -110,7 +112,7 @@ def _local_days(start: dt.datetime, end: dt.datetime) -> tuple[dt.datetime, dt.d
     return opening.astimezone(dt.UTC), closing.astimezone(dt.UTC)
 
 
-def _lay_over_days(component: Component, impact: Segment) -> None:
+def _lay_over_days(component: Component, impact: Span) -> None:
     day_start, day_end = _local_days(impact.started_at, impact.ended_at)
     day_end = min(day_end, timezone.now())
     overlapping = list(
@@ -140,13 +142,13 @@ def _lay_over_days(component: Component, impact: Segment) -> None:
 
 
 def _overlay(
-    observed: list[Segment], impact: Segment, *, day_start: dt.datetime, day_end: dt.datetime
+    observed: list[Segment], impact: Span, *, day_start: dt.datetime, day_end: dt.datetime
 ) -> list[Segment]:
     """The days [day_start, day_end) cut at every boundary, each piece in the worst of what was
     observed and what the record says (operational where neither says anything)."""
     cuts = {day_start, day_end, max(impact.started_at, day_start), min(impact.ended_at, day_end)}
     for period in observed:
-        cuts |= {t for t in (period.started_at, period.ended_at) if t and day_start < t < day_end}
+        cuts |= {t for t in (period.started_at, period.ended_at) if t is not None and day_start < t < day_end}
     points = sorted(cuts)
     pieces = []
     for start, stop in zip(points, points[1:], strict=False):
