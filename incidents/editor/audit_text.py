@@ -9,8 +9,8 @@ import datetime as dt
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from incidents import formatting
 from incidents.models import (
@@ -28,7 +28,7 @@ from incidents.models import (
 )
 from incidents.roles import Role
 from incidents.security.masking import readable_audit_values
-from incidents.translation import pick
+from incidents.translation import current_language, pick
 
 # What each action did; %(subject)s is the object's name. Unknown actions get a generic sentence.
 SENTENCES = {
@@ -330,7 +330,7 @@ def describe(event: AuditEvent, language: str | None = None, names=None) -> Audi
 
     `names` are related_names() of a list of events; without them they are looked up for this one.
     """
-    language = language or get_language() or "en"
+    language = language or current_language()
     if names is None:
         names = related_names([event], language)
     text, lines = sentence(event, language, names)
@@ -339,7 +339,7 @@ def describe(event: AuditEvent, language: str | None = None, names=None) -> Audi
 
 
 def audit_lines(events) -> list[AuditLine]:
-    language = get_language() or "en"
+    language = current_language()
     events = list(events)
     names = related_names(events, language)
     return [describe(event, language, names) for event in events]

@@ -6,10 +6,10 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from incidents.models import Metric, ProbeKind
-from incidents.translation import pick
+from incidents.translation import current_language, pick
 from incidents.validation.json_bodies import UnstorableText, loads_bounded
 
-from .base import component_label, default_language
+from .base import component_label
 
 PROBE_CONFIG_MAX_CHARS = 16_384
 
@@ -69,7 +69,7 @@ class ProbeForm(forms.Form):
 
 
 def metric_label(metric: Metric) -> str:
-    name = pick(metric.name, language=default_language()).text or metric.slug
+    name = pick(metric.name, language=current_language()).text or metric.slug
     return f"{component_label(metric.component)} — {name}"
 
 

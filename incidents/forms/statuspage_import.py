@@ -4,8 +4,9 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from incidents.services.statuspage_parsing import MAX_DOCUMENT_BYTES
+from incidents.translation import current_language
 
-from .base import default_language, language_choices
+from .base import language_choices
 
 
 class StatuspageImportForm(forms.Form):
@@ -14,7 +15,7 @@ class StatuspageImportForm(forms.Form):
         help_text=_("incidents.json, summary.json or the manage API's incident objects (JSON)."),
     )
     language = forms.ChoiceField(
-        label=_("Language of its texts"), choices=language_choices, initial=default_language
+        label=_("Language of its texts"), choices=language_choices, initial=current_language
     )
 
     def clean_file(self):

@@ -4,11 +4,10 @@ import datetime as dt
 
 from django import template
 from django.utils.html import format_html
-from django.utils.translation import get_language
 
 from incidents import formatting
 from incidents.rendering import render_markdown
-from incidents.translation import pick
+from incidents.translation import current_language, pick
 
 register = template.Library()
 
@@ -17,7 +16,7 @@ register = template.Library()
 def translated(texts: dict, obj=None):
     """The text in the page's language (a `Shown`, which says which language it is in)."""
     original = getattr(obj, "original_language", None)
-    return pick(texts, language=get_language() or "en", original=original)
+    return pick(texts, language=current_language(), original=original)
 
 
 @register.filter
@@ -27,7 +26,7 @@ def markdown(text) -> str:
 
 @register.filter
 def when(value: dt.datetime) -> str:
-    return formatting.format_datetime(value, get_language() or "en") if value else ""
+    return formatting.format_datetime(value, current_language()) if value else ""
 
 
 @register.filter
@@ -38,7 +37,7 @@ def iso_utc(value: dt.datetime | None) -> str:
 
 @register.filter
 def duration(value: dt.timedelta) -> str:
-    return formatting.format_duration(value, get_language() or "en") if value is not None else ""
+    return formatting.format_duration(value, current_language()) if value is not None else ""
 
 
 @register.simple_tag
@@ -46,7 +45,7 @@ def metric_value(metric) -> str:
     """The latest value in the unit a person reads it in ("23 min"), the exact one in its title."""
     if metric.latest_value is None:
         return ""
-    language, value = get_language() or "en", metric.latest_value
+    language, value = current_language(), metric.latest_value
     shown = formatting.format_measure(value, metric.unit, language, precision=metric.precision)
     exact = formatting.format_exact_measure(value, metric.unit, language, precision=metric.precision)
     if exact == shown:

@@ -28,6 +28,7 @@ from incidents.forms.subscriptions import (
 from incidents.models import Channel, Incident
 from incidents.security.client_address import client_address
 from incidents.services import subscription_limits, subscriptions
+from incidents.translation import current_language
 from incidents.validation.json_bodies import JsonTooDeep, UnstorableText, loads_bounded
 from incidents.validation.request_bodies import body_too_large, read_body_within
 
@@ -104,7 +105,7 @@ SUBSCRIBE_SECTIONS = [
 def _section_forms(request) -> dict:
     """An empty form per section that has one, ids prefixed by the section: one page, no
     duplicate ids."""
-    initial = {"language": request.LANGUAGE_CODE}
+    initial = {"language": current_language()}
     return {
         "email_form": EmailSubscribeForm(initial=initial, auto_id="email-%s"),
         "webhook_form": WebhookSubscribeForm(initial=initial, auto_id="webhook-%s"),
@@ -115,7 +116,7 @@ def _subscribe_page(request, *, status: int = 200, **bound):
     """The subscribe page; `bound` replaces the empty form of the section that was posted
     (`form` is that form too, and `limited` a rate-limit message when there is one)."""
     # The chat sections (incidents/forms/chat_subscriptions.py) come after the webhook one.
-    chats = chat_sections(language=request.LANGUAGE_CODE, bound=bound)
+    chats = chat_sections(language=current_language(), bound=bound)
     sections = [*SUBSCRIBE_SECTIONS[:2], *chats, *SUBSCRIBE_SECTIONS[2:]]
     context = {**_section_forms(request), **bound, "sections": sections}
     return render(request, "subscribe/form.html", context, status=status)
@@ -143,7 +144,7 @@ def subscribe(request):
     """The subscribe page; a POST is the email section's form."""
     if request.method == "GET":
         return _subscribe_page(request)
-    form = EmailSubscribeForm(request.POST, auto_id="email-%s", initial={"language": request.LANGUAGE_CODE})
+    form = EmailSubscribeForm(request.POST, auto_id="email-%s", initial={"language": current_language()})
     return _subscribe_with(request, form, form_name="email_form")
 
 
@@ -170,7 +171,7 @@ def subscribe_chat(request, channel: str):
 @require_http_methods(["GET", "POST"])
 def follow(request, slug: str):
     incident = get_object_or_404(Incident.objects.published(), slug=slug)
-    form = FollowForm(request.POST or None, initial={"language": request.LANGUAGE_CODE})
+    form = FollowForm(request.POST or None, initial={"language": current_language()})
     context = {"form": form, "incident": incident}
     if not incident.is_open:
         return render(

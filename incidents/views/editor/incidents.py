@@ -7,12 +7,11 @@ from django.db.models import Prefetch
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from incidents.editor.resolve_plan import resolve_plan
-from incidents.forms.base import apply_errors, default_language
+from incidents.forms.base import apply_errors
 from incidents.forms.incidents import (
     ClosingForm,
     DeclareForm,
@@ -38,7 +37,7 @@ from incidents.services.maintenance import schedule_maintenance
 from incidents.services.related import relate_incidents
 from incidents.services.transitions import TransitionRefused
 from incidents.services.updates import edit_update
-from incidents.translation import language_codes, pick
+from incidents.translation import current_language, language_codes, pick
 
 from .access import conflict, responder_required, viewer_required
 from .form_aids import chosen_template, form_aids, form_components, templates_for
@@ -51,7 +50,7 @@ def declare(request):
     initial = {}
     template = chosen_template(request)
     if template is not None and request.method == "GET":
-        initial = template_initial(template, language=default_language(), components=components)
+        initial = template_initial(template, language=current_language(), components=components)
     form = DeclareForm(request.POST or None, initial=initial, components=components)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
@@ -142,7 +141,7 @@ def _cockpit(
         or ResolveForm(initial=closing_initial, prefix="resolve", incident=incident),
         "reopen_form": reopen_form
         or ClosingForm(initial=closing_initial, prefix="reopen", incident=incident),
-        "plan": resolve_plan(incident, language=get_language() or "en") if incident.is_open else [],
+        "plan": resolve_plan(incident, language=current_language()) if incident.is_open else [],
         "templates": templates,
         "chosen": template,
         "aids": form_aids(templates),
