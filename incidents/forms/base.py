@@ -3,6 +3,8 @@
 from django import forms
 from django.conf import settings
 from django.core.exceptions import ValidationError
+from django.db import models
+from django.utils.text import capfirst
 
 from incidents.models import Component
 from incidents.translation import current_language, language_codes, pick
@@ -11,6 +13,11 @@ TITLE_MAX = 200
 UPDATE_TEXT_MAX = 20_000
 
 DATETIME_WIDGET = forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
+
+
+def label(model: type[models.Model], name: str):
+    """A form field's label: its model field's `verbose_name`, the one place field labels are written."""
+    return capfirst(model._meta.get_field(name).verbose_name)
 
 
 def language_choices():
