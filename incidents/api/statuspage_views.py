@@ -15,11 +15,10 @@ from django.http import HttpResponse
 from django.utils.cache import get_conditional_response
 from django.utils.http import http_date
 
+from incidents.public import statuspage_v2
 from incidents.public.page_cache import cache_control, fetch
 from incidents.public.versions import page_version_or_none
 from incidents.translation import current_language
-
-from . import statuspage
 
 # The documents that show live figures (component statuses, the page indicator).
 LIVE_DOCUMENTS = frozenset({"summary", "status", "components"})
@@ -41,7 +40,7 @@ def representation(endpoint: str, language: str, version: str | None = None) -> 
     key = f"statuspage-v2:{version}:{endpoint}:{language}"
 
     def build() -> dict:
-        document = statuspage.DOCUMENTS[endpoint](statuspage.Page.load(language))
+        document = statuspage_v2.DOCUMENTS[endpoint](statuspage_v2.Page.load(language))
         body = json.dumps(document, ensure_ascii=False, separators=(",", ":")).encode()
         return {
             "body": body,

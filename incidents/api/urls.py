@@ -4,13 +4,13 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 from rest_framework.routers import DefaultRouter
 
+from incidents.public import statuspage_v2
 from incidents.security.browser_policy import with_inline_styles
 
 from . import (
     incident_views,
     intake_views,
     probe_views,
-    statuspage,
     statuspage_upload,
     statuspage_views,
     subscriber_views,
@@ -35,7 +35,7 @@ router.register("intake-alerts", intake_views.IntakeAlertViewSet, basename="inta
 
 statuspage_patterns = [
     path(f"{endpoint}.json", statuspage_views.endpoint_view(endpoint), name=endpoint.replace("/", "-"))
-    for endpoint in statuspage.DOCUMENTS
+    for endpoint in statuspage_v2.DOCUMENTS
 ]
 
 urlpatterns = [

@@ -27,8 +27,8 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from incidents import formatting
-from incidents.forms.history import normalised_query
 from incidents.public import snapshot, snapshot_embeds
+from incidents.public.history_filters import normalised_query
 from incidents.public.page_numbers import page_number
 from incidents.request_context import request_language
 from incidents.security.browser_policy import allow_framing

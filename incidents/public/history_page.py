@@ -8,9 +8,9 @@ from zoneinfo import ZoneInfo
 from django.utils import timezone
 
 from incidents import formatting, selectors
-from incidents.forms.history import HistoryFilterForm, HistoryFilters, impact_choices
 from incidents.public import history_navigation as navigation
 from incidents.public import presentation
+from incidents.public.history_filters import HistoryFilterForm, HistoryFilters, impact_choices
 
 
 @dataclass

@@ -35,9 +35,8 @@ from django.test import Client
 from django.utils import timezone, translation
 
 from incidents import formatting, selectors
-from incidents.api import statuspage
 from incidents.models import Component, Incident
-from incidents.public import snapshot_embeds
+from incidents.public import snapshot_embeds, statuspage_v2
 from incidents.translation import language_codes
 
 logger = logging.getLogger(__name__)
@@ -141,7 +140,7 @@ def public_urls() -> list[tuple[str, str]]:
             for number in range(2, history_pages + 1)
         ]
         # The JSON documents per language: ?lang= on the app, a folder in the snapshot.
-        for endpoint in statuspage.DOCUMENTS:
+        for endpoint in statuspage_v2.DOCUMENTS:
             target = f"api/v2/{endpoint}.json" if not base else f"{language}/api/v2/{endpoint}.json"
             urls.append((f"/api/v2/{endpoint}.json?lang={language}", target))
     return urls + snapshot_embeds.embed_urls(components)

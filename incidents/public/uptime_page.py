@@ -7,9 +7,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from incidents import formatting, selectors
-from incidents.forms.history import parse_month
 from incidents.public import history_navigation as navigation
 from incidents.public import uptime_table
+from incidents.public.history_filters import parse_month
 from incidents.public.history_page import RenderedPage
 
 UPTIME_MONTHS = 3

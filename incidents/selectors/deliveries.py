@@ -11,7 +11,6 @@ from dataclasses import dataclass, field
 
 from django.db.models import Count
 
-from incidents.channels.registry import CHANNELS
 from incidents.models import Channel, Delivery, DeliveryState, IncidentUpdate
 
 # How a reader sees each state of the outbox.
@@ -32,7 +31,7 @@ class ChannelCounts:
 
     @property
     def label(self) -> str:
-        return Channel(self.channel).label
+        return str(Channel(self.channel).label)
 
     @property
     def total(self) -> int:
@@ -44,10 +43,10 @@ class ChannelCounts:
 
 @dataclass
 class UpdateDeliveries:
-    """One update's deliveries: per channel, in the registry's order, then totals."""
+    """One update's deliveries: per channel, in the order of `Channel`, then totals."""
 
     channels: dict[str, ChannelCounts] = field(
-        default_factory=lambda: {str(name): ChannelCounts(str(name)) for name in CHANNELS}
+        default_factory=lambda: {str(name): ChannelCounts(str(name)) for name in Channel}
     )
 
     def add(self, channel: str, state: str, count: int) -> None:

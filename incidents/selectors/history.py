@@ -4,7 +4,7 @@ import datetime as dt
 from zoneinfo import ZoneInfo
 
 from django.core.paginator import Page, Paginator
-from django.db.models import Max, Prefetch, prefetch_related_objects
+from django.db.models import Max, Prefetch, QuerySet, prefetch_related_objects
 from django.utils import timezone
 
 from incidents.models import Component, Incident, IncidentKind, IncidentStatus, IncidentUpdate
@@ -19,7 +19,7 @@ def _with_components(events: list[Incident]) -> list[Incident]:
     return events
 
 
-def past_events(*, component: Component | int | None = None, impact: str = ""):
+def past_events(*, component: Component | int | None = None, impact: str = "") -> QuerySet[Incident]:
     """Published incidents and maintenance that have begun, optionally of one component and
     one impact ("maintenance" for maintenance). Upcoming maintenance belongs to the
     maintenance page, not to history."""
@@ -65,7 +65,7 @@ def history(
     # Ids first, rows after: a component's incidents are sorted, and sorting them with their
     # texts costs more than sorting their ids.
     paginator = Paginator(queryset.values_list("pk", flat=True), page_size)
-    found = paginator.page(page if 1 <= page <= paginator.num_pages else 1)
+    found: Page = paginator.page(page if 1 <= page <= paginator.num_pages else 1)
     found.object_list = _with_components(
         list(Incident.objects.filter(pk__in=found.object_list).order_by(*order))
     )

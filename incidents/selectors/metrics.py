@@ -2,22 +2,23 @@
 
 import datetime as dt
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any, cast
 
-from django.db.models import F, Window
+from django.db.models import F, QuerySet, Window
 from django.db.models.functions import RowNumber
 from django.utils import timezone
 
 from incidents.models import Aggregation, Metric, Resolution, Rollup, Sample
 
 
-def live_metrics():
+def live_metrics() -> QuerySet[Metric]:
     """Metrics in page order with what incidents.metrics.readings needs (probe, health) in the
     same query."""
     return Metric.objects.select_related("probe", "health").order_by("position", "slug")
 
 
-def rollup_value(metric: Metric, row: dict) -> float | None:
+def rollup_value(metric: Metric, row: Mapping[str, Any]) -> float | None:
     """The value a rollup row stands for, by the metric's aggregation."""
     if metric.aggregation == Aggregation.MAX:
         return row["maximum"]
@@ -82,5 +83,5 @@ def metric_window_values(metrics: list[Metric]) -> dict[int, list[float]]:
     values: dict[int, list[float]] = {pk: [] for pk in windows}
     for metric_id, rank, value in rows:
         if rank <= windows[metric_id]:
-            values[metric_id].append(value)
+            values[metric_id].append(cast(float, value))  # the query leaves out failed samples
     return values

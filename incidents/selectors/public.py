@@ -4,9 +4,10 @@ Every function here runs a fixed number of queries whatever the size of the hist
 read bounded windows and never loop over rows issuing queries.
 """
 
+import datetime as dt
 from dataclasses import dataclass, field
 
-from django.db.models import F, Max, Prefetch
+from django.db.models import F, Max, Prefetch, QuerySet
 from django.shortcuts import get_object_or_404
 
 from incidents.metrics.indicator import Indicator, page_indicator
@@ -52,7 +53,7 @@ def grouped_components() -> list[GroupView]:
     return sorted(views.values(), key=lambda v: (v.group is None, v.group.position if v.group else 0))
 
 
-def open_incidents():
+def open_incidents() -> QuerySet[Incident]:
     """Published incidents and maintenance in progress, newest first, with their timelines."""
     return (
         Incident.objects.published()
@@ -76,7 +77,7 @@ class PageSummary:
         return [c for g in self.groups for c in g.components]
 
 
-def _with_timeline(queryset):
+def _with_timeline(queryset: QuerySet[Incident]) -> QuerySet[Incident]:
     return queryset.prefetch_related(
         Prefetch("updates", queryset=IncidentUpdate.objects.timeline()),
         Prefetch("components", queryset=Component.objects.order_by("position", "slug")),
@@ -159,7 +160,8 @@ def postmortem_for(incident: Incident, language: str) -> PostmortemView | None:
         postmortem.action_items.filter(is_public=True).select_related("owner").order_by("position", "id")
     )
     figures = list(postmortem.key_figures.order_by("position", "id"))
-    for item in [*items, *figures]:
+    loaded: list[ActionItem | KeyFigure] = [*items, *figures]
+    for item in loaded:
         item.postmortem = postmortem
     return PostmortemView(postmortem, list(postmortem.sections_in(language)), items, figures)
 
@@ -193,7 +195,7 @@ def component_choices() -> list[Component]:
     )
 
 
-def page_updated_at():
+def page_updated_at() -> dt.datetime | None:
     """When anything shown on the public page last changed."""
     candidates = [
         Component.objects.aggregate(at=Max("updated_at"))["at"],

@@ -1,6 +1,6 @@
 """Reads for the Statuspage-compatible API: incidents and maintenance with whole timelines."""
 
-from django.db.models import Prefetch
+from django.db.models import Prefetch, QuerySet
 
 from incidents.models import Component, ComponentChange, Incident, IncidentUpdate
 
@@ -8,7 +8,7 @@ MAINTENANCE_UPCOMING = ("scheduled",)
 MAINTENANCE_ACTIVE = ("in_progress", "verifying")
 
 
-def _with_timelines(queryset):
+def _with_timelines(queryset: QuerySet[Incident]) -> QuerySet[Incident]:
     """Incidents with their updates (newest first), component changes and components loaded."""
     updates = IncidentUpdate.objects.timeline().prefetch_related(
         Prefetch(
@@ -26,19 +26,19 @@ def _with_timelines(queryset):
     )
 
 
-def recent_incidents(*, limit: int = 50):
+def recent_incidents(*, limit: int = 50) -> QuerySet[Incident]:
     """The most recent published incidents of any status, newest first."""
     incidents = Incident.objects.published().incidents().order_by("-started_at", "-created_at", "-id")
     return _with_timelines(incidents)[:limit]
 
 
-def unresolved_incidents():
+def unresolved_incidents() -> QuerySet[Incident]:
     """Published incidents not yet resolved, newest first."""
     incidents = Incident.objects.published().incidents().open().order_by("-started_at", "-created_at", "-id")
     return _with_timelines(incidents)
 
 
-def recent_maintenances(*, limit: int = 50, statuses: tuple[str, ...] | None = None):
+def recent_maintenances(*, limit: int = 50, statuses: tuple[str, ...] | None = None) -> QuerySet[Incident]:
     """Published scheduled maintenance, latest window first, optionally only in `statuses`."""
     maintenances = Incident.objects.published().maintenances()
     if statuses is not None:

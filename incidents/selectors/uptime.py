@@ -3,7 +3,9 @@
 import datetime as dt
 from bisect import bisect_right
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+from zoneinfo import ZoneInfo
 
 from django.db.models import OuterRef, Q, Subquery, TextField
 from django.db.models.functions import Cast
@@ -41,7 +43,9 @@ def status_periods(component_ids: Iterable[int], *, since: dt.datetime) -> dict[
     return periods
 
 
-def incidents_by_component(component_ids: Iterable[int], *, since: dt.datetime) -> dict[int, list[dict]]:
+def incidents_by_component(
+    component_ids: Iterable[int], *, since: dt.datetime
+) -> dict[int, list[Mapping[str, Any]]]:
     """Published incidents touching the components since `since`, as small dicts (one query)."""
     rows = (
         Incident.components.through.objects.filter(
@@ -61,7 +65,7 @@ def incidents_by_component(component_ids: Iterable[int], *, since: dt.datetime) 
             "incident__resolved_at",
         )
     )
-    found: dict[int, list[dict]] = defaultdict(list)
+    found: dict[int, list[Mapping[str, Any]]] = defaultdict(list)
     for row in rows:
         found[row["component_id"]].append(row)
     return found
@@ -105,7 +109,7 @@ def uptime(component: Component, *, days: int = 90) -> list[Span]:
 UPTIME_COLUMNS = [(status.value, UptimeMonth.column(status.value)) for status in ComponentStatus]
 
 
-def first_status_month(zone, *, times: dict[int, dt.datetime] | None = None) -> dt.date | None:
+def first_status_month(zone: ZoneInfo, *, times: dict[int, dt.datetime] | None = None) -> dt.date | None:
     """The month (its first day, in `zone`) of the first status period: the uptime page's first;
     from `times` (first_status_times) when the caller has them."""
     times = first_status_times() if times is None else times
@@ -169,8 +173,9 @@ def uptime_by_month(
         if any(counted_from != start_date for _month, counted_from, *_seconds in rows):
             stale.append(component)
         else:
+            start = observed_from(component.start_date, zone)
             result[component.pk] = counted_month_spans(
-                grid, rows, running.get(component.pk), now=now, start_date=component.start_date
+                grid, rows, running.get(component.pk), now=now, start=start
             )
     if stale:
         replayed = status_periods([c.pk for c in stale], since=boundaries[0])
@@ -188,15 +193,14 @@ def counted_month_spans(
     running: Period | None,
     *,
     now: dt.datetime,
-    start_date: dt.date | None,
+    start: dt.datetime | None,
 ) -> list[Span]:
     """One component's month spans from its UptimeMonth rows ((month, counted from as ISO text,
-    seconds per status…)) and its running period, counted until `now`."""
+    seconds per status…)) and its running period, counted from `start` (observed_from) until `now`."""
     counted = {
         month: {
             status: value for (status, _column), value in zip(UPTIME_COLUMNS, seconds, strict=True) if value
         }
         for month, _counted_from, *seconds in rows
     }
-    start = observed_from(start_date, grid.boundaries[0].tzinfo)
     return month_spans(grid, counted, running, now=now, observed_from=start)

@@ -16,9 +16,9 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import conditional_page, require_safe
 
 from incidents import selectors
-from incidents.forms.history import normalised_query, parse_month
 from incidents.models import ComponentStatus, Resolution
 from incidents.public import presentation
+from incidents.public.history_filters import normalised_query, parse_month
 from incidents.public.history_page import RenderedPage, history_page
 from incidents.public.incident_charts import incident_charts
 from incidents.public.page_cache import cached_page, no_query

@@ -50,7 +50,7 @@ def _browser_missing() -> str | None:
     try:
         import selenium  # noqa: F401
     except ImportError:
-        return "needs the selenium package (requirements.txt)"
+        return "needs the selenium package (requirements-dev.txt)"
     return None
 
 

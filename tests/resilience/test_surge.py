@@ -8,8 +8,8 @@ import pytest
 from django.http import Http404, HttpResponse
 from django.test import RequestFactory
 
-from incidents.api import statuspage, statuspage_views
-from incidents.public import page_cache, versions
+from incidents.api import statuspage_views
+from incidents.public import page_cache, statuspage_v2, versions
 
 pytestmark = pytest.mark.django_db
 
@@ -94,8 +94,8 @@ def test_an_expired_v2_document_under_a_surge_is_built_once(monkeypatch):
         time.sleep(0.3)
         return {"page": {"updated_at": "2026-03-10T12:00:00.000Z"}, "build": len(builds)}
 
-    monkeypatch.setitem(statuspage.DOCUMENTS, "summary", slow_summary)
-    monkeypatch.setattr(statuspage.Page, "load", classmethod(lambda cls, language: None))
+    monkeypatch.setitem(statuspage_v2.DOCUMENTS, "summary", slow_summary)
+    monkeypatch.setattr(statuspage_v2.Page, "load", classmethod(lambda cls, language: None))
     statuspage_views.representation("summary", "en")
     versions._bump_content()
     results = _concurrently(30, lambda: statuspage_views.representation("summary", "en"))
