@@ -171,7 +171,7 @@ def _language_links(path: str) -> list[dict]:
     current = current_language()
     links = []
     # Resolve the path in the language its prefix names (none: the default language), not in
-    # the reader's language, which may differ on unprefixed URLs (see incidents.middleware).
+    # the reader's language, which may differ on unprefixed URLs (see incidents.request_context).
     path_language = get_language_from_path(path.split("?")[0]) or settings.LANGUAGE_CODE
     for code in language_codes():
         with override(path_language):
