@@ -39,7 +39,7 @@ class StrictBooleanField(forms.NullBooleanField):
             return None
         flag = {"true": True, "1": True, "false": False, "0": False}.get(str(value).lower())
         if flag is None:
-            raise ValidationError(_("Must be true or false."), code="invalid")
+            raise ValidationError(_("Must be a valid boolean."), code="invalid")
         return flag
 
 
