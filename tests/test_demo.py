@@ -8,6 +8,7 @@ from django.core.cache import cache
 from django.core.management import call_command
 from django.utils import timezone
 
+from incidents.intake.receiving import ReceivedAlert, receive_alerts
 from incidents.models import (
     ActionItem,
     AlertRule,
@@ -29,7 +30,6 @@ from incidents.models import (
 from incidents.models.postmortems import status_page_today
 from incidents.services.components import set_component_status
 from incidents.services.incidents import resolve_incident
-from incidents.services.intake import ReceivedAlert, receive_alerts
 from incidents.tasks.demo import feed
 
 MODELS = (

@@ -1,17 +1,24 @@
 """URLs of both APIs: /api/v1/ (ours), /api/v2/*.json (Statuspage's), the schema and its docs."""
 
-from django.urls import include, path
+from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 from rest_framework.routers import DefaultRouter
+from rest_framework.urlpatterns import format_suffix_patterns
 
+from incidents.importers.samples.api import SampleImportViewSet
+from incidents.importers.statuspage.api import StatuspageImportViewSet
+from incidents.intake.api import (
+    AlertmanagerIntakeViewSet,
+    AlertRuleViewSet,
+    GrafanaIntakeViewSet,
+    IntakeAlertViewSet,
+)
 from incidents.public import statuspage_v2
 from incidents.security.browser_policy import with_inline_styles
 
 from . import (
     incident_views,
-    intake_views,
     probe_views,
-    statuspage_upload,
     statuspage_views,
     subscriber_views,
     views,
@@ -30,8 +37,8 @@ router.register("tokens", views.ApiTokenViewSet, basename="token")
 router.register("probes", probe_views.ProbeViewSet, basename="probe")
 router.register("probe-runs", probe_views.ProbeRunViewSet, basename="probe-run")
 router.register("subscribers", subscriber_views.SubscriberViewSet, basename="subscriber")
-router.register("alert-rules", intake_views.AlertRuleViewSet, basename="alert-rule")
-router.register("intake-alerts", intake_views.IntakeAlertViewSet, basename="intake-alert")
+router.register("alert-rules", AlertRuleViewSet, basename="alert-rule")
+router.register("intake-alerts", IntakeAlertViewSet, basename="intake-alert")
 
 statuspage_patterns = [
     path(f"{endpoint}.json", statuspage_views.endpoint_view(endpoint), name=endpoint.replace("/", "-"))
@@ -39,19 +46,28 @@ statuspage_patterns = [
 ]
 
 urlpatterns = [
+    *format_suffix_patterns(
+        [
+            re_path(
+                r"^v1/metrics/(?P<pk>[^/.]+)/samples/import/$",
+                SampleImportViewSet.as_view({"post": "create"}),
+                name="metric-import-samples",
+            )
+        ]
+    ),
     path(
         "v1/imports/statuspage/",
-        statuspage_upload.StatuspageImportViewSet.as_view({"post": "create"}),
+        StatuspageImportViewSet.as_view({"post": "create"}),
         name="statuspage-import",
     ),
     path(
         "v1/intake/alertmanager/",
-        intake_views.AlertmanagerIntakeViewSet.as_view({"post": "create"}),
+        AlertmanagerIntakeViewSet.as_view({"post": "create"}),
         name="intake-alertmanager",
     ),
     path(
         "v1/intake/grafana/",
-        intake_views.GrafanaIntakeViewSet.as_view({"post": "create"}),
+        GrafanaIntakeViewSet.as_view({"post": "create"}),
         name="intake-grafana",
     ),
     path("v1/", include(router.urls)),

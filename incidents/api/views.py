@@ -1,6 +1,5 @@
 """Our REST API (/api/v1/): components, metrics, samples, the audit trail and API tokens."""
 
-from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import mixins, status
@@ -19,12 +18,10 @@ from incidents.models import (
 from incidents.roles import can_respond, can_view_drafts
 from incidents.services.api_tokens import issue_token, revoke_token
 from incidents.services.components import set_component_status
-from incidents.services.sample_import import MAX_IMPORTED_SAMPLES, import_samples
 
 from . import filters
 from . import serializers as s
 from .base import ERRORS, ApiViewSet, ByPublicId, ServiceCrudViewSet
-from .sample_import import SampleImportResultSerializer, SampleImportSerializer
 
 # --- components ---
 
@@ -64,37 +61,6 @@ class MetricViewSet(ServiceCrudViewSet):
     serializer_class = s.MetricSerializer
     ordering_fields = ["position", "slug", "created_at", "updated_at", "latest_at"]
     filterset_class = filters.MetricFilters
-
-    # Room for the most samples an import takes, each with the longest time and number, pretty-printed.
-    SAMPLE_IMPORT_BYTES_PER_SAMPLE = 200
-
-    def body_limit(self) -> int:
-        if self.action == "import_samples":
-            return max(
-                settings.API_MAX_BODY_BYTES, MAX_IMPORTED_SAMPLES * self.SAMPLE_IMPORT_BYTES_PER_SAMPLE
-            )
-        return super().body_limit()
-
-    @extend_schema(
-        request=SampleImportSerializer,
-        responses={
-            200: SampleImportResultSerializer,
-            **ERRORS,
-            404: OpenApiResponse(description=_("No such metric")),
-            413: OpenApiResponse(description=_("The body is too large")),
-        },
-    )
-    @action(detail=True, methods=["post"], url_path="samples/import")
-    def import_samples(self, request, *args, **kwargs):
-        """Imports samples of the past (any time since 1970), marked as imported and folded into
-        the rollups; one already stored at the same instant is skipped, so a re-import counts
-        nothing twice. All or none; one audit event."""
-        metric = self.get_object()
-        serializer = SampleImportSerializer(data=request.data, context={"metric": metric})
-        serializer.is_valid(raise_exception=True)
-        values = [(sample["at"], sample["value"]) for sample in serializer.validated_data["samples"]]
-        result = import_samples(metric, values, actor=request.user)
-        return Response(SampleImportResultSerializer(result).data)
 
 
 class SampleViewSet(mixins.ListModelMixin, ApiViewSet):

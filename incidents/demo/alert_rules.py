@@ -4,8 +4,8 @@ posted to /api/v1/intake/ do to the demo's components (docs/intake.md)."""
 import json
 from pathlib import Path
 
+from incidents.intake.rules import save_alert_rule
 from incidents.models import AlertRule, Component
-from incidents.services.alert_rules import save_alert_rule
 
 RULES_FILE = Path(__file__).with_name("alert_rules.json")
 

@@ -1,1 +1,2 @@
-"""Alerts from Alertmanager and Grafana: reading their payloads and matching rules to them."""
+"""Alert intake: alerts from Alertmanager and Grafana (/api/v1/intake/…) matched to the rules that
+set component statuses and open draft incidents, and the editor's intake pages."""

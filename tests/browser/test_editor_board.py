@@ -4,10 +4,10 @@ light and dark, and never wider than a phone."""
 import pytest
 from django.utils import timezone
 
+from incidents.intake.receiving import ReceivedAlert, receive_alerts
+from incidents.intake.rules import save_alert_rule
 from incidents.models import AlertRule, AlertSource, AlertState, Metric, Probe, ProbeKind, StatusMode
-from incidents.services.alert_rules import save_alert_rule
 from incidents.services.health import evaluate_metrics
-from incidents.services.intake import ReceivedAlert, receive_alerts
 from incidents.services.metrics import record_sample
 from incidents.services.probes import save_probe
 from tests.browser.conftest import (

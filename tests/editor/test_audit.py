@@ -7,9 +7,9 @@ import pytest
 import time_machine
 from django.utils.html import strip_tags
 
+from incidents.intake.rules import save_alert_rule
 from incidents.models import AlertRule, AuditEvent, Component, ComponentGroup
 from incidents.roles import role_of
-from incidents.services.alert_rules import save_alert_rule
 from incidents.services.components import save_component
 from incidents.services.metrics import record_sample
 

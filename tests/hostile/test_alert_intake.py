@@ -12,9 +12,9 @@ import pytest
 from django.db import connection
 from rest_framework.test import APIClient
 
+from incidents.intake import receiving as intake_service
 from incidents.intake.matchers import parse_matcher
 from incidents.models import AlertRule, Component, Incident, IntakeAlert
-from incidents.services import intake as intake_service
 from tests.conftest import database_rows
 from tests.intake.conftest import api_component, intake, rules, webhooks  # noqa: F401
 from tests.intake.payloads import alertmanager, grafana

@@ -1,8 +1,8 @@
 import pytest
 from rest_framework.test import APIClient
 
+from incidents.intake.rules import save_alert_rule
 from incidents.models import AlertRule, StatusMode, TokenScope
-from incidents.services.alert_rules import save_alert_rule
 from incidents.services.api_tokens import issue_token
 
 

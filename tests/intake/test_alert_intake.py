@@ -221,7 +221,7 @@ def test_a_malformed_json_body_is_a_400(intake, rules):
 def test_a_rule_moved_to_another_component_moves_the_firing_alert_with_it(
     intake, rules, webhooks, api_component, admin
 ):
-    from incidents.services.alert_rules import save_alert_rule
+    from incidents.intake.rules import save_alert_rule
 
     critical, _api = rules
     intake.post(AM, alertmanager("firing"), format="json")
@@ -240,7 +240,7 @@ def test_a_rule_moved_to_another_component_moves_the_firing_alert_with_it(
 def test_an_alert_whose_rule_was_deleted_holds_its_component_until_it_resolves(
     intake, rules, webhooks, admin
 ):
-    from incidents.services.alert_rules import delete_alert_rule
+    from incidents.intake.rules import delete_alert_rule
 
     critical, _api = rules
     intake.post(AM, alertmanager("firing"), format="json")

@@ -39,6 +39,20 @@ def test_a_rule_is_created_read_changed_and_deleted(as_admin, webhooks):
     ]
 
 
+def test_a_delete_naming_a_stale_version_is_refused_and_the_rule_kept(as_admin, webhooks):
+    created = as_admin.post(
+        "/api/v1/alert-rules/", {"name": "R", "matchers": ['a="b"'], "component": "webhooks"}, format="json"
+    )
+    url = f"/api/v1/alert-rules/{created.json()['id']}/"
+    as_admin.patch(url, {"status": "partial_outage"}, format="json")
+
+    stale = as_admin.delete(url, HTTP_IF_MATCH=created["ETag"])
+    current = as_admin.delete(url, HTTP_IF_MATCH=as_admin.patch(url, {}, format="json")["ETag"])
+
+    assert (stale.status_code, current.status_code) == (412, 204)
+    assert not AlertRule.objects.exists()
+
+
 @pytest.mark.parametrize(
     ("body", "field"),
     [

@@ -8,9 +8,9 @@ import re
 import pytest
 from django.test import Client
 
+from incidents.importers.samples.service import import_samples
 from incidents.models import Component, Incident, Metric
 from incidents.services.incidents import declare_incident, resolve_incident
-from incidents.services.sample_import import import_samples
 
 pytestmark = pytest.mark.django_db
 

@@ -5,9 +5,9 @@ import datetime as dt
 import pytest
 from django.test import Client
 
+from incidents.importers.samples.service import import_samples
 from incidents.models import Component, Metric
 from incidents.services.incidents import declare_incident, resolve_incident
-from incidents.services.sample_import import import_samples
 
 START = dt.datetime(2018, 7, 13, 11, 0, tzinfo=dt.UTC)
 

@@ -20,6 +20,7 @@ from django.urls import URLPattern, URLResolver, get_resolver, resolve
 from django.utils import timezone
 from rest_framework.test import APIClient
 
+from incidents.intake.rules import save_alert_rule
 from incidents.models import (
     ActionItem,
     AlertRule,
@@ -38,7 +39,6 @@ from incidents.models import (
     TokenScope,
 )
 from incidents.roles import Role
-from incidents.services.alert_rules import save_alert_rule
 from incidents.services.api_tokens import issue_token
 from incidents.services.postmortems import save_action_item, write_postmortem
 from incidents.services.probes import save_probe

@@ -4,8 +4,9 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 
-from incidents.services.statuspage_import import import_export
-from incidents.services.statuspage_parsing import ImportRefused, parse_export, read_source
+from incidents.importers.statuspage.parsing import read_export
+from incidents.importers.statuspage.service import import_export
+from incidents.importers.statuspage.sources import read_source
 
 
 class Command(BaseCommand):
@@ -24,12 +25,9 @@ class Command(BaseCommand):
 
     def handle(self, *args, source: str, language: str, **options):
         try:
-            export = parse_export(read_source(source))
-            result = import_export(export, language=language)
-        except ImportRefused as error:
-            raise CommandError(str(error)) from None
+            result = import_export(read_export(read_source(source)), language=language)
         except ValidationError as error:
-            raise CommandError(" ".join(error.messages)) from None
+            raise CommandError("\n".join(error.messages)) from None
         self.stdout.write(
             f"created incidents={result.incidents} updates={result.updates} "
             f"components={result.components} skipped={result.skipped}"

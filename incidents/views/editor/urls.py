@@ -2,6 +2,9 @@
 
 from django.urls import path
 
+from incidents.importers.statuspage.views import statuspage_import
+from incidents.intake import views as intake
+
 from . import (
     api_tokens,
     auth,
@@ -9,11 +12,9 @@ from . import (
     dashboard,
     deliveries,
     incidents,
-    intake,
     people,
     postmortems,
     probes,
-    statuspage_import,
     update_templates,
 )
 
@@ -72,7 +73,7 @@ urlpatterns = [
     path("groups/new/", people.group_edit, name="new-group"),
     path("groups/<int:pk>/", people.group_edit, name="group"),
     path("users/", people.users, name="users"),
-    path("import/statuspage/", statuspage_import.statuspage_import, name="statuspage-import"),
+    path("import/statuspage/", statuspage_import, name="statuspage-import"),
     path("users/<int:pk>/role/", people.user_role, name="user-role"),
     path("intake/", intake.intake_overview, name="intake"),
     path("intake/rules/new/", intake.rule_new, name="new-alert-rule"),

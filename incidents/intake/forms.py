@@ -1,13 +1,10 @@
 """The alert rule form: matchers typed one per line, as in Alertmanager's configuration."""
 
 from django import forms
-from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
-from incidents.intake.matchers import parse_matchers
+from incidents.forms.base import component_label
 from incidents.models import ALERT_STATUSES, AlertSource, Component, StatusMode
-
-from .base import component_label
 
 
 class AlertRuleForm(forms.Form):
@@ -37,9 +34,3 @@ class AlertRuleForm(forms.Form):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["component"].label_from_instance = component_label
-
-    def clean_matchers(self):
-        try:
-            return [str(matcher) for matcher in parse_matchers(self.cleaned_data["matchers"])]
-        except ValidationError as error:
-            raise ValidationError(error.messages) from None

@@ -1,7 +1,4 @@
-"""The body of a sample import: {"samples": [{"at": "...", "value": 12.5}, ...]}.
-
-An error names the sample by its index: {"samples": {"3": {"at": ["..."]}}}.
-"""
+"""Serializer fields for values other systems send: strict JSON numbers and bounded instants."""
 
 import datetime as dt
 import math
@@ -12,10 +9,7 @@ from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from incidents.services.sample_import import MAX_IMPORTED_SAMPLES
-from incidents.validation.instants import check_happened, parse_instant
-
-from .strict import ApiSerializer
+from incidents.validation.instants import check_happened, check_planned, parse_instant
 
 
 @extend_schema_field({"type": "number", "format": "double"})
@@ -66,44 +60,9 @@ class HappenedInstantField(serializers.Field):
         return value.isoformat()
 
 
-class ImportedSampleSerializer(ApiSerializer):
-    at = HappenedInstantField(help_text=_("When it was measured: any time since 1970, not in the future."))
-    value = StrictNumberField()
+class PlannedInstantField(HappenedInstantField):
+    """An ISO 8601 time with its zone, from 1970 to the planning horizon."""
 
-    def validate_value(self, value):
-        metric = self.context.get("metric")
-        if metric is not None:
-            try:
-                metric.validate_value(value)
-            except DjangoValidationError as invalid:
-                raise serializers.ValidationError(invalid.messages) from None
-        return value
-
-
-class SampleImportSerializer(ApiSerializer):
-    samples = serializers.ListField(
-        child=ImportedSampleSerializer(),
-        min_length=1,
-        max_length=MAX_IMPORTED_SAMPLES,
-        help_text=_("At most %(limit)s samples; one already stored at the same instant is skipped.")
-        % {"limit": MAX_IMPORTED_SAMPLES},
-    )
-
-    def validate_samples(self, samples):
-        seen = {}
-        for index, sample in enumerate(samples):
-            if sample["at"] in seen:
-                raise serializers.ValidationError(
-                    {
-                        str(index): {
-                            "at": [_("The same time as sample %(index)s.") % {"index": seen[sample["at"]]}]
-                        }
-                    }
-                )
-            seen[sample["at"]] = index
-        return samples
-
-
-class SampleImportResultSerializer(ApiSerializer):
-    imported = serializers.IntegerField(help_text=_("Samples stored."))
-    skipped = serializers.IntegerField(help_text=_("Samples already stored at the same instant."))
+    def bounded(self, at: dt.datetime) -> dt.datetime | None:
+        check_planned(at)
+        return at

@@ -8,13 +8,13 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from incidents.forms.alert_rules import AlertRuleForm
 from incidents.forms.base import apply_errors
 from incidents.models import AlertRule, AuditEvent, IntakeAlert, Subject
 from incidents.roles import can_administer
-from incidents.services.alert_rules import delete_alert_rule, save_alert_rule
+from incidents.views.editor.access import admin_required, viewer_required
 
-from .access import admin_required, viewer_required
+from .forms import AlertRuleForm
+from .rules import delete_alert_rule, save_alert_rule
 
 RECENT_ALERTS = 100
 RULE_FIELDS = ("name", "source", "matchers", "component", "status", "open_incident", "position", "enabled")
@@ -34,7 +34,7 @@ def intake_overview(request):
         "grafana_url": request.build_absolute_uri(reverse("api:intake-grafana")),
         "tokens_url": reverse("editor:api-tokens"),
     }
-    return render(request, "editor/intake.html", context)
+    return render(request, "intake/overview.html", context)
 
 
 def _save(request, form: AlertRuleForm, rule: AlertRule) -> AlertRule | None:
@@ -61,7 +61,7 @@ def rule_new(request):
         if _save(request, form, AlertRule()) is not None:
             messages.success(request, _("Alert rule created."))
             return redirect("editor:intake")
-    return render(request, "editor/alert_rule.html", {"form": form, "rule": None})
+    return render(request, "intake/alert_rule.html", {"form": form, "rule": None})
 
 
 def _as_matchers(labels: dict) -> str:
@@ -80,7 +80,7 @@ def rule_detail(request, pk: int):
             return redirect("editor:intake")
         rule = AlertRule.objects.select_related("component").get(pk=pk)
     changes = AuditEvent.objects.filter(subject_type=Subject.ALERT_RULE, subject_id=str(rule.pk))[:20]
-    return render(request, "editor/alert_rule.html", {"form": form, "rule": rule, "changes": changes})
+    return render(request, "intake/alert_rule.html", {"form": form, "rule": rule, "changes": changes})
 
 
 @admin_required

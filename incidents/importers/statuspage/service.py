@@ -1,17 +1,17 @@
-"""Importing a Statuspage export as records of the past (`manage.py import_statuspage`).
+"""Importing a Statuspage export as records of the past.
 
 Every incident is entered as a record (`backfilled`): nobody is notified and current component
 status stays as it is; a resolved record's component impact is laid over its own days. Rows are
-written in bulk, a batch per transaction, after the whole document has been checked
-(statuspage_parsing), so bad input writes nothing. Incidents and updates keep their Statuspage
-ids (`statuspage_id`, and `public_id` when it is free), so a second run finds them and creates
-nothing; components are matched by name ("Group - Component" too) and created when missing.
+written in bulk, a batch per transaction (`manage.py import_statuspage`), or all in one for an
+upload, after the whole document has been checked (parsing), so bad input writes nothing.
+Incidents and updates keep their Statuspage ids (`statuspage_id`, and `public_id` when it is
+free), so a second run finds them and creates nothing; components are matched by name
+("Group - Component" too) and created when missing.
 """
 
 import re
 from dataclasses import dataclass
 
-from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 from django.utils.text import slugify
@@ -28,13 +28,11 @@ from incidents.models import (
 )
 from incidents.public.versions import content_changed
 from incidents.rendering import rendered_texts
+from incidents.services.audit import actor_label
+from incidents.services.component_limits import check_import_creates, check_room_for_components
+from incidents.services.records import write_records_impact
+from incidents.services.slugs import incident_slug
 from incidents.translation import validate_language
-
-from .audit import actor_label
-from .component_limits import check_import_creates, check_room_for_components
-from .records import write_records_impact
-from .slugs import incident_slug
-from .statuspage_parsing import Export, ImportedIncident, ImportRefused
 
 BATCH_SIZE = 500
 PUBLIC_ID = re.compile(r"^[a-z0-9]{1,12}$")
@@ -48,17 +46,20 @@ class ImportResult:
     skipped: int
 
 
-def import_export(export: Export, *, language: str) -> ImportResult:
-    """Writes the incidents of `export` not imported before; returns what it created."""
+@transaction.atomic
+def import_upload(export: dict, *, language: str) -> ImportResult:
+    """import_export in one transaction: a refusal anywhere writes nothing."""
+    return import_export(export, language=language)
+
+
+def import_export(export: dict, *, language: str) -> ImportResult:
+    """Writes the incidents of `export` (parsing.parse_export) not imported before; returns what
+    it created. ValidationError (nothing written) past the component limits."""
     validate_language(language)
-    known = set(
-        Incident.objects.filter(statuspage_id__in=[i.statuspage_id for i in export.incidents]).values_list(
-            "statuspage_id", flat=True
-        )
-    )
-    fresh = [incident for incident in export.incidents if incident.statuspage_id not in known]
-    components = components_by_name(export, fresh, language=language)
-    created_components = sum(1 for component in components.values() if component.created)
+    ids = [incident["id"] for incident in export["incidents"]]
+    known = set(Incident.objects.filter(statuspage_id__in=ids).values_list("statuspage_id", flat=True))
+    fresh = [incident for incident in export["incidents"] if incident["id"] not in known]
+    components, created_components = components_by_name(export, fresh, language=language)
     incidents = updates = 0
     for start in range(0, len(fresh), BATCH_SIZE):
         batch = fresh[start : start + BATCH_SIZE]
@@ -73,12 +74,6 @@ def import_export(export: Export, *, language: str) -> ImportResult:
     )
 
 
-@dataclass
-class MatchedComponent:
-    component: Component
-    created: bool = False
-
-
 def _names_of(component: Component) -> set[str]:
     names = {text.strip().casefold() for text in component.name.values() if text.strip()}
     if component.group_id:
@@ -90,53 +85,44 @@ def _names_of(component: Component) -> set[str]:
     return names
 
 
-def components_by_name(export: Export, incidents: list[ImportedIncident], *, language: str):
-    """Every component named in the export, by folded name, created (operational) when missing.
+def components_by_name(
+    export: dict, incidents: list[dict], *, language: str
+) -> tuple[dict[str, Component], int]:
+    """Every component named in the export, by folded name, created (operational) when missing,
+    and how many were created.
 
-    Refuses (ImportRefused, nothing created) an export that would create more components than
+    Refuses (ValidationError, nothing created) an export that would create more components than
     one import may, or than the page may hold."""
-    matched: dict[str, MatchedComponent] = {}
+    matched: dict[str, Component] = {}
     for component in Component.objects.select_related("group"):
         for name in _names_of(component):
-            matched.setdefault(name, MatchedComponent(component))
-    wanted = list(export.component_names)
-    for incident in incidents:
-        wanted += incident.component_names
-        wanted += [change.name for update in incident.updates for change in update.affected]
-    creating = _new_names(wanted, set(matched))
-    try:
-        check_import_creates(creating=creating)
-        if creating:
-            check_room_for_components(adding=creating)
-    except ValidationError as error:
-        raise ImportRefused(" ".join(error.messages)) from None
+            matched.setdefault(name, component)
+    wanted = export["component_names"] + [name for incident in incidents for name in _names_in(incident)]
+    missing: dict[str, str] = {}  # folded bare name: bare name
+    for name in wanted:
+        if name.casefold() not in matched and _bare(name).casefold() not in matched:
+            missing.setdefault(_bare(name).casefold(), _bare(name))
+    check_import_creates(creating=len(missing))
+    if missing:
+        check_room_for_components(adding=len(missing))
     with transaction.atomic():
-        for name in wanted:
-            key = name.casefold()
-            if key in matched:
-                continue
-            bare = _bare(name)
-            if bare.casefold() not in matched:
-                matched[bare.casefold()] = MatchedComponent(_new_component(bare, language=language), True)
-            matched[key] = matched[bare.casefold()]
-    return matched
+        matched |= {key: _new_component(name, language=language) for key, name in missing.items()}
+    for name in wanted:
+        if name.casefold() not in matched:
+            matched[name.casefold()] = matched[_bare(name).casefold()]
+    return matched, len(missing)
+
+
+def _names_in(incident: dict) -> list[str]:
+    affected = [
+        change["name"] for update in incident["incident_updates"] for change in update["affected_components"]
+    ]
+    return incident["component_names"] + affected
 
 
 def _bare(name: str) -> str:
     """ "Group - Component" names the component "Component"."""
     return name.split(" - ", 1)[1] if " - " in name else name
-
-
-def _new_names(wanted: list[str], known: set[str]) -> int:
-    """How many components matching `wanted` against the `known` folded names creates."""
-    created = 0
-    for name in wanted:
-        key, bare = name.casefold(), _bare(name).casefold()
-        if key not in known and bare not in known:
-            created += 1
-            known.add(bare)
-        known.add(key)
-    return created
 
 
 def _new_component(name: str, *, language: str) -> Component:
@@ -148,8 +134,8 @@ def _new_component(name: str, *, language: str) -> Component:
     return Component.objects.create(slug=slug, name={language: name}, position=position)
 
 
-def _slugs(batch: list[ImportedIncident]) -> list[str]:
-    wanted = [incident_slug(i.name, at=i.started_at) for i in batch]
+def _slugs(batch: list[dict]) -> list[str]:
+    wanted = [incident_slug(i["name"], at=i["started_at"]) for i in batch]
     taken = set(Incident.objects.filter(slug__in=wanted).values_list("slug", flat=True))
     slugs = []
     for base in wanted:
@@ -168,40 +154,37 @@ def _free_public_ids(ids: list[str], model) -> set[str]:
     return usable - set(model.objects.filter(public_id__in=usable).values_list("public_id", flat=True))
 
 
-def _write_batch(batch: list[ImportedIncident], components, *, language: str) -> tuple[int, int]:
+def _write_batch(batch: list[dict], components, *, language: str) -> tuple[int, int]:
     now = timezone.now()
-    free_ids = _free_public_ids([i.statuspage_id for i in batch], Incident)
+    ids = [i["id"] for i in batch]
+    free_ids = _free_public_ids(ids, Incident)
     rows = []
     for imported, slug in zip(batch, _slugs(batch), strict=True):
         row = Incident(
             slug=slug,
-            statuspage_id=imported.statuspage_id,
-            kind=imported.kind,
-            title={language: imported.name},
+            statuspage_id=imported["id"],
+            title={language: imported["name"]},
             original_language=language,
-            impact=imported.impact,
-            status=imported.status,
-            started_at=imported.started_at,
-            monitoring_at=imported.monitoring_at,
-            resolved_at=imported.resolved_at,
-            scheduled_for=imported.scheduled_for,
-            scheduled_until=imported.scheduled_until,
-            published_at=imported.created_at,
+            kind=imported["kind"],
+            impact=imported["impact"],
+            status=imported["status"],
+            started_at=imported["started_at"],
+            monitoring_at=imported["monitoring_at"],
+            resolved_at=imported["resolved_at"],
+            scheduled_for=imported["scheduled_for"],
+            scheduled_until=imported["scheduled_until"],
+            published_at=imported["created_at"],
             backfilled=True,
-            created_at=imported.created_at,
-            updated_at=imported.updated_at,
+            created_at=imported["created_at"],
+            updated_at=imported["updated_at"],
         )
-        if imported.statuspage_id in free_ids:
-            row.public_id = imported.statuspage_id
+        if imported["id"] in free_ids:
+            row.public_id = imported["id"]
         rows.append(row)
     Incident.objects.bulk_create(rows)
     # bulk_create returns primary keys on PostgreSQL and SQLite; look them up for the others.
     if any(row.pk is None for row in rows):
-        pks = dict(
-            Incident.objects.filter(statuspage_id__in=[i.statuspage_id for i in batch]).values_list(
-                "statuspage_id", "pk"
-            )
-        )
+        pks = dict(Incident.objects.filter(statuspage_id__in=ids).values_list("statuspage_id", "pk"))
         for row in rows:
             row.pk = row.id = pks[row.statuspage_id]
     updates = _write_updates(batch, rows, components, language=language)
@@ -223,42 +206,44 @@ def _write_batch(batch: list[ImportedIncident], components, *, language: str) ->
     write_records_impact(
         row
         for imported, row in zip(batch, rows, strict=True)
-        if row.resolved_at and any(update.affected for update in imported.updates)
+        if row.resolved_at and any(update["affected_components"] for update in imported["incident_updates"])
     )
     return len(rows), updates
 
 
 def _write_updates(batch, rows, components, *, language: str) -> int:
-    update_ids = [u.statuspage_id for imported in batch for u in imported.updates]
+    update_ids = [u["id"] for imported in batch for u in imported["incident_updates"]]
     free_ids = _free_public_ids(update_ids, IncidentUpdate)
     updates, changes = [], []
     for imported, incident in zip(batch, rows, strict=True):
-        for source in imported.updates:
+        for source in imported["incident_updates"]:
             update = IncidentUpdate(
                 incident=incident,
-                statuspage_id=source.statuspage_id,
-                status=source.status,
-                body={language: source.body},
-                body_html=rendered_texts({language: source.body}),
+                statuspage_id=source["id"],
+                status=source["status"],
+                body={language: source["body"]},
+                body_html=rendered_texts({language: source["body"]}),
                 original_language=language,
-                display_at=source.display_at,
-                created_at=source.created_at,
-                updated_at=source.updated_at,
+                display_at=source["display_at"],
+                created_at=source["created_at"],
+                updated_at=source["updated_at"],
                 deliver_notifications=False,
             )
-            if source.statuspage_id in free_ids:
-                update.public_id = source.statuspage_id
+            if source["id"] in free_ids:
+                update.public_id = source["id"]
             updates.append(update)
             seen = set()
-            for change in source.affected:
-                component = components[change.name.casefold()].component
+            for change in source["affected_components"]:
+                component = components[change["name"].casefold()]
                 if component.pk in seen:
                     continue
                 seen.add(component.pk)
                 changes.append((update, component, change))
     IncidentUpdate.objects.bulk_create(updates)
     ComponentChange.objects.bulk_create(
-        ComponentChange(update=update, component=component, old_status=c.old_status, new_status=c.new_status)
+        ComponentChange(
+            update=update, component=component, old_status=c["old_status"], new_status=c["new_status"]
+        )
         for update, component, c in changes
     )
     return len(updates)
@@ -267,9 +252,7 @@ def _write_updates(batch, rows, components, *, language: str) -> int:
 def _write_links(batch, rows, components) -> None:
     links = set()
     for imported, incident in zip(batch, rows, strict=True):
-        names = list(imported.component_names)
-        names += [change.name for update in imported.updates for change in update.affected]
-        links |= {(incident.pk, components[name.casefold()].component.pk) for name in names}
+        links |= {(incident.pk, components[name.casefold()].pk) for name in _names_in(imported)}
     through = Incident.components.through
     through.objects.bulk_create(
         through(incident_id=incident_id, component_id=component_id) for incident_id, component_id in links
@@ -281,12 +264,12 @@ def _write_postmortems(batch, rows, *, language: str, now) -> None:
         Postmortem(
             incident=incident,
             original_language=language,
-            summary={language: imported.postmortem_body},
-            state=PostmortemState.PUBLISHED if imported.postmortem_published_at else PostmortemState.DRAFT,
-            published_at=imported.postmortem_published_at,
+            summary={language: imported["postmortem_body"]},
+            state=PostmortemState.PUBLISHED if imported["postmortem_published_at"] else PostmortemState.DRAFT,
+            published_at=imported["postmortem_published_at"],
             created_at=now,
             updated_at=now,
         )
         for imported, incident in zip(batch, rows, strict=True)
-        if imported.postmortem_body.strip()
+        if imported["postmortem_body"].strip()
     )

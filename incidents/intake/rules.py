@@ -1,15 +1,17 @@
 """Alert rules: saving and deleting them, with the audit trail."""
 
+from collections.abc import Callable
+
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from incidents.intake.matchers import parse_matchers
 from incidents.models import AlertRule, StatusMode, Subject
+from incidents.services.audit import changed_fields, record_event
 
-from .audit import changed_fields, record_event
+from .matchers import parse_matchers
 
 RULE_FIELDS = ("name", "source", "matchers", "component_id", "status", "open_incident", "position", "enabled")
 
@@ -56,9 +58,16 @@ def save_alert_rule(rule: AlertRule, *, actor: AbstractBaseUser | None) -> Alert
 
 
 @transaction.atomic
-def delete_alert_rule(rule: AlertRule, *, actor: AbstractBaseUser | None) -> None:
+def delete_alert_rule(
+    rule: AlertRule, *, actor: AbstractBaseUser | None, check: Callable[[AlertRule], None] | None = None
+) -> None:
     """Alerts it took stay, listed as unknown from now on; their components keep their status
-    until the alerts resolve."""
+    until the alerts resolve. `check` (the API's If-Match) sees the rule under its row lock first."""
+    rule = AlertRule.objects.select_for_update().filter(pk=rule.pk).first()
+    if rule is None:
+        return  # deleted meanwhile
+    if check is not None:
+        check(rule)
     record_event(
         actor=actor,
         action="alert_rule.deleted",

@@ -14,9 +14,8 @@ from django.db import transaction
 
 from incidents.models import Metric, Outcome, Sample, Subject
 from incidents.public.versions import content_changed, live_changed
-
-from .audit import record_event
-from .metrics import NewSample, checked, fold_into_rollups
+from incidents.services.audit import record_event
+from incidents.services.metrics import NewSample, checked, fold_into_rollups
 
 MAX_IMPORTED_SAMPLES = 10_000
 

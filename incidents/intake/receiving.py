@@ -19,12 +19,12 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
-from incidents.intake.matchers import Matcher, all_hold, parse_matchers
 from incidents.models import AlertRule, AlertSource, AlertState, Component, ComponentStatus, IntakeAlert
 from incidents.rendering import quoted_as_written
+from incidents.services.health import open_draft_incident, settle_component
 from incidents.telemetry import instruments
 
-from .health import open_draft_incident, settle_component
+from .matchers import Matcher, all_hold, parse_matchers
 
 logger = logging.getLogger(__name__)
 

@@ -9,30 +9,27 @@ import datetime as dt
 import hashlib
 import json
 
-from django.core.exceptions import ValidationError as DjangoValidationError
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from incidents.intake.labels import check_labels, check_names
-from incidents.intake.matchers import parse_matchers
+from incidents.api.fields import HappenedInstantField, PlannedInstantField
+from incidents.api.serializers import actor
+from incidents.api.strict import ApiModelSerializer
 from incidents.models import AlertRule, AlertState, Component, IntakeAlert
-from incidents.services.alert_rules import save_alert_rule
-from incidents.services.intake import ReceivedAlert
-from incidents.validation.instants import check_planned
 
-from .sample_import import HappenedInstantField
-from .serializers import actor
-from .strict import ApiModelSerializer
+from .labels import check_labels, check_names
+from .receiving import ReceivedAlert
+from .rules import save_alert_rule
 
 MAX_ALERTS = 1000
-# Label lengths are bounded by settings, checked in ReceivedAlertSerializer.validate_labels.
+# Label lengths are bounded by settings, checked by check_labels.
 LABEL_TEXT = serializers.CharField(allow_blank=True, trim_whitespace=False)
 ANNOTATION_TEXT = serializers.CharField(allow_blank=True, max_length=20000, trim_whitespace=False)
 
 
 @extend_schema_field({"type": "string", "format": "date-time", "nullable": True})
-class EndsAtField(HappenedInstantField):
+class EndsAtField(PlannedInstantField):
     """`endsAt`: when the sender will consider the alert resolved (a planned instant); Alertmanager
     sends 0001-01-01T00:00:00Z while an alert fires, meaning none."""
 
@@ -40,10 +37,7 @@ class EndsAtField(HappenedInstantField):
         return None if data in (None, "") else super().to_internal_value(data)
 
     def bounded(self, at: dt.datetime) -> dt.datetime | None:
-        if at.year < 1970:
-            return None
-        check_planned(at)
-        return at
+        return None if at.year < 1970 else super().bounded(at)
 
     def to_representation(self, value):
         return value.isoformat() if value else None
@@ -51,29 +45,17 @@ class EndsAtField(HappenedInstantField):
 
 class ReceivedAlertSerializer(serializers.Serializer):
     status = serializers.ChoiceField(choices=AlertState.choices)
-    labels = serializers.DictField(child=LABEL_TEXT, allow_empty=False)
-    annotations = serializers.DictField(child=ANNOTATION_TEXT, required=False, default=dict)
+    labels = serializers.DictField(child=LABEL_TEXT, allow_empty=False, validators=[check_labels])
+    annotations = serializers.DictField(
+        child=ANNOTATION_TEXT, required=False, default=dict, validators=[check_names]
+    )
     # The sender's own field names, camelCase as Alertmanager and Grafana send them.
     startsAt = HappenedInstantField()
     endsAt = EndsAtField(required=False, allow_null=True)
     generatorURL = serializers.CharField(required=False, allow_blank=True, max_length=2000)
     fingerprint = serializers.RegexField(r"^[0-9A-Za-z_.:-]{1,128}$", required=False, allow_blank=True)
 
-    def validate_labels(self, value: dict[str, str]) -> dict[str, str]:
-        try:
-            check_labels(value)
-        except DjangoValidationError as invalid:
-            raise serializers.ValidationError(invalid.messages) from None
-        return value
-
-    def validate_annotations(self, value: dict[str, str]) -> dict[str, str]:
-        try:
-            check_names(value)
-        except DjangoValidationError as invalid:
-            raise serializers.ValidationError(invalid.messages) from None
-        return value
-
-    def to_alert(self, data) -> ReceivedAlert:
+    def validate(self, data) -> ReceivedAlert:
         labels = dict(data["labels"])
         return ReceivedAlert(
             fingerprint=data.get("fingerprint") or _fingerprint_of(labels),
@@ -95,11 +77,8 @@ class NotificationSerializer(serializers.Serializer):
     """What both senders share: a status, and the alerts of one group."""
 
     status = serializers.ChoiceField(choices=AlertState.choices)
+    # Each alert validates into a ReceivedAlert.
     alerts = serializers.ListField(child=ReceivedAlertSerializer(), max_length=MAX_ALERTS, allow_empty=True)
-
-    def received_alerts(self) -> list[ReceivedAlert]:
-        child = ReceivedAlertSerializer()
-        return [child.to_alert(alert) for alert in self.validated_data["alerts"]]
 
 
 class AlertmanagerSerializer(NotificationSerializer):
@@ -149,12 +128,6 @@ class AlertRuleSerializer(ApiModelSerializer):
             "updated_at",
         ]
         read_only_fields = ["created_at", "updated_at"]
-
-    def validate_matchers(self, value):
-        try:
-            return [str(matcher) for matcher in parse_matchers(value)]
-        except DjangoValidationError as invalid:
-            raise serializers.ValidationError(invalid.messages) from None
 
     def create(self, validated_data):
         return save_alert_rule(AlertRule(**validated_data), actor=actor(self))

@@ -3,10 +3,10 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from incidents.services.statuspage_parsing import MAX_DOCUMENT_BYTES
+from incidents.forms.base import language_choices
 from incidents.translation import current_language
 
-from .base import language_choices
+from .parsing import MAX_DOCUMENT_BYTES, read_export
 
 
 class StatuspageImportForm(forms.Form):
@@ -18,8 +18,6 @@ class StatuspageImportForm(forms.Form):
         label=_("Language of its texts"), choices=language_choices, initial=current_language
     )
 
-    def clean_file(self):
-        upload = self.cleaned_data["file"]
-        if upload.size > MAX_DOCUMENT_BYTES:
-            raise forms.ValidationError(_("The document is too large."))
-        return upload
+    def clean_file(self) -> dict:
+        """The export, checked (parsing.parse_export)."""
+        return read_export(self.cleaned_data["file"].read(MAX_DOCUMENT_BYTES + 1))

@@ -1,20 +1,19 @@
 """Alert intake (/api/v1/intake/alertmanager/ and /grafana/), its rules and the alerts received."""
 
-from django.db import transaction
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import mixins, status
 from rest_framework.response import Response
 
+from incidents.api.authentication import TokenAuthentication
+from incidents.api.base import ERRORS, STALE, ApiViewSet, ByPublicId, ServiceCrudViewSet
+from incidents.api.concurrency import check_if_match
+from incidents.api.permissions import IntakeToken
 from incidents.models import AlertRule, AlertSource, IntakeAlert
 from incidents.roles import can_view_drafts
-from incidents.services.alert_rules import delete_alert_rule
-from incidents.services.intake import receive_alerts
 
-from . import intake_serializers as s
-from .authentication import TokenAuthentication
-from .base import ERRORS, STALE, ApiViewSet, ByPublicId, ServiceCrudViewSet
-from .concurrency import check_if_match
-from .permissions import IntakeToken
+from . import serializers as s
+from .receiving import receive_alerts
+from .rules import delete_alert_rule
 
 NOT_FOUND = {404: OpenApiResponse(description="Not found")}
 
@@ -34,7 +33,7 @@ class IntakeViewSet(ApiViewSet):
     def create(self, request, *args, **kwargs):
         payload = self.payload_serializer(data=request.data)
         payload.is_valid(raise_exception=True)
-        report = receive_alerts(self.source, payload.received_alerts())
+        report = receive_alerts(self.source, payload.validated_data["alerts"])
         return Response(report.as_dict(), status=status.HTTP_200_OK)
 
 
@@ -61,10 +60,9 @@ class AlertRuleViewSet(ByPublicId, mixins.RetrieveModelMixin, ServiceCrudViewSet
 
     @extend_schema(responses={204: None, **ERRORS, **NOT_FOUND, 412: STALE[412]})
     def destroy(self, request, *args, **kwargs):
-        with transaction.atomic():
-            rule = self.locked()
-            check_if_match(request, rule)
-            delete_alert_rule(rule, actor=request.user)
+        delete_alert_rule(
+            self.get_object(), actor=request.user, check=lambda current: check_if_match(request, current)
+        )
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 

@@ -5,22 +5,22 @@ document writes nothing. The export comes as a multipart `file`, as the JSON bod
 `{"url": …}` fetched through the outbound address guard.
 """
 
-import json
 from collections.abc import Mapping
 
 from django.conf import settings
-from django.db import transaction
+from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiRequest, extend_schema
-from rest_framework import mixins, serializers, status
+from rest_framework import mixins, serializers
 from rest_framework.response import Response
 
-from incidents.services.statuspage_import import import_export
-from incidents.services.statuspage_parsing import ImportRefused, fetch, parse_export
+from incidents.api.base import ApiViewSet
+from incidents.api.strict import ApiSerializer
 
-from .base import ApiViewSet
-from .strict import ApiSerializer
+from .parsing import parse_export, read_export
+from .service import import_upload
+from .sources import fetch
 
 LANGUAGES = [code for code, _name in settings.LANGUAGES]
 
@@ -40,15 +40,12 @@ class StatuspageUrlSerializer(ApiSerializer):
 
 
 class StatuspageImportResultSerializer(serializers.Serializer):
-    incidents_created = serializers.IntegerField()
-    updates_created = serializers.IntegerField()
-    components_created = serializers.IntegerField()
-    incidents_skipped = serializers.IntegerField(help_text=_("Incidents imported before, left as they are."))
-
-
-def is_url_request(data) -> bool:
-    """A JSON body of just `url` (and `language`) names a document to fetch; any other is one."""
-    return isinstance(data, Mapping) and "url" in data and set(data) <= {"url", "language"}
+    incidents_created = serializers.IntegerField(source="incidents")
+    updates_created = serializers.IntegerField(source="updates")
+    components_created = serializers.IntegerField(source="components")
+    incidents_skipped = serializers.IntegerField(
+        source="skipped", help_text=_("Incidents imported before, left as they are.")
+    )
 
 
 def query_language(request) -> str | None:
@@ -58,26 +55,29 @@ def query_language(request) -> str | None:
     return language
 
 
-def document_of(request) -> tuple[bytes, str | None, str]:
-    """The export's bytes, its language, and the field that carried it (named in errors)."""
-    language = query_language(request)
+def upload_of(request) -> tuple[str, dict]:
+    """The field that carries the export (named in errors), and the upload's checked fields."""
+    data = request.data
     if request.content_type.startswith("multipart/"):
-        upload = StatuspageFileSerializer(data=request.data)
-        upload.is_valid(raise_exception=True)
-        return upload.validated_data["file"].read(), upload.validated_data.get("language", language), "file"
-    if is_url_request(request.data):
-        source = StatuspageUrlSerializer(data=request.data)
-        source.is_valid(raise_exception=True)
-        try:
-            document = fetch(source.validated_data["url"])
-        except ImportRefused as error:
-            raise serializers.ValidationError({"url": [str(error)]}) from None
-        return document, source.validated_data.get("language", language), "url"
-    if not isinstance(request.data, Mapping | list) or not request.data:
-        raise serializers.ValidationError(
-            {"document": [_('Send a Statuspage export: a multipart file, a JSON body, or {"url": …}.')]}
-        )
-    return json.dumps(request.data).encode(), language, "document"
+        field, upload = "file", StatuspageFileSerializer(data=data)
+    elif isinstance(data, Mapping) and "url" in data and set(data) <= {"url", "language"}:
+        # A JSON body of just `url` (and `language`) names a document to fetch; any other is one.
+        field, upload = "url", StatuspageUrlSerializer(data=data)
+    else:
+        return "document", {"document": data}
+    upload.is_valid(raise_exception=True)
+    return field, upload.validated_data
+
+
+def export_of(upload: dict) -> dict:
+    """The export, checked: the uploaded file's, the fetched URL's, or the JSON body's own."""
+    if "file" in upload:
+        return read_export(upload["file"].read())
+    if "url" in upload:
+        return read_export(fetch(upload["url"]))
+    if not isinstance(upload["document"], Mapping | list) or not upload["document"]:
+        raise ValidationError(_('Send a Statuspage export: a multipart file, a JSON body, or {"url": …}.'))
+    return parse_export(upload["document"])
 
 
 class StatuspageImportViewSet(mixins.CreateModelMixin, ApiViewSet):
@@ -109,16 +109,12 @@ class StatuspageImportViewSet(mixins.CreateModelMixin, ApiViewSet):
     def create(self, request, *args, **kwargs):
         """Imports the incidents not imported before; a second upload of the same export creates none.
         Texts are stored in `language` (default: the site's)."""
-        data, language, source_field = document_of(request)
+        language = query_language(request)
+        field, upload = upload_of(request)
         try:
-            with transaction.atomic():
-                result = import_export(parse_export(data), language=language or settings.LANGUAGE_CODE)
-        except ImportRefused as error:
-            raise serializers.ValidationError({source_field: [str(error)]}) from None
-        body = {
-            "incidents_created": result.incidents,
-            "updates_created": result.updates,
-            "components_created": result.components,
-            "incidents_skipped": result.skipped,
-        }
-        return Response(StatuspageImportResultSerializer(body).data, status=status.HTTP_200_OK)
+            result = import_upload(
+                export_of(upload), language=upload.get("language", language) or settings.LANGUAGE_CODE
+            )
+        except ValidationError as error:
+            raise serializers.ValidationError({field: error.messages}) from None
+        return Response(StatuspageImportResultSerializer(result).data)

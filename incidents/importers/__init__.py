@@ -1,0 +1,1 @@
+"""Importers: history brought in from elsewhere, one package per source."""
