@@ -5,7 +5,6 @@ in the status page's time zone (settings.STATUS_TIME_ZONE) unless given another 
 """
 
 import datetime as dt
-import decimal
 from functools import cache, lru_cache
 from zoneinfo import ZoneInfo
 
@@ -23,7 +22,7 @@ from babel.dates import (
     format_date as babel_format_date,
 )
 from babel.lists import format_list
-from babel.numbers import format_decimal, get_decimal_symbol, get_group_symbol
+from babel.numbers import format_decimal
 from babel.numbers import format_percent as babel_format_percent
 from babel.units import format_unit
 from django.conf import settings
@@ -346,29 +345,9 @@ def _relative_text(seconds: int, language: str) -> str:
 
 
 def format_percent(value: float, language: str, *, precision: int = 3) -> str:
-    """ "99.982 %" with the page's decimal separator and percent sign.
-
-    Rounded as Babel rounds (the decimal of the float's shortest repr, half to even), and
-    written with the locale's symbols; the uptime table shows hundreds of these.
-    """
-    decimal_symbol, group_symbol, suffix = _percent_symbols(_code(language))
-    exact = decimal.Decimal(repr(value / 100)).scaleb(2)
-    rounded = exact.quantize(_QUANTUMS[precision], rounding=decimal.ROUND_HALF_EVEN)
-    if -1000 < rounded < 1000:  # no group separator: the usual percentage
-        return f"{rounded:f}".replace(".", decimal_symbol) + suffix
-    text = f"{rounded:,.{precision}f}"
-    return text.replace(",", "\0").replace(".", decimal_symbol).replace("\0", group_symbol) + suffix
-
-
-_QUANTUMS = {precision: decimal.Decimal(1).scaleb(-precision) for precision in range(7)}
-
-
-@cache
-def _percent_symbols(code: str) -> tuple[str, str, str]:
-    """The decimal and group symbols, and what follows the number ("\u00a0%" in Norwegian)."""
-    locale = _parsed_locale(code)
-    probe = babel_format_percent(0.5, format="#,##0 %", locale=locale)
-    return get_decimal_symbol(locale), get_group_symbol(locale), probe.removeprefix("50")
+    """ "99.982 %" with the page's decimal separator and percent sign."""
+    pattern = "#,##0" + ("." + "0" * precision if precision else "") + " %"
+    return babel_format_percent(value / 100, format=pattern, locale=_locale(language))
 
 
 def format_month(value: dt.date, language: str) -> str:

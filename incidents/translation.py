@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
+from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
 
@@ -19,8 +20,14 @@ def language_codes() -> list[str]:
 
 
 def known_or_default(code: str) -> str:
-    """A `lang` parameter as embeds read it: a known language, else the site's default."""
+    """A known language ("ru" from "ru", "ru-RU" or "ru_RU"), else the site's default."""
+    code = code.strip().split("-")[0].split("_")[0].lower()
     return code if code in language_codes() else settings.LANGUAGE_CODE
+
+
+def current_language() -> str:
+    """The language this request or task speaks, as its context set it."""
+    return known_or_default(translation.get_language() or "")
 
 
 def validate_language(code: str) -> None:

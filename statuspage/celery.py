@@ -1,11 +1,24 @@
 import os
 
-from celery import Celery
+from celery import Celery, Task
 from celery.signals import worker_init
+from django.conf import settings
+from django.utils import timezone, translation
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "statuspage.settings")
 
-app = Celery("statuspage")
+
+class TaskInContext(Task):
+    """Every task runs in the worker's context: the site's language and the status page's time
+    zone, whatever an earlier task left active. A message to a subscriber is then written in the
+    subscriber's language (incidents.channels)."""
+
+    def __call__(self, *args, **kwargs):
+        with translation.override(settings.LANGUAGE_CODE), timezone.override(settings.STATUS_TIME_ZONE):
+            return super().__call__(*args, **kwargs)
+
+
+app = Celery("statuspage", task_cls=TaskInContext)
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 

@@ -88,6 +88,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django.forms",
     "rest_framework",
+    "django_filters",
     "incidents",
     "drf_spectacular",
     "drf_spectacular_sidecar",
@@ -110,8 +111,8 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
-    # Unprefixed URLs follow the reader's cookie, then Accept-Language.
-    "incidents.middleware.ReaderLanguageMiddleware",
+    # Language and time zone of the request, once its URL is resolved.
+    "incidents.request_context.RequestContextMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",

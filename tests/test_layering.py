@@ -182,7 +182,7 @@ def test_no_module_imports_itself_through_others():
     # Celery's autodiscovery, middleware named in settings.
     assert "incidents.views.public_urls" in graph["statuspage.urls"]
     assert "incidents.tasks" in graph["statuspage.celery"]
-    assert "incidents.middleware" in graph["statuspage.settings"]
+    assert "incidents.request_context" in graph["statuspage.settings"]
     assert circles(graph) == []
 
 

@@ -10,6 +10,7 @@ from incidents.validation.request_bodies import body_too_large
 
 from .concurrency import check_if_match, check_version, etag_for
 from .errors import PayloadTooLarge
+from .filters import ListFilters
 from .permissions import StaffRole
 
 PUBLIC_ID = "[0-9a-z]+"
@@ -28,8 +29,7 @@ class ApiViewSet(viewsets.GenericViewSet):
     """Role permissions, body size limit, validated filters and ordering for every resource."""
 
     permission_classes = [StaffRole]
-    filter_backends = [OrderingFilter]
-    filter_serializer_class = None
+    filter_backends = [ListFilters, OrderingFilter]
 
     def initial(self, request, *args, **kwargs):
         # Refused before authentication or parsing, so an oversized body is never read.
@@ -45,23 +45,6 @@ class ApiViewSet(viewsets.GenericViewSet):
     def body_limit(self) -> int:
         """The largest body this request may send, in bytes."""
         return settings.API_MAX_BODY_BYTES
-
-    def filter_queryset(self, queryset):
-        queryset = super().filter_queryset(queryset)
-        if self.filter_serializer_class is not None and self.action == "list":
-            params = self.filter_serializer_class(data=self.request.query_params)
-            params.is_valid(raise_exception=True)
-            queryset = self.apply_filters(queryset, params.validated_data)
-        return queryset
-
-    # Query parameter -> ORM lookup, applied when the parameter was given (and validated).
-    filter_lookups: dict[str, str] = {}
-
-    def apply_filters(self, queryset, params: dict):
-        lookups = {
-            self.filter_lookups[name]: value for name, value in params.items() if name in self.filter_lookups
-        }
-        return queryset.filter(**lookups)
 
     def retrieve(self, request, *args, **kwargs):
         instance = self.get_object()

@@ -1,6 +1,6 @@
 """Our REST API (/api/v1/): incidents, their updates, postmortems and action items."""
 
-from django.db.models import Prefetch, Q
+from django.db.models import Prefetch
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import mixins, status
@@ -38,7 +38,6 @@ def incidents_with_timelines():
 
 
 @extend_schema_view(
-    list=extend_schema(parameters=[filters.IncidentFilters]),
     retrieve=extend_schema(responses={200: s.IncidentSerializer}),
 )
 class IncidentViewSet(ByPublicId, mixins.ListModelMixin, ApiViewSet):
@@ -46,7 +45,7 @@ class IncidentViewSet(ByPublicId, mixins.ListModelMixin, ApiViewSet):
     serializer_class = s.IncidentSerializer
     ordering_fields = ["started_at", "created_at", "updated_at", "resolved_at", "scheduled_for"]
     ordering = ["-started_at", "-id"]
-    filter_serializer_class = filters.IncidentFilters
+    filterset_class = filters.IncidentFilters
     write_permission = staticmethod(can_respond)
     request_serializers = {
         "create": s.IncidentCreateSerializer,
@@ -56,22 +55,6 @@ class IncidentViewSet(ByPublicId, mixins.ListModelMixin, ApiViewSet):
         "reopen": s.CloseSerializer,
     }
     http_method_names = ["get", "post", "patch", "head", "options"]
-
-    def apply_filters(self, queryset, params):
-        if "status" in params:
-            queryset = queryset.filter(status=params["status"])
-        if "kind" in params:
-            queryset = queryset.filter(kind=params["kind"])
-        if "component" in params:
-            value = params["component"]
-            queryset = queryset.filter(Q(components__public_id=value) | Q(components__slug=value)).distinct()
-        if params.get("published") is not None:
-            queryset = queryset.filter(published_at__isnull=not params["published"])
-        if "started_after" in params:
-            queryset = queryset.filter(started_at__gte=params["started_after"])
-        if "started_before" in params:
-            queryset = queryset.filter(started_at__lt=params["started_before"])
-        return queryset
 
     def fresh(self, incident: Incident):
         return self.respond(incidents_with_timelines().get(pk=incident.pk))
@@ -170,13 +153,12 @@ class IncidentViewSet(ByPublicId, mixins.ListModelMixin, ApiViewSet):
 # --- postmortems and action items ---
 
 
-@extend_schema_view(list=extend_schema(parameters=[filters.PostmortemFilters]))
 class PostmortemViewSet(mixins.ListModelMixin, ApiViewSet):
     queryset = Postmortem.objects.select_related("incident")
     serializer_class = s.PostmortemSerializer
     ordering_fields = ["created_at", "updated_at", "published_at"]
     ordering = ["-created_at", "-id"]
-    filter_serializer_class = filters.PostmortemFilters
+    filterset_class = filters.PostmortemFilters
     write_permission = staticmethod(can_respond)
     request_serializers = {
         "create": s.PostmortemCreateSerializer,
@@ -184,7 +166,6 @@ class PostmortemViewSet(mixins.ListModelMixin, ApiViewSet):
         "publish": s.PostmortemPublishSerializer,
     }
     http_method_names = ["get", "post", "patch", "head", "options"]
-    filter_lookups = {"incident": "incident__public_id", "state": "state"}
 
     @extend_schema(
         request=s.PostmortemCreateSerializer,
@@ -228,17 +209,9 @@ class PostmortemViewSet(mixins.ListModelMixin, ApiViewSet):
         return self.respond(postmortem)
 
 
-@extend_schema_view(list=extend_schema(parameters=[filters.ActionItemFilters]))
 class ActionItemViewSet(ServiceCrudViewSet):
     queryset = ActionItem.objects.select_related("owner", "postmortem__incident")
     serializer_class = s.ActionItemSerializer
     ordering_fields = ["position", "due_date", "created_at", "updated_at"]
-    filter_serializer_class = filters.ActionItemFilters
+    filterset_class = filters.ActionItemFilters
     write_permission = staticmethod(can_respond)
-
-    def apply_filters(self, queryset, params):
-        if "postmortem" in params:
-            queryset = queryset.filter(postmortem_id=params["postmortem"])
-        if "state" in params:
-            queryset = queryset.filter(state=params["state"])
-        return queryset

@@ -40,10 +40,6 @@ class ProbeSerializer(ApiModelSerializer):
     config = serializers.JSONField(
         required=False, help_text=_("Settings of this kind of probe (a JSON object), checked by the kind.")
     )
-    interval = serializers.IntegerField(min_value=1, max_value=10**7, required=False)
-    timeout = serializers.FloatField(min_value=0, max_value=10**6, required=False)
-    connect_timeout = serializers.FloatField(min_value=0, max_value=10**6, required=False)
-    read_timeout = serializers.FloatField(min_value=0, max_value=10**6, required=False)
     has_push_token = serializers.SerializerMethodField(
         help_text=_("Whether a push token was issued (the token itself is shown only when issued).")
     )
@@ -72,6 +68,13 @@ class ProbeSerializer(ApiModelSerializer):
             "updated_at",
         ]
         read_only_fields = ["next_run_at", "created_at", "updated_at"]
+        extra_kwargs = {
+            "interval": {"min_value": 1, "max_value": 10**7},
+            **{
+                name: {"min_value": 0, "max_value": 10**6}
+                for name in ("timeout", "connect_timeout", "read_timeout")
+            },
+        }
 
     def get_has_push_token(self, probe) -> bool:
         return bool(probe.push_token_hash)

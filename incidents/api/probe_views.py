@@ -1,6 +1,5 @@
 """Our REST API (/api/v1/): probes (admins write, staff read) and their runs (read only)."""
 
-from django.db.models import Q
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import mixins, serializers, status
@@ -20,7 +19,6 @@ NOT_FOUND = {404: OpenApiResponse(description="No such probe")}
 
 
 @extend_schema_view(
-    list=extend_schema(parameters=[filters.ProbeFilters]),
     create=extend_schema(responses={201: s.ProbeSerializer, **ERRORS}),
     partial_update=extend_schema(responses={200: s.ProbeSerializer, **ERRORS, **STALE, **NOT_FOUND}),
 )
@@ -32,20 +30,8 @@ class ProbeViewSet(ByPublicId, ServiceCrudViewSet):
     serializer_class = s.ProbeSerializer
     ordering_fields = ["name", "kind", "interval", "created_at", "updated_at", "next_run_at"]
     ordering = ["name", "id"]
-    filter_serializer_class = filters.ProbeFilters
+    filterset_class = filters.ProbeFilters
     http_method_names = ["get", "post", "patch", "delete", "head", "options"]
-
-    def apply_filters(self, queryset, params):
-        if "kind" in params:
-            queryset = queryset.filter(kind=params["kind"])
-        if params.get("enabled") is not None:
-            queryset = queryset.filter(enabled=params["enabled"])
-        if "component" in params:
-            value = params["component"]
-            queryset = queryset.filter(
-                Q(metric__component__public_id=value) | Q(metric__component__slug=value)
-            )
-        return queryset
 
     @extend_schema(responses={204: None, **ERRORS, **NOT_FOUND, 412: STALE[412]})
     def destroy(self, request, *args, **kwargs):
@@ -84,7 +70,6 @@ class ProbeViewSet(ByPublicId, ServiceCrudViewSet):
         return Response(s.IssuedWebhookSecretSerializer(body).data, status=status.HTTP_201_CREATED)
 
 
-@extend_schema_view(list=extend_schema(parameters=[filters.ProbeRunFilters]))
 class ProbeRunViewSet(mixins.ListModelMixin, ApiViewSet):
     """Runs of the probes, newest first (kept for PROBE_RUN_RETENTION_DAYS)."""
 
@@ -92,11 +77,5 @@ class ProbeRunViewSet(mixins.ListModelMixin, ApiViewSet):
     serializer_class = s.ProbeRunSerializer
     ordering_fields = ["scheduled_at", "finished_at"]
     ordering = ["-scheduled_at", "-id"]
-    filter_serializer_class = filters.ProbeRunFilters
+    filterset_class = filters.ProbeRunFilters
     http_method_names = ["get", "head", "options"]
-    filter_lookups = {
-        "probe": "probe__public_id",
-        "state": "state",
-        "after": "scheduled_at__gte",
-        "before": "scheduled_at__lt",
-    }

@@ -81,12 +81,12 @@ class ComponentGroupSerializer(ApiModelSerializer):
     id = serializers.CharField(source="public_id", read_only=True)
     name = TranslationsField()
     description = TranslationsField(required=False)
-    position = serializers.IntegerField(min_value=0, max_value=MAX_POSITION, required=False)
 
     class Meta:
         model = ComponentGroup
         fields = ["id", "slug", "name", "description", "position", "created_at", "updated_at"]
         read_only_fields = ["created_at", "updated_at"]
+        extra_kwargs = {"position": {"max_value": MAX_POSITION}}
 
     def create(self, validated_data):
         return save_group(ComponentGroup(**validated_data), actor=actor(self))
@@ -102,7 +102,6 @@ class ComponentSerializer(ApiModelSerializer):
     group = PublicIdField(queryset=ComponentGroup.objects.all(), allow_null=True, required=False)
     name = TranslationsField()
     description = TranslationsField(required=False)
-    position = serializers.IntegerField(min_value=0, max_value=MAX_POSITION, required=False)
 
     class Meta:
         model = Component
@@ -124,7 +123,10 @@ class ComponentSerializer(ApiModelSerializer):
             "updated_at",
         ]
         read_only_fields = ["status", "status_changed_at", "created_at", "updated_at"]
-        extra_kwargs = {"start_date": {"validators": [check_happened]}}
+        extra_kwargs = {
+            "start_date": {"validators": [check_happened]},
+            "position": {"max_value": MAX_POSITION},
+        }
 
     def create(self, validated_data):
         return save_component(Component(**validated_data), actor=actor(self))
@@ -143,19 +145,6 @@ class ComponentStatusSerializer(ApiSerializer):
 class MetricSerializer(ApiModelSerializer):
     component = PublicIdField(queryset=Component.objects.all())
     name = TranslationsField()
-    position = serializers.IntegerField(min_value=0, max_value=MAX_POSITION, required=False)
-    precision = serializers.IntegerField(min_value=0, max_value=6, required=False)
-    window = serializers.IntegerField(min_value=1, max_value=1000, required=False)
-    expected_interval = serializers.IntegerField(min_value=1, max_value=86_400 * 7, required=False)
-    degraded_threshold = serializers.FloatField(
-        allow_null=True, required=False, min_value=-1e15, max_value=1e15
-    )
-    partial_outage_threshold = serializers.FloatField(
-        allow_null=True, required=False, min_value=-1e15, max_value=1e15
-    )
-    major_outage_threshold = serializers.FloatField(
-        allow_null=True, required=False, min_value=-1e15, max_value=1e15
-    )
 
     class Meta:
         model = Metric
@@ -181,6 +170,16 @@ class MetricSerializer(ApiModelSerializer):
             "updated_at",
         ]
         read_only_fields = ["latest_value", "latest_at", "created_at", "updated_at"]
+        extra_kwargs = {
+            "position": {"max_value": MAX_POSITION},
+            "precision": {"max_value": 6},
+            "window": {"min_value": 1, "max_value": 1000},
+            "expected_interval": {"min_value": 1, "max_value": 86_400 * 7},
+            **{
+                f"{status}_threshold": {"min_value": -1e15, "max_value": 1e15}
+                for status in ("degraded", "partial_outage", "major_outage")
+            },
+        }
 
     def create(self, validated_data):
         return save_metric(Metric(**validated_data), actor=actor(self))

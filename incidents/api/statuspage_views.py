@@ -12,14 +12,13 @@ import json
 
 from django.conf import settings
 from django.http import HttpResponse
-from django.utils import translation
 from django.utils.cache import get_conditional_response
 from django.utils.http import http_date
 
 from incidents.public import statuspage_v2
 from incidents.public.page_cache import cache_control, fetch
 from incidents.public.versions import page_version_or_none
-from incidents.translation import language_codes
+from incidents.translation import current_language
 
 # The documents that show live figures (component statuses, the page indicator).
 LIVE_DOCUMENTS = frozenset({"summary", "status", "components"})
@@ -33,15 +32,6 @@ CORS_HEADERS = {
 }
 
 
-def requested_language(request) -> str:
-    """?lang= first, then Accept-Language; anything unknown falls back to the site language."""
-    asked = request.GET.get("lang", "")
-    if asked:
-        code = asked.strip().split("-")[0].split("_")[0].lower()
-        return code if code in language_codes() else settings.LANGUAGE_CODE
-    return translation.get_language_from_request(request).split("-")[0]
-
-
 def representation(endpoint: str, language: str, version: str | None = None) -> dict:
     """The cached body, ETag and Last-Modified of one endpoint in one language."""
     version = page_version_or_none(live=endpoint in LIVE_DOCUMENTS) if version is None else version
@@ -50,8 +40,7 @@ def representation(endpoint: str, language: str, version: str | None = None) -> 
     key = f"statuspage-v2:{version}:{endpoint}:{language}"
 
     def build() -> dict:
-        with translation.override(language):
-            document = statuspage_v2.DOCUMENTS[endpoint](statuspage_v2.Page.load(language))
+        document = statuspage_v2.DOCUMENTS[endpoint](statuspage_v2.Page.load(language))
         body = json.dumps(document, ensure_ascii=False, separators=(",", ":")).encode()
         return {
             "body": body,
@@ -81,7 +70,7 @@ def endpoint_view(endpoint: str):
             response = HttpResponse(status=405)
             response["Allow"] = "GET, HEAD, OPTIONS"
             return _with_headers(response, language=None)
-        language = requested_language(request)
+        language = current_language()
         version = page_version_or_none(live=endpoint in LIVE_DOCUMENTS)
         cached = representation(endpoint, language, version)
         response = HttpResponse(cached["body"], content_type="application/json; charset=utf-8")

@@ -1,8 +1,7 @@
 """Our REST API (/api/v1/): components, metrics, samples, the audit trail and API tokens."""
 
-from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
-from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import mixins, status
 from rest_framework.decorators import action
 from rest_framework.generics import get_object_or_404
@@ -33,20 +32,12 @@ class ComponentGroupViewSet(ByPublicId, ServiceCrudViewSet):
     ordering_fields = ["position", "slug", "created_at", "updated_at"]
 
 
-@extend_schema_view(list=extend_schema(parameters=[filters.ComponentFilters]))
 class ComponentViewSet(ByPublicId, ServiceCrudViewSet):
     queryset = Component.objects.select_related("group")
     serializer_class = s.ComponentSerializer
     ordering_fields = ["position", "slug", "status", "created_at", "updated_at"]
-    filter_serializer_class = filters.ComponentFilters
+    filterset_class = filters.ComponentFilters
     action_write_permissions = {"set_status": can_respond}
-
-    def apply_filters(self, queryset, params):
-        if "status" in params:
-            queryset = queryset.filter(status=params["status"])
-        if "group" in params:
-            queryset = queryset.filter(Q(group__public_id=params["group"]) | Q(group__slug=params["group"]))
-        return queryset
 
     @extend_schema(request=s.ComponentStatusSerializer, responses={200: s.ComponentSerializer, **ERRORS})
     @action(detail=True, methods=["post"], url_path="status")
@@ -65,47 +56,30 @@ class ComponentViewSet(ByPublicId, ServiceCrudViewSet):
         return self.respond(component)
 
 
-@extend_schema_view(list=extend_schema(parameters=[filters.MetricFilters]))
 class MetricViewSet(ServiceCrudViewSet):
     queryset = Metric.objects.select_related("component")
     serializer_class = s.MetricSerializer
     ordering_fields = ["position", "slug", "created_at", "updated_at", "latest_at"]
-    filter_serializer_class = filters.MetricFilters
-
-    def apply_filters(self, queryset, params):
-        if "component" in params:
-            value = params["component"]
-            queryset = queryset.filter(Q(component__public_id=value) | Q(component__slug=value))
-        return queryset
+    filterset_class = filters.MetricFilters
 
 
-@extend_schema_view(list=extend_schema(parameters=[filters.SampleFilters]))
 class SampleViewSet(mixins.ListModelMixin, ApiViewSet):
     queryset = Sample.objects.all()
     serializer_class = s.SampleSerializer
     ordering_fields = ["at"]
     ordering = ["-at", "-id"]
-    filter_serializer_class = filters.SampleFilters
-    filter_lookups = {"metric": "metric_id", "outcome": "outcome", "after": "at__gte", "before": "at__lt"}
+    filterset_class = filters.SampleFilters
 
 
 # --- audit trail and tokens ---
 
 
-@extend_schema_view(list=extend_schema(parameters=[filters.AuditEventFilters]))
 class AuditEventViewSet(mixins.ListModelMixin, ApiViewSet):
     queryset = AuditEvent.objects.select_related("actor", "incident")
     serializer_class = s.AuditEventSerializer
     ordering_fields = ["at"]
     ordering = ["-at", "-id"]
-    filter_serializer_class = filters.AuditEventFilters
-    filter_lookups = {
-        "subject_type": "subject_type",
-        "action": "action",
-        "incident": "incident__public_id",
-        "after": "at__gte",
-        "before": "at__lt",
-    }
+    filterset_class = filters.AuditEventFilters
 
 
 class ApiTokenViewSet(mixins.ListModelMixin, ApiViewSet):

@@ -9,26 +9,37 @@ import datetime as dt
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from django.utils.translation import get_language, gettext_lazy
+from django.core.exceptions import FieldDoesNotExist
+from django.utils.text import capfirst
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from incidents import formatting
 from incidents.models import (
+    ActionItem,
     ActionItemState,
+    AlertRule,
     AlertSource,
     AuditEvent,
     Component,
     ComponentGroup,
     ComponentStatus,
     Impact,
+    Incident,
     IncidentStatus,
+    IncidentUpdate,
+    Metric,
+    Postmortem,
     PostmortemState,
+    Probe,
     StatusMode,
     Subject,
+    Subscriber,
+    UpdateTemplate,
 )
 from incidents.roles import Role
 from incidents.security.masking import readable_audit_values
-from incidents.translation import pick
+from incidents.translation import current_language, pick
 
 # What each action did; %(subject)s is the object's name. Unknown actions get a generic sentence.
 SENTENCES = {
@@ -89,54 +100,33 @@ AUTOMATIONS = {
     "grafana": gettext_lazy("a Grafana alert"),
 }
 
+# Labels of the keys that are not a field of the subject's model (the fields say their own
+# `verbose_name`).
 FIELD_LABELS = {
-    "status": gettext_lazy("Status"),
-    "update_status": gettext_lazy("Status"),
-    "impact": gettext_lazy("Impact"),
-    "title": gettext_lazy("Title"),
-    "name": gettext_lazy("Name"),
-    "slug": gettext_lazy("Slug"),
-    "description": gettext_lazy("Description"),
-    "position": gettext_lazy("Position"),
-    "group_id": gettext_lazy("Group"),
-    "component_id": gettext_lazy("Component"),
-    "source": gettext_lazy("Source"),
-    "matchers": gettext_lazy("Matchers"),
-    "open_incident": gettext_lazy("Open a draft incident when it fires"),
-    "status_mode": gettext_lazy("Status mode"),
-    "showcase": gettext_lazy("Shown with day bars"),
-    "only_show_if_degraded": gettext_lazy("Only shown when not operational"),
-    "published": gettext_lazy("Published"),
-    "backfilled": gettext_lazy("Record of the past"),
-    "display_time_zone": gettext_lazy("Time zone"),
-    "display_at": gettext_lazy("Shown at"),
-    "notify": gettext_lazy("Notify subscribers"),
+    "name": gettext_lazy("Name"),  # of an API token, on its user's trail
     "body": gettext_lazy("Text"),
-    "state": gettext_lazy("State"),
-    "owner_name": gettext_lazy("Owner"),
-    "due_date": gettext_lazy("Due"),
-    "is_public": gettext_lazy("Public"),
+    "update_status": gettext_lazy("Status"),
+    "published": gettext_lazy("Published"),
+    "notify": gettext_lazy("Notify subscribers"),
     "role": gettext_lazy("Role"),
     "reason": gettext_lazy("Reason"),
-    "degraded_threshold": gettext_lazy("Degraded performance at"),
-    "partial_outage_threshold": gettext_lazy("Partial outage at"),
-    "major_outage_threshold": gettext_lazy("Major outage at"),
-    "higher_is_worse": gettext_lazy("Higher is worse"),
-    "window": gettext_lazy("Samples looked at"),
-    "interval": gettext_lazy("Interval (seconds)"),
-    "timeout": gettext_lazy("Timeout (seconds)"),
-    "enabled": gettext_lazy("Enabled"),
-    "url": gettext_lazy("URL"),
-    "kind": gettext_lazy("Kind"),
-    "unit": gettext_lazy("Unit"),
-    "precision": gettext_lazy("Decimals"),
-    "aggregation": gettext_lazy("Aggregation"),
-    "expected_interval": gettext_lazy("Expected interval (seconds)"),
-    "scheduled_for": gettext_lazy("Starts"),
-    "scheduled_until": gettext_lazy("Ends"),
-    "started_at": gettext_lazy("Started"),
     "revoked": gettext_lazy("Revoked"),
     "confirmed": gettext_lazy("Confirmed"),
+}
+
+SUBJECT_MODELS = {
+    Subject.COMPONENT_GROUP: ComponentGroup,
+    Subject.COMPONENT: Component,
+    Subject.METRIC: Metric,
+    Subject.THRESHOLD: Metric,
+    Subject.PROBE: Probe,
+    Subject.ALERT_RULE: AlertRule,
+    Subject.INCIDENT: Incident,
+    Subject.UPDATE: IncidentUpdate,
+    Subject.POSTMORTEM: Postmortem,
+    Subject.ACTION_ITEM: ActionItem,
+    Subject.SUBSCRIBER: Subscriber,
+    "update_template": UpdateTemplate,
 }
 
 # What a record is called; for a new record the sentence says it ("Component API created").
@@ -247,7 +237,13 @@ def is_long(value) -> bool:
     return isinstance(value, str) and (len(value) > LONG_TEXT or "\n" in value)
 
 
-def field_label(key: str) -> str:
+def field_label(key: str, subject_type: str) -> str:
+    """The model field's label (its `verbose_name`), else ours for keys that are not fields."""
+    if key not in FIELD_LABELS and subject_type in SUBJECT_MODELS:
+        try:
+            return capfirst(SUBJECT_MODELS[subject_type]._meta.get_field(key).verbose_name)
+        except FieldDoesNotExist:
+            pass
     return str(FIELD_LABELS.get(key, key.replace("_", " ").capitalize()))
 
 
@@ -265,7 +261,7 @@ def details(event: AuditEvent, language: str, *, said: tuple[str, ...] = (), nam
             continue
         if key in NAMING_KEYS and key not in before:
             continue  # a new record: its sentence names it
-        label = field_label(key)
+        label = field_label(key, event.subject_type)
         if is_long(old) or is_long(new):
             lines.append(_("%(field)s written") % {"field": label})
         elif key in before:
@@ -330,7 +326,7 @@ def describe(event: AuditEvent, language: str | None = None, names=None) -> Audi
 
     `names` are related_names() of a list of events; without them they are looked up for this one.
     """
-    language = language or get_language() or "en"
+    language = language or current_language()
     if names is None:
         names = related_names([event], language)
     text, lines = sentence(event, language, names)
@@ -339,7 +335,7 @@ def describe(event: AuditEvent, language: str | None = None, names=None) -> Audi
 
 
 def audit_lines(events) -> list[AuditLine]:
-    language = get_language() or "en"
+    language = current_language()
     events = list(events)
     names = related_names(events, language)
     return [describe(event, language, names) for event in events]

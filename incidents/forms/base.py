@@ -3,10 +3,11 @@
 from django import forms
 from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.utils.translation import get_language
+from django.db import models
+from django.utils.text import capfirst
 
 from incidents.models import Component
-from incidents.translation import language_codes, pick
+from incidents.translation import current_language, language_codes, pick
 
 TITLE_MAX = 200
 UPDATE_TEXT_MAX = 20_000
@@ -14,17 +15,17 @@ UPDATE_TEXT_MAX = 20_000
 DATETIME_WIDGET = forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
 
 
+def label(model: type[models.Model], name: str):
+    """A form field's label: its model field's `verbose_name`, the one place field labels are written."""
+    return capfirst(model._meta.get_field(name).verbose_name)
+
+
 def language_choices():
     return list(settings.LANGUAGES)
 
 
-def default_language() -> str:
-    code = (get_language() or settings.LANGUAGE_CODE).split("-")[0]
-    return code if code in language_codes() else settings.LANGUAGE_CODE
-
-
 def component_label(component: Component) -> str:
-    return pick(component.name, language=default_language()).text or component.slug
+    return pick(component.name, language=current_language()).text or component.slug
 
 
 def add_translated_fields(form: forms.Form, name: str, label, *, required_language: str = "en", widget=None):

@@ -3,16 +3,15 @@
 import itertools
 from operator import attrgetter
 
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from incidents.models import Component
-from incidents.translation import pick
+from incidents.translation import current_language, pick
 
 
 def shown_name(texts: dict, obj) -> str:
     """A translated name in the page's language, falling back to the record's own."""
-    return pick(texts, language=get_language() or "en", original=obj.original_language).text
+    return pick(texts, language=current_language(), original=obj.original_language).text
 
 
 def components_by_group(components) -> list[tuple[str, list[Component]]]:

@@ -1,11 +1,10 @@
 """Forms for component groups, components and their metrics."""
 
 from django import forms
-from django.utils.translation import gettext_lazy as _
 
-from incidents.models import Aggregation, ComponentGroup, MetricKind, StatusMode, Unit
+from incidents.models import Aggregation, Component, ComponentGroup, Metric, MetricKind, StatusMode, Unit
 
-from .base import add_translated_fields
+from .base import add_translated_fields, label
 
 
 class NamedForm(forms.Form):
@@ -13,57 +12,63 @@ class NamedForm(forms.Form):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        add_translated_fields(self, "name", _("Name"))
+        add_translated_fields(self, "name", label(Component, "name"))
         add_translated_fields(
             self,
             "description",
-            _("Description"),
+            label(Component, "description"),
             required_language="",
             widget=forms.Textarea(attrs={"rows": 2}),
         )
 
 
 class ComponentForm(NamedForm):
-    slug = forms.SlugField(label=_("Slug"), max_length=50)
-    group = forms.ModelChoiceField(label=_("Group"), queryset=ComponentGroup.objects.all(), required=False)
-    position = forms.IntegerField(label=_("Position"), min_value=0, initial=0)
-    status_mode = forms.ChoiceField(label=_("Status"), choices=StatusMode.choices)
-    showcase = forms.BooleanField(label=_("Show uptime bars"), required=False, initial=True)
-    only_show_if_degraded = forms.BooleanField(label=_("Only show when degraded"), required=False)
+    slug = forms.SlugField(label=label(Component, "slug"), max_length=50)
+    group = forms.ModelChoiceField(
+        label=label(Component, "group"), queryset=ComponentGroup.objects.all(), required=False
+    )
+    position = forms.IntegerField(label=label(Component, "position"), min_value=0, initial=0)
+    status_mode = forms.ChoiceField(label=label(Component, "status_mode"), choices=StatusMode.choices)
+    showcase = forms.BooleanField(label=label(Component, "showcase"), required=False, initial=True)
+    only_show_if_degraded = forms.BooleanField(
+        label=label(Component, "only_show_if_degraded"), required=False
+    )
     uptime_target = forms.DecimalField(
-        label=_("Uptime target (%)"),
+        label=label(Component, "uptime_target"),
         required=False,
         min_value=0,
         max_value=100,
         max_digits=6,
         decimal_places=3,
-        help_text=_("Monthly uptime the uptime page compares against, for example 99.9. Empty: no target."),
+        help_text=Component._meta.get_field("uptime_target").help_text,
     )
 
 
 class MetricForm(forms.Form):
-    slug = forms.SlugField(label=_("Slug"), max_length=50)
-    kind = forms.ChoiceField(label=_("Kind"), choices=MetricKind.choices)
-    unit = forms.ChoiceField(label=_("Unit"))
-    precision = forms.IntegerField(label=_("Decimals shown"), min_value=0, max_value=6, initial=0)
-    aggregation = forms.ChoiceField(label=_("Aggregation"))
-    window = forms.IntegerField(label=_("Samples evaluated"), min_value=1, max_value=1000, initial=5)
+    slug = forms.SlugField(label=label(Metric, "slug"), max_length=50)
+    kind = forms.ChoiceField(label=label(Metric, "kind"), choices=MetricKind.choices)
+    unit = forms.ChoiceField(label=label(Metric, "unit"))
+    precision = forms.IntegerField(label=label(Metric, "precision"), min_value=0, max_value=6, initial=0)
+    aggregation = forms.ChoiceField(label=label(Metric, "aggregation"))
+    window = forms.IntegerField(label=label(Metric, "window"), min_value=1, max_value=1000, initial=5)
     expected_interval = forms.IntegerField(
-        label=_("Seconds between samples"), min_value=1, max_value=86400, initial=60
+        label=label(Metric, "expected_interval"), min_value=1, max_value=86400, initial=60
     )
-    higher_is_worse = forms.BooleanField(label=_("Higher is worse"), required=False, initial=True)
-    degraded_threshold = forms.FloatField(label=_("Degraded from"), required=False)
-    partial_outage_threshold = forms.FloatField(label=_("Partial outage from"), required=False)
-    major_outage_threshold = forms.FloatField(label=_("Major outage from"), required=False)
-    position = forms.IntegerField(label=_("Position"), min_value=0, initial=0)
+    higher_is_worse = forms.BooleanField(label=label(Metric, "higher_is_worse"), required=False, initial=True)
+    degraded_threshold = forms.FloatField(label=label(Metric, "degraded_threshold"), required=False)
+    partial_outage_threshold = forms.FloatField(
+        label=label(Metric, "partial_outage_threshold"), required=False
+    )
+    major_outage_threshold = forms.FloatField(label=label(Metric, "major_outage_threshold"), required=False)
+    position = forms.IntegerField(label=label(Metric, "position"), min_value=0, initial=0)
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["unit"].choices = Unit.choices
         self.fields["aggregation"].choices = Aggregation.choices
-        add_translated_fields(self, "name", _("Name"))
+        add_translated_fields(self, "name", label(Metric, "name"))
 
 
 class GroupForm(NamedForm):
-    slug = forms.SlugField(label=_("Slug"), max_length=50)
-    position = forms.IntegerField(label=_("Position"), min_value=0, initial=0)
+    slug = forms.SlugField(label=label(ComponentGroup, "slug"), max_length=50)
+    position = forms.IntegerField(label=label(ComponentGroup, "position"), min_value=0, initial=0)

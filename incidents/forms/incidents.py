@@ -29,6 +29,7 @@ from incidents.models import (
     IncidentStatus,
 )
 from incidents.models.incidents import STATUSES_BY_KIND
+from incidents.translation import current_language
 from incidents.validation.instants import check_happened, check_planned
 from incidents.validation.texts import check_title
 from incidents.validation.time_zones import time_zone_names
@@ -38,7 +39,6 @@ from .base import (
     TITLE_MAX,
     UPDATE_TEXT_MAX,
     component_label,
-    default_language,
     language_choices,
 )
 from .component_groups import components_by_group
@@ -201,13 +201,13 @@ class DeclareForm(ComponentStatusesMixin, forms.Form):
     def __init__(self, *args, components, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["impact"] = impact_field()
-        self.fields["language"].initial = default_language()
+        self.fields["language"].initial = current_language()
         self.fields["started_at"] = happened_field(_("Started"), _("Leave empty for now."))
         self.fields["display_time_zone"] = time_zone_field()
         self.add_component_fields(components)
         # Declaring starts with the title: the cursor is there when the screen opens.
         self.fields["title"].widget.attrs["autofocus"] = True
-        language = self.initial.get("language") or default_language()
+        language = self.initial.get("language") or current_language()
         status = self.initial.get("status") or IncidentStatus.INVESTIGATING
         self.fields["body"].widget.attrs["placeholder"] = default_update_text(status, language=language)
 
@@ -242,7 +242,7 @@ class MaintenanceForm(ComponentStatusesMixin, forms.Form):
 
     def __init__(self, *args, components, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["language"].initial = default_language()
+        self.fields["language"].initial = current_language()
         self.add_component_fields(components, with_status=False)
         for name in ("scheduled_for", "scheduled_until"):
             self.fields[name].help_text = _("Time zone: %(zone)s.") % {"zone": settings.STATUS_TIME_ZONE}

@@ -5,11 +5,11 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from incidents.models import Metric, ProbeKind
-from incidents.translation import pick
+from incidents.models import Metric, Probe, ProbeKind
+from incidents.translation import current_language, pick
 from incidents.validation.json_bodies import UnstorableText, loads_bounded
 
-from .base import component_label, default_language
+from .base import component_label, label
 
 PROBE_CONFIG_MAX_CHARS = 16_384
 
@@ -17,27 +17,27 @@ PROBE_CONFIG_MAX_CHARS = 16_384
 class ProbeForm(forms.Form):
     """A probe as typed in the editor; the kind's module and `validate_probe` do the real checks."""
 
-    name = forms.CharField(label=_("Name"), max_length=120)
-    kind = forms.ChoiceField(label=_("Kind"), choices=ProbeKind.choices)
-    metric = forms.ModelChoiceField(label=_("Metric"), queryset=Metric.objects.none())
-    enabled = forms.BooleanField(label=_("Enabled"), required=False, initial=True)
+    name = forms.CharField(label=label(Probe, "name"), max_length=120)
+    kind = forms.ChoiceField(label=label(Probe, "kind"), choices=ProbeKind.choices)
+    metric = forms.ModelChoiceField(label=label(Probe, "metric"), queryset=Metric.objects.none())
+    enabled = forms.BooleanField(label=label(Probe, "enabled"), required=False, initial=True)
     url = forms.CharField(
-        label=_("URL"),
+        label=label(Probe, "url"),
         max_length=500,
         required=False,
         help_text=_("What the probe calls (empty for push probes)."),
     )
     config = forms.CharField(
-        label=_("Settings (JSON)"),
+        label=label(Probe, "config"),
         required=False,
         initial="{}",
         widget=forms.Textarea(attrs={"rows": 6, "spellcheck": "false"}),
         help_text=_("Settings of this kind of probe, as a JSON object (see the probes documentation)."),
     )
-    interval = forms.IntegerField(label=_("Seconds between runs"), initial=60)
-    connect_timeout = forms.FloatField(label=_("Connect timeout (s)"), initial=3.0)
-    read_timeout = forms.FloatField(label=_("Read timeout (s)"), initial=5.0)
-    timeout = forms.FloatField(label=_("Whole-run timeout (s)"), initial=5.0)
+    interval = forms.IntegerField(label=label(Probe, "interval"), initial=60)
+    connect_timeout = forms.FloatField(label=label(Probe, "connect_timeout"), initial=3.0)
+    read_timeout = forms.FloatField(label=label(Probe, "read_timeout"), initial=5.0)
+    timeout = forms.FloatField(label=label(Probe, "timeout"), initial=5.0)
 
     def __init__(self, *args, probe=None, **kwargs):
         super().__init__(*args, **kwargs)
@@ -69,7 +69,7 @@ class ProbeForm(forms.Form):
 
 
 def metric_label(metric: Metric) -> str:
-    name = pick(metric.name, language=default_language()).text or metric.slug
+    name = pick(metric.name, language=current_language()).text or metric.slug
     return f"{component_label(metric.component)} — {name}"
 
 

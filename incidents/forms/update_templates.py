@@ -27,12 +27,6 @@ class UpdateTemplateForm(ComponentStatusesMixin, forms.ModelForm):
     class Meta:
         model = UpdateTemplate
         fields = ["name", "language", "kind", "status"]
-        labels = {
-            "name": _("Name"),
-            "language": _("Written in"),
-            "kind": _("For"),
-            "status": _("Status it sets"),
-        }
 
     def __init__(self, *args, components, **kwargs):
         instance = kwargs.get("instance")

@@ -52,10 +52,10 @@ class StatusMode(models.TextChoices):
 
 class ComponentGroup(models.Model):
     public_id = models.CharField(max_length=12, unique=True, default=new_public_id, editable=False)
-    slug = models.SlugField(unique=True)
-    name = TranslatedField()
-    description = TranslatedField()
-    position = models.PositiveIntegerField(default=0)
+    slug = models.SlugField(_("Slug"), unique=True)
+    name = TranslatedField(_("Name"))
+    description = TranslatedField(_("Description"))
+    position = models.PositiveIntegerField(_("Position"), default=0)
     created_at = models.DateTimeField(default=timezone.now)
     updated_at = models.DateTimeField(default=timezone.now)
 
@@ -70,20 +70,29 @@ class ComponentGroup(models.Model):
 
 class Component(models.Model):
     public_id = models.CharField(max_length=12, unique=True, default=new_public_id, editable=False)
-    slug = models.SlugField(unique=True)
+    slug = models.SlugField(_("Slug"), unique=True)
     group = models.ForeignKey(
-        ComponentGroup, null=True, blank=True, on_delete=models.SET_NULL, related_name="components"
+        ComponentGroup,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="components",
+        verbose_name=_("Group"),
     )
-    name = TranslatedField()
-    description = TranslatedField()
-    position = models.PositiveIntegerField(default=0)
+    name = TranslatedField(_("Name"))
+    description = TranslatedField(_("Description"))
+    position = models.PositiveIntegerField(_("Position"), default=0)
     status = models.CharField(
-        max_length=32, choices=ComponentStatus.choices, default=ComponentStatus.OPERATIONAL
+        _("Status"), max_length=32, choices=ComponentStatus.choices, default=ComponentStatus.OPERATIONAL
     )
-    status_mode = models.CharField(max_length=16, choices=StatusMode.choices, default=StatusMode.MANUAL)
+    status_mode = models.CharField(
+        _("Status mode"), max_length=16, choices=StatusMode.choices, default=StatusMode.MANUAL
+    )
     status_changed_at = models.DateTimeField(default=timezone.now)
-    showcase = models.BooleanField(default=True, help_text=_("Show 90-day uptime bars."))
-    only_show_if_degraded = models.BooleanField(default=False)
+    showcase = models.BooleanField(
+        _("Show uptime bars"), default=True, help_text=_("Show 90-day uptime bars.")
+    )
+    only_show_if_degraded = models.BooleanField(_("Only show when degraded"), default=False)
     start_date = models.DateField(null=True, blank=True, help_text=_("Uptime is counted from."))
     # A percentage the uptime page judges each month against ("99.900"); blank: no target.
     uptime_target = models.DecimalField(

@@ -16,12 +16,14 @@ class UpdateTemplate(models.Model):
 
     `language` is the one it was written in (the text it always has)."""
 
-    name = models.CharField(max_length=120)
-    language = models.CharField(max_length=8)
-    kind = models.CharField(max_length=16, choices=IncidentKind.choices, default=IncidentKind.INCIDENT)
-    status = models.CharField(max_length=16, choices=IncidentStatus.choices, blank=True)
-    title = TranslatedField()
-    body = TranslatedField()
+    name = models.CharField(_("Name"), max_length=120)
+    language = models.CharField(_("Written in"), max_length=8)
+    kind = models.CharField(
+        _("For"), max_length=16, choices=IncidentKind.choices, default=IncidentKind.INCIDENT
+    )
+    status = models.CharField(_("Status it sets"), max_length=16, choices=IncidentStatus.choices, blank=True)
+    title = TranslatedField(_("Title"))
+    body = TranslatedField(_("Text"))
     component_statuses = models.JSONField(default=dict, blank=True)
     version = models.PositiveIntegerField(default=1)
     created_at = models.DateTimeField(default=timezone.now)

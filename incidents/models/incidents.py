@@ -74,28 +74,32 @@ class IncidentQuerySet(models.QuerySet):
 class Incident(models.Model):
     public_id = models.CharField(max_length=12, unique=True, default=new_public_id, editable=False)
     slug = models.SlugField(max_length=80, unique=True)
-    kind = models.CharField(max_length=16, choices=IncidentKind.choices, default=IncidentKind.INCIDENT)
-    title = TranslatedField()
+    kind = models.CharField(
+        _("Kind"), max_length=16, choices=IncidentKind.choices, default=IncidentKind.INCIDENT
+    )
+    title = TranslatedField(_("Title"))
     original_language = models.CharField(max_length=8, default="en")
-    impact = models.CharField(max_length=16, choices=Impact.choices, default=Impact.MINOR)
+    impact = models.CharField(_("Impact"), max_length=16, choices=Impact.choices, default=Impact.MINOR)
     status = models.CharField(
-        max_length=16, choices=IncidentStatus.choices, default=IncidentStatus.INVESTIGATING
+        _("Status"), max_length=16, choices=IncidentStatus.choices, default=IncidentStatus.INVESTIGATING
     )
     components = models.ManyToManyField(Component, blank=True, related_name="incidents")
     # Symmetric: linking A to B links B to A (incidents.lifecycle.related).
     related = models.ManyToManyField("self", blank=True)
-    started_at = models.DateTimeField(default=timezone.now)
+    started_at = models.DateTimeField(_("Started"), default=timezone.now)
     monitoring_at = models.DateTimeField(null=True, blank=True)
     resolved_at = models.DateTimeField(null=True, blank=True)
-    scheduled_for = models.DateTimeField(null=True, blank=True)
-    scheduled_until = models.DateTimeField(null=True, blank=True)
+    scheduled_for = models.DateTimeField(_("Starts"), null=True, blank=True)
+    scheduled_until = models.DateTimeField(_("Ends"), null=True, blank=True)
     # Drafts (for example opened by a probe breach) have no publication time and stay private.
     published_at = models.DateTimeField(null=True, blank=True)
     # A record of the past (Statuspage's `backfilled`): entered without notifying anyone or
     # touching current component status; its impact counts on its own days.
-    backfilled = models.BooleanField(default=False)
+    backfilled = models.BooleanField(_("Record of the past"), default=False)
     # The IANA zone its times are shown in; blank: the status page's (STATUS_TIME_ZONE).
-    display_time_zone = models.CharField(max_length=64, blank=True, default="", validators=[check_time_zone])
+    display_time_zone = models.CharField(
+        _("Time zone"), max_length=64, blank=True, default="", validators=[check_time_zone]
+    )
     # The id it had on the Statuspage page it was imported from, so a re-run finds it.
     statuspage_id = models.CharField(max_length=64, blank=True, default="", editable=False)
     created_by = models.ForeignKey(
@@ -168,13 +172,15 @@ class IncidentUpdate(models.Model):
     incident = models.ForeignKey(Incident, on_delete=models.CASCADE, related_name="updates")
     # Empty for a context event (a deploy before, a note during): it changes no status, and the
     # incident takes the status of its newest update that has one.
-    status = models.CharField(max_length=16, choices=IncidentStatus.choices, blank=True, default="")
-    body = TranslatedField()
+    status = models.CharField(
+        _("Status"), max_length=16, choices=IncidentStatus.choices, blank=True, default=""
+    )
+    body = TranslatedField(_("Text"))
     # The sanitised HTML of each text of body, written with it (incidents.rendering.rendered_texts).
     body_html = models.JSONField(default=dict, blank=True, editable=False)
     original_language = models.CharField(max_length=8, default="en")
     # The time readers see. Timelines written after the fact carry earlier times than created_at.
-    display_at = models.DateTimeField(default=timezone.now)
+    display_at = models.DateTimeField(_("Shown at"), default=timezone.now)
     created_at = models.DateTimeField(default=timezone.now)
     updated_at = models.DateTimeField(default=timezone.now)
     author = models.ForeignKey(

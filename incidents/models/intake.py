@@ -37,20 +37,37 @@ ALERT_STATUSES = [
 
 class AlertRule(models.Model):
     public_id = models.CharField(max_length=12, unique=True, default=new_public_id, editable=False)
-    name = models.CharField(max_length=120)
+    name = models.CharField(_("Name"), max_length=120)
     source = models.CharField(
-        max_length=16, choices=AlertSource.choices, blank=True, help_text=_("Empty: alerts from any source.")
+        _("Source"),
+        max_length=16,
+        choices=AlertSource.choices,
+        blank=True,
+        help_text=_("Empty: alerts from any source."),
     )
     matchers = models.JSONField(
-        default=list, help_text=_('Label matchers that must all hold, e.g. service="webhooks".')
+        _("Label matchers"),
+        default=list,
+        help_text=_('Label matchers that must all hold, e.g. service="webhooks".'),
     )
-    component = models.ForeignKey(Component, on_delete=models.CASCADE, related_name="alert_rules")
-    status = models.CharField(max_length=32, choices=ALERT_STATUSES, default=ComponentStatus.MAJOR_OUTAGE)
+    component = models.ForeignKey(
+        Component, on_delete=models.CASCADE, related_name="alert_rules", verbose_name=_("Component")
+    )
+    status = models.CharField(
+        _("Status while the alert fires"),
+        max_length=32,
+        choices=ALERT_STATUSES,
+        default=ComponentStatus.MAJOR_OUTAGE,
+    )
     open_incident = models.BooleanField(
-        default=True, help_text=_("Open a draft incident for on-call when the alert fires.")
+        _("Open a draft incident when it fires"),
+        default=True,
+        help_text=_("Open a draft incident for on-call when the alert fires."),
     )
-    position = models.PositiveIntegerField(default=0, help_text=_("Rules are tried in this order."))
-    enabled = models.BooleanField(default=True)
+    position = models.PositiveIntegerField(
+        _("Order"), default=0, help_text=_("Rules are tried in this order.")
+    )
+    enabled = models.BooleanField(_("Enabled"), default=True)
     created_at = models.DateTimeField(default=timezone.now)
     updated_at = models.DateTimeField(default=timezone.now)
 

@@ -33,24 +33,34 @@ class Aggregation(models.TextChoices):
 
 
 class Metric(models.Model):
-    component = models.ForeignKey(Component, on_delete=models.CASCADE, related_name="metrics")
-    slug = models.SlugField()
-    name = TranslatedField()
-    kind = models.CharField(max_length=16, choices=MetricKind.choices, default=MetricKind.LATENCY)
-    unit = models.CharField(max_length=8, choices=Unit.choices, default=Unit.MILLISECONDS)
-    precision = models.PositiveSmallIntegerField(default=0, help_text=_("Decimals shown."))
-    aggregation = models.CharField(max_length=8, choices=Aggregation.choices, default=Aggregation.P95)
+    component = models.ForeignKey(
+        Component, on_delete=models.CASCADE, related_name="metrics", verbose_name=_("Component")
+    )
+    slug = models.SlugField(_("Slug"))
+    name = TranslatedField(_("Name"))
+    kind = models.CharField(_("Kind"), max_length=16, choices=MetricKind.choices, default=MetricKind.LATENCY)
+    unit = models.CharField(_("Unit"), max_length=8, choices=Unit.choices, default=Unit.MILLISECONDS)
+    precision = models.PositiveSmallIntegerField(
+        _("Decimals shown"), default=0, help_text=_("Decimals shown.")
+    )
+    aggregation = models.CharField(
+        _("Aggregation"), max_length=8, choices=Aggregation.choices, default=Aggregation.P95
+    )
     window = models.PositiveSmallIntegerField(
-        default=5, help_text=_("How many recent samples a status evaluation looks at.")
+        _("Samples evaluated"),
+        default=5,
+        help_text=_("How many recent samples a status evaluation looks at."),
     )
     expected_interval = models.PositiveIntegerField(
-        default=60, help_text=_("Seconds between samples; no sample for 3 intervals is no data.")
+        _("Seconds between samples"),
+        default=60,
+        help_text=_("Seconds between samples; no sample for 3 intervals is no data."),
     )
-    higher_is_worse = models.BooleanField(default=True)
-    degraded_threshold = models.FloatField(null=True, blank=True)
-    partial_outage_threshold = models.FloatField(null=True, blank=True)
-    major_outage_threshold = models.FloatField(null=True, blank=True)
-    position = models.PositiveIntegerField(default=0)
+    higher_is_worse = models.BooleanField(_("Higher is worse"), default=True)
+    degraded_threshold = models.FloatField(_("Degraded performance at"), null=True, blank=True)
+    partial_outage_threshold = models.FloatField(_("Partial outage at"), null=True, blank=True)
+    major_outage_threshold = models.FloatField(_("Major outage at"), null=True, blank=True)
+    position = models.PositiveIntegerField(_("Position"), default=0)
     # Write-time copy of the newest sample, so pages never scan samples for "the live value".
     latest_value = models.FloatField(null=True, blank=True)
     latest_at = models.DateTimeField(null=True, blank=True)

@@ -33,7 +33,9 @@ SECTIONS = (
 
 class Postmortem(models.Model):
     incident = models.OneToOneField(Incident, on_delete=models.CASCADE, related_name="postmortem")
-    state = models.CharField(max_length=16, choices=PostmortemState.choices, default=PostmortemState.DRAFT)
+    state = models.CharField(
+        _("State"), max_length=16, choices=PostmortemState.choices, default=PostmortemState.DRAFT
+    )
     original_language = models.CharField(max_length=8, default="en")
     summary = TranslatedField()
     customer_impact = TranslatedField()
@@ -145,7 +147,7 @@ def validate_due(due: dt.date, precision: str) -> None:
 
 class ActionItem(models.Model):
     postmortem = models.ForeignKey(Postmortem, on_delete=models.CASCADE, related_name="action_items")
-    title = TranslatedField()
+    title = TranslatedField(_("Title"))
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         null=True,
@@ -154,13 +156,15 @@ class ActionItem(models.Model):
         related_name="action_items",
     )
     owner_name = models.CharField(
-        max_length=200, blank=True, help_text=_("A team or person without an account.")
+        _("Owner"), max_length=200, blank=True, help_text=_("A team or person without an account.")
     )
-    state = models.CharField(max_length=16, choices=ActionItemState.choices, default=ActionItemState.OPEN)
-    due_date = models.DateField(null=True, blank=True)
+    state = models.CharField(
+        _("State"), max_length=16, choices=ActionItemState.choices, default=ActionItemState.OPEN
+    )
+    due_date = models.DateField(_("Due"), null=True, blank=True)
     due_precision = models.CharField(max_length=8, choices=DuePrecision.choices, default=DuePrecision.DAY)
     completed_at = models.DateTimeField(null=True, blank=True)
-    is_public = models.BooleanField(default=True)
+    is_public = models.BooleanField(_("Public"), default=True)
     position = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField(default=timezone.now)
     updated_at = models.DateTimeField(default=timezone.now)

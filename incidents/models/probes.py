@@ -26,16 +26,30 @@ class ProbeKind(models.TextChoices):
 
 class Probe(models.Model):
     public_id = models.CharField(max_length=12, unique=True, default=new_public_id, editable=False)
-    name = models.CharField(max_length=120)
-    kind = models.CharField(max_length=16, choices=ProbeKind.choices, default=ProbeKind.HTTP)
-    metric = models.OneToOneField(Metric, on_delete=models.CASCADE, related_name="probe")
-    enabled = models.BooleanField(default=True)
-    url = models.URLField(max_length=500, blank=True, help_text=_("What the probe calls (not for push)."))
-    config = models.JSONField(default=dict, blank=True, help_text=_("Settings of this kind of probe."))
-    interval = models.PositiveIntegerField(default=60, help_text=_("Seconds between runs."))
-    connect_timeout = models.FloatField(default=3.0, help_text=_("Seconds to establish a connection."))
-    read_timeout = models.FloatField(default=5.0, help_text=_("Seconds to wait for data once connected."))
-    timeout = models.FloatField(default=5.0, help_text=_("Seconds a whole run may take (hard deadline)."))
+    name = models.CharField(_("Name"), max_length=120)
+    kind = models.CharField(_("Kind"), max_length=16, choices=ProbeKind.choices, default=ProbeKind.HTTP)
+    metric = models.OneToOneField(
+        Metric, on_delete=models.CASCADE, related_name="probe", verbose_name=_("Metric")
+    )
+    enabled = models.BooleanField(_("Enabled"), default=True)
+    url = models.URLField(
+        _("URL"), max_length=500, blank=True, help_text=_("What the probe calls (not for push).")
+    )
+    config = models.JSONField(
+        _("Settings (JSON)"), default=dict, blank=True, help_text=_("Settings of this kind of probe.")
+    )
+    interval = models.PositiveIntegerField(
+        _("Interval (seconds)"), default=60, help_text=_("Seconds between runs.")
+    )
+    connect_timeout = models.FloatField(
+        _("Connect timeout (s)"), default=3.0, help_text=_("Seconds to establish a connection.")
+    )
+    read_timeout = models.FloatField(
+        _("Read timeout (s)"), default=5.0, help_text=_("Seconds to wait for data once connected.")
+    )
+    timeout = models.FloatField(
+        _("Whole-run timeout (s)"), default=5.0, help_text=_("Seconds a whole run may take (hard deadline).")
+    )
     # sha256 of the push token: the token is random and long, so a fast hash is enough.
     push_token_hash = models.CharField(max_length=64, blank=True, editable=False)
     webhook_secret = models.CharField(max_length=64, blank=True, editable=False)

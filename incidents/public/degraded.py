@@ -30,8 +30,8 @@ from incidents import formatting
 from incidents.public import snapshot, snapshot_embeds
 from incidents.public.history_filters import normalised_query
 from incidents.public.page_numbers import page_number
+from incidents.request_context import request_language
 from incidents.security.browser_policy import allow_framing
-from incidents.translation import known_or_default
 
 logger = logging.getLogger(__name__)
 
@@ -108,7 +108,7 @@ class DegradedModeMiddleware:
 
 
 def degraded_response(request) -> HttpResponse:
-    language = _language(request)
+    language = request_language(request)
     with translation.override(language):
         if request.method in ("GET", "HEAD") and not request.path_info.startswith(LIVE_ONLY_PREFIXES):
             response = _from_snapshot(request, language)
@@ -129,18 +129,6 @@ def unavailable(request) -> HttpResponse:
     response["Retry-After"] = "30"
     response["Cache-Control"] = "no-store"
     return response
-
-
-def _language(request) -> str:
-    if snapshot_embeds.is_embed(request.path_info):
-        return known_or_default(request.GET.get("lang", ""))
-    from_path = translation.get_language_from_path(request.path_info)
-    if from_path:
-        return from_path
-    if request.path_info.startswith("/api/") and request.GET.get("lang"):
-        asked = request.GET["lang"].split("-")[0].lower()
-        return asked if asked in dict(settings.LANGUAGES) else settings.LANGUAGE_CODE
-    return translation.get_language_from_request(request, check_path=False).split("-")[0]
 
 
 def _from_snapshot(request, language: str) -> HttpResponse | None:

@@ -19,7 +19,6 @@ from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils.encoding import iri_to_uri
 from django.utils.feedgenerator import Atom1Feed, Rss201rev2Feed
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from incidents import selectors
@@ -27,7 +26,7 @@ from incidents.formatting import format_datetime
 from incidents.models import Component, IncidentUpdate
 from incidents.public.durations import duration_at_update
 from incidents.rendering import stored_or_rendered
-from incidents.translation import pick
+from incidents.translation import current_language, pick
 
 NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")  # no XML 1.0 document may hold these
 
@@ -81,7 +80,7 @@ class UpdatesFeed(Feed):
 
     @property
     def language(self) -> str:
-        return (get_language() or settings.LANGUAGE_CODE).split("-")[0]
+        return current_language()
 
     def text(self, text: str) -> str:
         """Plain text as the format carries it; the writer then escapes it as XML."""

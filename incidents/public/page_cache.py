@@ -32,10 +32,10 @@ from django.http import HttpRequest, HttpResponse
 from django.middleware.gzip import GZipMiddleware, re_accepts_gzip
 from django.utils.cache import patch_vary_headers
 from django.utils.text import compress_string
-from django.utils.translation import get_language
 
 from incidents.public import cache_breaker, page_variants, versions
 from incidents.telemetry import instruments
+from incidents.translation import current_language
 
 logger = logging.getLogger(__name__)
 
@@ -64,7 +64,7 @@ def page_key(request: HttpRequest, version: str, query: str = "") -> str:
     on 8000 reads the same cache folder."""
     path = hashlib.sha256(f"{settings.SITE_URL}{request.path}?{query}".encode()).hexdigest()[:32]
     # "kept" names the stored shape (KeptPage): entries of an earlier shape are never read.
-    return f"public:kept:{version}:{get_language()}:{path}"
+    return f"public:kept:{version}:{current_language()}:{path}"
 
 
 @dataclass(frozen=True)
@@ -151,7 +151,7 @@ def cached_page(
             if response.status_code != 200 or response.streaming or _says_no_store(response):
                 return None
             if normalised and not page_variants.admit(
-                page=f"{get_language()}:{request.path}", query=normalised
+                page=f"{current_language()}:{request.path}", query=normalised
             ):
                 return None
             if hasattr(response, "render"):

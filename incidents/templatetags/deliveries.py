@@ -1,10 +1,10 @@
 """The incident screen's delivery counts: which counts belong to an update, numbers in the reader's language."""
 
 from django import template
-from django.utils.translation import get_language
 
 from incidents.formatting import format_number
 from incidents.selectors.deliveries import UpdateDeliveries, update_deliveries
+from incidents.translation import current_language
 
 register = template.Library()
 
@@ -19,4 +19,4 @@ def told_about(update, deliveries: dict | None = None) -> UpdateDeliveries:
 
 @register.filter
 def count(value: int) -> str:
-    return format_number(value, get_language())
+    return format_number(value, current_language())

@@ -4,12 +4,11 @@ import datetime as dt
 
 from django import template
 from django.utils import timezone
-from django.utils.translation import get_language
 
 from incidents import formatting, roles
 from incidents.editor import audit_text
 from incidents.security import masking
-from incidents.translation import pick
+from incidents.translation import current_language, pick
 
 register = template.Library()
 
@@ -19,7 +18,7 @@ def due_label(item) -> str:
     """An action item's due date as its precision says ("Q1 2027")."""
     if not item.due_date:
         return ""
-    return formatting.format_due(item.due_date, item.due_precision, get_language() or "en")
+    return formatting.format_due(item.due_date, item.due_precision, current_language())
 
 
 def _checked(user, check) -> bool:
@@ -49,7 +48,7 @@ def time_left(value: dt.datetime | None) -> str:
     """ "in 3 months": how long until `value`, in the editor's language."""
     if value is None:
         return ""
-    return formatting.format_time_left(value - timezone.now(), get_language() or "en")
+    return formatting.format_time_left(value - timezone.now(), current_language())
 
 
 @register.filter
@@ -57,7 +56,7 @@ def silence(alert) -> str:
     """ "7 hours": how long a firing alert has not been sent again, when its source may have
     stopped (IntakeAlert.silent_for); empty otherwise."""
     quiet = alert.silent_for(timezone.now())
-    return formatting.format_duration(quiet, get_language() or "en") if quiet else ""
+    return formatting.format_duration(quiet, current_language()) if quiet else ""
 
 
 @register.simple_tag
@@ -69,7 +68,7 @@ def audit_lines(events) -> list:
 @register.simple_tag
 def update_texts(update, incident) -> tuple:
     """An update's text in the editor's language (or its fallback), and its other languages."""
-    shown = pick(update.body, language=get_language() or "en", original=incident.original_language)
+    shown = pick(update.body, language=current_language(), original=incident.original_language)
     others = [
         (code, text) for code, text in sorted(update.body.items()) if code != shown.language and text.strip()
     ]
@@ -81,7 +80,7 @@ def sample_value(metric, value) -> str:
     """A sample's value with the metric's decimals, in the editor's language ("227.4")."""
     if value is None:
         return "—"
-    return formatting.format_number(value, get_language() or "en", precision=metric.precision)
+    return formatting.format_number(value, current_language(), precision=metric.precision)
 
 
 @register.filter

@@ -9,14 +9,14 @@ from django.urls import reverse, translate_url
 from django.utils.html import conditional_escape, format_html
 from django.utils.http import urlencode
 from django.utils.safestring import mark_safe
-from django.utils.translation import get_language, get_language_from_path, override
+from django.utils.translation import get_language_from_path, override
 from django.utils.translation import gettext as _
 
 from incidents import formatting
 from incidents.models import ComponentStatus
 from incidents.public.durations import duration_text
 from incidents.rendering import stored_or_rendered
-from incidents.translation import Shown, language_codes, pick
+from incidents.translation import Shown, current_language, language_codes, pick
 
 register = template.Library()
 
@@ -28,10 +28,6 @@ ICONS = {
     ComponentStatus.MAJOR_OUTAGE: "✕",
     ComponentStatus.UNDER_MAINTENANCE: "⚙",
 }
-
-
-def _language() -> str:
-    return (get_language() or settings.LANGUAGE_CODE).split("-")[0]
 
 
 @register.simple_tag
@@ -56,11 +52,11 @@ def time_tag(value: dt.datetime | None, style: str = "datetime", zone: ZoneInfo 
     machine = _machine_time(value)
     local = formatting.in_zone(value, zone)
     if style == "date" and local is not None:
-        human = formatting.format_date(local.date(), _language())
+        human = formatting.format_date(local.date(), current_language())
     elif style == "long":
-        human = formatting.format_long_datetime(value, _language(), zone=zone)
+        human = formatting.format_long_datetime(value, current_language(), zone=zone)
     else:
-        human = formatting.format_datetime(value, _language(), zone=zone)
+        human = formatting.format_datetime(value, current_language(), zone=zone)
     if style == "date":
         return format_html('<time datetime="{}">{}</time>', machine, human)
     # data-local: static/js/local-time.js can show it in the reader's own zone.
@@ -74,7 +70,7 @@ def time_range(start: dt.datetime, end: dt.datetime, zone: ZoneInfo | None = Non
     when there is no end (a Statuspage import may bring a window without one)."""
     if end is None:
         return time_tag(start, zone=zone)
-    first, last, joined = formatting.format_datetime_range(start, end, _language(), zone=zone)
+    first, last, joined = formatting.format_datetime_range(start, end, current_language(), zone=zone)
     ends = [
         format_html('<time datetime="{}" data-local="datetime">{}</time>', _machine_time(at), text)
         for at, text in ((start, first), (end, last))
@@ -89,7 +85,7 @@ def _machine_time(value: dt.datetime) -> str:
 @register.simple_tag
 def zone_note(incident) -> str:
     """ "Times in Moscow Standard Time (Europe/Moscow).": the zone an incident's times are in."""
-    name = formatting.format_time_zone(incident.time_zone, _language(), at=incident.started_at)
+    name = formatting.format_time_zone(incident.time_zone, current_language(), at=incident.started_at)
     text = _("Times in %(zone)s (%(name)s).") % {"zone": name, "name": incident.time_zone_name}
     # data-zone-note: local-time.js hides it while the times show in the reader's own zone.
     return format_html('<p class="zone" data-zone-note>{}</p>', text)
@@ -100,7 +96,7 @@ def fallback_note(shown: Shown, original: str | None = None, noun: str = "update
     """ "This update is shown in Russian, its original language." when a fallback is shown."""
     if not isinstance(shown, Shown) or not shown.is_fallback:
         return ""
-    name = formatting.language_name(shown.language, _language())
+    name = formatting.language_name(shown.language, current_language())
     if noun == "title":
         text = (
             _("This title is shown in %(language)s, its original language.")
@@ -120,7 +116,7 @@ def fallback_note(shown: Shown, original: str | None = None, noun: str = "update
 def updates_fallback_note(updates) -> str:
     """One note above a timeline whose updates are (some of them) shown in another language than
     the page's, rather than one per update; each text still says its language with `lang`."""
-    language = get_language() or settings.LANGUAGE_CODE
+    language = current_language()
     bodies = [pick(update.body, language=language, original=update.original_language) for update in updates]
     return _section_note(bodies, noun="update")
 
@@ -136,7 +132,9 @@ def _section_note(shown: list[Shown], *, noun: str) -> str:
     fallbacks = [text for text in shown if text.is_fallback]
     if not fallbacks:
         return ""
-    names = formatting.language_names(list(dict.fromkeys(text.language for text in fallbacks)), _language())
+    names = formatting.language_names(
+        list(dict.fromkeys(text.language for text in fallbacks)), current_language()
+    )
     if noun == "postmortem":
         text = _("This postmortem is shown in %(language)s, the language it was written in.")
     elif len(fallbacks) == len(shown):
@@ -170,10 +168,10 @@ def language_links(context) -> list[dict]:
 
 
 def _language_links(path: str) -> list[dict]:
-    current = _language()
+    current = current_language()
     links = []
     # Resolve the path in the language its prefix names (none: the default language), not in
-    # the reader's language, which may differ on unprefixed URLs (see incidents.middleware).
+    # the reader's language, which may differ on unprefixed URLs (see incidents.request_context).
     path_language = get_language_from_path(path.split("?")[0]) or settings.LANGUAGE_CODE
     for code in language_codes():
         with override(path_language):
@@ -200,7 +198,7 @@ def page_zone_note() -> str:
     """The status page's own zone, named once and as the page's: an incident written in another
     zone names its own beside each of its times, which this sentence must not contradict."""
     zone = formatting.status_zone()
-    name = formatting.format_time_zone(zone, _language(), at=dt.datetime.now(dt.UTC))
+    name = formatting.format_time_zone(zone, current_language(), at=dt.datetime.now(dt.UTC))
     text = _(
         "This page's time zone is %(zone)s (%(name)s). An incident reported in another zone "
         "shows its times in that zone, named beside each time."
@@ -219,13 +217,13 @@ def due_text(item, language: str = "") -> str:
     by default), or nothing."""
     if not item.due_date:
         return ""
-    return formatting.format_due(item.due_date, item.due_precision, language or _language())
+    return formatting.format_due(item.due_date, item.due_precision, language or current_language())
 
 
 @register.simple_tag
 def key_figure_value(figure, language: str = "") -> str:
     """A key figure's value with its unit ("23 мин") in `language` (the page's by default)."""
-    return formatting.format_key_figure(figure.value, figure.unit, language or _language())
+    return formatting.format_key_figure(figure.value, figure.unit, language or current_language())
 
 
 @register.filter
@@ -238,4 +236,4 @@ def body_html(body: Shown, update) -> str:
 @register.simple_tag
 def incident_duration(incident) -> str:
     """How long the incident lasted, or "… so far (ongoing)" while it is open."""
-    return duration_text(incident, _language())
+    return duration_text(incident, current_language())

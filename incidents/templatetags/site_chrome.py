@@ -3,22 +3,16 @@ the icon, meta and Open Graph tags, and the header's navigation. None of them re
 database, so the 500 page can use them."""
 
 from django import template
-from django.conf import settings
 from django.urls import reverse
 from django.utils.safestring import mark_safe
-from django.utils.translation import get_language
 
 from incidents import formatting
 from incidents.metrics.indicator import page_indicator
 from incidents.public.page_meta import PageMeta, page_meta
 from incidents.security.inline_scripts import THEME_BOOT
-from incidents.translation import language_codes, pick
+from incidents.translation import current_language, language_codes, pick
 
 register = template.Library()
-
-
-def _language() -> str:
-    return (get_language() or settings.LANGUAGE_CODE).split("-")[0]
 
 
 def _route(context) -> str | None:
@@ -51,7 +45,7 @@ def favicon_url(context) -> str:
 def site_meta(context) -> dict:
     """Title, description, canonical URL, og:type and og:locale(s) of the page being rendered."""
     request = context.get("request")
-    language = _language()
+    language = current_language()
     incident = context.get("incident")
     title = ""
     if incident is not None and hasattr(incident, "title"):

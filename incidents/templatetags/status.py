@@ -4,12 +4,11 @@ import datetime as dt
 
 from django import template
 from django.utils.html import format_html
-from django.utils.translation import get_language
 
 from incidents import formatting
 from incidents.public import presentation
 from incidents.rendering import render_markdown
-from incidents.translation import pick
+from incidents.translation import current_language, pick
 
 register = template.Library()
 
@@ -18,7 +17,7 @@ register = template.Library()
 def translated(texts: dict, obj=None):
     """The text in the page's language (a `Shown`, which says which language it is in)."""
     original = getattr(obj, "original_language", None)
-    return pick(texts, language=get_language() or "en", original=original)
+    return pick(texts, language=current_language(), original=original)
 
 
 @register.filter
@@ -28,7 +27,7 @@ def markdown(text) -> str:
 
 @register.filter
 def when(value: dt.datetime) -> str:
-    return formatting.format_datetime(value, get_language() or "en") if value else ""
+    return formatting.format_datetime(value, current_language()) if value else ""
 
 
 @register.filter
@@ -39,13 +38,13 @@ def iso_utc(value: dt.datetime | None) -> str:
 
 @register.filter
 def duration(value: dt.timedelta) -> str:
-    return formatting.format_duration(value, get_language() or "en") if value is not None else ""
+    return formatting.format_duration(value, current_language()) if value is not None else ""
 
 
 @register.simple_tag
 def metric_value(metric) -> str:
     """The latest value in the unit a person reads it in ("23 min"), the exact one in its title."""
-    language = get_language() or "en"
+    language = current_language()
     shown = presentation.metric_value(metric, metric.latest_value, language)
     exact = presentation.exact_value(metric, metric.latest_value, language)
     return format_html('<span title="{}">{}</span>', exact, shown) if exact else shown

@@ -6,14 +6,10 @@ Accept-Language, so one URL always gives the same document. Unknown parameter va
 to the default; an unknown component is a 404.
 """
 
-from collections.abc import Callable
-from functools import wraps
-
 from django.conf import settings
 from django.contrib.staticfiles import finders
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, render
-from django.utils import translation
 from django.views.decorators.http import conditional_page, require_safe
 
 from incidents import selectors
@@ -22,31 +18,11 @@ from incidents.public import badges
 from incidents.public.calendar import maintenance_calendar
 from incidents.public.page_cache import cache_control
 from incidents.security.browser_policy import embeddable
-from incidents.translation import known_or_default
+from incidents.translation import current_language
 
 from .public import public_page
 
 BADGE_MAX_AGE = 60
-
-
-def embed_language(request) -> str:
-    return known_or_default(request.GET.get("lang", ""))
-
-
-def in_requested_language(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
-    """Runs the view (and the page cache around it) in the `lang` parameter's language."""
-
-    @wraps(view)
-    def wrapper(request, *args, **kwargs) -> HttpResponse:
-        language = embed_language(request)
-        # The reader's cookie and Accept-Language play no part: nothing to Vary on.
-        request.reader_language_applied = False
-        with translation.override(language):
-            response = view(request, *args, **kwargs)
-        response["Content-Language"] = language
-        return response
-
-    return wrapper
 
 
 def _choice(request, name: str, choices, default: str) -> str:
@@ -73,24 +49,21 @@ def _badge_response(request, badge: badges.Badge, *, status: int = 200) -> HttpR
 
 
 @require_safe
-@in_requested_language
 @conditional_page
 def page_badge(request):
     return _badge_response(request, badges.page_badge())
 
 
 @require_safe
-@in_requested_language
 @conditional_page
 def component_badge(request, slug: str):
     found = Component.objects.filter(slug=slug).first()
     if found is None:
         return _badge_response(request, badges.unknown_badge(), status=404)
-    return _badge_response(request, badges.component_badge(found, language=translation.get_language()))
+    return _badge_response(request, badges.component_badge(found, language=current_language()))
 
 
 @embeddable
-@in_requested_language
 @public_page(query=theme_query, live=True)
 def widget(request):
     summary = selectors.page_summary()
@@ -104,7 +77,7 @@ def widget(request):
             "theme": theme,
             "site_url": settings.SITE_URL,
             "site_name": settings.STATUS_PAGE_NAME,
-            "language": translation.get_language(),
+            "language": current_language(),
         },
     )
 
@@ -129,15 +102,13 @@ def _calendar_response(body: bytes, filename: str) -> HttpResponse:
     return response
 
 
-@in_requested_language
 @public_page
 def page_maintenance_calendar(request):
-    return _calendar_response(maintenance_calendar(language=translation.get_language()), "maintenance.ics")
+    return _calendar_response(maintenance_calendar(language=current_language()), "maintenance.ics")
 
 
-@in_requested_language
 @public_page
 def component_maintenance_calendar(request, slug: str):
     found = get_object_or_404(Component, slug=slug)
-    body = maintenance_calendar(language=translation.get_language(), component=found)
+    body = maintenance_calendar(language=current_language(), component=found)
     return _calendar_response(body, f"{found.slug}-maintenance.ics")

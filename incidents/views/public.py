@@ -13,7 +13,6 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.cache import add_never_cache_headers
 from django.utils.http import url_has_allowed_host_and_scheme
-from django.utils.translation import get_language
 from django.views.decorators.http import conditional_page, require_safe
 
 from incidents import selectors
@@ -26,13 +25,9 @@ from incidents.public.page_cache import cached_page, no_query
 from incidents.public.page_numbers import page_number
 from incidents.public.uptime_bars import uptime_bars
 from incidents.public.uptime_page import uptime_page
-from incidents.translation import language_codes
+from incidents.translation import current_language, language_codes
 
 UPTIME_DAYS = presentation.UPTIME_DAYS
-
-
-def _language() -> str:
-    return (get_language() or settings.LANGUAGE_CODE).split("-")[0]
 
 
 def public_page(view=None, *, query=no_query, live=False):
@@ -62,12 +57,12 @@ def history_query(request) -> str | None:
 
 @public_page(live=True)
 def overview(request):
-    return render(request, "public/overview.html", presentation.overview_context(_language()))
+    return render(request, "public/overview.html", presentation.overview_context(current_language()))
 
 
 @public_page
 def incident(request, slug: str):
-    language = _language()
+    language = current_language()
     found = selectors.public_incident(slug)
     components = list(found.components.all())
     return render(
@@ -86,7 +81,7 @@ def incident(request, slug: str):
 
 @public_page(live=True)
 def component(request, slug: str):
-    language = _language()
+    language = current_language()
     found = selectors.public_component(slug)
     metrics = list(found.metrics.all())
     now = timezone.now()
@@ -139,7 +134,7 @@ def history(request):
         request.GET,
         page_number=_page_number(request),
         page_size=settings.PUBLIC_HISTORY_PAGE_SIZE,
-        language=_language(),
+        language=current_language(),
     )
     return _rendered(request, "public/history.html", found)
 
@@ -155,7 +150,7 @@ def uptime_query(request) -> str | None:
 @public_page(query=uptime_query)
 def uptime(request):
     return _rendered(
-        request, "public/uptime.html", uptime_page(request.GET.get("month", ""), language=_language())
+        request, "public/uptime.html", uptime_page(request.GET.get("month", ""), language=current_language())
     )
 
 

@@ -1,5 +1,5 @@
-"""Public subscription pages (subscribe, follow an incident, confirm, manage, unsubscribe), the
-JSON endpoint, and the staff page listing deliveries that failed.
+"""Public subscription pages (subscribe, follow an incident, confirm, manage, unsubscribe) and the
+JSON endpoint.
 
 Thin views: the forms validate, the services in incidents/services/subscriptions.py write.
 """
@@ -7,9 +7,7 @@ Thin views: the forms validate, the services in incidents/services/subscriptions
 from dataclasses import dataclass
 
 from django.conf import settings
-from django.contrib.auth.views import redirect_to_login
-from django.core.exceptions import PermissionDenied, ValidationError
-from django.db.models import Count
+from django.core.exceptions import ValidationError
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -18,7 +16,6 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST
 
-from incidents import roles
 from incidents.channels import links
 from incidents.forms.chat_subscriptions import ChatSubscribeForm, SmsCodeForm, chat_channels, chat_sections
 from incidents.forms.subscriptions import (
@@ -28,13 +25,12 @@ from incidents.forms.subscriptions import (
     SubscribeForm,
     WebhookSubscribeForm,
 )
-from incidents.models import Channel, Delivery, DeliveryState, Incident, IncidentUpdate
+from incidents.models import Channel, Incident
 from incidents.security.client_address import client_address
 from incidents.services import subscription_limits, subscriptions
-from incidents.services.deliveries import retry_failed_delivery
+from incidents.translation import current_language
 from incidents.validation.json_bodies import JsonTooDeep, UnstorableText, loads_bounded
 from incidents.validation.request_bodies import body_too_large, read_body_within
-from incidents.validation.row_ids import is_row_id
 
 
 def client_refusal(request) -> str | None:
@@ -109,7 +105,7 @@ SUBSCRIBE_SECTIONS = [
 def _section_forms(request) -> dict:
     """An empty form per section that has one, ids prefixed by the section: one page, no
     duplicate ids."""
-    initial = {"language": request.LANGUAGE_CODE}
+    initial = {"language": current_language()}
     return {
         "email_form": EmailSubscribeForm(initial=initial, auto_id="email-%s"),
         "webhook_form": WebhookSubscribeForm(initial=initial, auto_id="webhook-%s"),
@@ -120,7 +116,7 @@ def _subscribe_page(request, *, status: int = 200, **bound):
     """The subscribe page; `bound` replaces the empty form of the section that was posted
     (`form` is that form too, and `limited` a rate-limit message when there is one)."""
     # The chat sections (incidents/forms/chat_subscriptions.py) come after the webhook one.
-    chats = chat_sections(language=request.LANGUAGE_CODE, bound=bound)
+    chats = chat_sections(language=current_language(), bound=bound)
     sections = [*SUBSCRIBE_SECTIONS[:2], *chats, *SUBSCRIBE_SECTIONS[2:]]
     context = {**_section_forms(request), **bound, "sections": sections}
     return render(request, "subscribe/form.html", context, status=status)
@@ -148,7 +144,7 @@ def subscribe(request):
     """The subscribe page; a POST is the email section's form."""
     if request.method == "GET":
         return _subscribe_page(request)
-    form = EmailSubscribeForm(request.POST, auto_id="email-%s", initial={"language": request.LANGUAGE_CODE})
+    form = EmailSubscribeForm(request.POST, auto_id="email-%s", initial={"language": current_language()})
     return _subscribe_with(request, form, form_name="email_form")
 
 
@@ -175,7 +171,7 @@ def subscribe_chat(request, channel: str):
 @require_http_methods(["GET", "POST"])
 def follow(request, slug: str):
     incident = get_object_or_404(Incident.objects.published(), slug=slug)
-    form = FollowForm(request.POST or None, initial={"language": request.LANGUAGE_CODE})
+    form = FollowForm(request.POST or None, initial={"language": current_language()})
     context = {"form": form, "incident": incident}
     if not incident.is_open:
         return render(
@@ -373,52 +369,3 @@ def unsubscribe(request, token: str):
 def webhooks(request):
     """How receivers verify our webhooks (linked from every payload's meta.documentation)."""
     return render(request, "subscribe/webhooks.html")
-
-
-def _require_staff(request):
-    if not request.user.is_authenticated:
-        return redirect_to_login(request.get_full_path(), "/editor/login/")
-    if not roles.can_view_drafts(request.user):
-        raise PermissionDenied
-    return None
-
-
-def deliveries(request):
-    """Staff: deliveries that gave up, and counts by state; recipients and errors for admins only."""
-    refused = _require_staff(request)
-    if refused:
-        return refused
-    shown, update = Delivery.objects.all(), None
-    update_id = request.GET.get("update")
-    if update_id is not None:
-        if not is_row_id(update_id):
-            return HttpResponse(_("update: expected the number of an update."), status=400)
-        update = get_object_or_404(IncidentUpdate.objects.select_related("incident"), pk=update_id)
-        shown = shown.filter(update=update)
-    counts = dict(shown.values_list("state").annotate(n=Count("id")).order_by())
-    failed = (
-        shown.filter(state=DeliveryState.FAILED)
-        .select_related("subscriber", "update__incident", "status_change__component")
-        .order_by("-created_at", "-id")[:200]
-    )
-    context = {
-        "update": update,
-        "counts": [(state, counts.get(state.value, 0)) for state in DeliveryState],
-        "failed": failed,
-        "can_retry": roles.can_respond(request.user),
-        # Addresses and webhook URLs (which often embed a secret), and errors that may quote them,
-        # are shown to those who may read subscribers in the API: admins.
-        "reveal_recipients": roles.can_administer(request.user),
-    }
-    return render(request, "subscribe/deliveries.html", context)
-
-
-@require_POST
-def retry_delivery(request, pk: int):
-    refused = _require_staff(request)
-    if refused:
-        return refused
-    if not roles.can_respond(request.user):
-        raise PermissionDenied
-    retry_failed_delivery(get_object_or_404(Delivery, pk=pk), actor=request.user)
-    return redirect("subscribe:deliveries")

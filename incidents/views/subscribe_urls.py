@@ -1,5 +1,5 @@
-"""URLs of subscriptions (namespace `subscribe`): the public forms and links, the JSON endpoint,
-and the staff page of failed deliveries. Mounted with a language prefix."""
+"""URLs of subscriptions (namespace `subscribe`): the public forms and links and the JSON endpoint.
+Mounted with a language prefix."""
 
 from django.urls import path
 
@@ -19,6 +19,4 @@ urlpatterns = [
     path("subscribe/code/<str:token>/", subscribe.sms_code, name="sms-code"),
     path("subscribe/manage/<str:token>/", subscribe.manage, name="manage"),
     path("subscribe/unsubscribe/<str:token>/", subscribe.unsubscribe, name="unsubscribe"),
-    path("editor/deliveries/", subscribe.deliveries, name="deliveries"),
-    path("editor/deliveries/<int:pk>/retry/", subscribe.retry_delivery, name="retry-delivery"),
 ]

@@ -3,7 +3,8 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from incidents.forms.base import default_language, language_choices
+from incidents.forms.base import language_choices
+from incidents.translation import current_language
 
 from .parsing import MAX_DOCUMENT_BYTES, read_export
 
@@ -14,7 +15,7 @@ class StatuspageImportForm(forms.Form):
         help_text=_("incidents.json, summary.json or the manage API's incident objects (JSON)."),
     )
     language = forms.ChoiceField(
-        label=_("Language of its texts"), choices=language_choices, initial=default_language
+        label=_("Language of its texts"), choices=language_choices, initial=current_language
     )
 
     def clean_file(self) -> dict:

@@ -7,47 +7,21 @@ from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import render
 from django.urls import reverse
-from django.utils import timezone, translation
 from django.utils.cache import add_never_cache_headers
 
 from incidents import roles
-from incidents.formatting import status_zone
 from incidents.services.notifications import KickOutcome, watch_notifications
-
-
-def in_editor_language(view):
-    """Speaks the staff member's language (cookie, then Accept-Language).
-
-    The public site's unprefixed URLs are English by design (i18n_patterns without a default
-    prefix), and LocaleMiddleware applies that to every unprefixed path, /editor/ included; the
-    editor has no language prefix, so it chooses the language itself.
-    """
-
-    @wraps(view)
-    def wrapped(request, *args, **kwargs):
-        language = translation.get_language_from_request(request)
-        with translation.override(language):
-            request.LANGUAGE_CODE = language
-            response = view(request, *args, **kwargs)
-            if hasattr(response, "render") and not getattr(response, "is_rendered", True):
-                response.render()
-        response.headers.setdefault("Content-Language", language)
-        return response
-
-    return wrapped
 
 
 def _requires(check):
     def decorator(view):
         @wraps(view)
-        @in_editor_language
         def wrapped(request, *args, **kwargs):
             if not request.user.is_authenticated:
                 return redirect_to_login(request.get_full_path(), reverse("editor:login"))
             if not check(request.user):
                 raise PermissionDenied
-            # Forms read and pages show times in the zone the status page speaks in.
-            with timezone.override(status_zone()), watch_notifications() as kicks:
+            with watch_notifications() as kicks:
                 response = view(request, *args, **kwargs)
             if kicks.broker_unreachable:
                 # The update is saved and its notifications wait in the outbox for the sweep.

@@ -11,8 +11,6 @@ from django.views.decorators.http import require_POST
 
 from incidents.security.login_protection import attempt_allowed, forget_attempts, refusal_message
 
-from .access import in_editor_language
-
 
 def _next_url(request) -> str:
     target = request.POST.get("next") or request.GET.get("next") or ""
@@ -26,7 +24,6 @@ def _next_url(request) -> str:
 @sensitive_post_parameters("password")
 @csrf_protect
 @never_cache
-@in_editor_language
 def login_view(request):
     form = AuthenticationForm(request, data=request.POST or None)
     status, refusal = 200, ""

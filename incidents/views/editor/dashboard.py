@@ -4,7 +4,6 @@ import datetime as dt
 
 from django.core.paginator import Paginator
 from django.shortcuts import render
-from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from incidents.editor.board import board_context
@@ -16,6 +15,7 @@ from incidents.models import (
     Incident,
 )
 from incidents.models.postmortems import status_page_today
+from incidents.translation import current_language
 
 from .access import viewer_required
 
@@ -31,7 +31,7 @@ def open_action_items():
 
 @viewer_required
 def overview(request):
-    context = board_context(language=get_language() or "en")
+    context = board_context(language=current_language())
     context["recent"] = Incident.objects.order_by("-started_at")[:RECENT_EVENTS]
     return render(request, "editor/overview.html", context)
 

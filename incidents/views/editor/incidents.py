@@ -6,12 +6,11 @@ from django.db.models import Prefetch
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from incidents.editor.resolve_plan import resolve_plan
-from incidents.forms.base import apply_errors, default_language
+from incidents.forms.base import apply_errors
 from incidents.forms.incidents import (
     ClosingForm,
     DeclareForm,
@@ -28,7 +27,7 @@ from incidents.lifecycle.transitions import TransitionRefused
 from incidents.lifecycle.updates import post_update, reopen_incident, resolve_incident
 from incidents.models import AuditEvent, ComponentChange, Incident, IncidentKind, IncidentUpdate
 from incidents.selectors.deliveries import delivery_counts
-from incidents.translation import language_codes, pick
+from incidents.translation import current_language, language_codes, pick
 from incidents.validation.concurrency import ConcurrentEdit
 
 from .access import conflict, responder_required, viewer_required
@@ -42,7 +41,7 @@ def declare(request):
     initial = {}
     template = chosen_template(request)
     if template is not None and request.method == "GET":
-        initial = template_initial(template, language=default_language(), components=components)
+        initial = template_initial(template, language=current_language(), components=components)
     form = DeclareForm(request.POST or None, initial=initial, components=components)
     if request.method == "POST" and form.is_valid():
         try:
@@ -109,7 +108,7 @@ def _cockpit(
         or ResolveForm(initial=closing_initial, prefix="resolve", incident=incident),
         "reopen_form": reopen_form
         or ClosingForm(initial=closing_initial, prefix="reopen", incident=incident),
-        "plan": resolve_plan(incident, language=get_language() or "en") if incident.is_open else [],
+        "plan": resolve_plan(incident, language=current_language()) if incident.is_open else [],
         "templates": templates,
         "chosen": template,
         "aids": form_aids(templates),

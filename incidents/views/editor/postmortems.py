@@ -6,7 +6,6 @@ from django.core.exceptions import ValidationError
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -28,7 +27,7 @@ from incidents.lifecycle.postmortems import (
 )
 from incidents.models import SECTIONS, ActionItem, DuePrecision, Incident, Postmortem
 from incidents.rendering import render_markdown
-from incidents.translation import language_codes
+from incidents.translation import current_language, language_codes
 from incidents.validation.concurrency import ConcurrentEdit
 
 from .access import conflict, responder_required, viewer_required
@@ -57,7 +56,7 @@ def due_text(item: ActionItem) -> str:
     """ "1st quarter 2027 (by 31 March 2027)" in the editor's language; "" without a due date."""
     if not item.due_date:
         return ""
-    editor_language = get_language() or settings.LANGUAGE_CODE
+    editor_language = current_language()
     period = format_due(item.due_date, item.due_precision, editor_language)
     if item.due_precision == DuePrecision.DAY:
         return period
