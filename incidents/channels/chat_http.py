@@ -20,9 +20,7 @@ from incidents.security.masking import is_masked, mask_secret
 
 from .base import Result
 from .chat_content import ChatContent, chat_content, with_manage_link
-from .http_posts import Post, send_posts
-
-EVENT_ID_HEADER = "X-Status-Event-Id"
+from .http_posts import Post, json_headers, send_posts
 
 
 def check_webhook_url(value: str) -> str:
@@ -47,13 +45,8 @@ def json_post(delivery: Delivery, url: str, payload: dict) -> Post | Result:
     except ValidationError as error:
         return Result(delivery, error=f"Address refused: {' '.join(error.messages)}", permanent=True)
     body = with_manage_link(json.dumps(payload, ensure_ascii=False, separators=(",", ":")), delivery).encode()
-    headers = {
-        "Content-Type": "application/json; charset=utf-8",
-        "User-Agent": f"{settings.STATUS_PAGE_NAME} notifications",
-        # Slack and Teams ignore it; Slack-compatible receivers can drop a repeat by it.
-        EVENT_ID_HEADER: delivery.idempotency_key,
-    }
-    return Post(delivery, url, body, headers)
+    # Slack and Teams ignore the event id; Slack-compatible receivers can drop a repeat by it.
+    return Post(delivery, url, body, json_headers(event_id=delivery.idempotency_key))
 
 
 class ChatPostChannel:

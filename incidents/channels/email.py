@@ -1,31 +1,21 @@
-"""Email notifications: one SMTP connection per batch.
+"""Email notifications: one connection of the configured mail backend per batch.
 
 Each update's mail is built once per (update, language) by incidents.channels.emails; a
-subscriber's copy only gets its signed links. With Django's SMTP backend the MIME text from
-`mime_bytes` is written to the backend's open connection; other backends (console, file, locmem
-in tests) get a Django message with the same headers and bodies.
+subscriber's copy only gets its signed links and its own headers.
 """
 
 import smtplib
 from collections.abc import Iterator
 
 from django.core.mail import mailers
-from django.core.mail.backends.smtp import EmailBackend as SMTPBackend
+from django.core.mail.backends.base import BaseEmailBackend
 
 from incidents.channels.links import follow_token, manage_token, subscription_url
 from incidents.models import Delivery
 
 from .base import Result
 from .content import ContentCache, content_key, render_content
-from .emails import (
-    PersonalMail,
-    RenderedEmail,
-    Sender,
-    django_message,
-    mime_bytes,
-    personal_copy,
-    update_notification,
-)
+from .emails import NotificationMail, RenderedEmail, update_notification
 
 # Errors that concern the connection rather than one message: the rest of the batch waits.
 # SMTPException subclasses OSError, so these must be told apart from per-message SMTP errors.
@@ -46,10 +36,10 @@ def rendered_email(delivery: Delivery) -> RenderedEmail:
     )
 
 
-def personalise(delivery: Delivery) -> PersonalMail:
+def personalise(delivery: Delivery, backend: BaseEmailBackend | None = None) -> NotificationMail:
     subscriber = delivery.subscriber
     token = manage_token(subscriber)
-    return personal_copy(
+    return NotificationMail(
         rendered_email(delivery),
         to=subscriber.email,
         message_key=delivery.idempotency_key,
@@ -58,6 +48,7 @@ def personalise(delivery: Delivery) -> PersonalMail:
         follow_url=subscription_url(
             "follow-from-mail", subscriber, follow_token(subscriber, delivery.update.incident)
         ),
+        connection=backend,
     )
 
 
@@ -81,11 +72,10 @@ class EmailChannel:
             for delivery in deliveries:
                 yield Result(delivery, error=f"SMTP connection failed: {error}", permanent=False)
             return
-        sender = Sender.from_settings()
         try:
             for index, delivery in enumerate(deliveries):
                 try:
-                    self._send_one(backend, delivery, sender)
+                    backend.send_messages([personalise(delivery, backend)])
                 except OSError as error:
                     if _is_connection_error(error):
                         for rest in deliveries[index:]:
@@ -102,12 +92,3 @@ class EmailChannel:
                 backend.close()
             except OSError:
                 pass
-
-    @staticmethod
-    def _send_one(backend, delivery: Delivery, sender: Sender) -> None:
-        address = delivery.subscriber.email
-        if isinstance(backend, SMTPBackend) and backend.connection is not None and address.isascii():
-            message = mime_bytes(personalise(delivery), sender)
-            backend.connection.sendmail(sender.envelope_from, [address], message)
-        else:
-            backend.send_messages([django_message(personalise(delivery), backend)])

@@ -3,25 +3,23 @@ templates/emails/<name>/{subject.txt,body.txt,body.html} in the recipient's lang
 
 Kinds: the confirmation of a subscription or a follow (`confirmation_mail`), the link to manage
 an address that is already subscribed (`manage_link_mail`), the notification of an incident
-update (`update_notification`, then `personal_copy` per subscriber) and the daily overdue
+update (`update_notification`, then a `NotificationMail` per subscriber) and the daily overdue
 reminder to an action item's owner (`overdue_reminder_mail`).
 
 Notification headers follow RFC 5322 (Date, Message-ID = the delivery's idempotency key) and
-RFC 8058 (one-click List-Unsubscribe over https). `mime_bytes` writes a notification as MIME text
-from parts encoded once, because building each copy through Django's EmailMessage costs more than
-the SMTP exchange itself (docs/subscriptions.md).
+RFC 8058 (one-click List-Unsubscribe over https).
 """
 
-import binascii
+import copy
+import email.message
 import email.policy
-import secrets
 from dataclasses import dataclass
-from email.header import Header
-from email.utils import formataddr, formatdate, parseaddr
+from email.utils import formatdate
 from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.core.mail import EmailMessage, EmailMultiAlternatives
+from django.core.mail.backends.base import BaseEmailBackend
 from django.template.loader import render_to_string
 from django.utils import translation
 
@@ -32,7 +30,6 @@ from .content import UpdateContent
 MANAGE_MARKER = "@@manage_url@@"
 UNSUBSCRIBE_MARKER = "@@unsubscribe_url@@"
 FOLLOW_MARKER = "@@follow_url@@"
-CRLF = "\r\n"
 
 
 def one_line(subject: str) -> str:
@@ -93,14 +90,18 @@ def overdue_reminder_mail(owner, items: list) -> EmailMessage:
 
 @dataclass(frozen=True)
 class RenderedEmail:
-    """An update's notification in one language, with markers where the personal links go."""
+    """An update's notification in one language, with markers where the personal links go, and
+    the headers every copy shares (Subject, From, Reply-To, List-ID …) encoded once."""
 
     language: str
     subject: str
     text: str
     html: str
-    # The Subject header as it goes on the wire (RFC 2047 encoded when not ASCII), once.
-    subject_header: str
+    shared: email.message.EmailMessage
+
+
+def message_domain() -> str:
+    return urlsplit(settings.SITE_URL).hostname or "localhost"
 
 
 def update_notification(content: UpdateContent) -> RenderedEmail:
@@ -112,60 +113,14 @@ def update_notification(content: UpdateContent) -> RenderedEmail:
         "follow_url": FOLLOW_MARKER,
     }
     subject, text, html = _render("incident_update", context, language=content.language)
-    subject = subject[:250]
+    shared = email.message.EmailMessage()
+    shared["Subject"] = subject[:250]
+    shared["From"] = settings.DEFAULT_FROM_EMAIL
+    shared["Reply-To"] = settings.EMAIL_REPLY_TO
+    shared["List-ID"] = f"<notifications.{message_domain()}>"
+    shared["Auto-Submitted"] = "auto-generated"
     return RenderedEmail(
-        language=content.language,
-        subject=subject,
-        text=text,
-        html=html,
-        subject_header=subject if subject.isascii() else Header(subject, "utf-8").encode(linesep=CRLF),
-    )
-
-
-def message_domain() -> str:
-    return urlsplit(settings.SITE_URL).hostname or "localhost"
-
-
-@dataclass(frozen=True)
-class PersonalMail:
-    """One subscriber's copy, before it is turned into MIME."""
-
-    to: str
-    rendered: RenderedEmail
-    text: str
-    html: str
-    headers: dict[str, str]
-
-
-def personal_copy(
-    rendered: RenderedEmail,
-    *,
-    to: str,
-    message_key: str,
-    manage_url: str,
-    unsubscribe_url: str,
-    follow_url: str,
-) -> PersonalMail:
-    """A subscriber's copy: the personal links in place of the markers, and its own headers."""
-    headers = {
-        "Date": formatdate(usegmt=True),
-        "Message-ID": f"<{message_key}@{message_domain()}>",
-        "List-Unsubscribe": f"<{unsubscribe_url}>",
-        "List-ID": f"<notifications.{message_domain()}>",
-        "Auto-Submitted": "auto-generated",
-        "Content-Language": rendered.language,
-    }
-    # RFC 8058 one-click is defined for https URLs only; plain-http development sites get the
-    # ordinary List-Unsubscribe link without the one-click promise.
-    if unsubscribe_url.startswith("https://"):
-        headers["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
-    links = {MANAGE_MARKER: manage_url, UNSUBSCRIBE_MARKER: unsubscribe_url, FOLLOW_MARKER: follow_url}
-    return PersonalMail(
-        to=to,
-        rendered=rendered,
-        text=_linked(rendered.text, links),
-        html=_linked(rendered.html, links),
-        headers=headers,
+        language=content.language, subject=subject[:250], text=text, html=html, shared=shared
     )
 
 
@@ -175,98 +130,52 @@ def _linked(text: str, links: dict[str, str]) -> str:
     return text
 
 
-MAX_HEADER_LINE = 78
+class NotificationMail(EmailMultiAlternatives):
+    """A subscriber's copy of an update's notification, for every mail backend. Its MIME is the
+    standard library's message: the update's shared headers copied, then this copy's own."""
 
-
-def header_lines(name: str, value: str) -> str:
-    """One header as plain ASCII, folded before a value too long for its line (RFC 5322 2.2.3).
-
-    Values here are ASCII tokens such as `<https://…>`: folding at the whitespace after the colon
-    keeps them whole, where Python's own folder would turn a long URL into RFC 2047 encoded words
-    that mail software no longer reads as a List-Unsubscribe URL.
-    """
-    if len(name) + 2 + len(value) <= MAX_HEADER_LINE:
-        return f"{name}: {value}"
-    return f"{name}:{CRLF} {value}"
-
-
-class NotificationMessage(EmailMultiAlternatives):
-    """Django's message with our ASCII headers folded as `header_lines` folds them."""
-
-    def message(self, *, policy=email.policy.default):
-        msg = super().message(policy=policy.clone(refold_source="none"))
-        for name in ("List-Unsubscribe", "List-ID"):
-            value = msg[name]
-            if value is not None and str(value).isascii():
-                del msg[name]
-                msg.set_raw(*msg.policy.header_source_parse(header_lines(name, str(value)).splitlines(True)))
-        return msg
-
-
-def django_message(mail: PersonalMail, connection=None) -> EmailMultiAlternatives:
-    """The copy as a Django message, for backends other than SMTP."""
-    message = NotificationMessage(
-        subject=mail.rendered.subject,
-        body=mail.text,
-        from_email=settings.DEFAULT_FROM_EMAIL,
-        to=[mail.to],
-        reply_to=[settings.EMAIL_REPLY_TO],
-        headers=mail.headers,
-        connection=connection,
-    )
-    message.attach_alternative(mail.html, "text/html")
-    return message
-
-
-def _address_header(value: str) -> str:
-    name, address = parseaddr(value)
-    return formataddr((name, address), charset="utf-8")
-
-
-def _quoted_printable(text: str) -> str:
-    body = CRLF.join(text.splitlines()).encode("utf-8")
-    return binascii.b2a_qp(body, istext=True).decode("ascii")
-
-
-@dataclass(frozen=True)
-class Sender:
-    """The From and Reply-To headers and the envelope sender, encoded once per batch."""
-
-    from_header: str
-    reply_to_header: str
-    envelope_from: str
-
-    @classmethod
-    def from_settings(cls) -> "Sender":
-        return cls(
-            from_header=_address_header(settings.DEFAULT_FROM_EMAIL),
-            reply_to_header=_address_header(settings.EMAIL_REPLY_TO),
-            envelope_from=parseaddr(settings.DEFAULT_FROM_EMAIL)[1],
+    def __init__(
+        self,
+        rendered: RenderedEmail,
+        *,
+        to: str,
+        message_key: str,
+        manage_url: str,
+        unsubscribe_url: str,
+        follow_url: str,
+        connection: BaseEmailBackend | None = None,
+    ) -> None:
+        headers = {
+            "Date": formatdate(usegmt=True),
+            "Message-ID": f"<{message_key}@{message_domain()}>",
+            "List-Unsubscribe": f"<{unsubscribe_url}>",
+        }
+        # RFC 8058 one-click is defined for https URLs only; plain-http development sites get the
+        # ordinary List-Unsubscribe link without the one-click promise.
+        if unsubscribe_url.startswith("https://"):
+            headers["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
+        links = {MANAGE_MARKER: manage_url, UNSUBSCRIBE_MARKER: unsubscribe_url, FOLLOW_MARKER: follow_url}
+        super().__init__(
+            subject=rendered.subject,
+            body=_linked(rendered.text, links),
+            from_email=settings.DEFAULT_FROM_EMAIL,
+            to=[to],
+            reply_to=[settings.EMAIL_REPLY_TO],
+            headers=headers,
+            alternatives=[(_linked(rendered.html, links), "text/html")],
+            connection=connection,
         )
+        self.rendered = rendered
 
-
-def mime_bytes(mail: PersonalMail, sender: Sender | None = None) -> bytes:
-    """RFC 5322 + MIME multipart/alternative, both parts UTF-8 quoted-printable."""
-    sender = sender or Sender.from_settings()
-    # Quoted-printable writes "=" as "=3D", so a boundary starting with "==" cannot occur in a part.
-    boundary = f"==notify-{secrets.token_hex(8)}=="
-    lines = [
-        f"Subject: {mail.rendered.subject_header}",
-        f"From: {sender.from_header}",
-        f"To: {mail.to}",
-        f"Reply-To: {sender.reply_to_header}",
-        *(header_lines(name, value) for name, value in mail.headers.items()),
-        "MIME-Version: 1.0",
-        f'Content-Type: multipart/alternative; boundary="{boundary}"',
-        "",
-    ]
-    for subtype, body in (("plain", mail.text), ("html", mail.html)):
-        lines += [
-            f"--{boundary}",
-            f'Content-Type: text/{subtype}; charset="utf-8"',
-            "Content-Transfer-Encoding: quoted-printable",
-            "",
-            _quoted_printable(body),
-        ]
-    lines += [f"--{boundary}--", ""]
-    return CRLF.join(lines).encode("ascii")
+    def message(self, *, policy: email.policy.Policy = email.policy.default) -> email.message.EmailMessage:
+        # Headers set raw are written as they are: the policy's own folding would turn a long
+        # List-Unsubscribe URL into RFC 2047 encoded words, which mail software cannot read.
+        message = copy.deepcopy(self.rendered.shared)
+        message.policy = policy.clone(refold_source="none")
+        message["To"] = self.to[0]
+        for name, value in self.extra_headers.items():
+            message.set_raw(name, value if len(name) + 2 + len(value) <= 78 else f"\n {value}")
+        message.set_content(self.body, cte="quoted-printable")
+        message.add_alternative(str(self.alternatives[0].content), subtype="html", cte="quoted-printable")
+        message["Content-Language"] = self.rendered.language  # after the content, which clears it
+        return message

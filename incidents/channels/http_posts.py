@@ -23,6 +23,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 import aiohttp
+from django.conf import settings
 
 from incidents.models import Delivery
 from incidents.outbound.client import Answer, BlockingClient, refusal_in
@@ -31,6 +32,7 @@ from . import receiver_breakers
 from .base import Result
 
 CONCURRENT_POSTS = 10
+EVENT_ID_HEADER = "X-Status-Event-Id"
 # Answers that will not change on retry. 408, 425 and 429 mean "later", so they are retried.
 RETRYABLE_4XX = {408, 409, 425, 429}
 
@@ -41,6 +43,15 @@ class Post:
     url: str
     body: bytes
     headers: dict[str, str]
+
+
+def json_headers(*, event_id: str, content_type: str = "application/json; charset=utf-8") -> dict[str, str]:
+    """The headers of a notification's request; receivers can drop a repeat by its event id."""
+    return {
+        "Content-Type": content_type,
+        "User-Agent": f"{settings.STATUS_PAGE_NAME} notifications",
+        EVENT_ID_HEADER: event_id,
+    }
 
 
 def result_of(delivery: Delivery, outcome: Answer | BaseException) -> Result:
@@ -79,19 +90,22 @@ def kept_connections() -> Iterator[None]:
             client.__exit__(None, None, None)
 
 
-def _shared_client() -> BlockingClient:
-    if _kept.client is None:
-        _kept.client = BlockingClient().__enter__()
-    return _kept.client
+@contextmanager
+def guarded_client() -> Iterator[BlockingClient]:
+    """The client kept by `kept_connections`, or one for this block alone."""
+    if _kept.depth:
+        if _kept.client is None:
+            _kept.client = BlockingClient().__enter__()
+        yield _kept.client
+        return
+    with BlockingClient() as client:
+        yield client
 
 
 def send_posts(items: Iterable[Post | Result], *, timeout: float) -> Iterator[list[Result]]:
     """Posts the `Post`s in concurrent groups, yielding each group's results as a list; a
     `Result` among the items (refused before sending) is passed on in the next group."""
-    if _kept.depth:
-        yield from _send_in_groups(items, client=_shared_client(), timeout=timeout)
-        return
-    with BlockingClient() as client:
+    with guarded_client() as client:
         yield from _send_in_groups(items, client=client, timeout=timeout)
 
 

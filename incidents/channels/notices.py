@@ -3,23 +3,22 @@ through the outbox: the confirmation link to a chat channel, the code to a phone
 
 Sending them to the target, not to a contact's mailbox, is what proves that whoever subscribed
 can read the channel or the phone: the platform posts nothing else there until the link is
-followed or the code entered. They go through the same guarded client and Apprise checks as
-notifications.
+followed or the code entered. They go through the same guarded client (Apprise, for the SMS
+provider) as notifications.
 """
 
 import json
 
-import apprise
 from django.conf import settings
 from django.core.exceptions import ValidationError
 
 from incidents.models import Channel
-from incidents.outbound.client import BlockingClient
+from incidents.outbound.client import Answer
 from incidents.outbound.guard import check_sendable
 
-from . import slack, sms, teams
-from .apprise_chat import send_through_apprise
-from .chat_http import EVENT_ID_HEADER
+from . import chat_services, slack, sms, teams
+from .chat_services.base import Message
+from .http_posts import guarded_client, json_headers
 
 
 def send_notice(channel: str, target: str, *, title: str, text: str, link: str, event_id: str) -> str:
@@ -27,19 +26,14 @@ def send_notice(channel: str, target: str, *, title: str, text: str, link: str, 
     service accepted it. Raises what the guarded client raises for an unreachable receiver."""
     channel = Channel(channel)
     if channel == Channel.SMS:
-        body = f"{text} {link}".strip()
-        return send_through_apprise(
-            sms.provider_url(target),
-            title="",
-            body=body,
-            body_format=apprise.NotifyFormat.TEXT,
-            event_id=event_id,
-        ).error
+        return sms.send_text(target, f"{text} {link}".strip(), event_id=event_id).error
     if channel == Channel.APPRISE:
-        body = f"{text}\n\n{link}".strip()
-        return send_through_apprise(
-            target, title=title, body=body, body_format=apprise.NotifyFormat.TEXT, event_id=event_id
-        ).error
+        message = Message(title=title, text=f"{text}\n\n{link}".strip(), event_id=event_id)
+        with guarded_client() as client:
+            outcome = chat_services.send_message(client, target, message)
+        if isinstance(outcome, BaseException):
+            raise outcome
+        return outcome.error if isinstance(outcome, chat_services.NotSent) else _error_of(outcome)
     payload = (
         _slack_payload(title, text, link) if channel == Channel.SLACK else _teams_payload(title, text, link)
     )
@@ -70,12 +64,17 @@ def _post_json(url: str, payload: dict, *, event_id: str) -> str:
         check_sendable(url)
     except ValidationError as error:
         return f"Address refused: {' '.join(error.messages)}"
-    headers = {
-        "Content-Type": "application/json; charset=utf-8",
-        "User-Agent": f"{settings.STATUS_PAGE_NAME} notifications",
-        EVENT_ID_HEADER: event_id,
-    }
     body = json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode()
-    with BlockingClient() as client:
-        answer = client.post(url, body=body, headers=headers, timeout=settings.NOTIFY_WEBHOOK_TIMEOUT_SECONDS)
+    with guarded_client() as client:
+        answer = client.request(
+            "POST",
+            url,
+            body=body,
+            headers=json_headers(event_id=event_id),
+            timeout=settings.NOTIFY_WEBHOOK_TIMEOUT_SECONDS,
+        )
+    return _error_of(answer)
+
+
+def _error_of(answer: Answer) -> str:
     return "" if answer.status < 300 else f"HTTP {answer.status} from the receiver"

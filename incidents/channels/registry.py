@@ -3,8 +3,8 @@
 from incidents.models import Channel
 
 from . import slack, teams
-from .apprise_chat import AppriseChannel
 from .chat_http import ChatPostChannel
+from .chat_services import ChatServiceChannel
 from .email import EmailChannel
 from .sms import SmsChannel
 from .webhook import WebhookChannel
@@ -14,7 +14,7 @@ CHANNELS = {
     Channel.WEBHOOK: WebhookChannel(),
     Channel.SLACK: ChatPostChannel(kind="slack", build=slack.message),
     Channel.TEAMS: ChatPostChannel(kind="teams", build=teams.card),
-    Channel.APPRISE: AppriseChannel(),
+    Channel.APPRISE: ChatServiceChannel(),
     Channel.SMS: SmsChannel(),
 }
 

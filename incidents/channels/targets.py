@@ -12,9 +12,9 @@ from django.utils.translation import gettext as _
 
 from incidents.models import Channel
 
-from . import apprise_chat, slack, sms, teams
+from . import chat_services, slack, sms, teams
 
-MODULES = {Channel.SLACK: slack, Channel.TEAMS: teams, Channel.APPRISE: apprise_chat, Channel.SMS: sms}
+MODULES = {Channel.SLACK: slack, Channel.TEAMS: teams, Channel.APPRISE: chat_services, Channel.SMS: sms}
 
 
 def check_target(channel: str, value: str) -> str:
@@ -34,7 +34,6 @@ def reached_host(channel: str, value: str) -> str:
     channel = Channel(channel)
     if channel == Channel.SMS:
         return ""
-    parts = urlsplit(value)
     if channel == Channel.APPRISE:
-        return apprise_chat.SCHEMES.get(parts.scheme.lower()) or (parts.hostname or "")
-    return parts.hostname or ""
+        return chat_services.reached_host(value)
+    return urlsplit(value).hostname or ""

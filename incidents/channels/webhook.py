@@ -31,11 +31,10 @@ from incidents.translation import pick
 
 from .base import Result
 from .content import ContentCache, content_key, incident_url, status_change_key
-from .http_posts import Post, send_posts
+from .http_posts import EVENT_ID_HEADER, Post, send_posts
 
 SIGNATURE_HEADER = "X-Status-Signature"
 TIMESTAMP_HEADER = "X-Status-Timestamp"
-EVENT_ID_HEADER = "X-Status-Event-Id"
 
 
 def iso(value: dt.datetime | None) -> str | None:
