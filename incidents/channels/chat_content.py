@@ -9,7 +9,9 @@ Every text a chat service shows is taken here with its mentions broken (`mention
 service's message built from it can notify a channel or a person.
 """
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from django.utils import translation
 from django.utils.translation import gettext as _
@@ -19,6 +21,7 @@ from incidents.metrics.readings import metric_reading
 from incidents.models import Delivery, Impact, IncidentUpdate, Metric
 from incidents.translation import pick
 
+from .base import update_of
 from .content import ContentCache, UpdateContent, content_key, render_content
 from .emails import MANAGE_MARKER
 from .links import manage_url
@@ -107,8 +110,10 @@ def render_chat_content(update: IncidentUpdate, language: str) -> ChatContent:
 _cache = ContentCache()
 
 
-def chat_content(update: IncidentUpdate, language: str, *, kind: str, build):
-    """`build(ChatContent)` once per (update, language, kind) in this process."""
+def chat_content(delivery: Delivery, *, kind: str, build: Callable[[ChatContent], Any]) -> Any:
+    """`build(ChatContent)` of the delivery's update in its subscriber's language, once per
+    (update, language, kind) in this process."""
+    update, language = update_of(delivery), delivery.subscriber.language
     return _cache.get(
         content_key(update, language, kind), lambda: build(render_chat_content(update, language))
     )
@@ -116,6 +121,4 @@ def chat_content(update: IncidentUpdate, language: str, *, kind: str, build):
 
 def with_manage_link(text: str, delivery: Delivery) -> str:
     """A rendered message with the subscriber's own manage link (where they also unsubscribe)."""
-    # Imported here: the subscriptions service checks targets through the channel modules.
-
     return text.replace(MANAGE_MARKER, manage_url(delivery.subscriber))

@@ -7,7 +7,7 @@ read back, it shows its scheme and host and a keyed digest of the rest.
 """
 
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator
 from urllib.parse import urlsplit
 
 from django.conf import settings
@@ -60,12 +60,12 @@ class ChatPostChannel:
         self.kind = kind
         self.build = build
 
-    def send(self, deliveries: list[Delivery]) -> Iterator[list[Result]]:
+    def send(self, deliveries: list[Delivery]) -> Generator[list[Result]]:
         posts = (
             json_post(
                 delivery,
                 delivery.subscriber.target,
-                chat_content(delivery.update, delivery.subscriber.language, kind=self.kind, build=self.build),
+                chat_content(delivery, kind=self.kind, build=self.build),
             )
             for delivery in deliveries
         )

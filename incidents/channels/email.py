@@ -5,7 +5,7 @@ subscriber's copy only gets its signed links and its own headers.
 """
 
 import smtplib
-from collections.abc import Iterator
+from collections.abc import Generator
 
 from django.core.mail import mailers
 from django.core.mail.backends.base import BaseEmailBackend
@@ -13,7 +13,7 @@ from django.core.mail.backends.base import BaseEmailBackend
 from incidents.channels.links import follow_token, manage_token, subscription_url
 from incidents.models import Delivery
 
-from .base import Result
+from .base import Result, update_of
 from .content import ContentCache, content_key, render_content
 from .emails import NotificationMail, RenderedEmail, update_notification
 
@@ -30,7 +30,7 @@ _cache = ContentCache()
 
 
 def rendered_email(delivery: Delivery) -> RenderedEmail:
-    update, language = delivery.update, delivery.subscriber.language
+    update, language = update_of(delivery), delivery.subscriber.language
     return _cache.get(
         content_key(update, language, "email"), lambda: update_notification(render_content(update, language))
     )
@@ -46,7 +46,7 @@ def personalise(delivery: Delivery, backend: BaseEmailBackend | None = None) -> 
         manage_url=subscription_url("manage", subscriber, token),
         unsubscribe_url=subscription_url("unsubscribe", subscriber, token),
         follow_url=subscription_url(
-            "follow-from-mail", subscriber, follow_token(subscriber, delivery.update.incident)
+            "follow-from-mail", subscriber, follow_token(subscriber, update_of(delivery).incident)
         ),
         connection=backend,
     )
@@ -63,7 +63,7 @@ def _is_permanent(error: Exception) -> bool:
 class EmailChannel:
     batch_size_setting = "NOTIFY_BATCH_SIZE"
 
-    def send(self, deliveries: list[Delivery]) -> Iterator[Result]:
+    def send(self, deliveries: list[Delivery]) -> Generator[Result]:
         """Sends over one connection, yielding each result as soon as it is known."""
         backend = mailers.default  # a new backend instance (Django 6.1 mailers API)
         try:

@@ -10,14 +10,16 @@ Notification headers follow RFC 5322 (Date, Message-ID = the delivery's idempote
 RFC 8058 (one-click List-Unsubscribe over https).
 """
 
-import copy
+import binascii
 import email.message
 import email.policy
+import secrets
 from dataclasses import dataclass
 from email.utils import formatdate
 from urllib.parse import urlsplit
 
 from django.conf import settings
+from django.contrib.auth.models import AbstractUser
 from django.core.mail import EmailMessage, EmailMultiAlternatives
 from django.core.mail.backends.base import BaseEmailBackend
 from django.template.loader import render_to_string
@@ -78,7 +80,7 @@ def manage_link_mail(subscriber: Subscriber, *, manage_url: str) -> EmailMultiAl
 # --- To the people who run the page -----------------------------------------------------------
 
 
-def overdue_reminder_mail(owner, items: list) -> EmailMessage:
+def overdue_reminder_mail(owner: AbstractUser, items: list) -> EmailMessage:
     """Lists an owner's overdue action items, in plain text and the page's own language."""
     context = {"owner": owner, "items": items, "site_url": settings.SITE_URL}
     subject, text, _html = _render("overdue_reminder", context, language=settings.LANGUAGE_CODE, html=False)
@@ -97,7 +99,7 @@ class RenderedEmail:
     subject: str
     text: str
     html: str
-    shared: email.message.EmailMessage
+    shared_headers: list[tuple[str, str]]  # (name, value as written on the wire)
 
 
 def message_domain() -> str:
@@ -113,15 +115,44 @@ def update_notification(content: UpdateContent) -> RenderedEmail:
         "follow_url": FOLLOW_MARKER,
     }
     subject, text, html = _render("incident_update", context, language=content.language)
-    shared = email.message.EmailMessage()
-    shared["Subject"] = subject[:250]
-    shared["From"] = settings.DEFAULT_FROM_EMAIL
-    shared["Reply-To"] = settings.EMAIL_REPLY_TO
-    shared["List-ID"] = f"<notifications.{message_domain()}>"
-    shared["Auto-Submitted"] = "auto-generated"
+    shared = {
+        "Subject": subject[:250],
+        "From": settings.DEFAULT_FROM_EMAIL,
+        "Reply-To": settings.EMAIL_REPLY_TO,
+        "List-ID": f"<notifications.{message_domain()}>",
+        "Auto-Submitted": "auto-generated",
+        "Content-Language": content.language,
+        "MIME-Version": "1.0",
+    }
     return RenderedEmail(
-        language=content.language, subject=subject[:250], text=text, html=html, shared=shared
+        language=content.language,
+        subject=subject[:250],
+        text=text,
+        html=html,
+        # Folded (RFC 2047 where not ASCII) by the standard library once, not per copy.
+        shared_headers=[(name, _folded(name, value)) for name, value in shared.items()],
     )
+
+
+def _folded(name: str, value: str) -> str:
+    return email.policy.SMTP.fold(name, value).removeprefix(f"{name}: ").removesuffix("\r\n")
+
+
+def _unfolded(name: str, value: str) -> str:
+    """An ASCII value as written, on a line of its own when too long (RFC 5322 2.2.3): the
+    policy's folding would turn a long List-Unsubscribe URL into RFC 2047 encoded words, which
+    mail software no longer reads as a URL."""
+    return value if len(name) + 2 + len(value) <= 78 else f"\r\n {value}"
+
+
+def _text_part(text: str, subtype: str, policy: email.policy.Policy) -> email.message.EmailMessage:
+    """A UTF-8 quoted-printable part, encoded by binascii (the email package's own encoder is
+    pure Python and costs more than the SMTP exchange)."""
+    part = email.message.EmailMessage(policy=policy)
+    part.set_raw("Content-Type", f'text/{subtype}; charset="utf-8"')
+    part.set_raw("Content-Transfer-Encoding", "quoted-printable")
+    part.set_payload(binascii.b2a_qp("\r\n".join(text.splitlines()).encode(), istext=True).decode("ascii"))
+    return part
 
 
 def _linked(text: str, links: dict[str, str]) -> str:
@@ -167,15 +198,19 @@ class NotificationMail(EmailMultiAlternatives):
         )
         self.rendered = rendered
 
-    def message(self, *, policy: email.policy.Policy = email.policy.default) -> email.message.EmailMessage:
-        # Headers set raw are written as they are: the policy's own folding would turn a long
-        # List-Unsubscribe URL into RFC 2047 encoded words, which mail software cannot read.
-        message = copy.deepcopy(self.rendered.shared)
-        message.policy = policy.clone(refold_source="none")
-        message["To"] = self.to[0]
+    def message(self, *, policy: email.policy.Policy | None = None) -> email.message.EmailMessage:
+        base = policy if isinstance(policy, email.policy.EmailPolicy) else email.policy.default
+        policy = base.clone(refold_source="none")  # raw headers are written as they are
+        message = email.message.EmailMessage(policy=policy)
+        for name, value in self.rendered.shared_headers:
+            message.set_raw(name, value)
         for name, value in self.extra_headers.items():
-            message.set_raw(name, value if len(name) + 2 + len(value) <= 78 else f"\n {value}")
-        message.set_content(self.body, cte="quoted-printable")
-        message.add_alternative(str(self.alternatives[0].content), subtype="html", cte="quoted-printable")
-        message["Content-Language"] = self.rendered.language  # after the content, which clears it
+            message.set_raw(name, _unfolded(name, value))
+        message["To"] = self.to[0]
+        # Quoted-printable writes "=" as "=3D", so a boundary starting with "==" cannot occur in a part.
+        message.set_raw(
+            "Content-Type", f'multipart/alternative; boundary="==notify-{secrets.token_hex(8)}=="'
+        )
+        html = str(self.alternatives[0][0])
+        message.set_payload([_text_part(str(self.body), "plain", policy), _text_part(html, "html", policy)])
         return message

@@ -18,7 +18,7 @@ messages come back as Results to retry when the cool-down ends.
 
 import datetime as dt
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Generator, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
@@ -102,7 +102,7 @@ def guarded_client() -> Iterator[BlockingClient]:
         yield client
 
 
-def send_posts(items: Iterable[Post | Result], *, timeout: float) -> Iterator[list[Result]]:
+def send_posts(items: Iterable[Post | Result], *, timeout: float) -> Generator[list[Result]]:
     """Posts the `Post`s in concurrent groups, yielding each group's results as a list; a
     `Result` among the items (refused before sending) is passed on in the next group."""
     with guarded_client() as client:

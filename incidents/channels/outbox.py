@@ -20,7 +20,7 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from incidents.channels.base import Result
+from incidents.channels.base import Outcome, Result
 from incidents.channels.http_posts import kept_connections
 from incidents.channels.registry import CHANNELS, channel_for
 from incidents.models import Delivery, DeliveryState
@@ -98,7 +98,7 @@ class SentMarks:
     crash; an UPDATE per mail would cost more than the mail against a fast server.
     """
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.unmarked: list[int] = []
         self.marked = 0
         self.last_mark_at = time.monotonic()
@@ -122,8 +122,8 @@ class SentMarks:
 
 def _record_failure(result: Result, report: BatchReport) -> None:
     delivery, now = result.delivery, timezone.now()
-    give_up = result.permanent or delivery.attempts >= settings.NOTIFY_MAX_ATTEMPTS
-    fields = {"lease_until": None, "last_error": result.error[:2000]}
+    give_up = result.outcome == Outcome.PERMANENT or delivery.attempts >= settings.NOTIFY_MAX_ATTEMPTS
+    fields: dict[str, object] = {"lease_until": None, "last_error": result.error[:2000]}
     if result.retry_at:  # not tried: the attempt its claim counted is given back
         fields.update(
             state=DeliveryState.PENDING, next_attempt_at=result.retry_at, attempts=F("attempts") - 1

@@ -3,13 +3,14 @@
 from incidents.models import Channel
 
 from . import slack, teams
+from .base import Transport
 from .chat_http import ChatPostChannel
 from .chat_services import ChatServiceChannel
 from .email import EmailChannel
 from .sms import SmsChannel
 from .webhook import WebhookChannel
 
-CHANNELS = {
+CHANNELS: dict[Channel, Transport] = {
     Channel.EMAIL: EmailChannel(),
     Channel.WEBHOOK: WebhookChannel(),
     Channel.SLACK: ChatPostChannel(kind="slack", build=slack.message),
@@ -19,5 +20,5 @@ CHANNELS = {
 }
 
 
-def channel_for(name: str):
+def channel_for(name: str) -> Transport:
     return CHANNELS[Channel(name)]

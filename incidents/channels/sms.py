@@ -18,7 +18,7 @@ fit SMS_MAX_SEGMENTS parts by shortening the title, never the link.
 import datetime as dt
 import re
 import time
-from collections.abc import Iterator
+from collections.abc import Generator
 from dataclasses import dataclass
 from urllib.parse import quote
 
@@ -174,7 +174,7 @@ def send_text(number: str, text: str, *, event_id: str) -> Sent:
 class SmsChannel:
     batch_size_setting = "NOTIFY_WEBHOOK_BATCH_SIZE"
 
-    def send(self, deliveries: list[Delivery]) -> Iterator[list[Result]]:
+    def send(self, deliveries: list[Delivery]) -> Generator[list[Result]]:
         """One message at a time, each a group of its own: the outbox marks it sent as soon as it
         is accepted (a call through Apprise costs more than the UPDATE), so a crash repeats only
         the message in flight."""
@@ -182,7 +182,7 @@ class SmsChannel:
             if not settings.SMS_APPRISE_URL:
                 yield [Result(delivery, error="SMS_APPRISE_URL is not set.", permanent=False)]
                 continue
-            text = chat_content(delivery.update, delivery.subscriber.language, kind="sms", build=message)
+            text = chat_content(delivery, kind="sms", build=message)
             yield [
                 send_text(delivery.subscriber.target, text, event_id=delivery.idempotency_key).result(
                     delivery

@@ -29,7 +29,7 @@ def clip(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def text_block(text: str, **style) -> dict:
+def text_block(text: str, **style: object) -> dict:
     return {"type": "TextBlock", "text": text, "wrap": True, **style}
 
 

@@ -17,7 +17,7 @@ import hashlib
 import hmac
 import json
 import time
-from collections.abc import Iterator
+from collections.abc import Generator
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -29,7 +29,7 @@ from incidents.outbound.guard import check_sendable
 from incidents.selectors.public import current_indicator
 from incidents.translation import pick
 
-from .base import Result
+from .base import Result, update_of
 from .content import ContentCache, content_key, incident_url, status_change_key
 from .http_posts import EVENT_ID_HEADER, Post, send_posts
 
@@ -166,10 +166,11 @@ _cache = ContentCache()
 def _base_for(delivery: Delivery, language: str) -> dict:
     if delivery.is_component_update:
         change = delivery.status_change
+        assert change is not None  # is_component_update says so
         return _cache.get(
             status_change_key(change, language), lambda: component_update_payload(change, language)
         )
-    update = delivery.update
+    update = update_of(delivery)
     return _cache.get(content_key(update, language, "webhook"), lambda: base_payload(update, language))
 
 
@@ -227,7 +228,7 @@ def webhook_post(delivery: Delivery) -> Post | Result:
 class WebhookChannel:
     batch_size_setting = "NOTIFY_WEBHOOK_BATCH_SIZE"
 
-    def send(self, deliveries: list[Delivery]) -> Iterator[list[Result]]:
+    def send(self, deliveries: list[Delivery]) -> Generator[list[Result]]:
         """Posts through the guarded client (redirects are not followed), a group at a time."""
         posts = (webhook_post(delivery) for delivery in deliveries)
         return send_posts(posts, timeout=settings.NOTIFY_WEBHOOK_TIMEOUT_SECONDS)

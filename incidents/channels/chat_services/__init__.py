@@ -9,7 +9,7 @@ the URL names) has a circuit breaker of its own (`receiver_breakers`).
 """
 
 import datetime as dt
-from collections.abc import Iterator
+from collections.abc import Generator
 from dataclasses import dataclass
 from types import ModuleType
 
@@ -145,14 +145,12 @@ def message(content: ChatContent) -> tuple[str, str]:
 class ChatServiceChannel:
     batch_size_setting = "NOTIFY_WEBHOOK_BATCH_SIZE"
 
-    def send(self, deliveries: list[Delivery]) -> Iterator[list[Result]]:
+    def send(self, deliveries: list[Delivery]) -> Generator[list[Result]]:
         """One message at a time, each a group of its own: the outbox marks it sent as soon as it
         is accepted, so a crash repeats only the message in flight."""
         with guarded_client() as client:
             for delivery in deliveries:
-                title, text = chat_content(
-                    delivery.update, delivery.subscriber.language, kind="apprise", build=message
-                )
+                title, text = chat_content(delivery, kind="apprise", build=message)
                 sent = Message(
                     title=title, text=with_manage_link(text, delivery), event_id=delivery.idempotency_key
                 )

@@ -7,6 +7,7 @@ already has. `?verify=no` (a homeserver with its own certificate) is honoured as
 """
 
 import json
+from functools import partial
 from urllib.parse import quote
 
 from incidents.outbound.client import Answer, BlockingClient
@@ -39,18 +40,16 @@ def _answered(answer: Answer, key: str) -> str:
 
 def send(client: BlockingClient, target: Target, message: Message) -> Answer:
     api = origin(target) + "/_matrix/client/v3"
-    options = {
-        "event_id": message.event_id,
-        "verify": target.query.get("verify", "yes") not in ("no", "false"),
-    }
+    verify = target.query.get("verify", "yes") not in ("no", "false")
+    request = partial(send_json, client, event_id=message.event_id, verify=verify)
     token = target.password or target.user
     if target.user and target.password:
         login = {"type": "m.login.password", "identifier": {"type": "m.id.user", "user": target.user}}
-        answer = send_json(client, f"{api}/login", {**login, "password": target.password}, **options)
+        answer = request(f"{api}/login", {**login, "password": target.password})
         if answer.status >= 300:
             return answer
         token = _answered(answer, "access_token")
-    authorised = {**options, "extra_headers": {"Authorization": f"Bearer {token}"}}
+    authorised = partial(request, extra_headers={"Authorization": f"Bearer {token}"})
     text = f"**{message.title}**\n\n{message.text}" if message.title else message.text
     event = {
         "msgtype": "m.text",
@@ -59,12 +58,15 @@ def send(client: BlockingClient, target: Target, message: Message) -> Answer:
         "formatted_body": str(render_markdown(text)),
     }
     for room in rooms(target):
-        answer = send_json(client, f"{api}/join/{quote(room, safe='')}", {}, **authorised)
+        answer = authorised(f"{api}/join/{quote(room, safe='')}", {})
         if answer.status >= 300:
             return answer
         room_id = quote(_answered(answer, "room_id"), safe="")
-        url = f"{api}/rooms/{room_id}/send/m.room.message/{quote(message.event_id, safe='')}"
-        answer = send_json(client, url, event, method="PUT", **authorised)
+        answer = authorised(
+            f"{api}/rooms/{room_id}/send/m.room.message/{quote(message.event_id, safe='')}",
+            event,
+            method="PUT",
+        )
         if answer.status >= 300:
             return answer
     return answer
