@@ -34,6 +34,18 @@ class Result:
         return Outcome.PERMANENT if self.permanent else Outcome.RETRY
 
 
+@dataclass(frozen=True)
+class Sent:
+    """How one message went, for a delivery's Result or a notice (which has no delivery)."""
+
+    error: str = ""
+    permanent: bool = False
+    retry_at: dt.datetime | None = None  # not tried: the receiver's circuit is open
+
+    def result(self, delivery: Delivery) -> Result:
+        return Result(delivery, error=self.error, permanent=self.permanent, retry_at=self.retry_at)
+
+
 class Transport(Protocol):
     """Sends a batch, yielding each delivery's Result as soon as it is known, or a list of them
     for messages that went out together (the outbox marks a list at once, before the next)."""

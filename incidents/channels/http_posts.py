@@ -17,6 +17,7 @@ messages come back as Results to retry when the cool-down ends.
 """
 
 import datetime as dt
+import json
 import threading
 from collections.abc import Generator, Iterable, Iterator
 from contextlib import contextmanager
@@ -52,6 +53,26 @@ def json_headers(*, event_id: str, content_type: str = "application/json; charse
         "User-Agent": f"{settings.STATUS_PAGE_NAME} notifications",
         EVENT_ID_HEADER: event_id,
     }
+
+
+def send_json(
+    client: BlockingClient,
+    url: str,
+    payload: dict,
+    *,
+    event_id: str,
+    method: str = "POST",
+    verify: bool = True,
+    extra_headers: dict[str, str] | None = None,
+) -> Answer:
+    return client.request(
+        method,
+        url,
+        body=json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode(),
+        headers={**json_headers(event_id=event_id), **(extra_headers or {})},
+        timeout=settings.NOTIFY_WEBHOOK_TIMEOUT_SECONDS,
+        verify=verify,
+    )
 
 
 def result_of(delivery: Delivery, outcome: Answer | BaseException) -> Result:

@@ -7,9 +7,6 @@ followed or the code entered. They go through the same guarded client (Apprise, 
 provider) as notifications.
 """
 
-import json
-
-from django.conf import settings
 from django.core.exceptions import ValidationError
 
 from incidents.models import Channel
@@ -17,8 +14,9 @@ from incidents.outbound.client import Answer
 from incidents.outbound.guard import check_sendable
 
 from . import chat_services, slack, sms, teams
+from .base import Sent
 from .chat_services.base import Message
-from .http_posts import guarded_client, json_headers
+from .http_posts import guarded_client, send_json
 
 
 def send_notice(channel: str, target: str, *, title: str, text: str, link: str, event_id: str) -> str:
@@ -33,7 +31,7 @@ def send_notice(channel: str, target: str, *, title: str, text: str, link: str, 
             outcome = chat_services.send_message(client, target, message)
         if isinstance(outcome, BaseException):
             raise outcome
-        return outcome.error if isinstance(outcome, chat_services.NotSent) else _error_of(outcome)
+        return outcome.error if isinstance(outcome, Sent) else _error_of(outcome)
     payload = (
         _slack_payload(title, text, link) if channel == Channel.SLACK else _teams_payload(title, text, link)
     )
@@ -64,16 +62,8 @@ def _post_json(url: str, payload: dict, *, event_id: str) -> str:
         check_sendable(url)
     except ValidationError as error:
         return f"Address refused: {' '.join(error.messages)}"
-    body = json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode()
     with guarded_client() as client:
-        answer = client.request(
-            "POST",
-            url,
-            body=body,
-            headers=json_headers(event_id=event_id),
-            timeout=settings.NOTIFY_WEBHOOK_TIMEOUT_SECONDS,
-        )
-    return _error_of(answer)
+        return _error_of(send_json(client, url, payload, event_id=event_id))
 
 
 def _error_of(answer: Answer) -> str:

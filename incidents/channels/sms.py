@@ -15,11 +15,9 @@ anything else (UCS-2), and a longer text is split into parts of 153 or 67; the t
 fit SMS_MAX_SEGMENTS parts by shortening the title, never the link.
 """
 
-import datetime as dt
 import re
 import time
 from collections.abc import Generator
-from dataclasses import dataclass
 from urllib.parse import quote
 
 import apprise
@@ -32,7 +30,7 @@ from incidents.models import Delivery
 from incidents.outbound.library_guard import guarded_connections
 
 from . import receiver_breakers
-from .base import Result
+from .base import Result, Sent
 from .chat_content import ChatContent, chat_content
 from .http_posts import EVENT_ID_HEADER
 
@@ -112,18 +110,6 @@ def provider_url(number: str) -> str:
 
 ASSET = apprise.AppriseAsset(http_redirects=False)
 HTTP_STATUS = re.compile(r"error=(\d{3})\b")
-
-
-@dataclass(frozen=True)
-class Sent:
-    """How a send through the provider went: no error when it was accepted."""
-
-    error: str = ""
-    permanent: bool = False
-    retry_at: dt.datetime | None = None  # not tried: the provider's circuit is open
-
-    def result(self, delivery: Delivery) -> Result:
-        return Result(delivery, error=self.error, permanent=self.permanent, retry_at=self.retry_at)
 
 
 def provider_failed(problems: list[str], seconds: float, timeout: float) -> bool:

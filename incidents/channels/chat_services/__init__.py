@@ -8,9 +8,7 @@ The URL is a credential, so it is read back masked. Each service (its fixed host
 the URL names) has a circuit breaker of its own (`receiver_breakers`).
 """
 
-import datetime as dt
 from collections.abc import Generator
-from dataclasses import dataclass
 from types import ModuleType
 
 import aiohttp
@@ -24,7 +22,7 @@ from incidents.outbound.guard import check_host_addresses, check_host_name, chec
 from incidents.security.masking import is_masked, mask_secret
 
 from .. import receiver_breakers
-from ..base import Result
+from ..base import Result, Sent
 from ..chat_content import ChatContent, chat_content, with_manage_link
 from ..emails import MANAGE_MARKER
 from ..http_posts import guarded_client, receiver_failed, result_of
@@ -89,40 +87,30 @@ def reached_host(value: str) -> str:
     return FIXED.get(target.scheme) or target.host
 
 
-@dataclass(frozen=True)
-class NotSent:
-    error: str
-    retry_at: dt.datetime | None = None  # held while the service's circuit is open; else for good
-
-
-def send_message(client: BlockingClient, value: str, message: Message) -> Answer | BaseException | NotSent:
+def send_message(client: BlockingClient, value: str, message: Message) -> Answer | BaseException | Sent:
     """Sends `message` to the service `value` names while its circuit is closed: its answer,
     the error of a request that failed, or why it was not sent."""
     try:
         service, target, origin = parsed(value)
         check_sendable(origin)
     except (ValueError, ValidationError) as error:
-        return NotSent(f"Address refused: {' '.join(getattr(error, 'messages', [str(error)]))}")
+        return Sent(f"Address refused: {' '.join(getattr(error, 'messages', [str(error)]))}", permanent=True)
     circuit = receiver_breakers.origin_of(origin)
     until = receiver_breakers.refused_until(circuit)
     if until is not None:
-        return NotSent(receiver_breakers.held_error(circuit), retry_at=until)
+        return Sent(receiver_breakers.held_error(circuit), retry_at=until)
     try:
         outcome: Answer | BaseException = service.send(client, target, message)
     except (aiohttp.ClientError, OSError) as error:  # TimeoutError is an OSError
         outcome = error
     except ValueError as error:
-        return NotSent(f"The service's answer cannot be read: {error}")
+        return Sent(f"The service's answer cannot be read: {error}", permanent=True)
     receiver_breakers.record(circuit, failed=receiver_failed(outcome))
     return outcome
 
 
-def _result(delivery: Delivery, outcome: Answer | BaseException | NotSent) -> Result:
-    if isinstance(outcome, NotSent):
-        return Result(
-            delivery, error=outcome.error, permanent=outcome.retry_at is None, retry_at=outcome.retry_at
-        )
-    return result_of(delivery, outcome)
+def _result(delivery: Delivery, outcome: Answer | BaseException | Sent) -> Result:
+    return outcome.result(delivery) if isinstance(outcome, Sent) else result_of(delivery, outcome)
 
 
 def message(content: ChatContent) -> tuple[str, str]:

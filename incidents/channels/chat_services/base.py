@@ -1,16 +1,9 @@
 """What every chat service module shares: reading the Apprise-style URL a subscriber keeps
-its service under (`scheme://user:password@host:port/path?key=value`), the message it is sent,
-and the JSON request most services take."""
+its service under (`scheme://user:password@host:port/path?key=value`) and the message it is
+sent."""
 
-import json
 from dataclasses import dataclass, field
 from urllib.parse import unquote
-
-from django.conf import settings
-
-from incidents.outbound.client import Answer, BlockingClient
-
-from ..http_posts import json_headers
 
 
 @dataclass(frozen=True)
@@ -66,26 +59,6 @@ def split_target(target: str) -> Target:
         path="/" + path if path or rest.endswith("/") else "",
         segments=[unquote(segment) for segment in path.split("/") if segment],
         query={unquote(key): unquote(value) for key, _, value in pairs},
-    )
-
-
-def send_json(
-    client: BlockingClient,
-    url: str,
-    payload: dict,
-    *,
-    event_id: str,
-    method: str = "POST",
-    verify: bool = True,
-    extra_headers: dict[str, str] | None = None,
-) -> Answer:
-    return client.request(
-        method,
-        url,
-        body=json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode(),
-        headers={**json_headers(event_id=event_id), **(extra_headers or {})},
-        timeout=settings.NOTIFY_WEBHOOK_TIMEOUT_SECONDS,
-        verify=verify,
     )
 
 

@@ -13,7 +13,8 @@ from urllib.parse import quote
 from incidents.outbound.client import Answer, BlockingClient
 from incidents.rendering import render_markdown
 
-from .base import Message, Target, send_json
+from ..http_posts import send_json
+from .base import Message, Target
 
 
 def rooms(target: Target) -> list[str]:

@@ -5,7 +5,8 @@ from urllib.parse import quote
 
 from incidents.outbound.client import Answer, BlockingClient
 
-from .base import Message, Target, send_json
+from ..http_posts import send_json
+from .base import Message, Target
 
 
 def origin(target: Target) -> str:
