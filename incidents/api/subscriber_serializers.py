@@ -6,7 +6,7 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
-from incidents.channels.targets import check_target, shown_target
+from incidents.channels.registry import check_target, shown_target
 from incidents.models import Channel, Component, Incident, Subscriber
 from incidents.outbound.guard import check_url
 from incidents.services.subscriptions import channel_of, check_email, check_no_line_breaks

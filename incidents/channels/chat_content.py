@@ -5,10 +5,17 @@ show and mail does not: the incident's impact and, for each affected component, 
 (the first metric with a current reading). Rendered once per (update, language) and channel,
 with MANAGE_MARKER where each subscriber's own manage link goes (`with_manage_link`).
 
-Every text a chat service shows is taken here with its mentions broken (`mentions`), so no
-service's message built from it can notify a channel or a person.
+Every text a chat service shows is taken here with its mentions broken, so no service's message
+built from it can notify a channel or a person: what staff, an alert or an import wrote must not
+page a whole channel. Each service acts on its own syntax: `@everyone`, `@here`, `<@123>`,
+`<@!123>` and `<@&123>` (Discord), `<!channel>`, `<!here>`, `<@U123>` and `@channel` (Slack),
+`@all`, `@channel` and `@name` (Mattermost, Telegram), `@room` (Matrix). A zero-width space after
+the `@` (and between `<` and `!`) breaks every one of them and shows nothing. An `@` inside a word
+(an email address) is no mention and is left alone, except before the broadcast words, which some
+services read anywhere.
 """
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -25,7 +32,15 @@ from .base import update_of
 from .content import ContentCache, UpdateContent, content_key, render_content
 from .emails import MANAGE_MARKER
 from .links import manage_url
-from .mentions import without_mentions
+
+BROADCASTS = "everyone|here|channel|all|room|group"
+MENTION_START = re.compile(
+    rf"(?<![\w.+-])@(?=[\w!&])|@(?=(?:{BROADCASTS})\b)|<(?=!)", re.IGNORECASE | re.UNICODE
+)
+
+
+def without_mentions(text: str) -> str:
+    return MENTION_START.sub(lambda match: match.group() + "\u200b", text)  # a zero-width space
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,9 @@
 """Notifications that are one HTTP POST each (webhooks, Slack, Teams): sent a few at a time
 concurrently through the guarded client, and each answer turned into a `Result`.
 
+Slack's and Teams' webhook URL is the credential (anyone who has it can post to the channel), so
+it is write-only: read back, it shows its scheme and host and a keyed digest of the rest.
+
 A batch is posted in groups of CONCURRENT_POSTS; a group's results are yielded together as a
 list, which the outbox marks `sent` in one UPDATE before the next group goes out. So a worker
 that dies sends again at most the group that was in flight, and a receiver some network away
@@ -19,18 +22,24 @@ messages come back as Results to retry when the cool-down ends.
 import datetime as dt
 import json
 import threading
-from collections.abc import Generator, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from urllib.parse import urlsplit
 
 import aiohttp
 from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext as _
 
 from incidents.models import Delivery
 from incidents.outbound.client import Answer, BlockingClient, refusal_in
+from incidents.outbound.guard import check_sendable, check_url
+from incidents.security.masking import is_masked, mask_secret
 
 from . import receiver_breakers
-from .base import Result
+from .base import Result, Sent
+from .chat_content import ChatContent, chat_content, with_manage_link
 
 CONCURRENT_POSTS = 10
 EVENT_ID_HEADER = "X-Status-Event-Id"
@@ -55,38 +64,34 @@ def json_headers(*, event_id: str, content_type: str = "application/json; charse
     }
 
 
-def send_json(
-    client: BlockingClient,
-    url: str,
-    payload: dict,
-    *,
-    event_id: str,
-    method: str = "POST",
-    verify: bool = True,
-    extra_headers: dict[str, str] | None = None,
-) -> Answer:
-    return client.request(
-        method,
-        url,
-        body=json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode(),
-        headers={**json_headers(event_id=event_id), **(extra_headers or {})},
-        timeout=settings.NOTIFY_WEBHOOK_TIMEOUT_SECONDS,
-        verify=verify,
-    )
+def json_text(payload: dict) -> str:
+    return json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
 
 
-def result_of(delivery: Delivery, outcome: Answer | BaseException) -> Result:
+def refusal(url: str) -> Sent | None:
+    """Why a message may no longer go to `url`, or None."""
+    try:
+        check_sendable(url)
+    except ValidationError as error:
+        return Sent(f"Address refused: {' '.join(error.messages)}", permanent=True)
+    return None
+
+
+def answer_error(answer: Answer) -> str:
+    return "" if answer.status < 300 else f"HTTP {answer.status} from the receiver"
+
+
+def sent_of(outcome: Answer | BaseException) -> Sent:
     if isinstance(outcome, BaseException):
         if not isinstance(outcome, aiohttp.ClientError | OSError):  # TimeoutError is an OSError
             raise outcome
-        refusal = refusal_in(outcome)
-        if refusal:
-            return Result(delivery, error=f"Address refused: {refusal}", permanent=True)
-        return Result(delivery, error=f"Unreachable: {outcome or type(outcome).__name__}", permanent=False)
-    if outcome.status >= 300:
-        permanent = 400 <= outcome.status < 500 and outcome.status not in RETRYABLE_4XX
-        return Result(delivery, error=f"HTTP {outcome.status} from the receiver", permanent=permanent)
-    return Result(delivery)
+        refused = refusal_in(outcome)
+        if refused:
+            return Sent(f"Address refused: {refused}", permanent=True)
+        return Sent(f"Unreachable: {outcome or type(outcome).__name__}")
+    return Sent(
+        answer_error(outcome), permanent=400 <= outcome.status < 500 and outcome.status not in RETRYABLE_4XX
+    )
 
 
 class _KeptClient(threading.local):
@@ -177,5 +182,68 @@ def _post_group(group: list[Post | Result], *, client: BlockingClient, timeout: 
     outcomes = client.post_all([(p.url, p.body, p.headers) for p in posts], timeout=timeout) if posts else []
     for post, outcome in zip(posts, outcomes, strict=True):
         receiver_breakers.record(receiver_breakers.origin_of(post.url), failed=receiver_failed(outcome))
-    answered = iter(result_of(post.delivery, outcome) for post, outcome in zip(posts, outcomes, strict=True))
+    answered = iter(
+        sent_of(outcome).result(post.delivery) for post, outcome in zip(posts, outcomes, strict=True)
+    )
     return [next(answered) if isinstance(entry, Post) else entry for entry in group]
+
+
+def check_webhook_url(value: str) -> str:
+    """An http(s) URL to an allowed address (resolved now); raises ValidationError."""
+    value = value.strip()
+    if is_masked(value) or "••••" in value:
+        raise ValidationError(_("Send the full webhook URL: the masked one read back cannot be used."))
+    check_url(value)
+    return value
+
+
+def masked_url(value: str) -> str:
+    """`https://hooks.slack.com/••••1a2b3c4d`: where it goes, not the secret part."""
+    parts = urlsplit(value)
+    return f"{parts.scheme}://{parts.netloc.rpartition('@')[2]}/{mask_secret(value)}"
+
+
+def post_notice(url: str, payload: dict, *, event_id: str) -> str:
+    """Posts a message about a subscription itself; the error, or "" when it was accepted."""
+    refused = refusal(url)
+    if refused:
+        return refused.error
+    with guarded_client() as client:
+        timeout = settings.NOTIFY_WEBHOOK_TIMEOUT_SECONDS
+        return answer_error(
+            client.request(
+                "POST",
+                url,
+                body=json_text(payload).encode(),
+                headers=json_headers(event_id=event_id),
+                timeout=timeout,
+            )
+        )
+
+
+class ChatPostChannel:
+    """Slack or Teams: `build` turns the update's `ChatContent` into the service's message, once
+    per (update, language), posted to each subscriber's webhook URL in concurrent groups."""
+
+    batch_size_setting = "NOTIFY_WEBHOOK_BATCH_SIZE"
+
+    def __init__(self, *, kind: str, build: Callable[[ChatContent], dict]):
+        self.kind = kind
+        self.build = build
+
+    def post(self, delivery: Delivery) -> Post | Result:
+        refused = refusal(delivery.subscriber.target)
+        if refused:
+            return refused.result(delivery)
+        payload = chat_content(delivery, kind=self.kind, build=self.build)
+        # Slack and Teams ignore the event id; Slack-compatible receivers can drop a repeat by it.
+        headers = json_headers(event_id=delivery.idempotency_key)
+        return Post(
+            delivery,
+            delivery.subscriber.target,
+            with_manage_link(json_text(payload), delivery).encode(),
+            headers,
+        )
+
+    def send(self, deliveries: list[Delivery]) -> Generator[list[Result]]:
+        return send_posts(map(self.post, deliveries), timeout=settings.NOTIFY_WEBHOOK_TIMEOUT_SECONDS)

@@ -13,8 +13,8 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from .chat_content import ChatContent
-from .chat_http import check_webhook_url, masked_url
 from .emails import MANAGE_MARKER
+from .http_posts import check_webhook_url, masked_url, post_notice
 
 HEADER_LIMIT = 150
 SECTION_LIMIT = 3000
@@ -139,3 +139,8 @@ def message(content: ChatContent) -> dict:
         link = f"<{content.url}|{escaped(_('View incident'))}>"
         fallback = clip(escaped(content.heading), SECTION_LIMIT - len(link) - 1) + " " + link
         return {"text": fallback, "blocks": blocks}
+
+
+def notice(target: str, *, title: str, text: str, link: str, event_id: str) -> str:
+    line = f"*{escaped(title)}*\n{escaped(text)}"
+    return post_notice(target, {"text": f"{line}\n<{link}>" if link else line}, event_id=event_id)

@@ -157,6 +157,10 @@ def send_text(number: str, text: str, *, event_id: str) -> Sent:
     return Sent() if accepted else Sent(("Apprise: " + (" ".join(problems[-2:]) or "not sent"))[:500])
 
 
+def notice(target: str, *, title: str, text: str, link: str, event_id: str) -> str:
+    return send_text(target, f"{text} {link}".strip(), event_id=event_id).error
+
+
 class SmsChannel:
     batch_size_setting = "NOTIFY_WEBHOOK_BATCH_SIZE"
 

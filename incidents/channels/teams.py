@@ -12,8 +12,8 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from .chat_content import ChatContent
-from .chat_http import check_webhook_url, masked_url
 from .emails import MANAGE_MARKER
+from .http_posts import check_webhook_url, masked_url, post_notice
 
 CARD_CONTENT_TYPE = "application/vnd.microsoft.card.adaptive"
 CARD_SCHEMA = "http://adaptivecards.io/schemas/adaptive-card.json"
@@ -64,28 +64,26 @@ def card(content: ChatContent) -> dict:
             body.append(text_block(_("Affected components"), weight="Bolder", separator=True))
             body.append({"type": "FactSet", "facts": component_facts(content)})
         body.append(text_block(f"{update.page_name} · {update.shown_at}", size="Small", isSubtle=True))
-        return {
-            "type": "message",
-            "attachments": [
-                {
-                    "contentType": CARD_CONTENT_TYPE,
-                    "contentUrl": None,
-                    "content": {
-                        "$schema": CARD_SCHEMA,
-                        "type": "AdaptiveCard",
-                        "version": CARD_VERSION,
-                        "lang": update.language,
-                        "fallbackText": content.heading,
-                        "body": body,
-                        "actions": [
-                            {"type": "Action.OpenUrl", "title": _("View incident"), "url": content.url},
-                            {
-                                "type": "Action.OpenUrl",
-                                "title": _("Manage subscription"),
-                                "url": MANAGE_MARKER,
-                            },
-                        ],
-                    },
-                }
-            ],
-        }
+        actions = [(_("View incident"), content.url), (_("Manage subscription"), MANAGE_MARKER)]
+        return card_message(body, actions, lang=update.language, fallbackText=content.heading)
+
+
+def card_message(body: list[dict], actions: list[tuple[str, str]], **card: object) -> dict:
+    """A `message` carrying one Adaptive Card with `body` and a button per (title, url)."""
+    card = {
+        "$schema": CARD_SCHEMA,
+        "type": "AdaptiveCard",
+        "version": CARD_VERSION,
+        **card,
+        "body": body,
+        "actions": [{"type": "Action.OpenUrl", "title": title, "url": url} for title, url in actions],
+    }
+    return {
+        "type": "message",
+        "attachments": [{"contentType": CARD_CONTENT_TYPE, "contentUrl": None, "content": card}],
+    }
+
+
+def notice(target: str, *, title: str, text: str, link: str, event_id: str) -> str:
+    body = [text_block(title, weight="Bolder"), text_block(text)]
+    return post_notice(target, card_message(body, [(title, link)] if link else []), event_id=event_id)

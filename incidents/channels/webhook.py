@@ -15,23 +15,20 @@ rejects timestamps older than a few minutes and remembers event ids it has seen.
 import datetime as dt
 import hashlib
 import hmac
-import json
 import time
 from collections.abc import Generator
 
 from django.conf import settings
-from django.core.exceptions import ValidationError
 from django.utils import timezone
 
 from incidents.channels.links import manage_token, subscription_url
 from incidents.models import Component, ComponentStatusChange, Delivery, Incident, IncidentUpdate
-from incidents.outbound.guard import check_sendable
 from incidents.selectors.public import current_indicator
 from incidents.translation import pick
 
 from .base import Result, update_of
 from .content import ContentCache, content_key, incident_url, status_change_key
-from .http_posts import EVENT_ID_HEADER, Post, send_posts
+from .http_posts import EVENT_ID_HEADER, Post, json_text, refusal, send_posts
 
 SIGNATURE_HEADER = "X-Status-Signature"
 TIMESTAMP_HEADER = "X-Status-Timestamp"
@@ -209,11 +206,10 @@ def verify_signature(
 def webhook_post(delivery: Delivery) -> Post | Result:
     """The signed POST of one delivery, or the Result of an endpoint that may no longer be used."""
     subscriber = delivery.subscriber
-    try:
-        check_sendable(subscriber.endpoint_url)
-    except ValidationError as error:
-        return Result(delivery, error=f"Address refused: {' '.join(error.messages)}", permanent=True)
-    body = json.dumps(payload_for(delivery), ensure_ascii=False, separators=(",", ":")).encode()
+    refused = refusal(subscriber.endpoint_url)
+    if refused:
+        return refused.result(delivery)
+    body = json_text(payload_for(delivery)).encode()
     timestamp = int(time.time())
     headers = {
         "Content-Type": "application/json; charset=utf-8",

@@ -30,8 +30,7 @@ from incidents.channels.links import (
     sms_code,
     subscription_url,
 )
-from incidents.channels.notices import send_notice
-from incidents.channels.targets import check_target
+from incidents.channels.registry import check_target, send_notice
 from incidents.models import Channel, Component, Delivery, DeliveryState, Incident, Subscriber
 from incidents.models.subscribers import new_webhook_secret
 from incidents.outbound.guard import check_url

@@ -9,8 +9,7 @@ import re
 
 import pytest
 
-from incidents.channels import outbox
-from incidents.channels.chat_services import discord, telegram
+from incidents.channels import chat_services, outbox
 from incidents.models import Channel, Delivery, DeliveryState
 
 from .receivers import *  # noqa: F403 - the receivers and subscription fixtures
@@ -55,8 +54,8 @@ def fixed_hosts(settings, monkeypatch, witness):
     """discord.com and api.telegram.org, played by one local receiver."""
     settings.OUTBOUND_ALLOW_PRIVATE_TARGETS = True
     receiver = witness({"/bot": {"ok": True, "result": {"message_id": 1}}})
-    for service in (discord, telegram):
-        monkeypatch.setattr(service, "API", f"http://127.0.0.1:{receiver.port}")
+    for scheme in ("discord", "tgram"):
+        monkeypatch.setitem(chat_services.API, scheme, f"http://127.0.0.1:{receiver.port}")
     return receiver
 
 
