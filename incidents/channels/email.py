@@ -4,11 +4,14 @@ Each update's mail is built once per (update, language) by incidents.channels.em
 subscriber's copy only gets its signed links and its own headers.
 """
 
+import email.policy
 import smtplib
 from collections.abc import Generator
 
+from django.conf import settings
 from django.core.mail import mailers
 from django.core.mail.backends.base import BaseEmailBackend
+from django.core.mail.backends.smtp import EmailBackend as SMTPBackend
 
 from incidents.channels.links import follow_token, manage_token, subscription_url
 from incidents.models import Delivery
@@ -72,10 +75,21 @@ class EmailChannel:
             for delivery in deliveries:
                 yield Result(delivery, error=f"SMTP connection failed: {error}", permanent=False)
             return
+        envelope_from = (
+            backend.prep_address(settings.DEFAULT_FROM_EMAIL) if isinstance(backend, SMTPBackend) else ""
+        )
         try:
             for index, delivery in enumerate(deliveries):
                 try:
-                    backend.send_messages([personalise(delivery, backend)])
+                    mail = personalise(delivery, backend)
+                    if envelope_from and backend.connection is not None and mail.to[0].isascii():
+                        # The same MIME as Django's SMTP backend writes, without its parsing both
+                        # addresses of every message again (a third of the cost of a mail).
+                        backend.connection.sendmail(
+                            envelope_from, mail.to, mail.message(policy=email.policy.SMTP).as_bytes()
+                        )
+                    else:
+                        backend.send_messages([mail])
                 except OSError as error:
                     if _is_connection_error(error):
                         for rest in deliveries[index:]:

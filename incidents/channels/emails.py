@@ -90,20 +90,48 @@ def overdue_reminder_mail(owner: AbstractUser, items: list) -> EmailMessage:
 # --- Incident update notifications ------------------------------------------------------------
 
 
+class Prefolded(email.policy.Compat32):
+    """Writes each header as it was set: the headers every copy shares are folded once per
+    update and language (by the SMTP policy, RFC 2047 where not ASCII), a copy's own need no
+    folding. Compat32 also reads a header back as the string it is, where the default policy
+    parses it again each time the generator asks for a part's content type."""
+
+    def fold(self, name: str, value: str) -> str:  # type: ignore[override]
+        return f"{name}: {self.linesep.join(value.splitlines())}{self.linesep}"
+
+    def fold_binary(self, name: str, value: str) -> bytes:  # type: ignore[override]
+        return self.fold(name, value).encode("ascii")
+
+
+PREFOLDED = Prefolded(linesep="\r\n", mangle_from_=False)
+
+
 @dataclass(frozen=True)
 class RenderedEmail:
-    """An update's notification in one language, with markers where the personal links go, and
-    the headers every copy shares (Subject, From, Reply-To, List-ID …) encoded once."""
+    """An update's notification in one language, with markers where the personal links go:
+    its texts, and its message (the headers every copy shares and the parts' own headers)."""
 
     language: str
     subject: str
     text: str
     html: str
-    shared_headers: list[tuple[str, str]]  # (name, value as written on the wire)
+    message: email.message.EmailMessage
 
 
 def message_domain() -> str:
     return urlsplit(settings.SITE_URL).hostname or "localhost"
+
+
+def _folded(name: str, value: str) -> str:
+    return email.policy.SMTP.fold(name, value).removeprefix(f"{name}: ").removesuffix("\r\n")
+
+
+def _with_headers(headers: dict[str, str], payload: str | list | None = None) -> email.message.EmailMessage:
+    message = email.message.EmailMessage(policy=PREFOLDED)
+    for name, value in headers.items():
+        message.set_raw(name, value)
+    message.set_payload(payload)
+    return message
 
 
 def update_notification(content: UpdateContent) -> RenderedEmail:
@@ -124,18 +152,25 @@ def update_notification(content: UpdateContent) -> RenderedEmail:
         "Content-Language": content.language,
         "MIME-Version": "1.0",
     }
+    headers = {name: _folded(name, value) for name, value in shared.items()}
+    # Quoted-printable writes "=" as "=3D", so a boundary starting with "==" cannot occur in a part.
+    headers["Content-Type"] = f'multipart/alternative; boundary="==notify-{secrets.token_hex(8)}=="'
+    parts = [
+        _with_headers(
+            {
+                "Content-Type": f'text/{subtype}; charset="utf-8"',
+                "Content-Transfer-Encoding": "quoted-printable",
+            }
+        )
+        for subtype in ("plain", "html")
+    ]
     return RenderedEmail(
         language=content.language,
         subject=subject[:250],
         text=text,
         html=html,
-        # Folded (RFC 2047 where not ASCII) by the standard library once, not per copy.
-        shared_headers=[(name, _folded(name, value)) for name, value in shared.items()],
+        message=_with_headers(headers, parts),
     )
-
-
-def _folded(name: str, value: str) -> str:
-    return email.policy.SMTP.fold(name, value).removeprefix(f"{name}: ").removesuffix("\r\n")
 
 
 def _unfolded(name: str, value: str) -> str:
@@ -145,14 +180,9 @@ def _unfolded(name: str, value: str) -> str:
     return value if len(name) + 2 + len(value) <= 78 else f"\r\n {value}"
 
 
-def _text_part(text: str, subtype: str, policy: email.policy.Policy) -> email.message.EmailMessage:
-    """A UTF-8 quoted-printable part, encoded by binascii (the email package's own encoder is
-    pure Python and costs more than the SMTP exchange)."""
-    part = email.message.EmailMessage(policy=policy)
-    part.set_raw("Content-Type", f'text/{subtype}; charset="utf-8"')
-    part.set_raw("Content-Transfer-Encoding", "quoted-printable")
-    part.set_payload(binascii.b2a_qp("\r\n".join(text.splitlines()).encode(), istext=True).decode("ascii"))
-    return part
+def _quoted_printable(text: str) -> str:
+    # binascii's encoder: the email package's own is pure Python and costs more than the SMTP exchange.
+    return binascii.b2a_qp("\r\n".join(text.splitlines()).encode(), istext=True).decode("ascii")
 
 
 def _linked(text: str, links: dict[str, str]) -> str:
@@ -162,8 +192,8 @@ def _linked(text: str, links: dict[str, str]) -> str:
 
 
 class NotificationMail(EmailMultiAlternatives):
-    """A subscriber's copy of an update's notification, for every mail backend. Its MIME is the
-    standard library's message: the update's shared headers copied, then this copy's own."""
+    """A subscriber's copy of an update's notification, for every mail backend. Its MIME is a
+    copy of the update's standard-library message, with this copy's own headers and texts."""
 
     def __init__(
         self,
@@ -198,19 +228,17 @@ class NotificationMail(EmailMultiAlternatives):
         )
         self.rendered = rendered
 
-    def message(self, *, policy: email.policy.Policy | None = None) -> email.message.EmailMessage:
-        base = policy if isinstance(policy, email.policy.EmailPolicy) else email.policy.default
-        policy = base.clone(refold_source="none")  # raw headers are written as they are
-        message = email.message.EmailMessage(policy=policy)
-        for name, value in self.rendered.shared_headers:
-            message.set_raw(name, value)
-        for name, value in self.extra_headers.items():
-            message.set_raw(name, _unfolded(name, value))
-        message["To"] = self.to[0]
-        # Quoted-printable writes "=" as "=3D", so a boundary starting with "==" cannot occur in a part.
-        message.set_raw(
-            "Content-Type", f'multipart/alternative; boundary="==notify-{secrets.token_hex(8)}=="'
+    def message(self, *, policy: email.policy.Policy = email.policy.default) -> email.message.EmailMessage:
+        """A copy of the update's message in the line ends of `policy`, which folds nothing."""
+        shared, texts = self.rendered.message, (str(self.body), str(self.alternatives[0][0]))
+        parts = [
+            _with_headers(dict(part.raw_items()), _quoted_printable(text))
+            for part, text in zip(shared.get_payload(), texts, strict=True)
+        ]
+        to = self.to[0]
+        own = {name: _unfolded(name, value) for name, value in self.extra_headers.items()}
+        message = _with_headers(
+            {**dict(shared.raw_items()), **own, "To": to if to.isascii() else _folded("To", to)}, parts
         )
-        html = str(self.alternatives[0][0])
-        message.set_payload([_text_part(str(self.body), "plain", policy), _text_part(html, "html", policy)])
+        message.policy = PREFOLDED.clone(linesep=policy.linesep)
         return message
