@@ -39,6 +39,10 @@ MENTION_START = re.compile(
 )
 
 
+def clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def without_mentions(text: str) -> str:
     return MENTION_START.sub(lambda match: match.group() + "\u200b", text)  # a zero-width space
 
@@ -77,7 +81,6 @@ def figure_text(metric: Metric, language: str) -> str:
 
 
 def live_figures(component_ids: list[int], language: str) -> dict[int, str]:
-    """The first metric of each component that has a current reading, as text."""
     metrics = Metric.objects.filter(component_id__in=component_ids).select_related("probe", "health")
     figures: dict[int, str] = {}
     for metric in metrics.order_by("component_id", "position", "slug"):
@@ -135,5 +138,4 @@ def chat_content(delivery: Delivery, *, kind: str, build: Callable[[ChatContent]
 
 
 def with_manage_link(text: str, delivery: Delivery) -> str:
-    """A rendered message with the subscriber's own manage link (where they also unsubscribe)."""
     return text.replace(MANAGE_MARKER, manage_url(delivery.subscriber))

@@ -31,7 +31,7 @@ from incidents.security.masking import is_masked, mask_secret
 
 from . import receiver_breakers
 from .base import Result, Sent
-from .chat_content import ChatContent, chat_content, with_manage_link
+from .chat_content import ChatContent, chat_content, clip, with_manage_link
 from .emails import MANAGE_MARKER
 from .http_posts import answer_error, guarded_client, json_headers, json_text, receiver_failed, sent_of
 
@@ -56,12 +56,6 @@ class Target:
     path: str  # as written, from its "/" on
     segments: list[str]
     query: dict[str, str] = field(default_factory=dict)
-
-    def origin(self, *, secure: bool) -> str:
-        if self.port and not self.port.isdigit():
-            raise ValueError("the port is not a number")
-        host = f"[{self.host}]" if ":" in self.host else self.host
-        return f"{'https' if secure else 'http'}://{host}{f':{self.port}' if self.port else ''}"
 
 
 def split_target(target: str) -> Target:
@@ -112,10 +106,6 @@ def _titled(message: Message, title: str) -> str:
     return title.format(message.title) + message.text if message.title else message.text
 
 
-def _clip(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
 def _username(target: Target) -> dict:
     return {"username": target.user} if target.user else {}
 
@@ -123,7 +113,7 @@ def _username(target: Target) -> dict:
 def discord(target: Target, origin: str, message: Message) -> Requests:
     """`discord://[name@]webhook_id/webhook_token`: no mention acted on, at most 2,000 characters."""
     webhook_id, token = target.netloc.rpartition("@")[2], target.segments[0]
-    content = _clip(_titled(message, "**{}**\n"), 2000)
+    content = clip(_titled(message, "**{}**\n"), 2000)
     payload = {"content": content, "allowed_mentions": {"parse": []}, **_username(target)}
     yield _json(f"{origin}/api/webhooks/{quote(webhook_id)}/{quote(token)}", payload, message)
 
@@ -138,7 +128,7 @@ def mattermost(target: Target, origin: str, message: Message) -> Requests:
 def telegram(target: Target, origin: str, message: Message) -> Requests:
     """`tgram://bot_token/chat_id[/chat_id…]`: plain text (Telegram refuses Markdown it cannot
     parse), at most 4,096 characters."""
-    text = _clip(_titled(message, "{}\n\n"), 4096)
+    text = clip(_titled(message, "{}\n\n"), 4096)
     for chat in target.segments:
         payload = {"chat_id": chat, "text": text, "disable_web_page_preview": True}
         yield _json(f"{origin}/bot{quote(_bot_token(target))}/sendMessage", payload, message)
@@ -270,17 +260,20 @@ SERVICES: dict[str, Service] = {
 
 
 def parsed(value: str) -> tuple[Service, Target, str]:
-    """The service, the URL's parts and the origin its requests go to; ValueError when the URL
-    is not one of a service we post to."""
     target = split_target(value)
     service = SERVICES.get(target.scheme)
     if service is None or not service.complete(target):
         raise ValueError(f"{target.scheme}:// names no service we can post to")
-    return service, target, API.get(target.scheme) or target.origin(secure=target.scheme.endswith("s"))
+    if target.scheme in API:
+        return service, target, API[target.scheme]
+    if target.port and not target.port.isdigit():
+        raise ValueError("the port is not a number")
+    host = f"[{target.host}]" if ":" in target.host else target.host
+    port = f":{target.port}" if target.port else ""
+    return service, target, f"{'https' if target.scheme.endswith('s') else 'http'}://{host}{port}"
 
 
 def check_target(value: str) -> str:
-    """A URL of an allowed service whose host may be reached; raises ValidationError."""
     value = value.strip()
     if is_masked(value) or "••••" in value:
         raise ValidationError(_("Send the full Apprise URL: the masked one read back cannot be used."))
@@ -361,7 +354,6 @@ def notice(target: str, *, title: str, text: str, link: str, event_id: str) -> s
 
 
 def message(content: ChatContent) -> tuple[str, str]:
-    """(title, Markdown body) for one update, in the language `content` was rendered in."""
     update = content.content
     with translation.override(update.language):
         lines = [f"**{_('Status')}:** {update.status_label} · **{_('Impact')}:** {content.impact_label}", ""]

@@ -67,7 +67,6 @@ class EmailChannel:
     batch_size_setting = "NOTIFY_BATCH_SIZE"
 
     def send(self, deliveries: list[Delivery]) -> Generator[Result]:
-        """Sends over one connection, yielding each result as soon as it is known."""
         backend = mailers.default  # a new backend instance (Django 6.1 mailers API)
         try:
             backend.open()

@@ -1,11 +1,6 @@
 """Every e-mail the platform sends, one function per kind, each built from
 templates/emails/<name>/{subject.txt,body.txt,body.html} in the recipient's language.
 
-Kinds: the confirmation of a subscription or a follow (`confirmation_mail`), the link to manage
-an address that is already subscribed (`manage_link_mail`), the notification of an incident
-update (`update_notification`, then a `NotificationMail` per subscriber) and the daily overdue
-reminder to an action item's owner (`overdue_reminder_mail`).
-
 Notification headers follow RFC 5322 (Date, Message-ID = the delivery's idempotency key) and
 RFC 8058 (one-click List-Unsubscribe over https).
 """
@@ -135,7 +130,6 @@ def _with_headers(headers: dict[str, str], payload: str | list | None = None) ->
 
 
 def update_notification(content: UpdateContent) -> RenderedEmail:
-    """The notification of an update, rendered once per language for every subscriber."""
     context = {
         "content": content,
         "manage_url": MANAGE_MARKER,

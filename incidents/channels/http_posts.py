@@ -69,7 +69,6 @@ def json_text(payload: dict) -> str:
 
 
 def refusal(url: str) -> Sent | None:
-    """Why a message may no longer go to `url`, or None."""
     try:
         check_sendable(url)
     except ValidationError as error:
@@ -189,7 +188,6 @@ def _post_group(group: list[Post | Result], *, client: BlockingClient, timeout: 
 
 
 def check_webhook_url(value: str) -> str:
-    """An http(s) URL to an allowed address (resolved now); raises ValidationError."""
     value = value.strip()
     if is_masked(value) or "••••" in value:
         raise ValidationError(_("Send the full webhook URL: the masked one read back cannot be used."))

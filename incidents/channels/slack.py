@@ -85,7 +85,6 @@ def component_sections(content: ChatContent, room: int) -> list[dict]:
 
 
 def message(content: ChatContent) -> dict:
-    """The Block Kit message for one update, in the language `content` was rendered in."""
     update = content.content
     with translation.override(update.language):
         blocks: list[dict] = [

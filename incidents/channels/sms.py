@@ -70,7 +70,6 @@ def gsm_length(text: str) -> int:
 
 
 def segments(text: str) -> int:
-    """How many SMS parts `text` is sent as."""
     if is_gsm(text):
         length, single, part = gsm_length(text), 160, 153
     else:
@@ -122,7 +121,6 @@ def provider_failed(problems: list[str], seconds: float, timeout: float) -> bool
 
 
 def send_text(number: str, text: str, *, event_id: str) -> Sent:
-    """One text to `number` while the provider's circuit is closed."""
     plugin = apprise.Apprise.instantiate(provider_url(number), asset=ASSET)
     if plugin is None:
         return Sent("Apprise cannot use SMS_APPRISE_URL.", permanent=True)

@@ -11,7 +11,7 @@ Teams refuses messages over about 28 KB, so the text and the list of components 
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from .chat_content import ChatContent
+from .chat_content import ChatContent, clip
 from .emails import MANAGE_MARKER
 from .http_posts import check_webhook_url, masked_url, post_notice
 
@@ -23,10 +23,6 @@ MAX_COMPONENTS = 60
 
 check_target = check_webhook_url
 shown_target = masked_url
-
-
-def clip(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def text_block(text: str, **style: object) -> dict:
@@ -45,7 +41,6 @@ def component_facts(content: ChatContent) -> list[dict]:
 
 
 def card(content: ChatContent) -> dict:
-    """The Adaptive Card for one update, in the language `content` was rendered in."""
     update = content.content
     with translation.override(update.language):
         body = [

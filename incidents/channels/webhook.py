@@ -204,7 +204,6 @@ def verify_signature(
 
 
 def webhook_post(delivery: Delivery) -> Post | Result:
-    """The signed POST of one delivery, or the Result of an endpoint that may no longer be used."""
     subscriber = delivery.subscriber
     refused = refusal(subscriber.endpoint_url)
     if refused:
