@@ -135,10 +135,7 @@ class SubscriberCreateSerializer(ApiSerializer):
         return django_check(check_email, value.strip()) if value.strip() else ""
 
     def validate_endpoint_url(self, value):
-        if value:
-            django_check(check_no_line_breaks, value)
-            django_check(check_url, value)
-        return value
+        return django_check(self._check_endpoint, value) if value else value
 
     def validate(self, attrs):
         attrs["channel"] = channel = channel_of(

@@ -97,9 +97,13 @@ class Request(NamedTuple):
 Requests = Generator[Request, Answer]
 
 
-def _json(url: str, payload: dict, message: Message, *, method: str = "POST", **options) -> Request:
-    headers = {**json_headers(event_id=message.event_id), **options.pop("headers", {})}
-    return Request(method, url, json_text(payload).encode(), headers, **options)
+def _json(
+    url: str, payload: dict, message: Message, *, method: str = "POST", token: str = "", verify: bool = True
+) -> Request:
+    headers = json_headers(event_id=message.event_id) | (
+        {"Authorization": f"Bearer {token}"} if token else {}
+    )
+    return Request(method, url, json_text(payload).encode(), headers, verify)
 
 
 def _titled(message: Message, title: str) -> str:
@@ -165,7 +169,6 @@ def matrix(target: Target, origin: str, message: Message) -> Requests:
         login = {"type": "m.login.password", "identifier": {"type": "m.id.user", "user": target.user}}
         answer = yield _json(f"{api}/login", {**login, "password": target.password}, message, verify=verify)
         token = _answered(answer, "access_token")
-    authorised = {"headers": {"Authorization": f"Bearer {token}"}, "verify": verify}
     text = _titled(message, "**{}**\n\n")
     event = {
         "msgtype": "m.text",
@@ -174,10 +177,10 @@ def matrix(target: Target, origin: str, message: Message) -> Requests:
         "formatted_body": str(render_markdown(text)),
     }
     for room in _rooms(target):
-        answer = yield _json(f"{api}/join/{quote(room, safe='')}", {}, message, **authorised)
+        answer = yield _json(f"{api}/join/{quote(room, safe='')}", {}, message, token=token, verify=verify)
         room_id, event_id = quote(_answered(answer, "room_id"), safe=""), quote(message.event_id, safe="")
         url = f"{api}/rooms/{room_id}/send/m.room.message/{event_id}"
-        yield _json(url, event, message, method="PUT", **authorised)
+        yield _json(url, event, message, method="PUT", token=token, verify=verify)
 
 
 GENERIC_TYPES = {

@@ -74,17 +74,16 @@ class EmailChannel:
             for delivery in deliveries:
                 yield Result(delivery, error=f"SMTP connection failed: {error}", permanent=False)
             return
-        envelope_from = (
-            backend.prep_address(settings.DEFAULT_FROM_EMAIL) if isinstance(backend, SMTPBackend) else ""
-        )
+        smtp = backend if isinstance(backend, SMTPBackend) else None
+        envelope_from = smtp.prep_address(settings.DEFAULT_FROM_EMAIL) if smtp else ""
         try:
             for index, delivery in enumerate(deliveries):
                 try:
                     mail = personalise(delivery, backend)
-                    if envelope_from and backend.connection is not None and mail.to[0].isascii():
+                    if smtp and smtp.connection is not None and mail.to[0].isascii():
                         # The same MIME as Django's SMTP backend writes, without its parsing both
                         # addresses of every message again (a third of the cost of a mail).
-                        backend.connection.sendmail(
+                        smtp.connection.sendmail(
                             envelope_from, mail.to, mail.message(policy=email.policy.SMTP).as_bytes()
                         )
                     else:

@@ -1,4 +1,4 @@
-"""Every e-mail the platform sends, one function per kind, each built from
+"""Every e-mail the platform sends, each built from
 templates/emails/<name>/{subject.txt,body.txt,body.html} in the recipient's language.
 
 Notification headers follow RFC 5322 (Date, Message-ID = the delivery's idempotency key) and
@@ -46,13 +46,15 @@ def _render(name: str, context: dict, *, language: str, html: bool = True) -> tu
 # --- About a subscription (sent right after commit, not through the outbox) -------------------
 
 
-def _subscription_mail(name: str, subscriber: Subscriber, extra: dict) -> EmailMultiAlternatives:
+def subscription_mail(name: str, subscriber: Subscriber, **links: str) -> EmailMultiAlternatives:
+    """`confirm_subscription` (double opt-in, with `confirm_url`) or `manage_subscription` (to an
+    address already confirmed, with `manage_url`)."""
     context = {
         "subscriber": subscriber,
         "page_name": settings.STATUS_PAGE_NAME,
         "incident": subscriber.incident,
         "max_age_hours": settings.SUBSCRIBE_CONFIRM_MAX_AGE_SECONDS // 3600,
-        **extra,
+        **links,
     }
     subject, text, html = _render(name, context, language=subscriber.language)
     message = EmailMultiAlternatives(
@@ -60,16 +62,6 @@ def _subscription_mail(name: str, subscriber: Subscriber, extra: dict) -> EmailM
     )
     message.attach_alternative(html, "text/html")
     return message
-
-
-def confirmation_mail(subscriber: Subscriber, *, confirm_url: str) -> EmailMultiAlternatives:
-    """Asks to confirm a new subscription, or a follow of one incident (double opt-in)."""
-    return _subscription_mail("confirm_subscription", subscriber, {"confirm_url": confirm_url})
-
-
-def manage_link_mail(subscriber: Subscriber, *, manage_url: str) -> EmailMultiAlternatives:
-    """Answers a subscribe request for an address already confirmed with its manage link."""
-    return _subscription_mail("manage_subscription", subscriber, {"manage_url": manage_url})
 
 
 # --- To the people who run the page -----------------------------------------------------------
@@ -121,7 +113,9 @@ def _folded(name: str, value: str) -> str:
     return email.policy.SMTP.fold(name, value).removeprefix(f"{name}: ").removesuffix("\r\n")
 
 
-def _with_headers(headers: dict[str, str], payload: str | list | None = None) -> email.message.EmailMessage:
+def _with_headers(
+    headers: dict[str, str], payload: str | list[email.message.Message | str] = ""
+) -> email.message.EmailMessage:
     message = email.message.EmailMessage(policy=PREFOLDED)
     for name, value in headers.items():
         message.set_raw(name, value)
@@ -149,7 +143,7 @@ def update_notification(content: UpdateContent) -> RenderedEmail:
     headers = {name: _folded(name, value) for name, value in shared.items()}
     # Quoted-printable writes "=" as "=3D", so a boundary starting with "==" cannot occur in a part.
     headers["Content-Type"] = f'multipart/alternative; boundary="==notify-{secrets.token_hex(8)}=="'
-    parts = [
+    parts: list[email.message.Message | str] = [
         _with_headers(
             {
                 "Content-Type": f'text/{subtype}; charset="utf-8"',
@@ -222,10 +216,10 @@ class NotificationMail(EmailMultiAlternatives):
         )
         self.rendered = rendered
 
-    def message(self, *, policy: email.policy.Policy = email.policy.default) -> email.message.EmailMessage:
+    def message(self, *, policy: email.policy.Policy | None = None) -> email.message.EmailMessage:
         """A copy of the update's message in the line ends of `policy`, which folds nothing."""
         shared, texts = self.rendered.message, (str(self.body), str(self.alternatives[0][0]))
-        parts = [
+        parts: list[email.message.Message | str] = [
             _with_headers(dict(part.raw_items()), _quoted_printable(text))
             for part, text in zip(shared.get_payload(), texts, strict=True)
         ]
@@ -234,5 +228,5 @@ class NotificationMail(EmailMultiAlternatives):
         message = _with_headers(
             {**dict(shared.raw_items()), **own, "To": to if to.isascii() else _folded("To", to)}, parts
         )
-        message.policy = PREFOLDED.clone(linesep=policy.linesep)
+        message.policy = PREFOLDED.clone(linesep=(policy or email.policy.default).linesep)
         return message

@@ -103,10 +103,6 @@ def message(content: ChatContent) -> str:
         return fitted(content, settings.SMS_MAX_SEGMENTS)
 
 
-def provider_url(number: str) -> str:
-    return settings.SMS_APPRISE_URL.replace("{number}", quote(number, safe="+"))
-
-
 ASSET = apprise.AppriseAsset(http_redirects=False)
 HTTP_STATUS = re.compile(r"error=(\d{3})\b")
 
@@ -121,7 +117,8 @@ def provider_failed(problems: list[str], seconds: float, timeout: float) -> bool
 
 
 def send_text(number: str, text: str, *, event_id: str) -> Sent:
-    plugin = apprise.Apprise.instantiate(provider_url(number), asset=ASSET)
+    provider_url = settings.SMS_APPRISE_URL.replace("{number}", quote(number, safe="+"))
+    plugin = apprise.Apprise.instantiate(provider_url, asset=ASSET)
     if plugin is None:
         return Sent("Apprise cannot use SMS_APPRISE_URL.", permanent=True)
     origin = f"sms:{receiver_breakers.origin_of(settings.SMS_APPRISE_URL)}"

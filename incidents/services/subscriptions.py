@@ -22,7 +22,7 @@ from django.db.models import Q
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
-from incidents.channels.emails import confirmation_mail, manage_link_mail
+from incidents.channels.emails import subscription_mail
 from incidents.channels.links import (
     confirmation_token,
     is_right_code,
@@ -284,7 +284,7 @@ def send_confirmation(subscriber: Subscriber) -> None:
             ) % {"page": settings.STATUS_PAGE_NAME}
         _send_quietly("confirmation", subscriber, lambda: _notice(subscriber, title, text, confirm_url))
         return
-    message = confirmation_mail(subscriber, confirm_url=confirm_url)
+    message = subscription_mail("confirm_subscription", subscriber, confirm_url=confirm_url)
     _send_quietly("confirm_subscription mail", subscriber, message.send)
 
 
@@ -303,7 +303,7 @@ def send_manage_link(subscriber: Subscriber) -> None:
         link = manage_url(subscriber)
         _send_quietly("manage link", subscriber, lambda: _notice(subscriber, title, text, link))
         return
-    message = manage_link_mail(subscriber, manage_url=manage_url(subscriber))
+    message = subscription_mail("manage_subscription", subscriber, manage_url=manage_url(subscriber))
     _send_quietly("manage_subscription mail", subscriber, message.send)
 
 
