@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
-from django.urls import NoReverseMatch, reverse
+from django.urls import reverse
 from django.utils import translation
 from django.utils.safestring import SafeString
 
@@ -52,23 +52,9 @@ class UpdateContent:
         return self.title.is_fallback or self.body.is_fallback
 
 
-def absolute_url(path: str) -> str:
-    return settings.SITE_URL + path
-
-
-def localised_path(path: str, language: str) -> str:
-    """The path with the language prefix i18n_patterns uses (none for the default language)."""
-    return path if language == settings.LANGUAGE_CODE else f"/{language}{path}"
-
-
 def incident_url(incident: Incident, language: str) -> str:
     with translation.override(language):
-        try:
-            path = reverse("public:incident", kwargs={"slug": incident.slug})
-        except NoReverseMatch:
-            # The public incident page's URL is a contract between branches (see README).
-            path = localised_path(f"/incidents/{incident.slug}/", language)
-    return absolute_url(path)
+        return settings.SITE_URL + reverse("public:incident", kwargs={"slug": incident.slug})
 
 
 def render_content(update: IncidentUpdate, language: str) -> UpdateContent:

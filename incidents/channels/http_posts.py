@@ -127,33 +127,27 @@ def guarded_client() -> Iterator[BlockingClient]:
         yield client
 
 
-def send_posts(items: Iterable[Post | Result], *, timeout: float) -> Generator[list[Result]]:
+def send_posts(items: Iterable[Post | Result]) -> Generator[list[Result]]:
     """Posts the `Post`s in concurrent groups, yielding each group's results as a list; a
     `Result` among the items (refused before sending) is passed on in the next group."""
-    with guarded_client() as client:
-        yield from _send_in_groups(items, client=client, timeout=timeout)
-
-
-def _send_in_groups(
-    items: Iterable[Post | Result], *, client: BlockingClient, timeout: float
-) -> Iterator[list[Result]]:
     group: list[Post | Result] = []
     receivers: set[int] = set()
     held: dict[int, dt.datetime] = {}
-    for item in items:
-        if isinstance(item, Post):
-            item = _admitted(item, held)
-        if isinstance(item, Post) and item.delivery.subscriber_id in receivers:
-            yield _post_group(group, client=client, timeout=timeout)
-            group, receivers = [], set()
-        group.append(item)
-        if isinstance(item, Post):
-            receivers.add(item.delivery.subscriber_id)
-        if len(receivers) >= CONCURRENT_POSTS:
-            yield _post_group(group, client=client, timeout=timeout)
-            group, receivers = [], set()
-    if group:
-        yield _post_group(group, client=client, timeout=timeout)
+    with guarded_client() as client:
+        for item in items:
+            if isinstance(item, Post):
+                item = _admitted(item, held)
+            if isinstance(item, Post) and item.delivery.subscriber_id in receivers:
+                yield _post_group(group, client=client)
+                group, receivers = [], set()
+            group.append(item)
+            if isinstance(item, Post):
+                receivers.add(item.delivery.subscriber_id)
+            if len(receivers) >= CONCURRENT_POSTS:
+                yield _post_group(group, client=client)
+                group, receivers = [], set()
+        if group:
+            yield _post_group(group, client=client)
 
 
 def _admitted(post: Post, held: dict[int, dt.datetime]) -> Post | Result:
@@ -176,9 +170,10 @@ def receiver_failed(outcome: Answer | BaseException) -> bool:
     return outcome.status >= 500 or outcome.status == 429
 
 
-def _post_group(group: list[Post | Result], *, client: BlockingClient, timeout: float) -> list[Result]:
+def _post_group(group: list[Post | Result], *, client: BlockingClient) -> list[Result]:
     posts = [entry for entry in group if isinstance(entry, Post)]
-    outcomes = client.post_all([(p.url, p.body, p.headers) for p in posts], timeout=timeout) if posts else []
+    requests = [(post.url, post.body, post.headers) for post in posts]
+    outcomes = client.post_all(requests, timeout=settings.NOTIFY_WEBHOOK_TIMEOUT_SECONDS) if posts else []
     for post, outcome in zip(posts, outcomes, strict=True):
         receiver_breakers.record(receiver_breakers.origin_of(post.url), failed=receiver_failed(outcome))
     answered = iter(
@@ -206,17 +201,12 @@ def post_notice(url: str, payload: dict, *, event_id: str) -> str:
     refused = refusal(url)
     if refused:
         return refused.error
+    body, headers = json_text(payload).encode(), json_headers(event_id=event_id)
     with guarded_client() as client:
-        timeout = settings.NOTIFY_WEBHOOK_TIMEOUT_SECONDS
-        return answer_error(
-            client.request(
-                "POST",
-                url,
-                body=json_text(payload).encode(),
-                headers=json_headers(event_id=event_id),
-                timeout=timeout,
-            )
+        answer = client.request(
+            "POST", url, body=body, headers=headers, timeout=settings.NOTIFY_WEBHOOK_TIMEOUT_SECONDS
         )
+    return answer_error(answer)
 
 
 class ChatPostChannel:
@@ -235,13 +225,10 @@ class ChatPostChannel:
             return refused.result(delivery)
         payload = chat_content(delivery, kind=self.kind, build=self.build)
         # Slack and Teams ignore the event id; Slack-compatible receivers can drop a repeat by it.
-        headers = json_headers(event_id=delivery.idempotency_key)
+        body = with_manage_link(json_text(payload), delivery).encode()
         return Post(
-            delivery,
-            delivery.subscriber.target,
-            with_manage_link(json_text(payload), delivery).encode(),
-            headers,
+            delivery, delivery.subscriber.target, body, json_headers(event_id=delivery.idempotency_key)
         )
 
     def send(self, deliveries: list[Delivery]) -> Generator[list[Result]]:
-        return send_posts(map(self.post, deliveries), timeout=settings.NOTIFY_WEBHOOK_TIMEOUT_SECONDS)
+        return send_posts(map(self.post, deliveries))

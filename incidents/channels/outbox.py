@@ -75,11 +75,8 @@ class BatchReport:
     held: int = 0  # not tried: the receiver's circuit is open
 
     def add(self, other: "BatchReport") -> None:
-        self.sent += other.sent
-        self.retried += other.retried
-        self.failed += other.failed
-        self.dropped += other.dropped
-        self.held += other.held
+        for name in ("sent", "retried", "failed", "dropped", "held"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
 
 
 def _mark_sent(ids: list[int]) -> None:

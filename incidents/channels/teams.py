@@ -29,15 +29,20 @@ def text_block(text: str, **style: object) -> dict:
     return {"type": "TextBlock", "text": text, "wrap": True, **style}
 
 
-def component_facts(content: ChatContent) -> list[dict]:
-    facts = []
-    for component in content.components[:MAX_COMPONENTS]:
-        value = component.status_label + (f" · {component.figure}" if component.figure else "")
-        facts.append({"title": clip(component.name, 200), "value": value})
+def fact_set(facts: list[tuple[str, str]]) -> dict:
+    return {"type": "FactSet", "facts": [{"title": title, "value": value} for title, value in facts]}
+
+
+def component_facts(content: ChatContent) -> list[tuple[str, str]]:
+    facts = [
+        (
+            clip(component.name, 200),
+            component.status_label + (f" · {component.figure}" if component.figure else ""),
+        )
+        for component in content.components[:MAX_COMPONENTS]
+    ]
     hidden = len(content.components) - MAX_COMPONENTS
-    if hidden > 0:
-        facts.append({"title": "…", "value": _("and %(count)s more") % {"count": hidden}})
-    return facts
+    return facts + [("…", _("and %(count)s more") % {"count": hidden})] if hidden > 0 else facts
 
 
 def card(content: ChatContent) -> dict:
@@ -45,19 +50,13 @@ def card(content: ChatContent) -> dict:
     with translation.override(update.language):
         body = [
             text_block(clip(content.title, 500), size="Large", weight="Bolder"),
-            {
-                "type": "FactSet",
-                "facts": [
-                    {"title": _("Status"), "value": update.status_label},
-                    {"title": _("Impact"), "value": content.impact_label},
-                ],
-            },
+            fact_set([(_("Status"), update.status_label), (_("Impact"), content.impact_label)]),
         ]
         if content.body.strip():
             body.append(text_block(clip(content.body, BODY_LIMIT)))
         if content.components:
             body.append(text_block(_("Affected components"), weight="Bolder", separator=True))
-            body.append({"type": "FactSet", "facts": component_facts(content)})
+            body.append(fact_set(component_facts(content)))
         body.append(text_block(f"{update.page_name} · {update.shown_at}", size="Small", isSubtle=True))
         actions = [(_("View incident"), content.url), (_("Manage subscription"), MANAGE_MARKER)]
         return card_message(body, actions, lang=update.language, fallbackText=content.heading)

@@ -226,4 +226,4 @@ class WebhookChannel:
     def send(self, deliveries: list[Delivery]) -> Generator[list[Result]]:
         """Posts through the guarded client (redirects are not followed), a group at a time."""
         posts = (webhook_post(delivery) for delivery in deliveries)
-        return send_posts(posts, timeout=settings.NOTIFY_WEBHOOK_TIMEOUT_SECONDS)
+        return send_posts(posts)
