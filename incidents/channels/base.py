@@ -1,7 +1,7 @@
 """The transport every channel implements, and what it returns for each delivery it tried."""
 
 import datetime as dt
-from collections.abc import Generator
+from collections.abc import Callable, Generator
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Protocol
@@ -61,3 +61,18 @@ def update_of(delivery: Delivery) -> IncidentUpdate:
     if delivery.update is None:
         raise ValueError(f"delivery {delivery.pk} tells of no incident update")
     return delivery.update
+
+
+class OneAtATime:
+    """Sends one message at a time, each a group of its own: the outbox marks it sent as soon as
+    it is accepted (a call to a chat service or an SMS provider costs more than the UPDATE), so
+    a crash repeats only the message in flight."""
+
+    batch_size_setting = "NOTIFY_WEBHOOK_BATCH_SIZE"
+
+    def __init__(self, send_one: Callable[[Delivery], Sent]) -> None:
+        self.send_one = send_one
+
+    def send(self, deliveries: list[Delivery]) -> Generator[list[Result]]:
+        for delivery in deliveries:
+            yield [self.send_one(delivery).result(delivery)]

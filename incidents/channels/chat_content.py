@@ -60,7 +60,6 @@ class ChatContent:
     content: UpdateContent  # as written, mentions and all
     title: str
     body: str
-    impact: str
     impact_label: str
     components: tuple[ChatComponent, ...]
     heading: str  # "Title: Status", the fallback text and the title of short notifications
@@ -91,27 +90,17 @@ def live_figures(component_ids: list[int], language: str) -> dict[int, str]:
     return figures
 
 
-def impact_of(update: IncidentUpdate) -> str:
-    incident = update.incident
-    return "maintenance" if incident.is_maintenance else incident.impact
-
-
-def impact_label(impact: str) -> str:
-    return str(_("Maintenance")) if impact == "maintenance" else str(Impact(impact).label)
-
-
 def render_chat_content(update: IncidentUpdate, language: str) -> ChatContent:
     content = render_content(update, language)
     figures = live_figures([line.component_id for line in content.components], language)
-    impact = impact_of(update)
+    impact = "maintenance" if update.incident.is_maintenance else update.incident.impact
     with translation.override(language):
         title = without_mentions(content.title.text)
         return ChatContent(
             content=content,
             title=title,
             body=without_mentions(content.body.text),
-            impact=impact,
-            impact_label=impact_label(impact),
+            impact_label=str(_("Maintenance") if impact == "maintenance" else Impact(impact).label),
             components=tuple(
                 ChatComponent(
                     name=without_mentions(line.name),

@@ -30,10 +30,10 @@ from incidents.rendering import render_markdown
 from incidents.security.masking import is_masked, mask_secret
 
 from . import receiver_breakers
-from .base import Result, Sent
+from .base import Sent
 from .chat_content import ChatContent, chat_content, clip, with_manage_link
 from .emails import MANAGE_MARKER
-from .http_posts import answer_error, guarded_client, json_headers, json_text, receiver_failed, sent_of
+from .http_posts import guarded_client, json_headers, json_text, receiver_failed, sent_of
 
 API = {"discord": "https://discord.com", "tgram": "https://api.telegram.org"}
 
@@ -239,53 +239,44 @@ def generic(target: Target, origin: str, message: Message) -> Requests:
     yield Request(target.query.get("method", "POST").upper(), url, body.encode(), headers)
 
 
-class Service(NamedTuple):
-    requests: Callable[[Target, str, Message], Requests]
-    complete: Callable[[Target], bool]  # whether the URL names all the service needs
-
-
-SERVICES: dict[str, Service] = {
-    "discord": Service(discord, lambda target: bool(target.host and target.segments)),
-    "tgram": Service(telegram, lambda target: ":" in _bot_token(target) and bool(target.segments)),
-    **dict.fromkeys(
-        ("matrix", "matrixs"),
-        Service(
-            matrix, lambda target: bool(target.host and (target.user or target.password) and _rooms(target))
-        ),
-    ),
-    **dict.fromkeys(
-        ("mmost", "mmosts"), Service(mattermost, lambda target: bool(target.host and target.segments))
-    ),
-    **dict.fromkeys(
-        ("json", "jsons", "form", "forms", "xml", "xmls"), Service(generic, lambda target: bool(target.host))
-    ),
+SCHEMES = "discord tgram matrix matrixs mmost mmosts json jsons form forms xml xmls".split()
+# By scheme (its secure variant ends in "s"): the requests a message makes, and whether a URL
+# names all the service needs.
+SERVICES: dict[str, tuple[Callable[[Target, str, Message], Requests], Callable[[Target], object]]] = {
+    "discord": (discord, lambda target: target.host and target.segments),
+    "tgram": (telegram, lambda target: ":" in _bot_token(target) and target.segments),
+    "matrix": (matrix, lambda target: target.host and (target.user or target.password) and _rooms(target)),
+    "mmost": (mattermost, lambda target: target.host and target.segments),
+    **dict.fromkeys(("json", "form", "xml"), (generic, lambda target: target.host)),
 }
 
 
-def parsed(value: str) -> tuple[Service, Target, str]:
+def parsed(value: str) -> tuple[Callable[[Target, str, Message], Requests], Target, str]:
     target = split_target(value)
-    service = SERVICES.get(target.scheme)
-    if service is None or not service.complete(target):
+    if target.scheme not in SCHEMES:
         raise ValueError(f"{target.scheme}:// names no service we can post to")
+    requests, complete = SERVICES[target.scheme.removesuffix("s")]
+    if not complete(target):
+        raise ValueError(f"the {target.scheme}:// URL lacks what the service needs")
     if target.scheme in API:
-        return service, target, API[target.scheme]
+        return requests, target, API[target.scheme]
     if target.port and not target.port.isdigit():
         raise ValueError("the port is not a number")
     host = f"[{target.host}]" if ":" in target.host else target.host
     port = f":{target.port}" if target.port else ""
-    return service, target, f"{'https' if target.scheme.endswith('s') else 'http'}://{host}{port}"
+    return requests, target, f"{'https' if target.scheme.endswith('s') else 'http'}://{host}{port}"
 
 
 def check_target(value: str) -> str:
     value = value.strip()
     if is_masked(value) or "••••" in value:
         raise ValidationError(_("Send the full Apprise URL: the masked one read back cannot be used."))
-    if "://" not in value or value.partition("://")[0].lower() not in SERVICES:
+    if "://" not in value or value.partition("://")[0].lower() not in SCHEMES:
         raise ValidationError(
-            _("Use an Apprise URL of one of these services: %(schemes)s.") % {"schemes": ", ".join(SERVICES)}
+            _("Use an Apprise URL of one of these services: %(schemes)s.") % {"schemes": ", ".join(SCHEMES)}
         )
     try:
-        _service, target, origin = parsed(value)
+        _requests, target, origin = parsed(value)
         check_sendable(origin)
     except (ValueError, ValidationError):
         raise ValidationError(
@@ -325,11 +316,10 @@ def _exchange(client: BlockingClient, requests: Requests) -> Answer:
         return answer
 
 
-def send_message(client: BlockingClient, value: str, message: Message) -> Answer | BaseException | Sent:
-    """Sends `message` to the service `value` names while its circuit is closed: its answer,
-    the error of a request that failed, or why it was not sent."""
+def send_message(value: str, message: Message) -> Sent:
+    """Sends `message` to the service `value` names while its circuit is closed."""
     try:
-        service, target, origin = parsed(value)
+        requests, target, origin = parsed(value)
         check_sendable(origin)
     except (ValueError, ValidationError) as error:
         return Sent(f"Address refused: {' '.join(getattr(error, 'messages', [str(error)]))}", permanent=True)
@@ -338,22 +328,28 @@ def send_message(client: BlockingClient, value: str, message: Message) -> Answer
     if until is not None:
         return Sent(receiver_breakers.held_error(circuit), retry_at=until)
     try:
-        outcome: Answer | BaseException = _exchange(client, service.requests(target, origin, message))
+        with guarded_client() as client:
+            outcome: Answer | BaseException = _exchange(client, requests(target, origin, message))
     except (aiohttp.ClientError, OSError) as error:  # TimeoutError is an OSError
         outcome = error
     except ValueError as error:
         return Sent(f"The service's answer cannot be read: {error}", permanent=True)
     receiver_breakers.record(circuit, failed=receiver_failed(outcome))
-    return outcome
+    return sent_of(outcome)
 
 
 def notice(target: str, *, title: str, text: str, link: str, event_id: str) -> str:
-    message = Message(title=title, text=f"{text}\n\n{link}".strip(), event_id=event_id)
-    with guarded_client() as client:
-        outcome = send_message(client, target, message)
-    if isinstance(outcome, BaseException):
-        raise outcome
-    return outcome.error if isinstance(outcome, Sent) else answer_error(outcome)
+    return send_message(
+        target, Message(title=title, text=f"{text}\n\n{link}".strip(), event_id=event_id)
+    ).error
+
+
+def send_delivery(delivery: Delivery) -> Sent:
+    title, text = chat_content(delivery, kind="apprise", build=message)
+    return send_message(
+        delivery.subscriber.target,
+        Message(title=title, text=with_manage_link(text, delivery), event_id=delivery.idempotency_key),
+    )
 
 
 def message(content: ChatContent) -> tuple[str, str]:
@@ -370,19 +366,3 @@ def message(content: ChatContent) -> tuple[str, str]:
         lines.append(f"[{_('View incident')}]({content.url}) · {update.page_name} · {update.shown_at}")
         lines.append(f"[{_('Manage subscription')}]({MANAGE_MARKER})")
         return content.heading, "\n".join(lines)
-
-
-class ChatServiceChannel:
-    batch_size_setting = "NOTIFY_WEBHOOK_BATCH_SIZE"
-
-    def send(self, deliveries: list[Delivery]) -> Generator[list[Result]]:
-        """One message at a time, each a group of its own: the outbox marks it sent as soon as it
-        is accepted, so a crash repeats only the message in flight."""
-        with guarded_client() as client:
-            for delivery in deliveries:
-                title, text = chat_content(delivery, kind="apprise", build=message)
-                sent = Message(
-                    title=title, text=with_manage_link(text, delivery), event_id=delivery.idempotency_key
-                )
-                outcome = send_message(client, delivery.subscriber.target, sent)
-                yield [(outcome if isinstance(outcome, Sent) else sent_of(outcome)).result(delivery)]

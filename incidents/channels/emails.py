@@ -98,7 +98,6 @@ class RenderedEmail:
     """An update's notification in one language, with markers where the personal links go:
     its texts, and its message (the headers every copy shares and the parts' own headers)."""
 
-    language: str
     subject: str
     text: str
     html: str
@@ -152,13 +151,7 @@ def update_notification(content: UpdateContent) -> RenderedEmail:
         )
         for subtype in ("plain", "html")
     ]
-    return RenderedEmail(
-        language=content.language,
-        subject=subject[:250],
-        text=text,
-        html=html,
-        message=_with_headers(headers, parts),
-    )
+    return RenderedEmail(subject=subject[:250], text=text, html=html, message=_with_headers(headers, parts))
 
 
 def _unfolded(name: str, value: str) -> str:

@@ -79,13 +79,6 @@ class BatchReport:
             setattr(self, name, getattr(self, name) + getattr(other, name))
 
 
-def _mark_sent(ids: list[int]) -> None:
-    if ids:
-        Delivery.objects.filter(pk__in=ids, state=DeliveryState.SENDING).update(
-            state=DeliveryState.SENT, sent_at=timezone.now(), lease_until=None, last_error=""
-        )
-
-
 class SentMarks:
     """Rows the server accepted, marked `sent` every MARK_WITHIN_SECONDS or MARK_EVERY rows, and
     a group answered together (concurrent posts, or one message a channel wants marked at once)
@@ -111,7 +104,9 @@ class SentMarks:
 
     def flush(self) -> None:
         if self.unmarked:
-            _mark_sent(self.unmarked)
+            Delivery.objects.filter(pk__in=self.unmarked, state=DeliveryState.SENDING).update(
+                state=DeliveryState.SENT, sent_at=timezone.now(), lease_until=None, last_error=""
+            )
             self.marked += len(self.unmarked)
             self.unmarked = []
         self.last_mark_at = time.monotonic()
@@ -191,10 +186,6 @@ def _hand_back(ids: set[int]) -> None:
     )
 
 
-def batch_size(channel: str) -> int:
-    return getattr(settings, channel_for(channel).batch_size_setting)
-
-
 @dataclass
 class DispatchReport(BatchReport):
     # False when time ran out with due rows left: the caller hands them to a fresh task.
@@ -208,8 +199,8 @@ def deliver_due(*, seconds: float) -> DispatchReport:
     with kept_connections():
         while time.monotonic() < deadline:
             progressed = False
-            for channel in CHANNELS:
-                ids = claim(channel=channel, size=batch_size(channel))
+            for channel, transport in CHANNELS.items():
+                ids = claim(channel=channel, size=getattr(settings, transport.batch_size_setting))
                 if ids:
                     report.add(deliver_batch(ids))
                     progressed = True

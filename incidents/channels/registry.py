@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 from incidents.models import Channel
 
 from . import chat_services, slack, sms, teams
-from .base import Transport
+from .base import OneAtATime, Transport
 from .email import EmailChannel
 from .http_posts import ChatPostChannel
 from .webhook import WebhookChannel
@@ -20,8 +20,8 @@ CHANNELS: dict[Channel, Transport] = {
     Channel.WEBHOOK: WebhookChannel(),
     Channel.SLACK: ChatPostChannel(kind="slack", build=slack.message),
     Channel.TEAMS: ChatPostChannel(kind="teams", build=teams.card),
-    Channel.APPRISE: chat_services.ChatServiceChannel(),
-    Channel.SMS: sms.SmsChannel(),
+    Channel.APPRISE: OneAtATime(chat_services.send_delivery),
+    Channel.SMS: OneAtATime(sms.send_delivery),
 }
 TARGETS = {Channel.SLACK: slack, Channel.TEAMS: teams, Channel.APPRISE: chat_services, Channel.SMS: sms}
 
@@ -55,6 +55,6 @@ def send_notice(channel: str, target: str, *, title: str, text: str, link: str, 
     """Posts one message with `link` (may be empty) straight to the target, not through the
     outbox: the confirmation link to a chat channel, the code to a phone number. Only whoever
     reads the channel or the phone can follow it, which is what proves the subscription theirs.
-    The error, or "" when the service accepted it; raises what the guarded client raises for an
-    unreachable receiver."""
+    The error, or "" when the service accepted it; a Slack or Teams receiver that cannot be
+    reached raises what the guarded client raises."""
     return TARGETS[Channel(channel)].notice(target, title=title, text=text, link=link, event_id=event_id)

@@ -17,20 +17,18 @@ fit SMS_MAX_SEGMENTS parts by shortening the title, never the link.
 
 import re
 import time
-from collections.abc import Generator
 from urllib.parse import quote
 
 import apprise
 from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.utils import translation
 from django.utils.translation import gettext as _
 
 from incidents.models import Delivery
 from incidents.outbound.library_guard import guarded_connections
 
 from . import receiver_breakers
-from .base import Result, Sent
+from .base import Sent
 from .chat_content import ChatContent, chat_content
 from .http_posts import EVENT_ID_HEADER
 
@@ -82,8 +80,8 @@ def shortened(title: str, length: int, ellipsis: str) -> str:
     return title if len(title) <= length else title[: max(length - len(ellipsis), 0)].rstrip() + ellipsis
 
 
-def fitted(content: ChatContent, max_segments: int) -> str:
-    """`Page: Title - Status url`, the title shortened until the text fits `max_segments`."""
+def message(content: ChatContent) -> str:
+    """`Page: Title - Status url`, the title shortened until the text fits SMS_MAX_SEGMENTS."""
     update = content.content
     status, url = update.status_label, content.url
     for prefix in (f"{update.page_name}: ", ""):
@@ -93,14 +91,9 @@ def fitted(content: ChatContent, max_segments: int) -> str:
         for length in range(len(title), -1, -1):
             # A hyphen, not a dash: a dash is outside GSM 03.38 and would halve the segment.
             text = f"{prefix}{shortened(title, length, ellipsis)} - {status} {url}"
-            if segments(text) <= max_segments:
+            if segments(text) <= settings.SMS_MAX_SEGMENTS:
                 return text
     return f"{status} {url}"
-
-
-def message(content: ChatContent) -> str:
-    with translation.override(content.content.language):
-        return fitted(content, settings.SMS_MAX_SEGMENTS)
 
 
 ASSET = apprise.AppriseAsset(http_redirects=False)
@@ -143,11 +136,8 @@ def send_text(number: str, text: str, *, event_id: str) -> Sent:
         # Our own decision, not the provider failing: its circuit does not count it.
         receiver_breakers.record(origin, failed=False)
         return Sent(f"Address refused: {refusals[-1]}", permanent=True)
-    problems = (
-        []
-        if accepted
-        else [entry.message for entry in accepted.logs() if entry.level in ("WARNING", "ERROR")]
-    )
+    logged = [] if accepted else accepted.logs()
+    problems = [entry.message for entry in logged if entry.level in ("WARNING", "ERROR")]
     receiver_breakers.record(origin, failed=provider_failed(problems, time.monotonic() - started, timeout))
     return Sent() if accepted else Sent(("Apprise: " + (" ".join(problems[-2:]) or "not sent"))[:500])
 
@@ -156,20 +146,8 @@ def notice(target: str, *, title: str, text: str, link: str, event_id: str) -> s
     return send_text(target, f"{text} {link}".strip(), event_id=event_id).error
 
 
-class SmsChannel:
-    batch_size_setting = "NOTIFY_WEBHOOK_BATCH_SIZE"
-
-    def send(self, deliveries: list[Delivery]) -> Generator[list[Result]]:
-        """One message at a time, each a group of its own: the outbox marks it sent as soon as it
-        is accepted (a call through Apprise costs more than the UPDATE), so a crash repeats only
-        the message in flight."""
-        for delivery in deliveries:
-            if not settings.SMS_APPRISE_URL:
-                yield [Result(delivery, error="SMS_APPRISE_URL is not set.", permanent=False)]
-                continue
-            text = chat_content(delivery, kind="sms", build=message)
-            yield [
-                send_text(delivery.subscriber.target, text, event_id=delivery.idempotency_key).result(
-                    delivery
-                )
-            ]
+def send_delivery(delivery: Delivery) -> Sent:
+    if not settings.SMS_APPRISE_URL:
+        return Sent("SMS_APPRISE_URL is not set.")
+    text = chat_content(delivery, kind="sms", build=message)
+    return send_text(delivery.subscriber.target, text, event_id=delivery.idempotency_key)

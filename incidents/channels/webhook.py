@@ -43,12 +43,7 @@ def iso(value: dt.datetime | None) -> str | None:
 def page_id() -> str:
     """A stable 12-character base36 id for this page, derived from its address."""
     digest = int.from_bytes(hashlib.sha256(settings.SITE_URL.encode()).digest()[:8], "big")
-    alphabet = "0123456789abcdefghijklmnopqrstuvwxyz"
-    chars = []
-    for _ in range(12):
-        digest, remainder = divmod(digest, 36)
-        chars.append(alphabet[remainder])
-    return "".join(chars)
+    return "".join("0123456789abcdefghijklmnopqrstuvwxyz"[digest // 36**place % 36] for place in range(12))
 
 
 def component_json(component: Component, language: str) -> dict:
