@@ -6,7 +6,7 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
-from incidents.channels.targets import check_target, shown_target
+from incidents.channels.registry import check_target, shown_target
 from incidents.models import Channel, Component, Incident, Subscriber
 from incidents.outbound.guard import check_url
 from incidents.services.subscriptions import channel_of, check_email, check_no_line_breaks
@@ -135,10 +135,7 @@ class SubscriberCreateSerializer(ApiSerializer):
         return django_check(check_email, value.strip()) if value.strip() else ""
 
     def validate_endpoint_url(self, value):
-        if value:
-            django_check(check_no_line_breaks, value)
-            django_check(check_url, value)
-        return value
+        return django_check(self._check_endpoint, value) if value else value
 
     def validate(self, attrs):
         attrs["channel"] = channel = channel_of(

@@ -5,11 +5,20 @@ show and mail does not: the incident's impact and, for each affected component, 
 (the first metric with a current reading). Rendered once per (update, language) and channel,
 with MANAGE_MARKER where each subscriber's own manage link goes (`with_manage_link`).
 
-Every text a chat service shows is taken here with its mentions broken (`mentions`), so no
-service's message built from it can notify a channel or a person.
+Every text a chat service shows is taken here with its mentions broken, so no service's message
+built from it can notify a channel or a person: what staff, an alert or an import wrote must not
+page a whole channel. Each service acts on its own syntax: `@everyone`, `@here`, `<@123>`,
+`<@!123>` and `<@&123>` (Discord), `<!channel>`, `<!here>`, `<@U123>` and `@channel` (Slack),
+`@all`, `@channel` and `@name` (Mattermost, Telegram), `@room` (Matrix). A zero-width space after
+the `@` (and between `<` and `!`) breaks every one of them and shows nothing. An `@` inside a word
+(an email address) is no mention and is left alone, except before the broadcast words, which some
+services read anywhere.
 """
 
+import re
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from django.utils import translation
 from django.utils.translation import gettext as _
@@ -19,10 +28,23 @@ from incidents.metrics.readings import metric_reading
 from incidents.models import Delivery, Impact, IncidentUpdate, Metric
 from incidents.translation import pick
 
+from .base import update_of
 from .content import ContentCache, UpdateContent, content_key, render_content
 from .emails import MANAGE_MARKER
 from .links import manage_url
-from .mentions import without_mentions
+
+BROADCASTS = "everyone|here|channel|all|room|group"
+MENTION_START = re.compile(
+    rf"(?<![\w.+-])@(?=[\w!&])|@(?=(?:{BROADCASTS})\b)|<(?=!)", re.IGNORECASE | re.UNICODE
+)
+
+
+def clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def without_mentions(text: str) -> str:
+    return MENTION_START.sub(lambda match: match.group() + "\u200b", text)  # a zero-width space
 
 
 @dataclass(frozen=True)
@@ -38,7 +60,6 @@ class ChatContent:
     content: UpdateContent  # as written, mentions and all
     title: str
     body: str
-    impact: str
     impact_label: str
     components: tuple[ChatComponent, ...]
     heading: str  # "Title: Status", the fallback text and the title of short notifications
@@ -59,7 +80,6 @@ def figure_text(metric: Metric, language: str) -> str:
 
 
 def live_figures(component_ids: list[int], language: str) -> dict[int, str]:
-    """The first metric of each component that has a current reading, as text."""
     metrics = Metric.objects.filter(component_id__in=component_ids).select_related("probe", "health")
     figures: dict[int, str] = {}
     for metric in metrics.order_by("component_id", "position", "slug"):
@@ -70,27 +90,17 @@ def live_figures(component_ids: list[int], language: str) -> dict[int, str]:
     return figures
 
 
-def impact_of(update: IncidentUpdate) -> str:
-    incident = update.incident
-    return "maintenance" if incident.is_maintenance else incident.impact
-
-
-def impact_label(impact: str) -> str:
-    return str(_("Maintenance")) if impact == "maintenance" else str(Impact(impact).label)
-
-
 def render_chat_content(update: IncidentUpdate, language: str) -> ChatContent:
     content = render_content(update, language)
     figures = live_figures([line.component_id for line in content.components], language)
-    impact = impact_of(update)
+    impact = "maintenance" if update.incident.is_maintenance else update.incident.impact
     with translation.override(language):
         title = without_mentions(content.title.text)
         return ChatContent(
             content=content,
             title=title,
             body=without_mentions(content.body.text),
-            impact=impact,
-            impact_label=impact_label(impact),
+            impact_label=str(_("Maintenance") if impact == "maintenance" else Impact(impact).label),
             components=tuple(
                 ChatComponent(
                     name=without_mentions(line.name),
@@ -107,15 +117,14 @@ def render_chat_content(update: IncidentUpdate, language: str) -> ChatContent:
 _cache = ContentCache()
 
 
-def chat_content(update: IncidentUpdate, language: str, *, kind: str, build):
-    """`build(ChatContent)` once per (update, language, kind) in this process."""
+def chat_content(delivery: Delivery, *, kind: str, build: Callable[[ChatContent], Any]) -> Any:
+    """`build(ChatContent)` of the delivery's update in its subscriber's language, once per
+    (update, language, kind) in this process."""
+    update, language = update_of(delivery), delivery.subscriber.language
     return _cache.get(
         content_key(update, language, kind), lambda: build(render_chat_content(update, language))
     )
 
 
 def with_manage_link(text: str, delivery: Delivery) -> str:
-    """A rendered message with the subscriber's own manage link (where they also unsubscribe)."""
-    # Imported here: the subscriptions service checks targets through the channel modules.
-
     return text.replace(MANAGE_MARKER, manage_url(delivery.subscriber))

@@ -6,15 +6,17 @@ personalise (addresses, signed links), so 20,000 subscribers cost four rendering
 """
 
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from django.conf import settings
-from django.urls import NoReverseMatch, reverse
+from django.urls import reverse
 from django.utils import translation
 from django.utils.safestring import SafeString
 
 from incidents.formatting import format_datetime
-from incidents.models import ComponentStatus, IncidentUpdate
+from incidents.models import ComponentStatus, ComponentStatusChange, Incident, IncidentUpdate
 from incidents.public.durations import duration_at_update
 from incidents.rendering import render_markdown
 from incidents.translation import Shown, pick
@@ -50,23 +52,9 @@ class UpdateContent:
         return self.title.is_fallback or self.body.is_fallback
 
 
-def absolute_url(path: str) -> str:
-    return settings.SITE_URL + path
-
-
-def localised_path(path: str, language: str) -> str:
-    """The path with the language prefix i18n_patterns uses (none for the default language)."""
-    return path if language == settings.LANGUAGE_CODE else f"/{language}{path}"
-
-
-def incident_url(incident, language: str) -> str:
+def incident_url(incident: Incident, language: str) -> str:
     with translation.override(language):
-        try:
-            path = reverse("public:incident", kwargs={"slug": incident.slug})
-        except NoReverseMatch:
-            # The public incident page's URL is a contract between branches (see README).
-            path = localised_path(f"/incidents/{incident.slug}/", language)
-    return absolute_url(path)
+        return settings.SITE_URL + reverse("public:incident", kwargs={"slug": incident.slug})
 
 
 def render_content(update: IncidentUpdate, language: str) -> UpdateContent:
@@ -107,11 +95,11 @@ def render_content(update: IncidentUpdate, language: str) -> UpdateContent:
 class ContentCache:
     """Renderings by (update, its version, incident version, language), bounded per process."""
 
-    def __init__(self, size: int = 64):
+    def __init__(self, size: int = 64) -> None:
         self.size = size
-        self._items: OrderedDict[tuple, object] = OrderedDict()
+        self._items: OrderedDict[tuple, Any] = OrderedDict()
 
-    def get(self, key: tuple, build):
+    def get(self, key: tuple, build: Callable[[], Any]) -> Any:
         if key in self._items:
             self._items.move_to_end(key)
             return self._items[key]
@@ -134,6 +122,6 @@ def content_key(update: IncidentUpdate, language: str, kind: str) -> tuple:
     )
 
 
-def status_change_key(change, language: str) -> tuple:
+def status_change_key(change: ComponentStatusChange, language: str) -> tuple:
     # A status change never changes once written, so its id and the language are enough.
     return ("component_update", change.public_id, language)

@@ -1,6 +1,9 @@
 """Notifications that are one HTTP POST each (webhooks, Slack, Teams): sent a few at a time
 concurrently through the guarded client, and each answer turned into a `Result`.
 
+Slack's and Teams' webhook URL is the credential (anyone who has it can post to the channel), so
+it is write-only: read back, it shows its scheme and host and a keyed digest of the rest.
+
 A batch is posted in groups of CONCURRENT_POSTS; a group's results are yielded together as a
 list, which the outbox marks `sent` in one UPDATE before the next group goes out. So a worker
 that dies sends again at most the group that was in flight, and a receiver some network away
@@ -17,20 +20,29 @@ messages come back as Results to retry when the cool-down ends.
 """
 
 import datetime as dt
+import json
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from urllib.parse import urlsplit
 
 import aiohttp
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext as _
 
 from incidents.models import Delivery
 from incidents.outbound.client import Answer, BlockingClient, refusal_in
+from incidents.outbound.guard import check_sendable, check_url
+from incidents.security.masking import is_masked, mask_secret
 
 from . import receiver_breakers
-from .base import Result
+from .base import Result, Sent
+from .chat_content import ChatContent, chat_content, with_manage_link
 
 CONCURRENT_POSTS = 10
+EVENT_ID_HEADER = "X-Status-Event-Id"
 # Answers that will not change on retry. 408, 425 and 429 mean "later", so they are retried.
 RETRYABLE_4XX = {408, 409, 425, 429}
 
@@ -43,18 +55,42 @@ class Post:
     headers: dict[str, str]
 
 
-def result_of(delivery: Delivery, outcome: Answer | BaseException) -> Result:
+def json_headers(*, event_id: str, content_type: str = "application/json; charset=utf-8") -> dict[str, str]:
+    """The headers of a notification's request; receivers can drop a repeat by its event id."""
+    return {
+        "Content-Type": content_type,
+        "User-Agent": f"{settings.STATUS_PAGE_NAME} notifications",
+        EVENT_ID_HEADER: event_id,
+    }
+
+
+def json_text(payload: dict) -> str:
+    return json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
+
+
+def refusal(url: str) -> Sent | None:
+    try:
+        check_sendable(url)
+    except ValidationError as error:
+        return Sent(f"Address refused: {' '.join(error.messages)}", permanent=True)
+    return None
+
+
+def answer_error(answer: Answer) -> str:
+    return "" if answer.status < 300 else f"HTTP {answer.status} from the receiver"
+
+
+def sent_of(outcome: Answer | BaseException) -> Sent:
     if isinstance(outcome, BaseException):
         if not isinstance(outcome, aiohttp.ClientError | OSError):  # TimeoutError is an OSError
             raise outcome
-        refusal = refusal_in(outcome)
-        if refusal:
-            return Result(delivery, error=f"Address refused: {refusal}", permanent=True)
-        return Result(delivery, error=f"Unreachable: {outcome or type(outcome).__name__}", permanent=False)
-    if outcome.status >= 300:
-        permanent = 400 <= outcome.status < 500 and outcome.status not in RETRYABLE_4XX
-        return Result(delivery, error=f"HTTP {outcome.status} from the receiver", permanent=permanent)
-    return Result(delivery)
+        refused = refusal_in(outcome)
+        if refused:
+            return Sent(f"Address refused: {refused}", permanent=True)
+        return Sent(f"Unreachable: {outcome or type(outcome).__name__}")
+    return Sent(
+        answer_error(outcome), permanent=400 <= outcome.status < 500 and outcome.status not in RETRYABLE_4XX
+    )
 
 
 class _KeptClient(threading.local):
@@ -79,42 +115,39 @@ def kept_connections() -> Iterator[None]:
             client.__exit__(None, None, None)
 
 
-def _shared_client() -> BlockingClient:
-    if _kept.client is None:
-        _kept.client = BlockingClient().__enter__()
-    return _kept.client
-
-
-def send_posts(items: Iterable[Post | Result], *, timeout: float) -> Iterator[list[Result]]:
-    """Posts the `Post`s in concurrent groups, yielding each group's results as a list; a
-    `Result` among the items (refused before sending) is passed on in the next group."""
+@contextmanager
+def guarded_client() -> Iterator[BlockingClient]:
+    """The client kept by `kept_connections`, or one for this block alone."""
     if _kept.depth:
-        yield from _send_in_groups(items, client=_shared_client(), timeout=timeout)
+        if _kept.client is None:
+            _kept.client = BlockingClient().__enter__()
+        yield _kept.client
         return
     with BlockingClient() as client:
-        yield from _send_in_groups(items, client=client, timeout=timeout)
+        yield client
 
 
-def _send_in_groups(
-    items: Iterable[Post | Result], *, client: BlockingClient, timeout: float
-) -> Iterator[list[Result]]:
+def send_posts(items: Iterable[Post | Result]) -> Generator[list[Result]]:
+    """Posts the `Post`s in concurrent groups, yielding each group's results as a list; a
+    `Result` among the items (refused before sending) is passed on in the next group."""
     group: list[Post | Result] = []
     receivers: set[int] = set()
     held: dict[int, dt.datetime] = {}
-    for item in items:
-        if isinstance(item, Post):
-            item = _admitted(item, held)
-        if isinstance(item, Post) and item.delivery.subscriber_id in receivers:
-            yield _post_group(group, client=client, timeout=timeout)
-            group, receivers = [], set()
-        group.append(item)
-        if isinstance(item, Post):
-            receivers.add(item.delivery.subscriber_id)
-        if len(receivers) >= CONCURRENT_POSTS:
-            yield _post_group(group, client=client, timeout=timeout)
-            group, receivers = [], set()
-    if group:
-        yield _post_group(group, client=client, timeout=timeout)
+    with guarded_client() as client:
+        for item in items:
+            if isinstance(item, Post):
+                item = _admitted(item, held)
+            if isinstance(item, Post) and item.delivery.subscriber_id in receivers:
+                yield _post_group(group, client=client)
+                group, receivers = [], set()
+            group.append(item)
+            if isinstance(item, Post):
+                receivers.add(item.delivery.subscriber_id)
+            if len(receivers) >= CONCURRENT_POSTS:
+                yield _post_group(group, client=client)
+                group, receivers = [], set()
+        if group:
+            yield _post_group(group, client=client)
 
 
 def _admitted(post: Post, held: dict[int, dt.datetime]) -> Post | Result:
@@ -137,10 +170,65 @@ def receiver_failed(outcome: Answer | BaseException) -> bool:
     return outcome.status >= 500 or outcome.status == 429
 
 
-def _post_group(group: list[Post | Result], *, client: BlockingClient, timeout: float) -> list[Result]:
+def _post_group(group: list[Post | Result], *, client: BlockingClient) -> list[Result]:
     posts = [entry for entry in group if isinstance(entry, Post)]
-    outcomes = client.post_all([(p.url, p.body, p.headers) for p in posts], timeout=timeout) if posts else []
+    requests = [(post.url, post.body, post.headers) for post in posts]
+    outcomes = client.post_all(requests, timeout=settings.NOTIFY_WEBHOOK_TIMEOUT_SECONDS) if posts else []
     for post, outcome in zip(posts, outcomes, strict=True):
         receiver_breakers.record(receiver_breakers.origin_of(post.url), failed=receiver_failed(outcome))
-    answered = iter(result_of(post.delivery, outcome) for post, outcome in zip(posts, outcomes, strict=True))
+    answered = iter(
+        sent_of(outcome).result(post.delivery) for post, outcome in zip(posts, outcomes, strict=True)
+    )
     return [next(answered) if isinstance(entry, Post) else entry for entry in group]
+
+
+def check_webhook_url(value: str) -> str:
+    value = value.strip()
+    if is_masked(value) or "••••" in value:
+        raise ValidationError(_("Send the full webhook URL: the masked one read back cannot be used."))
+    check_url(value)
+    return value
+
+
+def masked_url(value: str) -> str:
+    """`https://hooks.slack.com/••••1a2b3c4d`: where it goes, not the secret part."""
+    parts = urlsplit(value)
+    return f"{parts.scheme}://{parts.netloc.rpartition('@')[2]}/{mask_secret(value)}"
+
+
+def post_notice(url: str, payload: dict, *, event_id: str) -> str:
+    """Posts a message about a subscription itself; the error, or "" when it was accepted."""
+    refused = refusal(url)
+    if refused:
+        return refused.error
+    body, headers = json_text(payload).encode(), json_headers(event_id=event_id)
+    with guarded_client() as client:
+        answer = client.request(
+            "POST", url, body=body, headers=headers, timeout=settings.NOTIFY_WEBHOOK_TIMEOUT_SECONDS
+        )
+    return answer_error(answer)
+
+
+class ChatPostChannel:
+    """Slack or Teams: `build` turns the update's `ChatContent` into the service's message, once
+    per (update, language), posted to each subscriber's webhook URL in concurrent groups."""
+
+    batch_size_setting = "NOTIFY_WEBHOOK_BATCH_SIZE"
+
+    def __init__(self, *, kind: str, build: Callable[[ChatContent], dict]):
+        self.kind = kind
+        self.build = build
+
+    def post(self, delivery: Delivery) -> Post | Result:
+        refused = refusal(delivery.subscriber.target)
+        if refused:
+            return refused.result(delivery)
+        payload = chat_content(delivery, kind=self.kind, build=self.build)
+        # Slack and Teams ignore the event id; Slack-compatible receivers can drop a repeat by it.
+        body = with_manage_link(json_text(payload), delivery).encode()
+        return Post(
+            delivery, delivery.subscriber.target, body, json_headers(event_id=delivery.idempotency_key)
+        )
+
+    def send(self, deliveries: list[Delivery]) -> Generator[list[Result]]:
+        return send_posts(map(self.post, deliveries))

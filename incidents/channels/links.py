@@ -28,7 +28,6 @@ def manage_token(subscriber: Subscriber) -> str:
 
 
 def manage_url(subscriber: Subscriber) -> str:
-    """The subscriber's own page (preferences, unsubscribe), signed, in its language."""
     return subscription_url("manage", subscriber, manage_token(subscriber))
 
 
@@ -101,7 +100,6 @@ def _path_template(name: str, language: str, urlconf: str | None) -> str:
 
 
 def subscription_url(name: str, subscriber: Subscriber, token: str) -> str:
-    """An absolute link for an email, in the subscriber's language."""
     # Reversing costs more than the rest of a personalised mail, so the path is reversed once
     # per language; signed tokens use only characters that reverse() leaves unquoted.
     path = _path_template(name, subscriber.language, get_urlconf() or settings.ROOT_URLCONF)

@@ -20,7 +20,7 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from incidents.channels.base import Result
+from incidents.channels.base import Outcome, Result
 from incidents.channels.http_posts import kept_connections
 from incidents.channels.registry import CHANNELS, channel_for
 from incidents.models import Delivery, DeliveryState
@@ -75,18 +75,8 @@ class BatchReport:
     held: int = 0  # not tried: the receiver's circuit is open
 
     def add(self, other: "BatchReport") -> None:
-        self.sent += other.sent
-        self.retried += other.retried
-        self.failed += other.failed
-        self.dropped += other.dropped
-        self.held += other.held
-
-
-def _mark_sent(ids: list[int]) -> None:
-    if ids:
-        Delivery.objects.filter(pk__in=ids, state=DeliveryState.SENDING).update(
-            state=DeliveryState.SENT, sent_at=timezone.now(), lease_until=None, last_error=""
-        )
+        for name in ("sent", "retried", "failed", "dropped", "held"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
 
 
 class SentMarks:
@@ -98,7 +88,7 @@ class SentMarks:
     crash; an UPDATE per mail would cost more than the mail against a fast server.
     """
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.unmarked: list[int] = []
         self.marked = 0
         self.last_mark_at = time.monotonic()
@@ -114,7 +104,9 @@ class SentMarks:
 
     def flush(self) -> None:
         if self.unmarked:
-            _mark_sent(self.unmarked)
+            Delivery.objects.filter(pk__in=self.unmarked, state=DeliveryState.SENDING).update(
+                state=DeliveryState.SENT, sent_at=timezone.now(), lease_until=None, last_error=""
+            )
             self.marked += len(self.unmarked)
             self.unmarked = []
         self.last_mark_at = time.monotonic()
@@ -122,8 +114,8 @@ class SentMarks:
 
 def _record_failure(result: Result, report: BatchReport) -> None:
     delivery, now = result.delivery, timezone.now()
-    give_up = result.permanent or delivery.attempts >= settings.NOTIFY_MAX_ATTEMPTS
-    fields = {"lease_until": None, "last_error": result.error[:2000]}
+    give_up = result.outcome == Outcome.PERMANENT or delivery.attempts >= settings.NOTIFY_MAX_ATTEMPTS
+    fields: dict[str, object] = {"lease_until": None, "last_error": result.error[:2000]}
     if result.retry_at:  # not tried: the attempt its claim counted is given back
         fields.update(
             state=DeliveryState.PENDING, next_attempt_at=result.retry_at, attempts=F("attempts") - 1
@@ -194,10 +186,6 @@ def _hand_back(ids: set[int]) -> None:
     )
 
 
-def batch_size(channel: str) -> int:
-    return getattr(settings, channel_for(channel).batch_size_setting)
-
-
 @dataclass
 class DispatchReport(BatchReport):
     # False when time ran out with due rows left: the caller hands them to a fresh task.
@@ -211,8 +199,8 @@ def deliver_due(*, seconds: float) -> DispatchReport:
     with kept_connections():
         while time.monotonic() < deadline:
             progressed = False
-            for channel in CHANNELS:
-                ids = claim(channel=channel, size=batch_size(channel))
+            for channel, transport in CHANNELS.items():
+                ids = claim(channel=channel, size=getattr(settings, transport.batch_size_setting))
                 if ids:
                     report.add(deliver_batch(ids))
                     progressed = True

@@ -40,7 +40,6 @@ def origin_of(url: str) -> str:
 
 
 def held_error(origin: str) -> str:
-    """What a delivery held back while `origin`'s circuit is open says in its last error."""
     return f"Not sent: {origin} failed repeatedly (circuit open)"
 
 
@@ -78,6 +77,5 @@ def record(origin: str, *, failed: bool) -> None:
 
 
 def reset() -> None:
-    """Forgets every receiver (a fresh process)."""
     with _lock:
         _circuits.clear()

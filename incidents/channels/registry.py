@@ -1,23 +1,60 @@
-"""The channel each subscriber kind is notified through, for the outbox."""
+"""Each subscriber kind's channel: the transport the outbox sends through and, for chat and SMS
+subscribers, how their target is checked (`check_target`), read back (`shown_target`: masked
+where it is a credential) and sent a message about the subscription itself (`send_notice`)."""
+
+from urllib.parse import urlsplit
+
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext as _
 
 from incidents.models import Channel
 
-from . import slack, teams
-from .apprise_chat import AppriseChannel
-from .chat_http import ChatPostChannel
+from . import chat_services, slack, sms, teams
+from .base import OneAtATime, Transport
 from .email import EmailChannel
-from .sms import SmsChannel
+from .http_posts import ChatPostChannel
 from .webhook import WebhookChannel
 
-CHANNELS = {
+CHANNELS: dict[Channel, Transport] = {
     Channel.EMAIL: EmailChannel(),
     Channel.WEBHOOK: WebhookChannel(),
     Channel.SLACK: ChatPostChannel(kind="slack", build=slack.message),
     Channel.TEAMS: ChatPostChannel(kind="teams", build=teams.card),
-    Channel.APPRISE: AppriseChannel(),
-    Channel.SMS: SmsChannel(),
+    Channel.APPRISE: OneAtATime(chat_services.send_delivery),
+    Channel.SMS: OneAtATime(sms.send_delivery),
 }
+TARGETS = {Channel.SLACK: slack, Channel.TEAMS: teams, Channel.APPRISE: chat_services, Channel.SMS: sms}
 
 
-def channel_for(name: str):
+def channel_for(name: str) -> Transport:
     return CHANNELS[Channel(name)]
+
+
+def check_target(channel: str, value: str) -> str:
+    """The target in the form it is stored in; raises ValidationError naming what is wrong."""
+    if "\r" in value or "\n" in value:
+        raise ValidationError(_("Line breaks are not allowed here."))
+    return TARGETS[Channel(channel)].check_target(value)
+
+
+def shown_target(channel: str, value: str) -> str:
+    return TARGETS[Channel(channel)].shown_target(value) if value else ""
+
+
+def reached_host(channel: str, value: str) -> str:
+    """The host a target's messages go to (a service's own API for Discord and Telegram); empty
+    for a phone number."""
+    if channel == Channel.SMS:
+        return ""
+    if channel == Channel.APPRISE:
+        return chat_services.reached_host(value)
+    return urlsplit(value).hostname or ""
+
+
+def send_notice(channel: str, target: str, *, title: str, text: str, link: str, event_id: str) -> str:
+    """Posts one message with `link` (may be empty) straight to the target, not through the
+    outbox: the confirmation link to a chat channel, the code to a phone number. Only whoever
+    reads the channel or the phone can follow it, which is what proves the subscription theirs.
+    The error, or "" when the service accepted it; a Slack or Teams receiver that cannot be
+    reached raises what the guarded client raises."""
+    return TARGETS[Channel(channel)].notice(target, title=title, text=text, link=link, event_id=event_id)

@@ -13,8 +13,8 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from .chat_content import ChatContent
-from .chat_http import check_webhook_url, masked_url
 from .emails import MANAGE_MARKER
+from .http_posts import check_webhook_url, masked_url, post_notice
 
 HEADER_LIMIT = 150
 SECTION_LIMIT = 3000
@@ -50,7 +50,7 @@ def mrkdwn(markdown: str) -> str:
 
 
 def section(text: str) -> dict:
-    return {"type": "section", "text": {"type": "mrkdwn", "text": clip(text, SECTION_LIMIT)}}
+    return {"type": "section", "text": _text("mrkdwn", text, SECTION_LIMIT)}
 
 
 def with_count_of_rest(shown: list[str], *, hidden: int) -> str:
@@ -84,51 +84,37 @@ def component_sections(content: ChatContent, room: int) -> list[dict]:
     return [section(text) for text in sections]
 
 
+def _text(kind: str, text: str, limit: int) -> dict:
+    return {"type": kind, "text": clip(text, limit)}
+
+
+def _button(label: str, url: str) -> dict:
+    return {"type": "button", "text": _text("plain_text", label, BUTTON_LIMIT), "url": url}
+
+
 def message(content: ChatContent) -> dict:
-    """The Block Kit message for one update, in the language `content` was rendered in."""
     update = content.content
     with translation.override(update.language):
+        fields = [(_("Status"), update.status_label), (_("Impact"), content.impact_label)]
         blocks: list[dict] = [
-            {"type": "header", "text": {"type": "plain_text", "text": clip(content.title, HEADER_LIMIT)}},
+            {"type": "header", "text": _text("plain_text", content.title, HEADER_LIMIT)},
             {
                 "type": "section",
                 "fields": [
-                    {
-                        "type": "mrkdwn",
-                        "text": clip(f"*{_('Status')}*\n{escaped(update.status_label)}", FIELD_LIMIT),
-                    },
-                    {
-                        "type": "mrkdwn",
-                        "text": clip(f"*{_('Impact')}*\n{escaped(content.impact_label)}", FIELD_LIMIT),
-                    },
+                    _text("mrkdwn", f"*{name}*\n{escaped(value)}", FIELD_LIMIT) for name, value in fields
                 ],
             },
         ]
         if content.body.strip():
             blocks.append(section(mrkdwn(content.body)))
+        stamp = escaped(f"{update.page_name} · {update.shown_at}")
         tail = [
-            {
-                "type": "context",
-                "elements": [
-                    {
-                        "type": "mrkdwn",
-                        "text": clip(escaped(f"{update.page_name} · {update.shown_at}"), SECTION_LIMIT),
-                    }
-                ],
-            },
+            {"type": "context", "elements": [_text("mrkdwn", stamp, SECTION_LIMIT)]},
             {
                 "type": "actions",
                 "elements": [
-                    {
-                        "type": "button",
-                        "text": {"type": "plain_text", "text": clip(_("View incident"), BUTTON_LIMIT)},
-                        "url": content.url,
-                    },
-                    {
-                        "type": "button",
-                        "text": {"type": "plain_text", "text": clip(_("Manage subscription"), BUTTON_LIMIT)},
-                        "url": MANAGE_MARKER,
-                    },
+                    _button(_("View incident"), content.url),
+                    _button(_("Manage subscription"), MANAGE_MARKER),
                 ],
             },
         ]
@@ -139,3 +125,8 @@ def message(content: ChatContent) -> dict:
         link = f"<{content.url}|{escaped(_('View incident'))}>"
         fallback = clip(escaped(content.heading), SECTION_LIMIT - len(link) - 1) + " " + link
         return {"text": fallback, "blocks": blocks}
+
+
+def notice(target: str, *, title: str, text: str, link: str, event_id: str) -> str:
+    line = f"*{escaped(title)}*\n{escaped(text)}"
+    return post_notice(target, {"text": f"{line}\n<{link}>" if link else line}, event_id=event_id)

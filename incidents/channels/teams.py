@@ -11,9 +11,9 @@ Teams refuses messages over about 28 KB, so the text and the list of components 
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from .chat_content import ChatContent
-from .chat_http import check_webhook_url, masked_url
+from .chat_content import ChatContent, clip
 from .emails import MANAGE_MARKER
+from .http_posts import check_webhook_url, masked_url, post_notice
 
 CARD_CONTENT_TYPE = "application/vnd.microsoft.card.adaptive"
 CARD_SCHEMA = "http://adaptivecards.io/schemas/adaptive-card.json"
@@ -25,67 +25,59 @@ check_target = check_webhook_url
 shown_target = masked_url
 
 
-def clip(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-def text_block(text: str, **style) -> dict:
+def text_block(text: str, **style: object) -> dict:
     return {"type": "TextBlock", "text": text, "wrap": True, **style}
 
 
-def component_facts(content: ChatContent) -> list[dict]:
-    facts = []
-    for component in content.components[:MAX_COMPONENTS]:
-        value = component.status_label + (f" · {component.figure}" if component.figure else "")
-        facts.append({"title": clip(component.name, 200), "value": value})
+def fact_set(facts: list[tuple[str, str]]) -> dict:
+    return {"type": "FactSet", "facts": [{"title": title, "value": value} for title, value in facts]}
+
+
+def component_facts(content: ChatContent) -> list[tuple[str, str]]:
+    facts = [
+        (
+            clip(component.name, 200),
+            component.status_label + (f" · {component.figure}" if component.figure else ""),
+        )
+        for component in content.components[:MAX_COMPONENTS]
+    ]
     hidden = len(content.components) - MAX_COMPONENTS
-    if hidden > 0:
-        facts.append({"title": "…", "value": _("and %(count)s more") % {"count": hidden}})
-    return facts
+    return facts + [("…", _("and %(count)s more") % {"count": hidden})] if hidden > 0 else facts
 
 
 def card(content: ChatContent) -> dict:
-    """The Adaptive Card for one update, in the language `content` was rendered in."""
     update = content.content
     with translation.override(update.language):
         body = [
             text_block(clip(content.title, 500), size="Large", weight="Bolder"),
-            {
-                "type": "FactSet",
-                "facts": [
-                    {"title": _("Status"), "value": update.status_label},
-                    {"title": _("Impact"), "value": content.impact_label},
-                ],
-            },
+            fact_set([(_("Status"), update.status_label), (_("Impact"), content.impact_label)]),
         ]
         if content.body.strip():
             body.append(text_block(clip(content.body, BODY_LIMIT)))
         if content.components:
             body.append(text_block(_("Affected components"), weight="Bolder", separator=True))
-            body.append({"type": "FactSet", "facts": component_facts(content)})
+            body.append(fact_set(component_facts(content)))
         body.append(text_block(f"{update.page_name} · {update.shown_at}", size="Small", isSubtle=True))
-        return {
-            "type": "message",
-            "attachments": [
-                {
-                    "contentType": CARD_CONTENT_TYPE,
-                    "contentUrl": None,
-                    "content": {
-                        "$schema": CARD_SCHEMA,
-                        "type": "AdaptiveCard",
-                        "version": CARD_VERSION,
-                        "lang": update.language,
-                        "fallbackText": content.heading,
-                        "body": body,
-                        "actions": [
-                            {"type": "Action.OpenUrl", "title": _("View incident"), "url": content.url},
-                            {
-                                "type": "Action.OpenUrl",
-                                "title": _("Manage subscription"),
-                                "url": MANAGE_MARKER,
-                            },
-                        ],
-                    },
-                }
-            ],
-        }
+        actions = [(_("View incident"), content.url), (_("Manage subscription"), MANAGE_MARKER)]
+        return card_message(body, actions, lang=update.language, fallbackText=content.heading)
+
+
+def card_message(body: list[dict], actions: list[tuple[str, str]], **card: object) -> dict:
+    """A `message` carrying one Adaptive Card with `body` and a button per (title, url)."""
+    card = {
+        "$schema": CARD_SCHEMA,
+        "type": "AdaptiveCard",
+        "version": CARD_VERSION,
+        **card,
+        "body": body,
+        "actions": [{"type": "Action.OpenUrl", "title": title, "url": url} for title, url in actions],
+    }
+    return {
+        "type": "message",
+        "attachments": [{"contentType": CARD_CONTENT_TYPE, "contentUrl": None, "content": card}],
+    }
+
+
+def notice(target: str, *, title: str, text: str, link: str, event_id: str) -> str:
+    body = [text_block(title, weight="Bolder"), text_block(text)]
+    return post_notice(target, card_message(body, [(title, link)] if link else []), event_id=event_id)

@@ -15,27 +15,23 @@ rejects timestamps older than a few minutes and remembers event ids it has seen.
 import datetime as dt
 import hashlib
 import hmac
-import json
 import time
-from collections.abc import Iterator
+from collections.abc import Generator
 
 from django.conf import settings
-from django.core.exceptions import ValidationError
 from django.utils import timezone
 
 from incidents.channels.links import manage_token, subscription_url
 from incidents.models import Component, ComponentStatusChange, Delivery, Incident, IncidentUpdate
-from incidents.outbound.guard import check_sendable
 from incidents.selectors.public import current_indicator
 from incidents.translation import pick
 
-from .base import Result
+from .base import Result, update_of
 from .content import ContentCache, content_key, incident_url, status_change_key
-from .http_posts import Post, send_posts
+from .http_posts import EVENT_ID_HEADER, Post, json_text, refusal, send_posts
 
 SIGNATURE_HEADER = "X-Status-Signature"
 TIMESTAMP_HEADER = "X-Status-Timestamp"
-EVENT_ID_HEADER = "X-Status-Event-Id"
 
 
 def iso(value: dt.datetime | None) -> str | None:
@@ -47,12 +43,7 @@ def iso(value: dt.datetime | None) -> str | None:
 def page_id() -> str:
     """A stable 12-character base36 id for this page, derived from its address."""
     digest = int.from_bytes(hashlib.sha256(settings.SITE_URL.encode()).digest()[:8], "big")
-    alphabet = "0123456789abcdefghijklmnopqrstuvwxyz"
-    chars = []
-    for _ in range(12):
-        digest, remainder = divmod(digest, 36)
-        chars.append(alphabet[remainder])
-    return "".join(chars)
+    return "".join("0123456789abcdefghijklmnopqrstuvwxyz"[digest // 36**place % 36] for place in range(12))
 
 
 def component_json(component: Component, language: str) -> dict:
@@ -167,10 +158,11 @@ _cache = ContentCache()
 def _base_for(delivery: Delivery, language: str) -> dict:
     if delivery.is_component_update:
         change = delivery.status_change
+        assert change is not None  # is_component_update says so
         return _cache.get(
             status_change_key(change, language), lambda: component_update_payload(change, language)
         )
-    update = delivery.update
+    update = update_of(delivery)
     return _cache.get(content_key(update, language, "webhook"), lambda: base_payload(update, language))
 
 
@@ -207,13 +199,11 @@ def verify_signature(
 
 
 def webhook_post(delivery: Delivery) -> Post | Result:
-    """The signed POST of one delivery, or the Result of an endpoint that may no longer be used."""
     subscriber = delivery.subscriber
-    try:
-        check_sendable(subscriber.endpoint_url)
-    except ValidationError as error:
-        return Result(delivery, error=f"Address refused: {' '.join(error.messages)}", permanent=True)
-    body = json.dumps(payload_for(delivery), ensure_ascii=False, separators=(",", ":")).encode()
+    refused = refusal(subscriber.endpoint_url)
+    if refused:
+        return refused.result(delivery)
+    body = json_text(payload_for(delivery)).encode()
     timestamp = int(time.time())
     headers = {
         "Content-Type": "application/json; charset=utf-8",
@@ -228,7 +218,7 @@ def webhook_post(delivery: Delivery) -> Post | Result:
 class WebhookChannel:
     batch_size_setting = "NOTIFY_WEBHOOK_BATCH_SIZE"
 
-    def send(self, deliveries: list[Delivery]) -> Iterator[list[Result]]:
+    def send(self, deliveries: list[Delivery]) -> Generator[list[Result]]:
         """Posts through the guarded client (redirects are not followed), a group at a time."""
         posts = (webhook_post(delivery) for delivery in deliveries)
-        return send_posts(posts, timeout=settings.NOTIFY_WEBHOOK_TIMEOUT_SECONDS)
+        return send_posts(posts)

@@ -10,7 +10,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
-from incidents.channels.targets import check_target
+from incidents.channels.registry import check_target
 from incidents.models import Channel
 
 from .subscriptions import PreferencesForm

@@ -73,9 +73,14 @@ def refusal_in(error: BaseException) -> str | None:
     return None
 
 
+# What of an answer is kept: enough for the small JSON some services answer with (a room id).
+ANSWER_BYTES = 16384
+
+
 @dataclass(frozen=True)
 class Answer:
     status: int
+    body: bytes = b""
 
 
 class BlockingClient:
@@ -90,34 +95,58 @@ class BlockingClient:
     async def _open(self) -> aiohttp.ClientSession:
         return open_session()
 
-    def __exit__(self, *exc_info) -> None:
+    def __exit__(self, *exc_info: object) -> None:
         self.runner.run(self.session.close())
         self.runner.close()
 
-    def post(self, url: str, *, body: bytes, headers: dict[str, str], timeout: float) -> Answer:
-        """POSTs without following redirects; raises AddressRefused, aiohttp.ClientError or TimeoutError."""
-        return self.runner.run(self._post(url, body=body, headers=headers, timeout=timeout))
+    def request(
+        self,
+        method: str,
+        url: str,
+        *,
+        body: bytes,
+        headers: dict[str, str],
+        timeout: float,
+        verify: bool = True,
+    ) -> Answer:
+        """Sends without following redirects; raises AddressRefused, aiohttp.ClientError or TimeoutError."""
+        return self.runner.run(
+            self._request(method, url, body=body, headers=headers, timeout=timeout, verify=verify)
+        )
 
     def post_all(
         self, requests: list[tuple[str, bytes, dict[str, str]]], *, timeout: float
     ) -> list[Answer | BaseException]:
         """POSTs (url, body, headers) requests concurrently; for each, in order, its answer or
-        the exception `post` would have raised."""
+        the exception `request` would have raised."""
         return self.runner.run(self._post_all(requests, timeout=timeout))
 
-    async def _post_all(self, requests, *, timeout: float) -> list[Answer | BaseException]:
+    async def _post_all(
+        self, requests: list[tuple[str, bytes, dict[str, str]]], *, timeout: float
+    ) -> list[Answer | BaseException]:
         posts = (
-            self._post(url, body=body, headers=headers, timeout=timeout) for url, body, headers in requests
+            self._request("POST", url, body=body, headers=headers, timeout=timeout)
+            for url, body, headers in requests
         )
         return await asyncio.gather(*posts, return_exceptions=True)
 
-    async def _post(self, url: str, *, body: bytes, headers: dict[str, str], timeout: float) -> Answer:
-        async with self.session.post(
+    async def _request(
+        self,
+        method: str,
+        url: str,
+        *,
+        body: bytes,
+        headers: dict[str, str],
+        timeout: float,
+        verify: bool = True,
+    ) -> Answer:
+        async with self.session.request(
+            method,
             url,
             data=body,
             headers=headers,
             timeout=aiohttp.ClientTimeout(total=timeout),
             allow_redirects=False,
+            ssl=verify,
         ) as response:
-            await response.content.read(1024)
-            return Answer(response.status)
+            return Answer(response.status, await response.content.read(ANSWER_BYTES))

@@ -231,14 +231,3 @@ def check_url(url: str, *, resolve: bool = True, explain: bool = False) -> None:
     host = check_url_shape(url)
     if resolve:
         check_host_addresses(host, explain=explain)
-
-
-def check_before_send(target: str) -> None:
-    """For clients we do not control: raises AddressRefused unless every address the host of
-    URL-shaped `target` (any scheme) resolves to right now is allowed. Call it before each send."""
-    try:
-        parts = urlsplit(target)
-        check_host_addresses(check_host_name(parts.hostname or ""), explain=True)
-    except (ValueError, ValidationError) as error:
-        messages = getattr(error, "messages", [str(error)])
-        raise AddressRefused(" ".join(messages)) from None

@@ -1,11 +1,10 @@
 """The connect-time address guard for HTTP calls made by libraries we do not control (Apprise,
-over requests and urllib3).
+over requests and urllib3, for the SMS provider).
 
 Inside `guarded_connections()`, every connection urllib3 opens resolves its host once, keeps the
 addresses the guard allows and connects to one of those addresses, never to the name again. So a
-name rebound between a check and the send, a redirect, or an address a service hands back (a
-Matrix homeserver's `.well-known`) reaches no address the guard refuses: the connection fails
-with `AddressRefused`, which urllib3 reports as a connection error. The guard also holds in the
+name rebound between a check and the send, or a redirect, reaches no address the guard refuses:
+the connection fails with `AddressRefused`, which urllib3 reports as a connection error. The guard also holds in the
 worker threads a library starts with a copy of the caller's context, as Apprise does for each
 send. Outside the block, urllib3 connects as it always does (other libraries of the process may
 reach private services on purpose).

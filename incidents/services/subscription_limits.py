@@ -10,7 +10,7 @@ codes have their own, lower limits: per number, per client, and per hour for the
 from django.conf import settings
 from django.utils.translation import gettext as _
 
-from incidents.channels.targets import reached_host
+from incidents.channels.registry import reached_host
 from incidents.models import Channel
 from incidents.security.address_variants import inbox_key
 from incidents.security.rate_limits import allow

@@ -22,7 +22,7 @@ from django.db.models import Q
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
-from incidents.channels.emails import confirmation_mail, manage_link_mail
+from incidents.channels.emails import subscription_mail
 from incidents.channels.links import (
     confirmation_token,
     is_right_code,
@@ -30,8 +30,7 @@ from incidents.channels.links import (
     sms_code,
     subscription_url,
 )
-from incidents.channels.notices import send_notice
-from incidents.channels.targets import check_target
+from incidents.channels.registry import check_target, send_notice
 from incidents.models import Channel, Component, Delivery, DeliveryState, Incident, Subscriber
 from incidents.models.subscribers import new_webhook_secret
 from incidents.outbound.guard import check_url
@@ -285,7 +284,7 @@ def send_confirmation(subscriber: Subscriber) -> None:
             ) % {"page": settings.STATUS_PAGE_NAME}
         _send_quietly("confirmation", subscriber, lambda: _notice(subscriber, title, text, confirm_url))
         return
-    message = confirmation_mail(subscriber, confirm_url=confirm_url)
+    message = subscription_mail("confirm_subscription", subscriber, confirm_url=confirm_url)
     _send_quietly("confirm_subscription mail", subscriber, message.send)
 
 
@@ -304,7 +303,7 @@ def send_manage_link(subscriber: Subscriber) -> None:
         link = manage_url(subscriber)
         _send_quietly("manage link", subscriber, lambda: _notice(subscriber, title, text, link))
         return
-    message = manage_link_mail(subscriber, manage_url=manage_url(subscriber))
+    message = subscription_mail("manage_subscription", subscriber, manage_url=manage_url(subscriber))
     _send_quietly("manage_subscription mail", subscriber, message.send)
 
 

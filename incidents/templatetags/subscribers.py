@@ -2,7 +2,7 @@
 
 from django import template
 
-from incidents.channels.targets import shown_target
+from incidents.channels.registry import shown_target
 from incidents.models import Channel
 
 register = template.Library()

@@ -1,7 +1,6 @@
 """Local receivers for the outbound cases: a loopback HTTP server that records every connection
-it accepts and every request it reads (`Witness`), and a stand-in for the transport of the
-`requests` library, for chat services whose host is fixed (discord.com, api.telegram.org).
-Star-imported by the cases, with the subscription fixtures they send with."""
+it accepts and every request it reads (`Witness`). Star-imported by the cases, with the
+subscription fixtures they send with."""
 
 import json
 import ssl
@@ -10,16 +9,15 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
-import requests
 
 from tests.subscriptions.chat_sinks import *  # noqa: F403 - the chat receivers are fixtures
 from tests.subscriptions.chat_sinks import __all__ as chat_sinks
 from tests.subscriptions.conftest import declare, free_port, make_subscriber
 
-__all__ = ["Witness", "declare", "make_subscriber", "requests_transport", "witness", *chat_sinks]
+__all__ = ["Witness", "declare", "make_subscriber", "witness", *chat_sinks]
 
 # A self-signed certificate for 127.0.0.1 (valid until 2126), for the one receiver that must
-# speak TLS: Apprise looks for a Matrix `.well-known` over https only.
+# speak TLS (a Matrix homeserver named by a `matrixs://` URL).
 LOOPBACK_CERTIFICATE = Path(__file__).with_name("loopback-tls.pem")
 
 
@@ -87,26 +85,3 @@ def witness():
     yield start
     for server in servers:
         server.stop()
-
-
-@pytest.fixture
-def requests_transport(monkeypatch):
-    """Every request the `requests` library sends, kept as prepared (nothing leaves the process)
-    and answered 200 with `answer` (a JSON object, changeable by the test)."""
-
-    class Transport(list):
-        answer: dict = {}
-
-    sent = Transport()
-
-    def send(adapter, request, **kwargs):
-        sent.append(request)
-        response = requests.Response()
-        response.status_code = 200
-        response._content = json.dumps(sent.answer).encode()
-        response.headers["Content-Type"] = "application/json"
-        response.url, response.request = request.url, request
-        return response
-
-    monkeypatch.setattr(requests.adapters.HTTPAdapter, "send", send)
-    return sent

@@ -9,9 +9,8 @@ import re
 
 import pytest
 
-from incidents.channels import outbox
+from incidents.channels import chat_services, outbox
 from incidents.models import Channel, Delivery, DeliveryState
-from tests.outbound.rebinding import RebindingDns
 
 from .receivers import *  # noqa: F403 - the receivers and subscription fixtures
 
@@ -51,10 +50,13 @@ def announced(declare):
 
 
 @pytest.fixture
-def fixed_hosts(monkeypatch):
-    """discord.com and api.telegram.org answer a public address (the machine has no DNS)."""
-    for host in ("discord.com", "api.telegram.org"):
-        RebindingDns(monkeypatch).host = host
+def fixed_hosts(settings, monkeypatch, witness):
+    """discord.com and api.telegram.org, played by one local receiver."""
+    settings.OUTBOUND_ALLOW_PRIVATE_TARGETS = True
+    receiver = witness({"/bot": {"ok": True, "result": {"message_id": 1}}})
+    for scheme in ("discord", "tgram"):
+        monkeypatch.setitem(chat_services.API, scheme, f"http://127.0.0.1:{receiver.port}")
+    return receiver
 
 
 @pytest.mark.parametrize("channel", [Channel.SLACK, Channel.TEAMS])
@@ -108,13 +110,10 @@ def test_a_matrix_message_does_not_notify_the_room(settings, witness, make_subsc
     ],
     ids=["discord", "telegram"],
 )
-def test_discord_and_telegram_messages_carry_no_mentions(
-    target, fixed_hosts, requests_transport, make_subscriber, announced
-):
-    requests_transport.answer = {"ok": True, "result": {"message_id": 1}}
+def test_discord_and_telegram_messages_carry_no_mentions(target, fixed_hosts, make_subscriber, announced):
     make_subscriber("", channel=Channel.APPRISE, target=target)
 
     announced()
 
-    [request] = requests_transport
-    assert_heard_without_mentions(json.dumps(json.loads(request.body), ensure_ascii=False))
+    [(_method, _path, body)] = fixed_hosts.requests
+    assert_heard_without_mentions(json.dumps(json.loads(body), ensure_ascii=False))

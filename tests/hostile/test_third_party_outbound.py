@@ -1,16 +1,16 @@
-"""Connections Apprise opens (over requests) for chat and SMS messages pass the same
-connect-time address guard as the platform's own client: a name that answers a public address
-when the send is checked and loopback when Apprise connects, an SMS gateway whose name stands for
-loopback, and a Matrix homeserver whose `.well-known` hands over another address reach nothing.
+"""Chat services and the SMS gateway reach no refused address: a chat target whose name answered
+a public address when it was checked and loopback when the message is sent, an SMS gateway (sent
+through Apprise, over requests) whose name stands for loopback, and a Matrix homeserver whose
+`.well-known` would hand over another address reach nothing.
 
 Each case keeps a local listener where the attack would land (`Witness`) and shows it accepted no
 connection at all; the delivery fails for good with `Address refused`."""
 
 import pytest
 
-from incidents.channels import outbox
+from incidents.channels import chat_services, outbox
 from incidents.models import Channel, Delivery, DeliveryState
-from tests.outbound.rebinding import PUBLIC_ADDRESS, RebindingDns
+from tests.outbound.rebinding import RebindingDns
 
 from .receivers import *  # noqa: F403 - the receivers and subscription fixtures
 
@@ -48,10 +48,10 @@ def test_a_chat_target_rebound_to_loopback_after_the_check_gets_no_connection(
     target, private_targets_refused, dns, witness, make_subscriber, declare
 ):
     listener = witness()
-    make_subscriber("", channel=Channel.APPRISE, target=target.format(host=dns.host, port=listener.port))
+    target = chat_services.check_target(target.format(host=dns.host, port=listener.port))  # public now
+    make_subscriber("", channel=Channel.APPRISE, target=target)
     declare()
-    # Public while the send is checked, loopback when Apprise connects.
-    dns.rebind(PUBLIC_ADDRESS, "127.0.0.1")
+    dns.rebind("127.0.0.1")
 
     outbox.deliver_due(seconds=30)
 
@@ -59,14 +59,14 @@ def test_a_chat_target_rebound_to_loopback_after_the_check_gets_no_connection(
     refused_delivery()
 
 
-def test_an_sms_gateway_rebound_to_loopback_after_the_check_gets_no_connection(
+def test_an_sms_gateway_rebound_to_loopback_gets_no_connection(
     private_targets_refused, settings, dns, witness, make_subscriber, declare
 ):
     listener = witness()
     settings.SMS_APPRISE_URL = f"json://{dns.host}:{listener.port}/sms/{{number}}"
     make_subscriber("", channel=Channel.SMS, target="+4712345678")
     declare()
-    dns.rebind(PUBLIC_ADDRESS, "127.0.0.1")
+    dns.rebind("127.0.0.1")
 
     outbox.deliver_due(seconds=30)
 

@@ -297,16 +297,16 @@ def test_a_batch_slower_than_its_lease_hands_the_rest_back(
     for n in range(5):
         make_subscriber(f"r{n}@example.com")
     declare()
-    real_send = email_channel.EmailChannel._send_one
+    real_personalise = email_channel.personalise
     clock = types.SimpleNamespace(now=1000.0)
     # The batch's own clock, so the test does not depend on how fast this machine sends mail.
     monkeypatch.setattr(outbox, "time", types.SimpleNamespace(monotonic=lambda: clock.now))
 
-    def slow_send(*args):
-        real_send(*args)
+    def slow_personalise(*args):
         clock.now += 1.0  # a slow SMTP server: each mail takes a second
+        return real_personalise(*args)
 
-    monkeypatch.setattr(email_channel.EmailChannel, "_send_one", staticmethod(slow_send))
+    monkeypatch.setattr(email_channel, "personalise", slow_personalise)
     ids = outbox.claim(channel="email", size=5)
 
     report = outbox.deliver_batch(ids)

@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from incidents.channels import outbox
 from incidents.channels.email import rendered_email
-from incidents.channels.emails import django_message, personal_copy
+from incidents.channels.emails import NotificationMail
 from incidents.lifecycle.commands import PostUpdate, ScheduleMaintenance
 from incidents.lifecycle.edits import publish_incident
 from incidents.lifecycle.opening import schedule_maintenance
@@ -145,7 +145,7 @@ def test_mail_written_by_other_backends_keeps_the_same_readable_header(kind, htt
     KINDS[kind](fixtures)
 
     for delivery in Delivery.objects.select_related("subscriber", "update"):
-        mail = personal_copy(
+        mail = NotificationMail(
             rendered_email(delivery),
             to=delivery.subscriber.email,
             message_key=delivery.idempotency_key,
@@ -155,5 +155,5 @@ def test_mail_written_by_other_backends_keeps_the_same_readable_header(kind, htt
         )
         for policy in (email.policy.default, email.policy.SMTP):
             # As Django's file, console and SMTP backends write it: with the message's own policy.
-            raw = django_message(mail).message(policy=policy).as_bytes()
+            raw = mail.message(policy=policy).as_bytes()
             assert_readable_unsubscribe(raw.replace(b"\r\n", b"\n").replace(b"\n", b"\r\n"), https=https)
