@@ -83,10 +83,10 @@ class Prefolded(email.policy.Compat32):
     folding. Compat32 also reads a header back as the string it is, where the default policy
     parses it again each time the generator asks for a part's content type."""
 
-    def fold(self, name: str, value: str) -> str:  # type: ignore[override]
+    def fold(self, name: str, value: str) -> str:
         return f"{name}: {self.linesep.join(value.splitlines())}{self.linesep}"
 
-    def fold_binary(self, name: str, value: str) -> bytes:  # type: ignore[override]
+    def fold_binary(self, name: str, value: str) -> bytes:
         return self.fold(name, value).encode("ascii")
 
 
