@@ -1,8 +1,5 @@
-"""Reads of live metric figures for the pages and APIs: value, status and "no data".
-
-A metric whose probe has not reported for 3 intervals is no data, and pages must say so
-rather than show the last value as if it were current.
-"""
+"""Live metric figures for the pages and APIs: value, status, and "no data" after 3 silent
+intervals, rather than the last value shown as if it were current."""
 
 import datetime as dt
 from dataclasses import dataclass

@@ -1,9 +1,7 @@
-"""Charts as inline SVG and day bars as HTML lists, drawn on the server, a text alternative each.
+"""Charts as inline SVG and day bars as HTML lists, from values and texts the callers translated.
 
-The functions here only draw: callers pass values and the texts (already translated and
-formatted) that describe them. Colours come from CSS classes; every chart carries an
-accessible name and a visible text alternative, each threshold line its own dash pattern, and
-every day bar its own text, so nothing is said by colour alone.
+Colours come from CSS classes; every chart has a text alternative, each threshold line its own
+dash pattern and every day bar its own text, so nothing is said by colour alone.
 """
 
 import datetime as dt

@@ -1,8 +1,5 @@
-"""How long an incident lasted, or has lasted so far, as pages, feeds, mails and the API show it.
-
-Durations are differences of UTC instants, so a change of clocks (DST) inside an incident does
-not change them: 01:30 to 03:30 Oslo time on the night clocks go back is three hours.
-"""
+"""How long an incident lasted, or has lasted so far. Durations are differences of UTC instants:
+01:30 to 03:30 Oslo time on the night clocks go back is three hours."""
 
 import datetime as dt
 from dataclasses import dataclass

@@ -1,8 +1,5 @@
-"""The history page's filters (component, impact, date range, month), read from the query string.
-
-Each filter is checked on its own: a bad value is reported next to its field and the page
-lists without that filter, so a mistyped link still shows history instead of an error page.
-"""
+"""The history page's filters, each checked on its own: a bad value is reported next to its
+field and ignored, so a mistyped link still shows history instead of an error page."""
 
 import datetime as dt
 import re

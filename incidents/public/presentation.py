@@ -1,10 +1,4 @@
-"""What the public pages show, built from selector results in the page's language.
-
-Views stay thin: they call a selector, hand the result to a function here, and render the
-rows with templates (templates/public/). Values are formatted here (through
-incidents.formatting), and charts are drawn by incidents.public.charts with their text
-alternatives.
-"""
+"""What the public pages show, built from selector results and formatted in the page's language."""
 
 import datetime as dt
 from collections.abc import Iterable, Sequence

@@ -1,14 +1,7 @@
-"""The embeds in the static snapshot: what other sites show of the page keeps answering while
-the database is down (docs/embeds.md, docs/resilience.md).
-
-An embed's language is its `lang` parameter, so in the snapshot it is a folder, as for the JSON
-documents: `/widget/?lang=ru&theme=dark` -> `ru/widget/dark.html`, `/widget/` ->
-`widget/index.html`, `/maintenance.ics?lang=nb` -> `nb/maintenance.ics`,
-`/components/<slug>/maintenance.ics` -> `components/<slug>/maintenance.ics`; `robots.txt` and
-`widget.js` as they are. Badges come in two themes and two sizes per language and component, so
-the snapshot keeps what they say (`badges.json`) and degraded mode draws the one asked for; the
-default badge of each is also written as a file (`badge.svg`, `components/<slug>/badge.svg`)
-for a static server.
+"""The embeds in the static snapshot, so what other sites show keeps answering while the database
+is down. An embed's `lang` becomes a folder (`/widget/?lang=ru&theme=dark` -> `ru/widget/dark.html`).
+Badges come in too many themes and sizes to write: the snapshot keeps their texts (`badges.json`)
+for degraded mode to draw, and the default badges as files for a static server.
 """
 
 import json

@@ -1,18 +1,10 @@
-"""The two versions that key every cached public page and document.
+"""The two versions that key every cached public page: content (edits readers see) and live
+(samples, statuses probes move). Pages showing live figures are keyed by both, the others by the
+content version only, so a sample never throws away history pages or feeds.
 
-The content version changes with the edits readers see: published incidents and their
-updates, postmortems, maintenance, components and groups, metrics' names and thresholds.
-The live version changes with live figures: new samples, and component statuses that probes
-move; it changes at most once every PUBLIC_METRICS_REFRESH_SECONDS, because probes write many
-times a second and a version bumped on each would leave the cache empty.
-
-Pages that show live figures (the overview, component pages, the v2 summary, components and
-status documents) are keyed by both versions; every other page by the content version only,
-so a sample never throws away the history, maintenance, uptime or incident pages or the feeds.
-
-Services call `content_changed()` or `live_changed()` themselves, one line each, inside the
-transaction of the change; the version moves once it commits, so a page rendered meanwhile
-never shows what was not yet committed. Old cache entries simply expire.
+The live version moves at most once every PUBLIC_METRICS_REFRESH_SECONDS: probes write many
+times a second, and a version bumped on each would leave the cache empty. Versions move once the
+change commits, so a page rendered meanwhile never shows uncommitted data; old entries expire.
 """
 
 import time

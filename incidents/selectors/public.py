@@ -1,8 +1,5 @@
-"""Reads of the public pages (overview, incident and component pages), reused by the APIs.
-
-Every function here runs a fixed number of queries whatever the size of the history: pages
-read bounded windows and never loop over rows issuing queries.
-"""
+"""Reads of the public pages, reused by the APIs: each a fixed number of queries, whatever the
+size of the history."""
 
 import datetime as dt
 from dataclasses import dataclass, field
