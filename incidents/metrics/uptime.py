@@ -33,11 +33,10 @@ _UNKNOWN = object()
 
 
 class Span:
-    """One day or month of one component: seconds per status and the incidents in it.
+    """One day or month of one component: seconds per status, derived figures, and its incidents."""
 
-    Figures are derived once when the seconds are set (the overview asks thousands of spans);
-    the worst status when first asked (the uptime table never asks)."""
-
+    # Figures are derived once when the seconds are set (the overview asks thousands of spans);
+    # the worst status when first asked (the uptime table never asks).
     __slots__ = (
         "start",
         "end",
@@ -101,8 +100,7 @@ def shown_uptime(uptime: float, *, down_seconds: float) -> Decimal:
 
 
 def month_uptime(span: Span, *, now: dt.datetime, counted_from: dt.datetime | None = None) -> float:
-    """Percent of a month (from `counted_from` when later, until `now` when earlier) not spent
-    in an outage; time nothing observed counts as operational."""
+    """Percent of a month (from `counted_from`, until `now`) not in an outage; unobserved time is up."""
     start = max(span.start, counted_from) if counted_from else span.start
     # In UTC: subtracting two times of the same zone ignores a change of summer time between them.
     length = (min(span.end, now).astimezone(dt.UTC) - start.astimezone(dt.UTC)).total_seconds()
@@ -135,8 +133,7 @@ def spans(
     now: dt.datetime,
     observed_from: dt.datetime | None = None,
 ) -> list[Span]:
-    """Seconds in each status within each interval [boundaries[i], boundaries[i+1]); open
-    periods end now, nothing before `observed_from` counts."""
+    """Seconds in each status per [boundaries[i], boundaries[i+1]), from `observed_from`, open until now."""
     result = [Span(start, end) for start, end in zip(boundaries, boundaries[1:], strict=False)]
     totals = [defaultdict(float) for _ in result]
     # Compared in UTC: comparing datetimes of different zones costs a UTC offset lookup each time.
@@ -159,8 +156,7 @@ def spans(
 
 
 class MonthGrid:
-    """Month boundaries (from month_starts) with what every component's spans need of them,
-    computed once for a page of components."""
+    """Month boundaries with what every component's spans need of them, computed once per page."""
 
     def __init__(self, boundaries: Sequence[dt.datetime]):
         self.boundaries = tuple(boundaries)
@@ -179,8 +175,7 @@ def month_spans(
     now: dt.datetime,
     observed_from: dt.datetime | None = None,
 ) -> list[Span]:
-    """Month spans from the time counted for closed periods (seconds_by_month) and the running
-    period, which counts until now."""
+    """Month spans from counted closed periods (seconds_by_month) and the running period until now."""
     if running is None:
         return [Span(start, end, counted.get(first, {})) for start, end, first in grid.months]
     utc = grid.utc
@@ -213,8 +208,7 @@ def observed_from(start_date: dt.date | None, zone: ZoneInfo) -> dt.datetime | N
 def seconds_by_month(
     periods: Iterable[Period], *, zone: ZoneInfo, observed_from: dt.datetime | None = None
 ) -> dict[dt.date, dict[str, float]]:
-    """Seconds in each status per local month (keyed by its first day) of closed periods, as
-    spans() splits them over month_starts(), for incidents.models.UptimeMonth."""
+    """Seconds in each status per local month of closed periods, split as spans() does, for UptimeMonth."""
     totals: dict[dt.date, dict[str, float]] = defaultdict(lambda: defaultdict(float))
     for period in periods:
         if period.ended_at is None:

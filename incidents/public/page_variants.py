@@ -25,8 +25,7 @@ def seconds_left() -> int:
 
 
 def admit(*, page: str, query: str) -> bool:
-    """Whether the copy of `page` (its path and language) for `query` may be kept: it was kept
-    already in this period, or the page's variants of this period stay within the cap."""
+    """Whether `page`'s copy for `query` may be kept: kept already, or this period's variants fit the cap."""
     period = settings.PUBLIC_FILTERED_PAGE_SECONDS
     if period <= 0:
         return False

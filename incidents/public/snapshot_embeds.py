@@ -40,8 +40,7 @@ def _widget_file(language: str, theme: str) -> str:
 
 
 def embed_urls(component_slugs: list[str]) -> list[tuple[str, str]]:
-    """(URL to request, file to write) for the embeds rendered like pages: robots.txt, widget.js,
-    and in every language the widget in each theme and the maintenance calendars."""
+    """(URL to request, file to write) for robots.txt, widget.js, and per language widgets and calendars."""
     urls = [("/robots.txt", "robots.txt"), ("/widget.js", "widget.js")]
     for language in language_codes():
         for theme in ("", *badges.THEMES):
@@ -83,8 +82,7 @@ def embed_file(path: str, params: Mapping[str, str]) -> str | None:
 
 
 def badge_from(folder: Path, path: str, params: Mapping[str, str]) -> tuple[str, int] | None:
-    """The badge a badge URL asks for, drawn from the snapshot's texts, with its status (404 for
-    a component the snapshot does not know); None for any other path or a snapshot without them."""
+    """The badge a URL asks for, drawn from the snapshot's texts, with its status; None for other paths."""
     found = BADGE.fullmatch(path)
     texts_file = folder / BADGE_TEXTS
     if found is None or not texts_file.is_file():

@@ -25,11 +25,7 @@ def page_id() -> str:
     if settings.STATUSPAGE_PAGE_ID:
         return settings.STATUSPAGE_PAGE_ID
     number = int.from_bytes(hashlib.sha256(settings.SITE_URL.encode()).digest()[:8])
-    chars = []
-    for _ in range(12):
-        number, digit = divmod(number, 36)
-        chars.append(BASE36[digit])
-    return "".join(chars)
+    return "".join(BASE36[number // 36**place % 36] for place in range(12))
 
 
 def timestamp(value: dt.datetime | None) -> str | None:

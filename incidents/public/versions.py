@@ -77,16 +77,14 @@ def page_version_or_none(*, live: bool) -> str | None:
 
 
 def content_changed() -> None:
-    """Drops every cached public page once the current transaction commits, and asks for a new
-    static snapshot (debounced, incidents.public.snapshot_schedule)."""
+    """Drops every cached public page once the transaction commits, and asks for a new snapshot."""
     # Robust: a cache server that is down must not turn a saved change into an error.
     transaction.on_commit(_bump_content, robust=True)
     transaction.on_commit(snapshot_schedule.request_snapshot, robust=True)
 
 
 def live_changed() -> None:
-    """Drops the cached pages showing live figures once the transaction commits, at most once
-    every PUBLIC_METRICS_REFRESH_SECONDS; a change held back shows on the next request after."""
+    """Drops the pages showing live figures on commit, at most once per PUBLIC_METRICS_REFRESH_SECONDS."""
     transaction.on_commit(_note_live_change, robust=True)
 
 

@@ -174,8 +174,7 @@ PAGE_ORDER = (F("group__position").asc(nulls_last=True), "group__slug", "positio
 
 
 def component_choices() -> list[Component]:
-    """Every component in page order, with only what filters and tables show (slug, name, start
-    date, uptime target)."""
+    """Every component in page order, with only what filters and tables show."""
     return list(
         Component.objects.only("pk", "slug", "name", "start_date", "uptime_target").order_by(*PAGE_ORDER)
     )

@@ -4,9 +4,7 @@ PROMETHEUS_MULTIPROC_DIR set, a scrape of any web process adds up every process'
 from prometheus_client import Counter, Histogram
 
 PROBE_RUNS = Counter(
-    "statuspage_probe_runs",
-    "Probe runs that ended, by probe kind and outcome.",
-    ["kind", "outcome"],
+    "statuspage_probe_runs", "Probe runs that ended, by probe kind and outcome.", ["kind", "outcome"]
 )
 PROBE_LATENESS = Histogram(
     "statuspage_probe_lateness_seconds",

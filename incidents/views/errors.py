@@ -81,8 +81,7 @@ def page_not_found(request, exception):
 
 
 def server_error(request):
-    """The site's 500 page in the reader's language, rendered without the database or any
-    context processor (the database may be what failed)."""
+    """The 500 page, rendered without the database or context processors (they may be what failed)."""
     if is_api(request):
         return api_error(request, status=500)
     try:
