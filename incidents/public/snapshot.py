@@ -117,12 +117,9 @@ def public_urls() -> list[tuple[str, str]]:
         base = prefix(language)
         paths = ["/", "/history/", "/uptime/", "/maintenance/", "/history.atom", "/history.rss"]
         paths += [f"/incidents/{slug}/" for slug in incidents]
-        for slug in components:
-            paths += [
-                f"/components/{slug}/",
-                f"/components/{slug}/history.atom",
-                f"/components/{slug}/history.rss",
-            ]
+        paths += [
+            f"/components/{slug}/{end}" for slug in components for end in ("", "history.atom", "history.rss")
+        ]
         urls += [(base + path, file_for(base + path)) for path in paths]
         urls += [
             (f"{base}/history/?page={number}", file_for(f"{base}/history/", page=number))
