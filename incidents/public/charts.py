@@ -216,11 +216,9 @@ def line_chart(
 
 
 def day_items(days: Sequence[Day], *, ends_bar: bool = True) -> str:
-    """The list items of `days`, oldest first: each a link to its history, its incidents hidden
-    beside it for static/js/day-bars.js's popover.
-
-    A bar is one Tab stop, its last day (`ends_bar`), since days are too narrow on a phone to be
-    separate touch targets (WCAG 2.5.8); arrow keys move between days (day-bars.js)."""
+    """The list items of `days`, oldest first: each a link to its history, its incidents hidden beside
+    it for day-bars.js's popover. A bar is one Tab stop, its last day (`ends_bar`): days are too
+    narrow on a phone to be separate touch targets (WCAG 2.5.8); arrow keys move between them."""
     parts = []
     for index, day in enumerate(days, start=1):
         stop = "" if ends_bar and index == len(days) else ' tabindex="-1"'

@@ -48,9 +48,8 @@ def page_meta(
     component_status: str = "",
     page_status: str = "",
 ) -> PageMeta:
-    """The meta of the page at `path`, answered by `route` ("public:incident"; None when no
-    route matched, as on a 404). `page_status`: the overview's banner ("Partially degraded
-    service"), which its link preview leads with."""
+    """The meta of the page at `path`, answered by `route` (None on a 404); `page_status` is the
+    overview's banner, which its link preview leads with."""
     site = settings.STATUS_PAGE_NAME
     url = settings.SITE_URL + path if route else ""
     if incident is not None and incident_title:

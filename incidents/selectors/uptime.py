@@ -128,10 +128,9 @@ def first_status_times() -> dict[int, dt.datetime]:
 def uptime_by_month(
     components: Sequence[Component], *, months: int = 3, last: dt.date | None = None
 ) -> tuple[list[dt.datetime], dict]:
-    """Month starts and, per component, one span per month up to `last` (the current month):
-    UptimeMonth rows plus the running period, or a replay of the periods for a component whose
-    rows were counted from another start date. Counted to the minute, so renders within one
-    minute show the same figures (and ETag)."""
+    """Month starts and, per component, one span per month up to `last` (the current month), from
+    UptimeMonth rows and the running period (replayed from the periods when counted from another
+    start date); counted to the minute, so renders within one minute show the same figures and ETag."""
     now, zone = timezone.now().replace(second=0, microsecond=0), status_zone()
     ending = now if last is None else dt.datetime.combine(last, dt.time(12), tzinfo=zone)
     grid = MonthGrid(month_starts(months=months, now=min(ending, now), zone=zone))
