@@ -14,15 +14,11 @@ from incidents.models import Aggregation, ComponentStatus, Metric
 NO_DATA_INTERVALS = 3
 
 
-def worst_value(metric: Metric) -> float:
-    return math.inf if metric.higher_is_worse else -math.inf
-
-
 def window_figure(metric: Metric, values: list[float | None]) -> float | None:
     """The metric's aggregation over `values` (oldest first), failures read as the worst value."""
     if not values:
         return None
-    worst = worst_value(metric)
+    worst = math.inf if metric.higher_is_worse else -math.inf
     filled = [worst if value is None else value for value in values]
     aggregation = Aggregation(metric.aggregation)
     if aggregation == Aggregation.LATEST:

@@ -31,9 +31,6 @@ BY_PRECEDENCE = (
 
 
 def page_indicator(statuses: Iterable[str]) -> Indicator:
-    """The indicator for a page whose components are in `statuses`.
-
-    Outages win over maintenance; maintenance is reported only when nothing is broken.
-    """
+    """The indicator for components in `statuses`: maintenance only when nothing is broken."""
     present = {ComponentStatus(s) for s in statuses}
     return next((indicator for status, indicator in BY_PRECEDENCE if status in present), NONE)

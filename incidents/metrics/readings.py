@@ -1,8 +1,5 @@
-"""Reads of live metric figures for the pages and APIs: value, status and "no data".
-
-A metric whose probe has not reported for 3 intervals is no data, and pages must say so
-rather than show the last value as if it were current.
-"""
+"""Live metric figures for the pages and APIs: value, status, and "no data" after 3 silent
+intervals, rather than the last value shown as if it were current."""
 
 import datetime as dt
 from dataclasses import dataclass
@@ -39,32 +36,12 @@ def _is_stale(metric: Metric, at: dt.datetime | None, now: dt.datetime) -> bool:
 
 
 def metric_reading(metric: Metric, *, now: dt.datetime | None = None) -> MetricReading:
-    """What the page shows for one metric. Load metrics with select_related("probe", "health")."""
+    """What the page shows for one metric (load it with select_related("probe", "health")); not
+    evaluated yet (no MetricHealth), the status its latest value stands for."""
+    value, at = metric.latest_value, metric.latest_at
     try:
-        health_status = metric.health.status
+        status = ComponentStatus(metric.health.status)
     except MetricHealth.DoesNotExist:
-        health_status = None
-    return reading_of(
-        metric, value=metric.latest_value, at=metric.latest_at, health_status=health_status, now=now
-    )
-
-
-def reading_of(
-    metric: Metric,
-    *,
-    value: float | None,
-    at: dt.datetime | None,
-    health_status: str | None,
-    now: dt.datetime | None = None,
-) -> MetricReading:
-    """A reading from the live columns alone; `metric` supplies thresholds and intervals.
-
-    The status is the evaluated one (MetricHealth); a metric whose samples were recorded
-    without an evaluation yet takes the status its latest value stands for.
-    """
-    if health_status is not None:
-        status = ComponentStatus(health_status)
-    else:
         status = None if value is None else metric.status_for(value)
     no_data = _is_stale(metric, at, now or timezone.now())
     return MetricReading(
@@ -77,15 +54,9 @@ def reading_of(
 
 
 def lateness(reading: MetricReading) -> float | None:
-    """How far a fresh latency value is past its degraded threshold (None when it is not)."""
-    metric = reading.metric
-    if reading.no_data or reading.value is None or not can_be_late(metric):
+    """How far a fresh latency value is past its degraded threshold, its component "up, but late"
+    (None when it is not)."""
+    metric, limit = reading.metric, reading.metric.degraded_threshold
+    if reading.no_data or reading.value is None or limit is None or reading.value < limit:
         return None
-    return None if reading.value < metric.degraded_threshold else reading.value - metric.degraded_threshold
-
-
-def can_be_late(metric: Metric) -> bool:
-    """A latency metric with a degraded threshold: its component can be "up, but late"."""
-    return (
-        metric.kind == MetricKind.LATENCY and metric.degraded_threshold is not None and metric.higher_is_worse
-    )
+    return reading.value - limit if metric.kind == MetricKind.LATENCY and metric.higher_is_worse else None

@@ -56,9 +56,7 @@ def quantile(sketch: dict[str, int], q: float) -> float | None:
 
 
 def p95(sketch: dict[str, int], *, minimum: float | None, maximum: float | None) -> float | None:
-    """The 95th percentile read from the sketch, held between the smallest and the largest value
-    (a bucket's midpoint may lie outside them): a minute of one sample reads that sample, as the
-    live value does."""
+    """The 95th percentile, held between the smallest and largest value: a midpoint may lie outside."""
     value = quantile(sketch, 0.95)
     if value is None or minimum is None or maximum is None:
         return value

@@ -1,12 +1,8 @@
 """Time spent in each status, per day or per month, computed from status periods.
 
-A day's uptime (the bars): (observed time − time in partial or major outage) / observed time;
-time before a component was first observed (or before its start date) counts for nothing.
-A month's uptime (the uptime page): (time in the month − time in partial or major outage) /
-time in the month, from the component's start date when later and until now: time no record
-and no measurement covers counts as operational, as Statuspage counts it, so a record of a
-past outage weighs on its month as much as a measured one. Degraded performance counts as up
-and is reported on its own as time outside the latency target; maintenance counts as up.
+A day's uptime is the share of its observed time not in an outage. A month's is the share of the
+whole month (from the start date, until now): unobserved time counts as operational, as
+Statuspage counts it. Degraded performance and maintenance count as up.
 """
 
 import datetime as dt
@@ -37,13 +33,10 @@ _UNKNOWN = object()
 
 
 class Span:
-    """One day or month of one component: seconds per status and the incidents in it.
+    """One day or month of one component: seconds per status, derived figures, and its incidents."""
 
-    The derived figures are computed once when the seconds are set: the overview asks them
-    of thousands of spans. The worst status is found when first asked (the uptime table
-    never asks).
-    """
-
+    # Figures are derived once when the seconds are set (the overview asks thousands of spans);
+    # the worst status when first asked (the uptime table never asks).
     __slots__ = (
         "start",
         "end",
@@ -83,9 +76,6 @@ class Span:
             )
         return self._worst
 
-    def __repr__(self) -> str:
-        return f"Span({self.start:%Y-%m-%d}, {self.seconds})"
-
     @property
     def date(self) -> dt.date:
         return self.start.date()
@@ -110,8 +100,7 @@ def shown_uptime(uptime: float, *, down_seconds: float) -> Decimal:
 
 
 def month_uptime(span: Span, *, now: dt.datetime, counted_from: dt.datetime | None = None) -> float:
-    """Percent of a month (from `counted_from` when later, until `now` when earlier) not spent
-    in an outage; time nothing observed counts as operational."""
+    """Percent of a month (from `counted_from`, until `now`) not in an outage; unobserved time is up."""
     start = max(span.start, counted_from) if counted_from else span.start
     # In UTC: subtracting two times of the same zone ignores a change of summer time between them.
     length = (min(span.end, now).astimezone(dt.UTC) - start.astimezone(dt.UTC)).total_seconds()
@@ -144,10 +133,7 @@ def spans(
     now: dt.datetime,
     observed_from: dt.datetime | None = None,
 ) -> list[Span]:
-    """Seconds in each status within each interval [boundaries[i], boundaries[i+1]).
-
-    Open periods end now; nothing before `observed_from` counts.
-    """
+    """Seconds in each status per [boundaries[i], boundaries[i+1]), from `observed_from`, open until now."""
     result = [Span(start, end) for start, end in zip(boundaries, boundaries[1:], strict=False)]
     totals = [defaultdict(float) for _ in result]
     # Compared in UTC: comparing datetimes of different zones costs a UTC offset lookup each time.
@@ -170,8 +156,7 @@ def spans(
 
 
 class MonthGrid:
-    """Month boundaries (from month_starts) with what every component's spans need of them,
-    computed once for a page of components."""
+    """Month boundaries with what every component's spans need of them, computed once per page."""
 
     def __init__(self, boundaries: Sequence[dt.datetime]):
         self.boundaries = tuple(boundaries)
@@ -190,8 +175,7 @@ def month_spans(
     now: dt.datetime,
     observed_from: dt.datetime | None = None,
 ) -> list[Span]:
-    """Month spans from the time counted for closed periods (seconds_by_month) and the running
-    period, which counts until now."""
+    """Month spans from counted closed periods (seconds_by_month) and the running period until now."""
     if running is None:
         return [Span(start, end, counted.get(first, {})) for start, end, first in grid.months]
     utc = grid.utc
@@ -224,10 +208,7 @@ def observed_from(start_date: dt.date | None, zone: ZoneInfo) -> dt.datetime | N
 def seconds_by_month(
     periods: Iterable[Period], *, zone: ZoneInfo, observed_from: dt.datetime | None = None
 ) -> dict[dt.date, dict[str, float]]:
-    """Seconds in each status per local month (keyed by its first day) of closed periods.
-
-    The same split as spans() over month_starts(), for incidents.models.UptimeMonth.
-    """
+    """Seconds in each status per local month of closed periods, split as spans() does, for UptimeMonth."""
     totals: dict[dt.date, dict[str, float]] = defaultdict(lambda: defaultdict(float))
     for period in periods:
         if period.ended_at is None:

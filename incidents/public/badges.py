@@ -1,8 +1,6 @@
-"""SVG status badges of the page and of one component: what they say and how they look.
+"""SVG status badges of the page and of one component: a label box and a message box.
 
-A badge is two boxes, a label (the page or component name) and a message (the status in words),
-in the colours of a theme and the measures of a size. Every text/background pair reads at
-4.5:1 or more (WCAG 1.4.3), and the status is said in words, never by colour alone.
+Every text/background pair reads at 4.5:1 or more (WCAG 1.4.3); the status is said in words.
 """
 
 from dataclasses import dataclass

@@ -1,10 +1,5 @@
-"""A circuit breaker on the cache server, per process.
-
-After a failure (a timeout included: settings.REDIS_TIMEOUT_SECONDS bounds each call) the public
-pages are rendered live without asking the cache for CACHE_RETRY_SECONDS; then the next request
-tries it again. So a cache server that hangs costs one request one timeout per interval, not
-every request one timeout.
-"""
+"""A circuit breaker on the cache server, per process: after a failure pages render live for
+CACHE_RETRY_SECONDS, so a hanging cache costs one timeout per interval, not one per request."""
 
 import time
 

@@ -1,9 +1,7 @@
 """The iCalendar feed of scheduled maintenance (RFC 5545), of the page or of one component.
 
-One VEVENT per window. Its UID is the window's public id, so a calendar app updates the event
-it already has instead of adding a copy; SEQUENCE follows the window's version (it rises with
-each edit or update) and LAST-MODIFIED and DTSTAMP are when it last changed, so the same data
-gives the same document, byte for byte, and the ETag holds. Times are in UTC.
+The UID is the window's public id, so a calendar app updates its event instead of adding a copy;
+DTSTAMP is when it last changed, so the same data gives the same bytes and the ETag holds.
 """
 
 import datetime as dt

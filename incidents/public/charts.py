@@ -1,9 +1,7 @@
-"""Charts as inline SVG and day bars as HTML lists, drawn on the server, a text alternative each.
+"""Charts as inline SVG and day bars as HTML lists, from values and texts the callers translated.
 
-The functions here only draw: callers pass values and the texts (already translated and
-formatted) that describe them. Colours come from CSS classes; every chart carries an
-accessible name and a visible text alternative, each threshold line its own dash pattern, and
-every day bar its own text, so nothing is said by colour alone.
+Colours come from CSS classes; every chart has a text alternative, each threshold line its own
+dash pattern and every day bar its own text, so nothing is said by colour alone.
 """
 
 import datetime as dt
@@ -71,10 +69,7 @@ def sparkline(
     width: int = 120,
     height: int = 28,
 ) -> SafeString:
-    """A small line of `values` (oldest first) with `threshold` drawn as a dashed line across;
-    `label` is its text alternative. The scale takes in the threshold, so the distance between
-    the line and its limit reads true. `readouts`, one text a value ("14:00: 1.8 s"), are what
-    static/js/chart-readouts.js shows for the point under the pointer or the keyboard."""
+    """A small line of `values` with `threshold` dashed across, scaled to take it in so the gap reads true."""
     present = [v for v in values if v is not None]
     label = escape(label)
     data = f' data-readouts="{escape(json.dumps(list(readouts), ensure_ascii=False))}"' if readouts else ""
@@ -129,9 +124,8 @@ class LegendEntry:
 
 @dataclass(frozen=True)
 class LineChart:
-    """A chart as the template public/_line_chart.html shows it: the SVG holds only lines; every
-    text (axis values, times, threshold names, the summary) is HTML beside it, so it keeps the
-    page's font size on a phone and never collides with another label."""
+    """A chart for public/_line_chart.html: the SVG holds only lines, every text is HTML beside it,
+    so it keeps the page's font size on a phone and never collides with another label."""
 
     ident: str  # unique on the page: the summary's id derives from it
     title: str  # the figure's caption: "Last 24 hours"
@@ -162,9 +156,7 @@ def line_chart(
     width: int = 640,
     height: int = 180,
 ) -> LineChart:
-    """A metric over time with its thresholds drawn as dashed lines, one pattern per status.
-    `readouts`, one text a point ("Mar 4, 14:00: 1.8 s"), are what static/js/chart-readouts.js
-    shows for the point under the pointer or the keyboard, at the point's place along the axis."""
+    """A metric over time, its thresholds dashed; `readouts` (one per point) for chart-readouts.js."""
     margin = 6  # room for the strokes at the top and bottom edges
     plot_h = height - 2 * margin
     values = [v for _t, v in points if v is not None]
@@ -224,13 +216,9 @@ def line_chart(
 
 
 def day_items(days: Sequence[Day], *, ends_bar: bool = True) -> str:
-    """The list items of `days`, oldest first: each day a link to its history, its incidents
-    listed beside it (hidden; static/js/day-bars.js shows them in the day's popover).
-
-    A bar is one stop for Tab, its last day (`ends_bar`: these items end the bar), so a keyboard
-    crosses a page of bars in a stop per component, and the days are too narrow on a phone to
-    be separate touch targets (WCAG 2.5.8); arrow keys move between days (day-bars.js), and
-    without JavaScript the component's history lists every day."""
+    """The list items of `days`, oldest first: each a link to its history, its incidents hidden beside
+    it for day-bars.js's popover. A bar is one Tab stop, its last day (`ends_bar`): days are too
+    narrow on a phone to be separate touch targets (WCAG 2.5.8); arrow keys move between them."""
     parts = []
     for index, day in enumerate(days, start=1):
         stop = "" if ends_bar and index == len(days) else ' tabindex="-1"'

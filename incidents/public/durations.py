@@ -1,8 +1,5 @@
-"""How long an incident lasted, or has lasted so far, as pages, feeds, mails and the API show it.
-
-Durations are differences of UTC instants, so a change of clocks (DST) inside an incident does
-not change them: 01:30 to 03:30 Oslo time on the night clocks go back is three hours.
-"""
+"""How long an incident lasted, or has lasted so far. Durations are differences of UTC instants:
+01:30 to 03:30 Oslo time on the night clocks go back is three hours."""
 
 import datetime as dt
 from dataclasses import dataclass
@@ -28,8 +25,7 @@ def resolved_duration_seconds(incident: Incident) -> int | None:
 
 
 def incident_duration(incident: Incident, *, at: dt.datetime | None = None) -> IncidentDuration:
-    """The whole duration of a resolved incident; while it is open (or `at` a moment before its
-    resolution), the time from its start to that moment (now by default)."""
+    """The whole duration once resolved; before that (or at `at`, before resolution), the time so far."""
     seconds = resolved_duration_seconds(incident)
     if seconds is not None and (at is None or at >= incident.resolved_at):
         return IncidentDuration(seconds=seconds, ongoing=False)
@@ -47,9 +43,8 @@ def duration_text(incident: Incident, language: str, *, at: dt.datetime | None =
 
 
 def duration_at_update(incident: Incident, language: str, *, at: dt.datetime) -> str:
-    """The duration as it stood at an update (a feed entry, a mail), so the text written for an
-    update never changes afterwards; nothing for maintenance or for an update at or before the
-    start, when there is no duration to tell yet."""
+    """The duration as it stood at an update, so an update's text never changes afterwards; ""
+    for maintenance or an update at or before the start."""
     if incident.is_maintenance or at <= incident.started_at:
         return ""
     return duration_text(incident, language, at=at)

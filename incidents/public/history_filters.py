@@ -1,8 +1,5 @@
-"""The history page's filters (component, impact, date range, month), read from the query string.
-
-Each filter is checked on its own: a bad value is reported next to its field and the page
-lists without that filter, so a mistyped link still shows history instead of an error page.
-"""
+"""The history page's filters, each checked on its own: a bad value is reported next to its
+field and ignored, so a mistyped link still shows history instead of an error page."""
 
 import datetime as dt
 import re
@@ -49,8 +46,7 @@ def parse_day(value: str) -> dt.date | None:
 
 
 def day_out_of_bounds(day: dt.date) -> str:
-    """Why a history bound cannot be used (before 1970, or past the planning horizon: days
-    every zone can convert), or "" when it can."""
+    """Why a history bound cannot be used (not a day every zone can convert), or "" when it can."""
     try:
         check_any(day)
     except ValidationError as error:
@@ -61,29 +57,16 @@ def day_out_of_bounds(day: dt.date) -> str:
 def normalised_query(params) -> str | None:
     """The filters as one canonical query string, judged by shape alone (no database), or None
     when a value is malformed. The page cache keys history pages by it."""
+    shapes = {"component": SLUG.fullmatch, "impact": IMPACT_VALUES.__contains__, "month": parse_month}
+    if not params.get("month", ""):  # a month replaces the date range (see HistoryFilters)
+        shapes = {**shapes, "from": parse_day, "to": parse_day}
     parts = []
-    component = params.get("component", "")
-    if component:
-        if not SLUG.fullmatch(component):
-            return None
-        parts.append(f"component={component}")
-    impact = params.get("impact", "")
-    if impact:
-        if impact not in IMPACT_VALUES:
-            return None
-        parts.append(f"impact={impact}")
-    month = params.get("month", "")
-    if month:
-        if parse_month(month) is None:
-            return None
-        parts.append(f"month={month}")
-    else:  # a month replaces the date range (see HistoryFilters)
-        for name in ("from", "to"):
-            value = params.get(name, "")
-            if value:
-                if parse_day(value) is None:
-                    return None
-                parts.append(f"{name}={value}")
+    for name, shape in shapes.items():
+        value = params.get(name, "")
+        if value:
+            if not shape(value):
+                return None
+            parts.append(f"{name}={value}")
     return "&".join(parts)
 
 
@@ -100,24 +83,18 @@ class HistoryFilters:
     @property
     def query(self) -> dict[str, str]:
         """The valid filters as query parameters (pagination and month links keep them)."""
-        found = {}
-        if self.component:
-            found["component"] = self.component.slug
-        if self.impact:
-            found["impact"] = self.impact
-        if self.month:
-            found["month"] = f"{self.month:%Y-%m}"
-        else:
-            if self.since:
-                found["from"] = self.since.isoformat()
-            if self.until:
-                found["to"] = self.until.isoformat()
-        return found
+        found = {
+            "component": self.component.slug if self.component else "",
+            "impact": self.impact,
+            "month": f"{self.month:%Y-%m}" if self.month else "",
+            "from": self.since.isoformat() if self.since and not self.month else "",
+            "to": self.until.isoformat() if self.until and not self.month else "",
+        }
+        return {name: value for name, value in found.items() if value}
 
 
 class HistoryFilterForm(forms.Form):
-    """Bound to request.GET. `components` are those the component filter may name; `months`
-    the first and the last month with history (None when there is none)."""
+    """Bound to request.GET; `months` is the first and last month with history, or None."""
 
     component = forms.CharField(required=False, label=_("Component"))
     impact = forms.CharField(required=False, label=_("Impact"))

@@ -1,5 +1,4 @@
-"""Month navigation: the history page's month index (years and their months) and its links, and
-the steps between months the uptime page takes."""
+"""Month navigation: the history page's month index and links, and the uptime page's month steps."""
 
 import datetime as dt
 from dataclasses import dataclass, field
@@ -35,8 +34,7 @@ def months_between(first: dt.date, last: dt.date) -> list[dt.date]:
 
 
 def history_href(query: dict[str, str], **changes: str) -> str:
-    """`?…` for the history page with the current filters, some of them changed or removed
-    (an empty value removes one); the page number is never kept."""
+    """`?…` for the history page with some filters changed (an empty value removes one), no page."""
     merged = {**query, **changes}
     if "month" in changes and changes["month"]:
         merged.pop("from", None)
@@ -59,10 +57,7 @@ def month_label(month: dt.date, language: str) -> str:
 def month_index(
     first: dt.date, last: dt.date, *, query: dict[str, str], chosen: dt.date | None, language: str
 ) -> list[YearOfMonths]:
-    """Every month from `last` back to `first` by year, newest first.
-
-    Months are not counted: counting a long history's events by local month costs more than
-    the rest of the page (docs/public-site.md)."""
+    """Every month from `last` back to `first` by year, newest first (not counted: that costs too much)."""
     years: list[YearOfMonths] = []
     for month in months_between(first, last):
         if not years or years[-1].year != month.year:

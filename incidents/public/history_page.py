@@ -1,5 +1,4 @@
-"""The history page: the events its filters select, one page of them, the month index and the
-links to the neighbouring months."""
+"""The history page: the events its filters select, one page of them, and its month navigation."""
 
 import datetime as dt
 from dataclasses import dataclass

@@ -1,5 +1,4 @@
-"""The affected metrics of an incident, charted over its window (from a little before it
-started to a little after it ended), at a resolution that fits its length."""
+"""The affected metrics of an incident, charted over its window at a resolution that fits its length."""
 
 import datetime as dt
 
@@ -18,8 +17,7 @@ LONGEST_HOURLY = dt.timedelta(days=30)
 
 
 def incident_window(incident: Incident) -> tuple[dt.datetime, dt.datetime, Resolution] | None:
-    """The charted window and its resolution, or None when the incident's times lie outside the
-    bounds every instant keeps (written there before the bounds, or by hand)."""
+    """The charted window and its resolution, or None when the incident's times are out of bounds."""
     now = timezone.now()
     end = incident.resolved_at or now
     if not EARLIEST <= incident.started_at <= end <= now + dt.timedelta(days=1):
@@ -33,8 +31,7 @@ def incident_window(incident: Incident) -> tuple[dt.datetime, dt.datetime, Resol
 
 
 def incident_charts(incident: Incident, components: list[Component], language: str) -> list[LineChart]:
-    """One chart per metric of the affected components with data in the incident's window; none
-    for a metric without."""
+    """One chart per affected metric with data in the incident's window."""
     if not components or incident.started_at is None:
         return []
     metrics = list(

@@ -1,6 +1,5 @@
-"""What a public page tells search engines and link previews: its title, a one-sentence
-description, its canonical address and Open Graph type. Worked out from what the page shows
-(an incident, a component) or, for the site's other pages, from the route's name."""
+"""What a public page tells search engines and link previews: title, description, canonical URL,
+Open Graph type; from what the page shows, or for the site's other pages from the route's name."""
 
 from dataclasses import dataclass
 
@@ -30,14 +29,8 @@ def _site_pages() -> dict[str, tuple[str, str]]:
             _("History"),
             _("Past incidents and maintenance of %(site)s, month by month.") % site,
         ),
-        "public:uptime": (
-            _("Uptime"),
-            _("Uptime of each %(site)s component, month by month.") % site,
-        ),
-        "public:maintenance": (
-            _("Maintenance"),
-            _("Scheduled and past maintenance of %(site)s.") % site,
-        ),
+        "public:uptime": (_("Uptime"), _("Uptime of each %(site)s component, month by month.") % site),
+        "public:maintenance": (_("Maintenance"), _("Scheduled and past maintenance of %(site)s.") % site),
         "subscribe:form": (
             _("Subscribe to updates"),
             _("Get %(site)s incident and maintenance updates by email, webhook or feed.") % site,
@@ -55,9 +48,8 @@ def page_meta(
     component_status: str = "",
     page_status: str = "",
 ) -> PageMeta:
-    """The meta of the page at `path`, answered by `route` ("public:incident"; None when no
-    route matched, as on a 404). `page_status`: the overview's banner ("Partially degraded
-    service"), which its link preview leads with."""
+    """The meta of the page at `path`, answered by `route` (None on a 404); `page_status` is the
+    overview's banner, which its link preview leads with."""
     site = settings.STATUS_PAGE_NAME
     url = settings.SITE_URL + path if route else ""
     if incident is not None and incident_title:
@@ -82,8 +74,5 @@ def page_meta(
     if route == "public:overview" and page_status:
         description = _(
             "%(status)s. Open incidents, maintenance and the live figures of each component of %(site)s."
-        ) % {
-            "status": page_status,
-            "site": site,
-        }
+        ) % {"status": page_status, "site": site}
     return PageMeta(f"{title} · {site}" if title != site else site, description, url, "website")

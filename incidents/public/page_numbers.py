@@ -8,6 +8,5 @@ PAGE_NUMBER = re.compile(r"[0-9]{1,6}")
 
 
 def page_number(raw: str) -> int:
-    """The page `raw` (the `page` parameter) names; anything that is not a page number asks for
-    the first."""
+    """The page the `page` parameter names; anything that is not a page number asks for the first."""
     return max(int(raw), 1) if PAGE_NUMBER.fullmatch(raw) else 1

@@ -1,12 +1,9 @@
-"""How long the page cache keeps a page asked for with a query (a history filter or page, an
-uptime month, a widget theme), and how many such copies of one page it keeps.
+"""How long and how many copies the page cache keeps of a page asked for with a query.
 
-Valid filters are as many as the pairs of days in the calendar: kept a day like the plain
-pages, every range anyone tried stayed in the cache. So a page with a query is kept for the rest
-of the current period of PUBLIC_FILTERED_PAGE_SECONDS (periods start at whole multiples of it on
-the clock), its stale copy included, and each path keeps at most PUBLIC_FILTERED_PAGE_VARIANTS
-of them per language and period. Every copy of a period expires when it ends, so no more than
-that are ever kept at once; a query past the cap is rendered and answered, and not kept.
+Valid filters are as many as the pairs of days in the calendar: kept a day, every range anyone
+tried stayed in the cache. So a copy lives until the current PUBLIC_FILTERED_PAGE_SECONDS period
+ends, and a path keeps at most PUBLIC_FILTERED_PAGE_VARIANTS per language and period; a query
+past the cap is answered and not kept.
 """
 
 import hashlib
@@ -28,8 +25,7 @@ def seconds_left() -> int:
 
 
 def admit(*, page: str, query: str) -> bool:
-    """Whether the copy of `page` (its path and language) for `query` may be kept: it was kept
-    already in this period, or the page's variants of this period stay within the cap."""
+    """Whether `page`'s copy for `query` may be kept: kept already, or this period's variants fit the cap."""
     period = settings.PUBLIC_FILTERED_PAGE_SECONDS
     if period <= 0:
         return False

@@ -1,10 +1,4 @@
-"""What the public pages show, built from selector results in the page's language.
-
-Views stay thin: they call a selector, hand the result to a function here, and render the
-rows with templates (templates/public/). Values are formatted here (through
-incidents.formatting), and charts are drawn by incidents.public.charts with their text
-alternatives.
-"""
+"""What the public pages show, built from selector results and formatted in the page's language."""
 
 import datetime as dt
 from collections.abc import Iterable, Sequence
@@ -60,8 +54,7 @@ class ComponentRow:
 
     @property
     def late(self) -> MetricRow | None:
-        """An operational component whose latency metric is past its degraded threshold:
-        latency is a status of its own, so the page says by how much ("up, but 23 minutes late")."""
+        """An operational component's latency metric past its degraded threshold ("up, but 23 min late")."""
         if self.status != ComponentStatus.OPERATIONAL:
             return None
         return next((row for row in self.metrics if row.late), None)
@@ -106,15 +99,12 @@ def metric_row(
     language: str,
     hourly: list[float | None] | None = None,
     hours: Sequence[str] = (),
-    reading: readings.MetricReading | None = None,
     now: dt.datetime | None = None,
 ) -> MetricRow:
-    """One metric as readers see it. Load metrics with select_related("probe", "health"),
-    or pass the `reading` made from their live columns (and the `now` it was read at);
-    `hours` names the hours of `hourly` ("14:00") for the 24-hour line's readouts."""
+    """One metric as readers see it (probe and health loaded); `hours` names the hours of `hourly`."""
     name = shown(metric.name, metric, language=language)
     now = now or timezone.now()
-    reading = reading or readings.metric_reading(metric, now=now)
+    reading = readings.metric_reading(metric, now=now)
     excess = readings.lateness(reading)
     row = MetricRow(
         metric=metric,
@@ -146,18 +136,12 @@ def metric_row(
             hourly,
             label=label,
             threshold=limits[0][1] if limits else None,
-            readouts=hour_readouts(metric, hourly, hours=hours, language=language),
+            # What the 24-hour line says of each hour when pointed at: "14:00: 1.8 s".
+            readouts=_readouts(metric, zip(hours, hourly, strict=True), language)
+            if len(hours) == len(hourly)
+            else [],
         )
     return row
-
-
-def hour_readouts(
-    metric: Metric, hourly: Sequence[float | None], *, hours: Sequence[str], language: str
-) -> list[str]:
-    """What the 24-hour line says of each hour when pointed at: "14:00: 1.8 s"."""
-    if len(hours) != len(hourly):
-        return []
-    return _readouts(metric, zip(hours, hourly, strict=True), language)
 
 
 def _readouts(metric: Metric, points: Iterable[tuple[str, float | None]], language: str) -> list[str]:
@@ -171,8 +155,7 @@ def _readouts(metric: Metric, points: Iterable[tuple[str, float | None]], langua
 
 @dataclass
 class GroupRow:
-    """A group on the overview with its components' rows: folded unless one of them is not
-    operational, its worst status and counts on the fold."""
+    """A group on the overview, folded unless one of its components is not operational."""
 
     group: ComponentGroup | None  # None for the components outside any group
     status: ComponentStatus  # the worst of its components'
@@ -200,8 +183,7 @@ def component_rows(
     hours: Sequence[str] = (),
     detailed: int | None = None,
 ) -> list[ComponentRow]:
-    """Each component's row with its metrics, and its day bars when it is a showcase; past the
-    first `detailed` rows (all when None), only the name and status."""
+    """Each component row with its metrics and showcase bars; past the first `detailed`, name and status."""
     rows = [
         ComponentRow(
             component=component,
@@ -263,10 +245,7 @@ def metric_line_chart(
     dates_only: bool = False,
     daily_points: bool | None = None,
 ) -> charts.LineChart:
-    """The chart of `metric` between `start` and `end`, its times in `zone` (the status page's
-    by default), as dates alone with `dates_only`; `summary`, its text alternative, gains the
-    threshold the value is judged against (the legend lists them all). Each point's readout
-    names its day alone when the points are days (`daily_points`, `dates_only` by default)."""
+    """The chart of `metric` in `zone`; its `summary` gains the threshold the value is judged against."""
     limit = threshold_text(metric, language)
     if limit:
         summary += "; " + limit
@@ -300,8 +279,7 @@ def point_readouts(
     zone: ZoneInfo | None,
     daily: bool,
 ) -> list[str]:
-    """What a chart says of each point when pointed at: "Mar 4, 14:00: 1.8 s", or "Mar 4, 2026:
-    1.8 s" for a day's point, in `zone` (the status page's by default)."""
+    """What a chart says of each point when pointed at: "Mar 4, 14:00: 1.8 s" ("Mar 4, 2026: …" daily)."""
 
     def when(at: dt.datetime) -> str:
         if daily:
@@ -420,8 +398,7 @@ class PastDay:
 
 
 def past_days(events: list[Incident], starts: list[dt.datetime], language: str) -> list[PastDay]:
-    """The days opening at `starts` (local midnights, oldest first), newest first, each with the
-    events (newest first) that began on it in the status page's zone."""
+    """The days opening at `starts` (oldest first), newest first, each with the events begun on it."""
     by_day: dict[dt.date, list[Incident]] = {}
     for event in events:
         by_day.setdefault(event.started_at.astimezone(starts[0].tzinfo).date(), []).append(event)

@@ -1,15 +1,9 @@
 """The static snapshot of the public site: every page in every language, feeds, JSON, assets.
 
-`export()` renders each public URL in-process (Django's test client through the WSGI handler,
-never over the network) into a new folder `builds/<stamp>/`, writes `manifest.json`, then
-swaps the `current` symlink to it with one rename, so a reader (nginx, a CDN upload, the
-degraded mode in incidents.public.degraded) never sees half a snapshot. Each page carries a
-"last updated" note with the snapshot's time.
-
-A page whose incident or component was deleted, unpublished or renamed while the export ran
-drops out. Any other page that answers with a server error stops the export: the new build is
-removed and `current` keeps pointing at the previous one (SnapshotFailed), because a snapshot
-without its overview or an incident's page would be served by nginx and degraded mode.
+Pages are rendered in-process into `builds/<stamp>/`, and the `current` symlink is swapped to
+it with one rename, so a reader (nginx, a CDN, degraded mode) never sees half a snapshot. A page
+of an object deleted meanwhile drops out; any other server error keeps the previous snapshot,
+since nginx and degraded mode would serve one without its overview or an incident's page.
 """
 
 import datetime as dt
@@ -55,8 +49,7 @@ NOT_FOUND_PATH = "/snapshot-page-not-found/"
 
 
 class _ExpectedNotFound(logging.Filter):
-    """Django logs every 404 as a warning; the export asks for one on purpose in every language
-    at every export, which made most of `make run`'s log."""
+    """Hides the 404 warnings the export asks for on purpose (most of `make run`'s log otherwise)."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         request = getattr(record, "request", None)
@@ -100,8 +93,8 @@ def prefix(language: str) -> str:
 
 
 def file_for(path: str, *, page: int | None = None) -> str:
-    """The snapshot file of a URL path (without query), relative to the snapshot folder:
-    `/x/` -> `x/index.html`, `/history/?page=N` -> `history/page/N/index.html`, `/x.atom` -> `x.atom`."""
+    """The snapshot file of a URL path: `/x/` -> `x/index.html`, `/history/?page=N` ->
+    `history/page/N/index.html`, `/x.atom` -> `x.atom`."""
     relative = path.lstrip("/")
     if page and page > 1 and relative.endswith("history/"):
         relative = f"{relative}page/{page}/"
@@ -124,12 +117,9 @@ def public_urls() -> list[tuple[str, str]]:
         base = prefix(language)
         paths = ["/", "/history/", "/uptime/", "/maintenance/", "/history.atom", "/history.rss"]
         paths += [f"/incidents/{slug}/" for slug in incidents]
-        for slug in components:
-            paths += [
-                f"/components/{slug}/",
-                f"/components/{slug}/history.atom",
-                f"/components/{slug}/history.rss",
-            ]
+        paths += [
+            f"/components/{slug}/{end}" for slug in components for end in ("", "history.atom", "history.rss")
+        ]
         urls += [(base + path, file_for(base + path)) for path in paths]
         urls += [
             (f"{base}/history/?page={number}", file_for(f"{base}/history/", page=number))

@@ -1,14 +1,7 @@
-"""The embeds in the static snapshot: what other sites show of the page keeps answering while
-the database is down (docs/embeds.md, docs/resilience.md).
-
-An embed's language is its `lang` parameter, so in the snapshot it is a folder, as for the JSON
-documents: `/widget/?lang=ru&theme=dark` -> `ru/widget/dark.html`, `/widget/` ->
-`widget/index.html`, `/maintenance.ics?lang=nb` -> `nb/maintenance.ics`,
-`/components/<slug>/maintenance.ics` -> `components/<slug>/maintenance.ics`; `robots.txt` and
-`widget.js` as they are. Badges come in two themes and two sizes per language and component, so
-the snapshot keeps what they say (`badges.json`) and degraded mode draws the one asked for; the
-default badge of each is also written as a file (`badge.svg`, `components/<slug>/badge.svg`)
-for a static server.
+"""The embeds in the static snapshot, so what other sites show keeps answering while the database
+is down. An embed's `lang` becomes a folder (`/widget/?lang=ru&theme=dark` -> `ru/widget/dark.html`).
+Badges come in too many themes and sizes to write: the snapshot keeps their texts (`badges.json`)
+for degraded mode to draw, and the default badges as files for a static server.
 """
 
 import json
@@ -47,8 +40,7 @@ def _widget_file(language: str, theme: str) -> str:
 
 
 def embed_urls(component_slugs: list[str]) -> list[tuple[str, str]]:
-    """(URL to request, file to write) for the embeds rendered like pages: robots.txt, widget.js,
-    and in every language the widget in each theme and the maintenance calendars."""
+    """(URL to request, file to write) for robots.txt, widget.js, and per language widgets and calendars."""
     urls = [("/robots.txt", "robots.txt"), ("/widget.js", "widget.js")]
     for language in language_codes():
         for theme in ("", *badges.THEMES):
@@ -90,8 +82,7 @@ def embed_file(path: str, params: Mapping[str, str]) -> str | None:
 
 
 def badge_from(folder: Path, path: str, params: Mapping[str, str]) -> tuple[str, int] | None:
-    """The badge a badge URL asks for, drawn from the snapshot's texts, with its status (404 for
-    a component the snapshot does not know); None for any other path or a snapshot without them."""
+    """The badge a URL asks for, drawn from the snapshot's texts, with its status; None for other paths."""
     found = BADGE.fullmatch(path)
     texts_file = folder / BADGE_TEXTS
     if found is None or not texts_file.is_file():

@@ -1,10 +1,6 @@
-"""Asks for a snapshot after a publish, at most one pending at a time (the debounce).
-
-The first change after a snapshot sets a pending flag in the cache and schedules the export
-STATUS_SNAPSHOT_DEBOUNCE_SECONDS later; changes while the flag is set join that export, so a
-burst of ten updates renders once (twice when the burst straddles a render). The task is sent
-by name so this module, called from incidents.public.versions, does not import the tasks. A broker
-or cache that is down never fails the write: the periodic snapshot catches up.
+"""Asks for a snapshot after a publish, at most one pending at a time, so a burst of updates
+renders once. The task is sent by name so this module, called from incidents.public.versions,
+does not import the tasks; a broker or cache that is down never fails the write.
 """
 
 import logging

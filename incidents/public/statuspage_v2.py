@@ -1,14 +1,11 @@
-"""The Statuspage-compatible representation of our public data (Statuspage's public API v2).
+"""Selector results in the exact shapes of Statuspage's public API v2, so its clients read us unchanged.
 
-This module is an adapter: it turns what the selectors read into the exact shapes, field
-names, enum values, ordering and time format of Statuspage's `/api/v2/*.json`, so existing
-clients read us unchanged. That format stays here; models and selectors never learn it.
-Our own extra, live metrics, sits under `x_metrics`, a key Statuspage clients ignore.
-"""
+That format stays here; our extra, live metrics, sits under `x_metrics`, which those clients ignore."""
 
 import datetime as dt
 import hashlib
 from dataclasses import dataclass
+from functools import partial
 
 from django.conf import settings
 from django.utils import timezone
@@ -28,11 +25,7 @@ def page_id() -> str:
     if settings.STATUSPAGE_PAGE_ID:
         return settings.STATUSPAGE_PAGE_ID
     number = int.from_bytes(hashlib.sha256(settings.SITE_URL.encode()).digest()[:8])
-    chars = []
-    for _ in range(12):
-        number, digit = divmod(number, 36)
-        chars.append(BASE36[digit])
-    return "".join(chars)
+    return "".join(BASE36[number // 36**place % 36] for place in range(12))
 
 
 def timestamp(value: dt.datetime | None) -> str | None:
@@ -78,8 +71,6 @@ class Page:
 
     def components(self) -> list[Component]:
         return [component for view in self.tree for component in view.components]
-
-    # --- the objects ---
 
     def page(self) -> dict:
         updated_at = selectors.page_updated_at() or timezone.now()
@@ -144,9 +135,7 @@ class Page:
         return row
 
     def metric(self, metric: Metric) -> dict:
-        """Our extra: a metric's live value, its p95 over the evaluation window, its age and status.
-
-        Metrics come from selectors.grouped_components with their probe and health loaded."""
+        """Our extra: a metric's live value, p95 over its window, age and status (probe and health loaded)."""
         now = timezone.now()
         window = self.windows.get(metric.pk, [])
         reading = metric_reading(metric, now=now)
@@ -231,11 +220,8 @@ def incident_status(incident: Incident) -> str:
     return incident.status
 
 
-# --- the documents, one per endpoint ---
-
-
 def summary(page: Page) -> dict:
-    maintenances = selectors.recent_maintenances(
+    windows = selectors.recent_maintenances(
         limit=None, statuses=selectors.MAINTENANCE_UPCOMING + selectors.MAINTENANCE_ACTIVE
     )
     return {
@@ -243,7 +229,7 @@ def summary(page: Page) -> dict:
         "status": page.status(),
         "components": page.component_list(),
         "incidents": [page.incident(i) for i in selectors.unresolved_incidents()],
-        "scheduled_maintenances": [page.incident(m) for m in maintenances],
+        "scheduled_maintenances": [page.incident(m) for m in windows],
     }
 
 
@@ -263,21 +249,9 @@ def unresolved(page: Page) -> dict:
     return {"page": page.page(), "incidents": [page.incident(i) for i in selectors.unresolved_incidents()]}
 
 
-def _maintenances(page: Page, statuses=None) -> dict:
+def maintenances(page: Page, statuses=None) -> dict:
     rows = [page.incident(m) for m in selectors.recent_maintenances(statuses=statuses)]
     return {"page": page.page(), "scheduled_maintenances": rows}
-
-
-def scheduled_maintenances(page: Page) -> dict:
-    return _maintenances(page)
-
-
-def upcoming_maintenances(page: Page) -> dict:
-    return _maintenances(page, selectors.MAINTENANCE_UPCOMING)
-
-
-def active_maintenances(page: Page) -> dict:
-    return _maintenances(page, selectors.MAINTENANCE_ACTIVE)
 
 
 DOCUMENTS = {
@@ -286,7 +260,7 @@ DOCUMENTS = {
     "components": components,
     "incidents": incidents,
     "incidents/unresolved": unresolved,
-    "scheduled-maintenances": scheduled_maintenances,
-    "scheduled-maintenances/upcoming": upcoming_maintenances,
-    "scheduled-maintenances/active": active_maintenances,
+    "scheduled-maintenances": maintenances,
+    "scheduled-maintenances/upcoming": partial(maintenances, statuses=selectors.MAINTENANCE_UPCOMING),
+    "scheduled-maintenances/active": partial(maintenances, statuses=selectors.MAINTENANCE_ACTIVE),
 }

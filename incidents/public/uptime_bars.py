@@ -1,5 +1,4 @@
-"""The day bars of the overview and component pages: what each day says, in the page's
-language, and where it leads (that day's history); drawn by incidents.public.charts."""
+"""The day bars of the overview and component pages: what each day says and where it leads."""
 
 import datetime as dt
 import hashlib
@@ -29,11 +28,8 @@ PAST_DAYS_SECONDS = 600
 
 
 class BarTexts:
-    """The texts of day bars in one language, formatting each date and label once per page.
-
-    The overview draws 90 bars for each of dozens of components: formatting a date with
-    Babel for every bar would cost more than everything else on the page.
-    """
+    """The texts of day bars in one language, each date and label formatted once per page: Babel
+    for every one of 90 bars of dozens of components would cost more than the rest of the page."""
 
     def __init__(self, language: str):
         self.language = language
@@ -116,26 +112,15 @@ def _day(span: Span, texts: BarTexts, component_slug: str) -> charts.Day:
 
 
 def _drawn(component_name: str, items: str, total: Span | None, days: int, language: str):
-    percent = (
-        formatting.format_percent(
-            float(shown_uptime(total.uptime, down_seconds=total.down_seconds)),
-            language,
-            precision=SHOWN_DECIMALS,
-        )
-        if total and total.uptime is not None
-        else ""
-    )
-    if percent:
-        label = _("%(component)s, last %(days)d days: %(uptime)s uptime, one bar per day") % {
-            "component": component_name,
-            "days": days,
-            "uptime": percent,
-        }
-    else:
-        label = _("%(component)s, last %(days)d days: no data yet") % {
-            "component": component_name,
-            "days": days,
-        }
+    named = {"component": component_name, "days": days}
+    if total is None or total.uptime is None:
+        return charts.day_bars(items, label=_("%(component)s, last %(days)d days: no data yet") % named), ""
+    shown = shown_uptime(total.uptime, down_seconds=total.down_seconds)
+    percent = formatting.format_percent(float(shown), language, precision=SHOWN_DECIMALS)
+    label = _("%(component)s, last %(days)d days: %(uptime)s uptime, one bar per day") % {
+        **named,
+        "uptime": percent,
+    }
     return charts.day_bars(items, label=label), percent
 
 
@@ -150,8 +135,7 @@ def uptime_bars(
 
 @dataclass(frozen=True)
 class PastDays:
-    """One component's bars of the days before today in one language (drawn), with the
-    seconds per status today's figures add to."""
+    """One component's drawn bars before today, with the seconds per status today's figures add to."""
 
     items: str
     days: int
@@ -181,11 +165,7 @@ def bars_with_today(
 def overview_bars(
     components: Sequence[Component], names: dict[int, str], *, language: str, days: int
 ) -> dict[int, tuple[str, str]]:
-    """The bars and uptime of each component over the last `days` days, today included.
-
-    The bars of the days before today depend on content only: they are kept in the page cache
-    store under the content version, the language and the date; today's bar is read per request.
-    """
+    """Each component's bars and uptime; the days before today are kept in the cache, today is read live."""
     now = timezone.now()
     texts = BarTexts(language)
     key = _past_days_key(components, language=language, days=days, now=now)

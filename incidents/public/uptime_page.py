@@ -1,5 +1,4 @@
-"""The uptime page: three months at a time, back to the first status period, and the links
-between them."""
+"""The uptime page: three months at a time, back to the first status period, and links between them."""
 
 import datetime as dt
 

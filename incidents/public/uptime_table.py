@@ -1,5 +1,4 @@
-"""The uptime page's table: per component and month its uptime over the whole month, time down,
-time degraded and, when the component has a target, whether the month met it."""
+"""The uptime page's table: per component and month its uptime, time down and degraded, and target."""
 
 import datetime as dt
 from dataclasses import dataclass
@@ -54,8 +53,7 @@ def uptime_rows(
     now: dt.datetime,
     first_status: dict[int, dt.datetime],
 ) -> list[UptimeRow]:
-    """One row per component; a month before its first status period (`first_status`, by
-    component id) says "no data", every later one counts whole."""
+    """One row per component; a month before its first status period says "no data"."""
 
     def duration(seconds: float) -> str:
         return formatting.format_long_duration(seconds, language) if seconds > 0 else ""

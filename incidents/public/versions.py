@@ -1,18 +1,10 @@
-"""The two versions that key every cached public page and document.
+"""The two versions that key every cached public page: content (edits readers see) and live
+(samples, statuses probes move). Pages showing live figures are keyed by both, the others by the
+content version only, so a sample never throws away history pages or feeds.
 
-The content version changes with the edits readers see: published incidents and their
-updates, postmortems, maintenance, components and groups, metrics' names and thresholds.
-The live version changes with live figures: new samples, and component statuses that probes
-move; it changes at most once every PUBLIC_METRICS_REFRESH_SECONDS, because probes write many
-times a second and a version bumped on each would leave the cache empty.
-
-Pages that show live figures (the overview, component pages, the v2 summary, components and
-status documents) are keyed by both versions; every other page by the content version only,
-so a sample never throws away the history, maintenance, uptime or incident pages or the feeds.
-
-Services call `content_changed()` or `live_changed()` themselves, one line each, inside the
-transaction of the change; the version moves once it commits, so a page rendered meanwhile
-never shows what was not yet committed. Old cache entries simply expire.
+The live version moves at most once every PUBLIC_METRICS_REFRESH_SECONDS: probes write many
+times a second, and a version bumped on each would leave the cache empty. Versions move once the
+change commits, so a page rendered meanwhile never shows uncommitted data; old entries expire.
 """
 
 import time
@@ -85,16 +77,14 @@ def page_version_or_none(*, live: bool) -> str | None:
 
 
 def content_changed() -> None:
-    """Drops every cached public page once the current transaction commits, and asks for a new
-    static snapshot (debounced, incidents.public.snapshot_schedule)."""
+    """Drops every cached public page once the transaction commits, and asks for a new snapshot."""
     # Robust: a cache server that is down must not turn a saved change into an error.
     transaction.on_commit(_bump_content, robust=True)
     transaction.on_commit(snapshot_schedule.request_snapshot, robust=True)
 
 
 def live_changed() -> None:
-    """Drops the cached pages showing live figures once the transaction commits, at most once
-    every PUBLIC_METRICS_REFRESH_SECONDS; a change held back shows on the next request after."""
+    """Drops the pages showing live figures on commit, at most once per PUBLIC_METRICS_REFRESH_SECONDS."""
     transaction.on_commit(_note_live_change, robust=True)
 
 

@@ -1,18 +1,9 @@
 """Reads shared by the pages, feeds and both APIs, one module per area."""
 
 from .history import events_since, feed_updates, first_history_month, history, maintenance_windows
-from .metrics import (
-    hour_starts,
-    hourly_values,
-    live_metrics,
-    metric_series,
-    metric_window_values,
-    rollup_value,
-)
+from .metrics import hour_starts, hourly_values, metric_series, metric_window_values
 from .public import (
     GroupView,
-    PageSummary,
-    PostmortemView,
     component_choices,
     component_incidents,
     current_indicator,
@@ -34,7 +25,6 @@ from .statuspage import (
 from .uptime import (
     first_status_month,
     first_status_times,
-    incidents_by_component,
     status_periods,
     uptime,
     uptime_by_month,
@@ -45,8 +35,6 @@ __all__ = [
     "MAINTENANCE_ACTIVE",
     "MAINTENANCE_UPCOMING",
     "GroupView",
-    "PageSummary",
-    "PostmortemView",
     "component_choices",
     "component_incidents",
     "current_indicator",
@@ -59,8 +47,6 @@ __all__ = [
     "history",
     "hour_starts",
     "hourly_values",
-    "incidents_by_component",
-    "live_metrics",
     "maintenance_windows",
     "metric_series",
     "metric_window_values",
@@ -72,7 +58,6 @@ __all__ = [
     "related_incidents",
     "recent_incidents",
     "recent_maintenances",
-    "rollup_value",
     "status_periods",
     "unresolved_incidents",
     "uptime",

@@ -13,9 +13,7 @@ CALENDAR_LIMIT = 200
 
 
 def calendar_maintenance(*, component: Component | None = None) -> list[Incident]:
-    """Published maintenance windows that end no earlier than CALENDAR_PAST_DAYS ago (or are
-    still open), optionally of one component, soonest first, with their updates (oldest
-    first) loaded."""
+    """Published maintenance ending within CALENDAR_PAST_DAYS or later, soonest first, with updates."""
     since = timezone.now() - dt.timedelta(days=CALENDAR_PAST_DAYS)
     queryset = Incident.objects.published().maintenances()
     if component is not None:

@@ -1,9 +1,5 @@
-"""Who was told about an update: its deliveries counted per channel and state.
-
-Counts only, never recipients: the editor shows them to every staff member and the API to
-every token that reads incidents. A delivery being sent (`sending`) is still queued for the
-reader; it becomes sent or failed once the worker records the outcome.
-"""
+"""Who was told about an update: deliveries counted per channel and state, never recipients
+(every staff member and every token that reads incidents sees them)."""
 
 from collections import defaultdict
 from collections.abc import Iterable

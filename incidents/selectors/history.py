@@ -20,9 +20,7 @@ def _with_components(events: list[Incident]) -> list[Incident]:
 
 
 def past_events(*, component: Component | int | None = None, impact: str = "") -> QuerySet[Incident]:
-    """Published incidents and maintenance that have begun, optionally of one component and
-    one impact ("maintenance" for maintenance). Upcoming maintenance belongs to the
-    maintenance page, not to history."""
+    """Published events begun (upcoming maintenance is not history), of one component and impact."""
     queryset = (
         Incident.objects.published()
         .filter(started_at__lte=timezone.now())
@@ -38,8 +36,7 @@ def past_events(*, component: Component | int | None = None, impact: str = "") -
 
 
 def events_since(since: dt.datetime, *, limit: int = 100) -> list[Incident]:
-    """Past incidents and maintenance begun since `since`, newest first, with their
-    components; at most `limit`, so that a busy fortnight cannot make the overview endless."""
+    """Past events begun since `since`, newest first, at most `limit` so the overview stays short."""
     queryset = past_events().filter(started_at__gte=since).order_by("-started_at", "-id")
     return _with_components(list(queryset[:limit]))
 
@@ -53,9 +50,7 @@ def history(
     page: int = 1,
     page_size: int = 25,
 ) -> Page:
-    """One page of past incidents and maintenance with their components, newest first,
-    optionally of one component and impact, started in [since, until); the first page when
-    there is no page `page`."""
+    """One page (the first when there is no `page`) of past events started in [since, until)."""
     order = ("-started_at", "-id")
     queryset = past_events(component=component, impact=impact).order_by(*order)
     if since is not None:
@@ -80,17 +75,14 @@ def first_history_month(zone: ZoneInfo) -> dt.date | None:
 
 
 def first_month(first: dt.datetime | None, zone: ZoneInfo) -> dt.date | None:
-    """The month (its first day, in `zone`) that month lists begin at for records since `first`,
-    held between the earliest time the platform accepts and now: a time stored by hand may lie
-    outside (year 1 would list 24,000 months; years 1 and 9999 cannot be shown in every zone)."""
+    """The first day of the month lists begin at, held between EARLIEST and now (times set by hand)."""
     if first is None:
         return None
     return min(max(first, EARLIEST), timezone.now()).astimezone(zone).date().replace(day=1)
 
 
 def maintenance_windows(*, past_limit: int = 20) -> tuple[list[Incident], list[Incident]]:
-    """Upcoming and in-progress maintenance (soonest first), and past windows (newest first),
-    with their components."""
+    """Upcoming and in-progress maintenance (soonest first), and past windows (newest first)."""
     queryset = Incident.objects.published().maintenances()
     # The open statuses named rather than the closed ones excluded: the (kind, status) index
     # then finds the few open windows instead of reading every past one. They are sorted here,
@@ -108,8 +100,7 @@ def maintenance_windows(*, past_limit: int = 20) -> tuple[list[Incident], list[I
 
 
 def feed_updates(*, component: Component | None = None, limit: int = 50) -> list[IncidentUpdate]:
-    """Every update of the `limit` published incidents and maintenance windows with the newest
-    activity, optionally of those affecting one component, with their incident, newest first."""
+    """Every update of the `limit` published events (of one component) with the newest activity."""
     order = ("-display_at", "-created_at", "-id")
     if component is None:
         newest = _newest_published(limit)
@@ -126,10 +117,7 @@ def feed_updates(*, component: Component | None = None, limit: int = 50) -> list
 
 
 def _newest_published(limit: int) -> list[int]:
-    """The `limit` published incidents with the newest updates: a walk of the update_timeline
-    index (no join, which SQLite's planner turns into a sort of every update) that stops once
-    it has them, where grouping every update by its incident read the whole history. Two
-    queries while `limit` incidents have at most ten updates each on average."""
+    """The `limit` published incidents with the newest updates, walking the update_timeline index."""
     walk = IncidentUpdate.objects.order_by("-display_at", "-created_at", "-id").values_list(
         "incident_id", flat=True
     )

@@ -13,8 +13,7 @@ from incidents.models import Aggregation, Metric, Resolution, Rollup, Sample
 
 
 def live_metrics() -> QuerySet[Metric]:
-    """Metrics in page order with what incidents.metrics.readings needs (probe, health) in the
-    same query."""
+    """Metrics in page order with their probe and health (what readings need) in the same query."""
     return Metric.objects.select_related("probe", "health").order_by("position", "slug")
 
 
@@ -65,11 +64,7 @@ def hourly_values(metrics: Sequence[Metric], *, hours: int = 24) -> dict[int, li
 
 
 def metric_window_values(metrics: list[Metric]) -> dict[int, list[float]]:
-    """The values of each metric's last `window` successful samples (what its status looks at).
-
-    One query for all metrics: samples are numbered newest first per metric, and the
-    (metric, -at) index serves the partitions.
-    """
+    """Each metric's last `window` successful sample values, in one query the (metric, -at) index serves."""
     windows = {metric.pk: metric.window for metric in metrics}
     rows = (
         Sample.objects.filter(metric__in=windows, value__isnull=False)

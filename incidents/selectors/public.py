@@ -1,8 +1,5 @@
-"""Reads of the public pages (overview, incident and component pages), reused by the APIs.
-
-Every function here runs a fixed number of queries whatever the size of the history: pages
-read bounded windows and never loop over rows issuing queries.
-"""
+"""Reads of the public pages, reused by the APIs: each a fixed number of queries, whatever the
+size of the history."""
 
 import datetime as dt
 from dataclasses import dataclass, field
@@ -177,8 +174,7 @@ PAGE_ORDER = (F("group__position").asc(nulls_last=True), "group__slug", "positio
 
 
 def component_choices() -> list[Component]:
-    """Every component in page order, with only what filters and tables show (slug, name, start
-    date, uptime target)."""
+    """Every component in page order, with only what filters and tables show."""
     return list(
         Component.objects.only("pk", "slug", "name", "start_date", "uptime_target").order_by(*PAGE_ORDER)
     )

@@ -74,8 +74,7 @@ def incidents_by_component(
 def uptime_days(
     components: Sequence[Component], *, days: int = 90, now: dt.datetime | None = None
 ) -> dict[int, list[Span]]:
-    """For each component, one span per day of the last `days` days with the incidents in it
-    (two queries)."""
+    """For each component, one span per day of the last `days` days with its incidents (two queries)."""
     now, zone = now or timezone.now(), status_zone()
     boundaries = day_starts(days=days, now=now, zone=zone)
     ids = [c.pk for c in components]
@@ -110,15 +109,13 @@ UPTIME_COLUMNS = [(status.value, UptimeMonth.column(status.value)) for status in
 
 
 def first_status_month(zone: ZoneInfo, *, times: dict[int, dt.datetime] | None = None) -> dt.date | None:
-    """The month (its first day, in `zone`) of the first status period: the uptime page's first;
-    from `times` (first_status_times) when the caller has them."""
+    """The first day of the first status period's month in `zone`, from `times` when given."""
     times = first_status_times() if times is None else times
     return first_month(min(times.values(), default=None), zone)
 
 
 def first_status_times() -> dict[int, dt.datetime]:
-    """When each component's first status period began (a record's or a measured one), by
-    component id; components without any are left out (one query)."""
+    """When each component's first status period began, by component id (one query)."""
     # Each component's first period through the (component, started_at) index: the first of
     # all periods by started_at alone is a scan of every period there ever was.
     firsts = (
@@ -131,16 +128,9 @@ def first_status_times() -> dict[int, dt.datetime]:
 def uptime_by_month(
     components: Sequence[Component], *, months: int = 3, last: dt.date | None = None
 ) -> tuple[list[dt.datetime], dict]:
-    """Month starts and, per component, one span per month, the last of them `last` (the
-    current month when None) (two queries).
-
-    Closed periods come counted per month (UptimeMonth), the running period is added here.
-    A component whose months were counted from another start date than its own (changed
-    around the services) is replayed from its periods instead (one more query).
-
-    Time is counted to the start of the current minute: the table says its durations in
-    minutes, and renders within one minute show the same figures (and the same ETag).
-    """
+    """Month starts and, per component, one span per month up to `last` (the current month), from
+    UptimeMonth rows and the running period (replayed from the periods when counted from another
+    start date); counted to the minute, so renders within one minute show the same figures and ETag."""
     now, zone = timezone.now().replace(second=0, microsecond=0), status_zone()
     ending = now if last is None else dt.datetime.combine(last, dt.time(12), tzinfo=zone)
     grid = MonthGrid(month_starts(months=months, now=min(ending, now), zone=zone))
@@ -188,15 +178,9 @@ def uptime_by_month(
 
 
 def counted_month_spans(
-    grid: MonthGrid,
-    rows: list[tuple],
-    running: Period | None,
-    *,
-    now: dt.datetime,
-    start: dt.datetime | None,
+    grid: MonthGrid, rows: list[tuple], running: Period | None, *, now: dt.datetime, start: dt.datetime | None
 ) -> list[Span]:
-    """One component's month spans from its UptimeMonth rows ((month, counted from as ISO text,
-    seconds per status…)) and its running period, counted from `start` (observed_from) until `now`."""
+    """One component's month spans from its UptimeMonth rows and running period, from `start`."""
     counted = {
         month: {
             status: value for (status, _column), value in zip(UPTIME_COLUMNS, seconds, strict=True) if value

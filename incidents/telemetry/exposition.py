@@ -3,11 +3,8 @@
 import os
 
 from prometheus_client import REGISTRY, CollectorRegistry, generate_latest, multiprocess
-from prometheus_client.exposition import CONTENT_TYPE_LATEST
 
 from .scrape import DatabaseCollector
-
-CONTENT_TYPE = CONTENT_TYPE_LATEST
 
 
 def scrape_text() -> bytes:

@@ -1,16 +1,10 @@
-"""Counters and histograms kept by the process that does the work (worker or web).
-
-With PROMETHEUS_MULTIPROC_DIR set (settings set it under the var folder), prometheus_client
-writes each process's values to files there, and a scrape of any web process adds them up:
-probe runs end in the worker, page renders in the web process, and /metrics shows both.
-"""
+"""Counters and histograms kept by the process that does the work (worker or web); with
+PROMETHEUS_MULTIPROC_DIR set, a scrape of any web process adds up every process's files."""
 
 from prometheus_client import Counter, Histogram
 
 PROBE_RUNS = Counter(
-    "statuspage_probe_runs",
-    "Probe runs that ended, by probe kind and outcome.",
-    ["kind", "outcome"],
+    "statuspage_probe_runs", "Probe runs that ended, by probe kind and outcome.", ["kind", "outcome"]
 )
 PROBE_LATENESS = Histogram(
     "statuspage_probe_lateness_seconds",

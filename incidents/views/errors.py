@@ -1,11 +1,6 @@
-"""Error answers: JSON under /api/, where clients read JSON, and the site's HTML pages (404, 500)
-elsewhere.
-
-DRF answers its own views' failures itself (incidents.api.errors: JSON, or the browsable API's
-page to a browser that asks for HTML). Everything else under /api/ that Django answers (a URL
-that matches no route, a method a plain view refuses, a body Django cannot read, and with DEBUG
-on its technical pages) goes out through `ApiErrorMiddleware` in the same shape:
-`{"detail": "…"}`. The browsable API's login pages are pages for people and stay HTML.
+"""Error answers: the site's HTML pages (404, 500), and under /api/ DRF's `{"detail": "…"}` shape
+for every failure Django answers rather than DRF (unrouted URLs, refused methods, unreadable
+bodies, DEBUG pages). The browsable API's login pages are for people and stay HTML.
 """
 
 from http import HTTPStatus
@@ -86,8 +81,7 @@ def page_not_found(request, exception):
 
 
 def server_error(request):
-    """The site's 500 page in the reader's language, rendered without the database or any
-    context processor (the database may be what failed)."""
+    """The 500 page, rendered without the database or context processors (they may be what failed)."""
     if is_api(request):
         return api_error(request, status=500)
     try:

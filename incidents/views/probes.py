@@ -1,7 +1,4 @@
-"""Endpoints that monitored systems call: the webhook receiver and the push endpoint.
-
-Both answer JSON, refuse with 4xx (never 500) and store nothing when they refuse.
-"""
+"""Endpoints monitored systems call (webhook receiver, push): JSON, 4xx refusals storing nothing."""
 
 from django.conf import settings
 from django.core.exceptions import ValidationError

@@ -1,5 +1,4 @@
-"""The site's icon: /favicon.svg in the colour of the current status (or of the indicator a
-page names with ?status=), and /favicon.ico for browsers that ask for it by that name."""
+"""The site's icon (/favicon.svg in the current status's colour, or ?status='s) and robots.txt."""
 
 from django.http import HttpResponse, HttpResponsePermanentRedirect
 from django.urls import reverse

@@ -6,8 +6,9 @@ from django.conf import settings
 from django.http import HttpResponse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
+from prometheus_client.exposition import CONTENT_TYPE_LATEST
 
-from incidents.telemetry.exposition import CONTENT_TYPE, scrape_text
+from incidents.telemetry.exposition import scrape_text
 
 
 def _authorised(request) -> bool:
@@ -27,4 +28,4 @@ def metrics(request):
         )
         response["WWW-Authenticate"] = 'Bearer realm="metrics"'
         return response
-    return HttpResponse(scrape_text(), content_type=CONTENT_TYPE)
+    return HttpResponse(scrape_text(), content_type=CONTENT_TYPE_LATEST)
