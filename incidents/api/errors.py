@@ -43,9 +43,6 @@ def exception_handler(exc, context):
         exc = Conflict()
     elif isinstance(exc, RequestDataTooBig):
         exc = PayloadTooLarge()
-    elif isinstance(exc, RecursionError):
-        # json.loads gives up on very deep nesting (`[[[[…`) with RecursionError, not ValueError.
-        exc = exceptions.ParseError(_("The JSON is nested too deeply."))
     elif isinstance(exc, IntegrityError):
         # A unique value taken by a concurrent request between validation and the write.
         exc = Conflict(_("This conflicts with an existing object."))

@@ -5,7 +5,6 @@ from django.conf import settings
 from django.utils.translation import gettext as _
 from rest_framework.exceptions import ParseError
 from rest_framework.parsers import JSONParser
-from rest_framework.settings import api_settings
 from rest_framework.utils.json import strict_constant
 
 from incidents.validation.json_bodies import JsonTooDeep, UnstorableText, loads_bounded
@@ -19,8 +18,7 @@ class BoundedJSONParser(JSONParser):
         encoding = parser_context.get("encoding", settings.DEFAULT_CHARSET)
         try:
             text = stream.read().decode(encoding)
-            constant = strict_constant if api_settings.STRICT_JSON else None
-            return loads_bounded(text, parse_constant=constant)
+            return loads_bounded(text, parse_constant=strict_constant if self.strict else None)
         except JsonTooDeep as error:
             raise ParseError({"body": [str(error)]}) from None
         except UnstorableText as error:

@@ -24,22 +24,17 @@ def _field_name(key: str, *, from_form: bool) -> str:
     return key.split("[", 1)[0].split(".", 1)[0] if from_form else key
 
 
-def unknown_fields(data: Mapping, known: Mapping) -> list[str]:
-    """The keys of `data` that name none of the `known` fields."""
-    from_form = isinstance(data, QueryDict)
-    return sorted(
-        str(key)
-        for key in data
-        if str(key) not in FORM_KEYS and _field_name(str(key), from_form=from_form) not in known
-    )
-
-
 class RejectUnknownFields:
     """Refuses, with 400 `{"name": ["Unknown field."]}`, every key that is not a field."""
 
     def to_internal_value(self, data):
         if isinstance(data, Mapping):
-            unknown = unknown_fields(data, self.fields)
+            from_form = isinstance(data, QueryDict)
+            unknown = sorted(
+                str(key)
+                for key in data
+                if str(key) not in FORM_KEYS and _field_name(str(key), from_form=from_form) not in self.fields
+            )
             if unknown:
                 raise serializers.ValidationError({name: [_("Unknown field.")] for name in unknown})
         return super().to_internal_value(data)

@@ -10,18 +10,14 @@ from .base import DATETIME_WIDGET
 
 
 class AuditFilterForm(forms.Form):
-    subject_type = forms.ChoiceField(label=_("Object type"), required=False)
+    subject_type = forms.ChoiceField(
+        label=_("Object type"),
+        required=False,
+        choices=[("", _("Any")), *Subject.choices, ("update_template", _("Update template"))],
+    )
     subject_id = forms.CharField(label=_("Object id"), max_length=64, required=False)
     actor = forms.CharField(label=_("User"), max_length=150, required=False)
     since = forms.DateTimeField(
         label=_("From"), required=False, widget=DATETIME_WIDGET, validators=[check_any]
     )
     until = forms.DateTimeField(label=_("To"), required=False, widget=DATETIME_WIDGET, validators=[check_any])
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.fields["subject_type"].choices = [
-            ("", _("Any")),
-            *Subject.choices,
-            ("update_template", _("Update template")),
-        ]

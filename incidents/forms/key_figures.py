@@ -25,9 +25,7 @@ class KeyFigureForm(forms.Form):
         data = super().clean()
         if not data.get("label", "").strip() and data.get("value") is None and not data.get("unit"):
             return data
-        problem = figure_problem(
-            {"label": data.get("label", ""), "value": data.get("value"), "unit": data.get("unit")}
-        )
+        problem = figure_problem(data)
         if problem:
             raise ValidationError(problem)
         return data

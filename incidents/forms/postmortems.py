@@ -77,39 +77,28 @@ class PostmortemForm(forms.Form):
         )
 
 
-# "Q1 2027", "2027-03" and "2027" stand for a quarter, a month and a year.
-DUE_SHORTHANDS = (
-    (re.compile(r"^[Qq]([1-4])\s*[-/ ]?\s*(\d{4})$"), DuePrecision.QUARTER),
-    (re.compile(r"^(\d{4})\s*[-/ ]?\s*[Qq]([1-4])$"), DuePrecision.QUARTER),
-    (re.compile(r"^(\d{4})-(\d{1,2})$"), DuePrecision.MONTH),
-    (re.compile(r"^(\d{4})$"), DuePrecision.YEAR),
-)
+# "Q1 2027" (or "2027 Q1"), "2027-03" and "2027" stand for a quarter, a month and a year.
+QUARTER = re.compile(r"^(?:[Qq]([1-4])\s*[-/ ]?\s*(\d{4})|(\d{4})\s*[-/ ]?\s*[Qq]([1-4]))$")
+MONTH = re.compile(r"^(\d{4})-(\d{1,2})$")
+YEAR = re.compile(r"^\d{4}$")
 
 
 def parse_due(text: str) -> tuple[dt.date, DuePrecision | None]:
     """A typed due date and the precision its shape implies (None for a full date)."""
     text = text.strip()
     try:
+        if found := QUARTER.match(text):
+            quarter, year = found[1] or found[4], found[2] or found[3]
+            return dt.date(int(year), 3 * int(quarter) - 2, 1), DuePrecision.QUARTER
+        if found := MONTH.match(text):
+            return dt.date(int(found[1]), int(found[2]), 1), DuePrecision.MONTH
+        if YEAR.match(text):
+            return dt.date(int(text), 1, 1), DuePrecision.YEAR
         return dt.date.fromisoformat(text), None
     except ValueError:
-        pass
-    for pattern, precision in DUE_SHORTHANDS:
-        match = pattern.match(text)
-        if not match:
-            continue
-        try:
-            if precision == DuePrecision.QUARTER:
-                first, second = match.groups()
-                quarter, year = (first, second) if len(first) == 1 else (second, first)
-                return dt.date(int(year), 3 * int(quarter) - 2, 1), precision
-            if precision == DuePrecision.MONTH:
-                return dt.date(int(match[1]), int(match[2]), 1), precision
-            return dt.date(int(match[1]), 1, 1), precision
-        except ValueError:
-            break
-    raise ValidationError(
-        _("Enter a date (2026-12-15), a month (2026-12), a quarter (Q1 2027) or a year (2027).")
-    )
+        raise ValidationError(
+            _("Enter a date (2026-12-15), a month (2026-12), a quarter (Q1 2027) or a year (2027).")
+        ) from None
 
 
 class OwnerChoiceField(forms.ModelChoiceField):
@@ -132,10 +121,6 @@ class ActionItemForm(forms.Form):
     )
     state = forms.ChoiceField(label=_("State"), choices=ActionItemState.choices, initial=ActionItemState.OPEN)
     is_public = forms.BooleanField(label=_("Public"), required=False, initial=True)
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.fields["owner"].queryset = staff_users()
 
     def clean_due(self) -> str:
         """Parses the typed due date into `due_date` and `due_precision` (kept on the form)."""

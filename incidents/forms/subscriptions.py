@@ -14,24 +14,6 @@ from incidents.services.subscriptions import check_email, check_no_line_breaks
 from .component_groups import components_by_group, shown_name
 
 
-def clean_address(value: str) -> str:
-    check_no_line_breaks(value)
-    value = value.strip()
-    check_email(value)
-    return value
-
-
-def clean_endpoint(value: str) -> str:
-    check_no_line_breaks(value)
-    value = value.strip()
-    try:
-        forms.URLField().clean(value)
-        check_url(value)
-    except ValidationError as error:
-        raise ValidationError(error.messages) from None
-    return value
-
-
 class GroupedComponents(ModelChoiceIterator):
     """The components under their groups' names, as the overview shows them; a flat list when
     they are all in one group (or none)."""
@@ -71,72 +53,73 @@ class PreferencesForm(forms.Form):
     )
 
 
-class SubscribeForm(PreferencesForm):
-    # strip=False: a trailing line break must be reported, not quietly removed.
-    email = forms.CharField(label=_("Email address"), max_length=254, strip=False)
-    endpoint_url = forms.CharField(
-        label=_("Webhook URL (optional)"),
-        max_length=2000,
-        required=False,
-        strip=False,
-        help_text=_("We POST each update as JSON in Statuspage's format, signed with a secret."),
-    )
-
-    field_order = ["email", "endpoint_url", "language", "components"]
-
-    def clean_email(self):
-        return clean_address(self.cleaned_data["email"])
-
-    def clean_endpoint_url(self):
-        value = self.cleaned_data["endpoint_url"]
-        return clean_endpoint(value) if value else ""
-
-
-def address_field(label) -> forms.CharField:
+class AddressField(forms.CharField):
     """An email address as browsers and password managers know one."""
-    return forms.CharField(
-        label=label,
-        max_length=254,
-        strip=False,  # a trailing line break must be reported, not quietly removed
-        widget=forms.EmailInput(attrs={"autocomplete": "email", "spellcheck": "false"}),
-    )
+
+    widget = forms.EmailInput(attrs={"autocomplete": "email", "spellcheck": "false"})
+
+    def __init__(self, label):
+        # strip=False: a trailing line break must be reported, not quietly removed.
+        super().__init__(label=label, max_length=254, strip=False)
+
+    def clean(self, value) -> str:
+        value = super().clean(value)
+        check_no_line_breaks(value)
+        value = value.strip()
+        check_email(value)
+        return value
+
+
+class EndpointField(forms.CharField):
+    """A webhook URL, one the outbound guard lets us post to."""
+
+    def __init__(self, **kwargs):
+        help_text = _("We POST each update as JSON in Statuspage's format, signed with a secret.")
+        super().__init__(max_length=2000, strip=False, help_text=help_text, **kwargs)
+
+    def clean(self, value) -> str:
+        value = super().clean(value)
+        if not value:
+            return value
+        check_no_line_breaks(value)
+        value = value.strip()
+        try:
+            forms.URLField().clean(value)
+            check_url(value)
+        except ValidationError as error:
+            raise ValidationError(error.messages) from None
+        return value
 
 
 class EmailSubscribeForm(PreferencesForm):
     """The subscribe page's email section."""
 
-    email = address_field(_("Email address"))
+    email = AddressField(_("Email address"))
 
     field_order = ["email", "language", "components"]
 
-    def clean_email(self):
-        return clean_address(self.cleaned_data["email"])
+
+class SubscribeForm(EmailSubscribeForm):
+    """The JSON endpoint's email channel, which also takes an optional webhook URL."""
+
+    endpoint_url = EndpointField(label=_("Webhook URL (optional)"), required=False)
 
 
-class WebhookSubscribeForm(EmailSubscribeForm):
+class WebhookSubscribeForm(SubscribeForm):
     """The subscribe page's webhook section: the address receives the confirmation link."""
 
-    endpoint_url = forms.CharField(
+    endpoint_url = EndpointField(
         label=_("Webhook URL"),
-        max_length=2000,
-        strip=False,
-        help_text=_("We POST each update as JSON in Statuspage's format, signed with a secret."),
         # Text with a URL keyboard rather than type=url: a refused value is shown again as typed,
         # and an input of type url may not hold one that is not a URL (HTML's content model).
         # autocomplete "url" would offer the visitor's own home page, never an endpoint.
         widget=forms.TextInput(attrs={"inputmode": "url", "autocomplete": "off", "placeholder": "https://"}),
     )
-    email = address_field(_("Email address for the confirmation link"))
+    email = AddressField(_("Email address for the confirmation link"))
 
     field_order = ["endpoint_url", "email", "language", "components"]
 
-    def clean_endpoint_url(self):
-        return clean_endpoint(self.cleaned_data["endpoint_url"])
-
 
 class FollowForm(forms.Form):
-    email = address_field(_("Email address"))
+    email = AddressField(_("Email address"))
     language = forms.ChoiceField(label=_("Language"), choices=settings.LANGUAGES)
-
-    def clean_email(self):
-        return clean_address(self.cleaned_data["email"])

@@ -1,11 +1,11 @@
 """Alert intake (/api/v1/intake/alertmanager/ and /grafana/), its rules and the alerts received."""
 
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import mixins, status
 from rest_framework.response import Response
 
 from incidents.api.authentication import TokenAuthentication
-from incidents.api.base import ERRORS, STALE, ApiViewSet, ByPublicId, ServiceCrudViewSet
+from incidents.api.base import STALE, ApiViewSet, ByPublicId, ServiceCrudViewSet
 from incidents.api.concurrency import check_if_match
 from incidents.api.permissions import IntakeToken
 from incidents.models import AlertRule, AlertSource, IntakeAlert
@@ -15,8 +15,6 @@ from . import serializers as s
 from .receiving import receive_alerts
 from .rules import delete_alert_rule
 
-NOT_FOUND = {404: OpenApiResponse(description="Not found")}
-
 
 class IntakeViewSet(ApiViewSet):
     """Receives one notification of an alert group. Authenticated by an API token of the
@@ -25,28 +23,24 @@ class IntakeViewSet(ApiViewSet):
     authentication_classes = [TokenAuthentication]
     permission_classes = [IntakeToken]
     source: AlertSource
-    payload_serializer: type[s.NotificationSerializer]
-
-    def get_serializer_class(self):
-        return self.payload_serializer
 
     def create(self, request, *args, **kwargs):
-        payload = self.payload_serializer(data=request.data)
+        payload = self.get_serializer(data=request.data)
         payload.is_valid(raise_exception=True)
         report = receive_alerts(self.source, payload.validated_data["alerts"])
         return Response(report.as_dict(), status=status.HTTP_200_OK)
 
 
-@extend_schema(request=s.AlertmanagerSerializer, responses={200: s.IntakeReportSerializer, **ERRORS})
+@extend_schema(responses={200: s.IntakeReportSerializer})
 class AlertmanagerIntakeViewSet(IntakeViewSet):
     source = AlertSource.ALERTMANAGER
-    payload_serializer = s.AlertmanagerSerializer
+    serializer_class = s.AlertmanagerSerializer
 
 
-@extend_schema(request=s.GrafanaSerializer, responses={200: s.IntakeReportSerializer, **ERRORS})
+@extend_schema(responses={200: s.IntakeReportSerializer})
 class GrafanaIntakeViewSet(IntakeViewSet):
     source = AlertSource.GRAFANA
-    payload_serializer = s.GrafanaSerializer
+    serializer_class = s.GrafanaSerializer
 
 
 class AlertRuleViewSet(ByPublicId, mixins.RetrieveModelMixin, ServiceCrudViewSet):
@@ -58,7 +52,7 @@ class AlertRuleViewSet(ByPublicId, mixins.RetrieveModelMixin, ServiceCrudViewSet
     ordering = ["position", "id"]
     http_method_names = ["get", "post", "patch", "delete", "head", "options"]
 
-    @extend_schema(responses={204: None, **ERRORS, **NOT_FOUND, 412: STALE[412]})
+    @extend_schema(responses={204: None, 412: STALE[412]})
     def destroy(self, request, *args, **kwargs):
         delete_alert_rule(
             self.get_object(), actor=request.user, check=lambda current: check_if_match(request, current)

@@ -58,11 +58,9 @@ class IntakeReport:
 
 
 def _rules_for(source: AlertSource) -> list[tuple[AlertRule, list[Matcher]]]:
-    rules = AlertRule.objects.filter(enabled=True).select_related("component").order_by("position", "id")
+    rules = AlertRule.objects.filter(enabled=True, source__in=["", source]).order_by("position", "id")
     usable = []
-    for rule in rules:
-        if rule.source not in ("", source):
-            continue
+    for rule in rules.select_related("component"):
         try:
             usable.append((rule, parse_matchers(rule.matchers)))
         except ValidationError:

@@ -156,8 +156,7 @@ def _free_public_ids(ids: list[str], model) -> set[str]:
 
 def _write_batch(batch: list[dict], components, *, language: str) -> tuple[int, int]:
     now = timezone.now()
-    ids = [i["id"] for i in batch]
-    free_ids = _free_public_ids(ids, Incident)
+    free_ids = _free_public_ids([i["id"] for i in batch], Incident)
     rows = []
     for imported, slug in zip(batch, _slugs(batch), strict=True):
         row = Incident(
@@ -181,12 +180,7 @@ def _write_batch(batch: list[dict], components, *, language: str) -> tuple[int, 
         if imported["id"] in free_ids:
             row.public_id = imported["id"]
         rows.append(row)
-    Incident.objects.bulk_create(rows)
-    # bulk_create returns primary keys on PostgreSQL and SQLite; look them up for the others.
-    if any(row.pk is None for row in rows):
-        pks = dict(Incident.objects.filter(statuspage_id__in=ids).values_list("statuspage_id", "pk"))
-        for row in rows:
-            row.pk = row.id = pks[row.statuspage_id]
+    Incident.objects.bulk_create(rows)  # sets primary keys, on PostgreSQL and SQLite alike
     updates = _write_updates(batch, rows, components, language=language)
     _write_links(batch, rows, components)
     _write_postmortems(batch, rows, language=language, now=now)
@@ -232,13 +226,10 @@ def _write_updates(batch, rows, components, *, language: str) -> int:
             if source["id"] in free_ids:
                 update.public_id = source["id"]
             updates.append(update)
-            seen = set()
+            firsts = {}  # a component named twice keeps its first change
             for change in source["affected_components"]:
-                component = components[change["name"].casefold()]
-                if component.pk in seen:
-                    continue
-                seen.add(component.pk)
-                changes.append((update, component, change))
+                firsts.setdefault(components[change["name"].casefold()], change)
+            changes += [(update, component, change) for component, change in firsts.items()]
     IncidentUpdate.objects.bulk_create(updates)
     ComponentChange.objects.bulk_create(
         ComponentChange(

@@ -11,6 +11,7 @@ the pages and feeds list) are the same in both. They differ only in the history 
 """
 
 import datetime as dt
+import inspect
 import random
 
 from django.core.management.base import BaseCommand, CommandError
@@ -52,6 +53,7 @@ MAINTENANCE_STEPS = (
     IncidentStatus.VERIFYING,
     IncidentStatus.COMPLETED,
 )
+OUTAGES = (ComponentStatus.DEGRADED_PERFORMANCE, ComponentStatus.PARTIAL_OUTAGE, ComponentStatus.MAJOR_OUTAGE)
 BODY = (
     "We are looking into **elevated error rates** on {name}. Requests may fail or be slow.\n\n"
     "- Affected: API calls and webhooks\n- Next update within 30 minutes\n\n"
@@ -59,6 +61,8 @@ BODY = (
 )
 
 
+# Samples in a bucket, and its minimum, maximum and p95 as shares of its mean.
+SPREAD = {Resolution.HOUR: (60, 0.8, 1.5, 1.2), Resolution.DAY: (1440, 0.5, 3, 1.3)}
 SHAPES = {
     "small": {"incidents": 480, "history_days": 365, "rollup_days": 90},
     "large": {"incidents": 4800, "history_days": 3650, "rollup_days": 400},
@@ -67,6 +71,21 @@ SHAPES = {
 
 def _bulk(model, rows, batch=2000):
     return model.objects.bulk_create(rows, batch_size=batch)
+
+
+def _rollup(metric: Metric, resolution: Resolution, bucket_start: dt.datetime, value: float) -> Rollup:
+    count, low, high, p95 = SPREAD[resolution]
+    return Rollup(
+        metric=metric,
+        resolution=resolution,
+        bucket_start=bucket_start,
+        count=count,
+        minimum=value * low,
+        maximum=value * high,
+        total=value * count,
+        p95=value * p95,
+        sketch=rollups.add({}, value),
+    )
 
 
 @transaction.atomic
@@ -135,43 +154,17 @@ def build_history(
     for metric in metric_rows:
         for h in range(rollup_days * 24 + 1):
             value = 100 + 40 * rng.random() + (300 if rng.random() < 0.01 else 0)
-            sketch = rollups.add({}, value)
-            rollup_rows.append(
-                Rollup(
-                    metric=metric,
-                    resolution=Resolution.HOUR,
-                    bucket_start=hour0 + dt.timedelta(hours=h),
-                    count=60,
-                    minimum=value * 0.8,
-                    maximum=value * 1.5,
-                    total=value * 60,
-                    p95=value * 1.2,
-                    sketch=sketch,
-                )
-            )
+            rollup_rows.append(_rollup(metric, Resolution.HOUR, hour0 + dt.timedelta(hours=h), value))
         day0 = hour0.replace(hour=0)
         for d in range(rollup_days + 1):
             value = 110 + 20 * rng.random()
-            rollup_rows.append(
-                Rollup(
-                    metric=metric,
-                    resolution=Resolution.DAY,
-                    bucket_start=day0 + dt.timedelta(days=d),
-                    count=1440,
-                    minimum=value * 0.5,
-                    maximum=value * 3,
-                    total=value * 1440,
-                    p95=value * 1.3,
-                    sketch=rollups.add({}, value),
-                )
-            )
+            rollup_rows.append(_rollup(metric, Resolution.DAY, day0 + dt.timedelta(days=d), value))
     _bulk(Rollup, rollup_rows, batch=5000)
 
     # Incidents spread evenly over the history, newest ending an hour ago; the last one stays open.
     spacing = dt.timedelta(days=history_days) / max(incidents, 1)
     incident_rows, links, update_rows = [], [], []
-    for i in range(incidents):
-        rank = incidents - 1 - i  # 0 for the newest
+    for rank in reversed(range(incidents)):  # 0 for the newest
         drawn = random.Random(seed * 1_000_003 + rank)
         started = now - spacing * (rank + 1)
         maintenance = rank % 10 == 9
@@ -257,13 +250,7 @@ def build_history(
             bad = (
                 ComponentStatus.UNDER_MAINTENANCE
                 if incident.kind == IncidentKind.MAINTENANCE
-                else random.Random(f"{seed}:{incident.slug}").choice(
-                    [
-                        ComponentStatus.DEGRADED_PERFORMANCE,
-                        ComponentStatus.PARTIAL_OUTAGE,
-                        ComponentStatus.MAJOR_OUTAGE,
-                    ]
-                )
+                else random.Random(f"{seed}:{incident.slug}").choice(OUTAGES)
             )
             if incident.resolved_at is None:
                 cursor, status = incident.started_at, bad
@@ -327,15 +314,7 @@ def build_history(
     }
 
 
-OPTIONS = (
-    "groups",
-    "components",
-    "incidents",
-    "updates_per_incident",
-    "metrics",
-    "rollup_days",
-    "history_days",
-)
+OPTIONS = [name for name in inspect.signature(build_history).parameters if name != "seed"]
 
 
 class Command(BaseCommand):
