@@ -1,7 +1,5 @@
-"""Serializers of incidents, their updates, postmortems and action items (the API's incident views).
-
-Writes hand the validated data to the services, as in the rest of the API.
-"""
+"""Serializers of incidents, their updates, postmortems and action items (the API's incident
+views); the write serializers build the lifecycle's commands."""
 
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
@@ -19,7 +17,7 @@ from incidents.lifecycle.commands import (
     WritePostmortem,
     command_from,
 )
-from incidents.lifecycle.incident_windows import MOVE_REASON_MAX
+from incidents.lifecycle.edits import MOVE_REASON_MAX
 from incidents.lifecycle.postmortems import save_action_item
 from incidents.models import (
     SECTIONS,
@@ -181,8 +179,9 @@ class ComponentStatusChangeSerializer(ApiSerializer):
     status = serializers.ChoiceField(choices=ComponentStatus.choices)
 
 
-def component_statuses(changes: list[dict]) -> dict:
-    return {change["component"]: change["status"] for change in changes}
+def component_statuses(data: dict) -> dict:
+    """The body's `components` as the commands take them: status by component."""
+    return {change["component"]: change["status"] for change in data.get("components", [])}
 
 
 def display_time_zone_field() -> serializers.CharField:
@@ -229,11 +228,9 @@ class IncidentCreateSerializer(ApiSerializer):
     def command(self) -> DeclareIncident | ScheduleMaintenance | EnterRecord:
         """What the body asks for: a record of the past, maintenance, or an incident."""
         data = self.validated_data
-        changes = component_statuses(data.get("components", []))
-        if data["backfilled"]:
-            return command_from(EnterRecord, data, component_statuses=changes)
-        kind = ScheduleMaintenance if data["kind"] == IncidentKind.MAINTENANCE else DeclareIncident
-        return command_from(kind, data, component_statuses=changes)
+        opening = ScheduleMaintenance if data["kind"] == IncidentKind.MAINTENANCE else DeclareIncident
+        kind = EnterRecord if data["backfilled"] else opening
+        return command_from(kind, data, component_statuses=component_statuses(data))
 
 
 class IncidentEditSerializer(ApiSerializer):
@@ -303,7 +300,7 @@ class UpdateCreateSerializer(ApiSerializer):
             PostUpdate,
             data,
             body={data["language"]: data["body"]},
-            component_statuses=component_statuses(data.get("components", [])),
+            component_statuses=component_statuses(data),
             notify=data.get("deliver_notifications"),
             expected_version=expected_version,
         )

@@ -3,7 +3,7 @@
 from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
-from incidents.lifecycle.key_figures import MAX_LABEL, figure_problem
+from incidents.lifecycle.postmortems import MAX_LABEL, figure_problem
 from incidents.models import MAX_KEY_FIGURES, KeyFigureUnit
 
 from .serializers import TranslationsField

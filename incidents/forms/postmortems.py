@@ -79,10 +79,10 @@ class PostmortemForm(forms.Form):
 
 # "Q1 2027", "2027-03" and "2027" stand for a quarter, a month and a year.
 DUE_SHORTHANDS = (
-    (re.compile(r"^[Qq]([1-4])\s*[-/ ]?\s*(\d{4})$"), DuePrecision.QUARTER),
-    (re.compile(r"^(\d{4})\s*[-/ ]?\s*[Qq]([1-4])$"), DuePrecision.QUARTER),
-    (re.compile(r"^(\d{4})-(\d{1,2})$"), DuePrecision.MONTH),
-    (re.compile(r"^(\d{4})$"), DuePrecision.YEAR),
+    (re.compile(r"[Qq](?P<quarter>[1-4])\s*[-/ ]?\s*(?P<year>\d{4})"), DuePrecision.QUARTER),
+    (re.compile(r"(?P<year>\d{4})\s*[-/ ]?\s*[Qq](?P<quarter>[1-4])"), DuePrecision.QUARTER),
+    (re.compile(r"(?P<year>\d{4})-(?P<month>\d{1,2})"), DuePrecision.MONTH),
+    (re.compile(r"(?P<year>\d{4})"), DuePrecision.YEAR),
 )
 
 
@@ -94,19 +94,13 @@ def parse_due(text: str) -> tuple[dt.date, DuePrecision | None]:
     except ValueError:
         pass
     for pattern, precision in DUE_SHORTHANDS:
-        match = pattern.match(text)
-        if not match:
-            continue
-        try:
-            if precision == DuePrecision.QUARTER:
-                first, second = match.groups()
-                quarter, year = (first, second) if len(first) == 1 else (second, first)
-                return dt.date(int(year), 3 * int(quarter) - 2, 1), precision
-            if precision == DuePrecision.MONTH:
-                return dt.date(int(match[1]), int(match[2]), 1), precision
-            return dt.date(int(match[1]), 1, 1), precision
-        except ValueError:
-            break
+        if match := pattern.fullmatch(text):
+            parts = match.groupdict()
+            month = 3 * int(parts["quarter"]) - 2 if "quarter" in parts else int(parts.get("month", 1))
+            try:
+                return dt.date(int(parts["year"]), month, 1), precision
+            except ValueError:
+                break
     raise ValidationError(
         _("Enter a date (2026-12-15), a month (2026-12), a quarter (Q1 2027) or a year (2027).")
     )
@@ -138,23 +132,19 @@ class ActionItemForm(forms.Form):
         self.fields["owner"].queryset = staff_users()
 
     def clean_due(self) -> str:
-        """Parses the typed due date into `due_date` and `due_precision` (kept on the form)."""
+        """Parses the typed due date into `due_date` and `due_precision`."""
         text = self.cleaned_data["due"].strip()
-        self.due_date, self.due_precision = None, DuePrecision.DAY
-        if not text:
-            return text
-        due, implied = parse_due(text)  # always the first day of its period
-        check_planned(due)
-        self.due_date, self.due_precision = due, implied or DuePrecision.DAY
+        due, implied = parse_due(text) if text else (None, None)  # a shorthand: its period's first day
+        if due is not None:
+            check_planned(due)
+        self.cleaned_data.update(due_date=due, due_precision=implied or DuePrecision.DAY)
         return text
 
     def clean(self):
         data = super().clean()
         if data.get("owner") and data.get("owner_name", "").strip():
             self.add_error("owner_name", _("Choose a user or type a name, not both."))
-        data["due_date"] = getattr(self, "due_date", None)
-        data["due_precision"] = getattr(self, "due_precision", DuePrecision.DAY)
-        return data
+        return {"due_date": None, "due_precision": DuePrecision.DAY} | data
 
 
 def initial_for_item(item, language: str) -> dict:
