@@ -20,6 +20,7 @@ from incidents.lifecycle.commands import (
 from incidents.lifecycle.edits import MOVE_REASON_MAX
 from incidents.lifecycle.postmortems import save_action_item
 from incidents.models import (
+    MAX_KEY_FIGURES,
     SECTIONS,
     ActionItem,
     Component,
@@ -37,7 +38,7 @@ from incidents.validation.instants import check_happened, check_planned
 from incidents.validation.texts import check_title, check_titles
 from incidents.validation.time_zones import check_time_zone
 
-from .key_figure_serializers import KeyFigureReadSerializer, key_figures_field
+from .key_figure_serializers import KeyFigureReadSerializer, KeyFigureSerializer
 from .serializers import (
     LANGUAGE_CHOICES,
     MAX_POSITION,
@@ -400,7 +401,12 @@ class PostmortemSerializer(ApiModelSerializer):
 class PostmortemWriteSerializer(ApiSerializer):
     language = serializers.ChoiceField(choices=LANGUAGE_CHOICES)
     sections = SectionsSerializer()
-    key_figures = key_figures_field()
+    key_figures = serializers.ListField(
+        child=KeyFigureSerializer(),
+        required=False,
+        max_length=MAX_KEY_FIGURES,
+        help_text=_("Replaces the postmortem's key figures, labels in `language`, in reading order."),
+    )
     version = serializers.IntegerField(required=False, min_value=1)
 
     def command(self, *, expected_version: int | None) -> WritePostmortem:

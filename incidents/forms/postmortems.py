@@ -127,10 +127,6 @@ class ActionItemForm(forms.Form):
     state = forms.ChoiceField(label=_("State"), choices=ActionItemState.choices, initial=ActionItemState.OPEN)
     is_public = forms.BooleanField(label=_("Public"), required=False, initial=True)
 
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.fields["owner"].queryset = staff_users()
-
     def clean_due(self) -> str:
         """Parses the typed due date into `due_date` and `due_precision`."""
         text = self.cleaned_data["due"].strip()

@@ -146,8 +146,15 @@ def _write_key_figures(
     check_key_figures(figures)
     existing = list(postmortem.key_figures.order_by("position", "id"))
     postmortem.key_figures.all().delete()
+    kept = [figure.label for figure in existing] + [{}] * len(figures)
     saved = KeyFigure.objects.bulk_create(
-        _figure(postmortem, figure, position=position, language=language, existing=existing)
+        KeyFigure(
+            postmortem=postmortem,
+            position=position,
+            label={**kept[position], language: figure["label"].strip()},
+            value=float(figure["value"]),
+            unit=figure["unit"],
+        )
         for position, figure in enumerate(figures)
     )
     postmortem.version += 1
@@ -157,24 +164,6 @@ def _write_key_figures(
     before = {"key_figures": _snapshot(existing)}
     after = {"language": language, "key_figures": _snapshot(saved)}
     audit(postmortem, action="postmortem.key_figures_changed", actor=actor, before=before, after=after)
-
-
-def _figure(
-    postmortem: Postmortem,
-    figure: Mapping[str, Any],
-    *,
-    position: int,
-    language: str,
-    existing: list[KeyFigure],
-) -> KeyFigure:
-    kept = existing[position].label if position < len(existing) else {}
-    return KeyFigure(
-        postmortem=postmortem,
-        position=position,
-        label={**kept, language: figure["label"].strip()},
-        value=float(figure["value"]),
-        unit=figure["unit"],
-    )
 
 
 @transaction.atomic

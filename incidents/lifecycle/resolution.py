@@ -111,8 +111,6 @@ class Resting:
 
     def reasons_by_language(self) -> dict[str, str]:
         """The reasons in every page language, as the resolving update keeps them."""
-        if not self.holds:
-            return {}
         return {code: self.reasons(code) for code, _name in settings.LANGUAGES}
 
 
