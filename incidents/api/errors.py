@@ -8,7 +8,7 @@ from rest_framework import exceptions, status
 from rest_framework.fields import get_error_detail
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from incidents.lifecycle.transitions import TransitionRefused
+from incidents.lifecycle.updates import TransitionRefused
 from incidents.validation.concurrency import ConcurrentEdit
 
 

@@ -1,7 +1,5 @@
-"""Serializers of incidents, their updates, postmortems and action items (the API's incident views).
-
-Writes hand the validated data to the services, as in the rest of the API.
-"""
+"""Serializers of incidents, their updates, postmortems and action items (the API's incident
+views); the write serializers build the lifecycle's commands."""
 
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
@@ -19,9 +17,10 @@ from incidents.lifecycle.commands import (
     WritePostmortem,
     command_from,
 )
-from incidents.lifecycle.incident_windows import MOVE_REASON_MAX
+from incidents.lifecycle.edits import MOVE_REASON_MAX
 from incidents.lifecycle.postmortems import save_action_item
 from incidents.models import (
+    MAX_KEY_FIGURES,
     SECTIONS,
     ActionItem,
     Component,
@@ -39,7 +38,7 @@ from incidents.validation.instants import check_happened, check_planned
 from incidents.validation.texts import check_title, check_titles
 from incidents.validation.time_zones import check_time_zone
 
-from .key_figure_serializers import KeyFigureReadSerializer, key_figures_field
+from .key_figure_serializers import KeyFigureReadSerializer, KeyFigureSerializer
 from .serializers import (
     LANGUAGE_CHOICES,
     MAX_POSITION,
@@ -181,8 +180,9 @@ class ComponentStatusChangeSerializer(ApiSerializer):
     status = serializers.ChoiceField(choices=ComponentStatus.choices)
 
 
-def component_statuses(changes: list[dict]) -> dict:
-    return {change["component"]: change["status"] for change in changes}
+def component_statuses(data: dict) -> dict:
+    """The body's `components` as the commands take them: status by component."""
+    return {change["component"]: change["status"] for change in data.get("components", [])}
 
 
 def display_time_zone_field() -> serializers.CharField:
@@ -229,11 +229,9 @@ class IncidentCreateSerializer(ApiSerializer):
     def command(self) -> DeclareIncident | ScheduleMaintenance | EnterRecord:
         """What the body asks for: a record of the past, maintenance, or an incident."""
         data = self.validated_data
-        changes = component_statuses(data.get("components", []))
-        if data["backfilled"]:
-            return command_from(EnterRecord, data, component_statuses=changes)
-        kind = ScheduleMaintenance if data["kind"] == IncidentKind.MAINTENANCE else DeclareIncident
-        return command_from(kind, data, component_statuses=changes)
+        opening = ScheduleMaintenance if data["kind"] == IncidentKind.MAINTENANCE else DeclareIncident
+        kind = EnterRecord if data["backfilled"] else opening
+        return command_from(kind, data, component_statuses=component_statuses(data))
 
 
 class IncidentEditSerializer(ApiSerializer):
@@ -303,7 +301,7 @@ class UpdateCreateSerializer(ApiSerializer):
             PostUpdate,
             data,
             body={data["language"]: data["body"]},
-            component_statuses=component_statuses(data.get("components", [])),
+            component_statuses=component_statuses(data),
             notify=data.get("deliver_notifications"),
             expected_version=expected_version,
         )
@@ -403,7 +401,12 @@ class PostmortemSerializer(ApiModelSerializer):
 class PostmortemWriteSerializer(ApiSerializer):
     language = serializers.ChoiceField(choices=LANGUAGE_CHOICES)
     sections = SectionsSerializer()
-    key_figures = key_figures_field()
+    key_figures = serializers.ListField(
+        child=KeyFigureSerializer(),
+        required=False,
+        max_length=MAX_KEY_FIGURES,
+        help_text=_("Replaces the postmortem's key figures, labels in `language`, in reading order."),
+    )
     version = serializers.IntegerField(required=False, min_value=1)
 
     def command(self, *, expected_version: int | None) -> WritePostmortem:

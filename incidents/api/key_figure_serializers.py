@@ -3,8 +3,8 @@
 from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
-from incidents.lifecycle.key_figures import MAX_LABEL, figure_problem
-from incidents.models import MAX_KEY_FIGURES, KeyFigureUnit
+from incidents.lifecycle.postmortems import MAX_LABEL, figure_problem
+from incidents.models import KeyFigureUnit
 
 from .serializers import TranslationsField
 from .strict import ApiSerializer
@@ -31,12 +31,3 @@ class KeyFigureReadSerializer(ApiSerializer):
     label = TranslationsField(read_only=True)
     value = serializers.FloatField(read_only=True)
     unit = serializers.ChoiceField(choices=KeyFigureUnit.choices, read_only=True)
-
-
-def key_figures_field() -> serializers.ListField:
-    return serializers.ListField(
-        child=KeyFigureSerializer(),
-        required=False,
-        max_length=MAX_KEY_FIGURES,
-        help_text=_("Replaces the postmortem's key figures, labels in `language`, in reading order."),
-    )

@@ -18,7 +18,7 @@ from incidents.lifecycle.commands import (
     ScheduleMaintenance,
     command_from,
 )
-from incidents.lifecycle.incident_windows import MOVE_REASON_MAX
+from incidents.lifecycle.edits import MOVE_REASON_MAX
 from incidents.lifecycle.proposals import default_update_text, proposed_impact
 from incidents.models import (
     Component,

@@ -4,7 +4,7 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
-from incidents.lifecycle.key_figures import MAX_LABEL, figure_problem
+from incidents.lifecycle.postmortems import MAX_LABEL, figure_problem
 from incidents.models import MAX_KEY_FIGURES, KeyFigureUnit, Postmortem
 
 EMPTY_ROWS = 3
@@ -25,16 +25,13 @@ class KeyFigureForm(forms.Form):
         data = super().clean()
         if not data.get("label", "").strip() and data.get("value") is None and not data.get("unit"):
             return data
-        problem = figure_problem(data)
-        if problem:
+        if problem := figure_problem(data):
             raise ValidationError(problem)
         return data
 
     def figure(self) -> dict | None:
-        data = self.cleaned_data
-        if not data.get("label", "").strip():
-            return None
-        return {"label": data["label"], "value": data["value"], "unit": data["unit"]}
+        """{label, value, unit}, or None for an empty row."""
+        return dict(self.cleaned_data) if self.cleaned_data.get("label", "").strip() else None
 
 
 class BaseKeyFigureFormSet(forms.BaseFormSet):

@@ -77,28 +77,33 @@ class PostmortemForm(forms.Form):
         )
 
 
-# "Q1 2027" (or "2027 Q1"), "2027-03" and "2027" stand for a quarter, a month and a year.
-QUARTER = re.compile(r"^(?:[Qq]([1-4])\s*[-/ ]?\s*(\d{4})|(\d{4})\s*[-/ ]?\s*[Qq]([1-4]))$")
-MONTH = re.compile(r"^(\d{4})-(\d{1,2})$")
-YEAR = re.compile(r"^\d{4}$")
+# "Q1 2027", "2027-03" and "2027" stand for a quarter, a month and a year.
+DUE_SHORTHANDS = (
+    (re.compile(r"[Qq](?P<quarter>[1-4])\s*[-/ ]?\s*(?P<year>\d{4})"), DuePrecision.QUARTER),
+    (re.compile(r"(?P<year>\d{4})\s*[-/ ]?\s*[Qq](?P<quarter>[1-4])"), DuePrecision.QUARTER),
+    (re.compile(r"(?P<year>\d{4})-(?P<month>\d{1,2})"), DuePrecision.MONTH),
+    (re.compile(r"(?P<year>\d{4})"), DuePrecision.YEAR),
+)
 
 
 def parse_due(text: str) -> tuple[dt.date, DuePrecision | None]:
     """A typed due date and the precision its shape implies (None for a full date)."""
     text = text.strip()
     try:
-        if found := QUARTER.match(text):
-            quarter, year = found[1] or found[4], found[2] or found[3]
-            return dt.date(int(year), 3 * int(quarter) - 2, 1), DuePrecision.QUARTER
-        if found := MONTH.match(text):
-            return dt.date(int(found[1]), int(found[2]), 1), DuePrecision.MONTH
-        if YEAR.match(text):
-            return dt.date(int(text), 1, 1), DuePrecision.YEAR
         return dt.date.fromisoformat(text), None
     except ValueError:
-        raise ValidationError(
-            _("Enter a date (2026-12-15), a month (2026-12), a quarter (Q1 2027) or a year (2027).")
-        ) from None
+        pass
+    for pattern, precision in DUE_SHORTHANDS:
+        if match := pattern.fullmatch(text):
+            parts = match.groupdict()
+            month = 3 * int(parts["quarter"]) - 2 if "quarter" in parts else int(parts.get("month", 1))
+            try:
+                return dt.date(int(parts["year"]), month, 1), precision
+            except ValueError:
+                break
+    raise ValidationError(
+        _("Enter a date (2026-12-15), a month (2026-12), a quarter (Q1 2027) or a year (2027).")
+    )
 
 
 class OwnerChoiceField(forms.ModelChoiceField):
@@ -123,23 +128,19 @@ class ActionItemForm(forms.Form):
     is_public = forms.BooleanField(label=_("Public"), required=False, initial=True)
 
     def clean_due(self) -> str:
-        """Parses the typed due date into `due_date` and `due_precision` (kept on the form)."""
+        """Parses the typed due date into `due_date` and `due_precision`."""
         text = self.cleaned_data["due"].strip()
-        self.due_date, self.due_precision = None, DuePrecision.DAY
-        if not text:
-            return text
-        due, implied = parse_due(text)  # always the first day of its period
-        check_planned(due)
-        self.due_date, self.due_precision = due, implied or DuePrecision.DAY
+        due, implied = parse_due(text) if text else (None, None)  # a shorthand: its period's first day
+        if due is not None:
+            check_planned(due)
+        self.cleaned_data.update(due_date=due, due_precision=implied or DuePrecision.DAY)
         return text
 
     def clean(self):
         data = super().clean()
         if data.get("owner") and data.get("owner_name", "").strip():
             self.add_error("owner_name", _("Choose a user or type a name, not both."))
-        data["due_date"] = getattr(self, "due_date", None)
-        data["due_precision"] = getattr(self, "due_precision", DuePrecision.DAY)
-        return data
+        return {"due_date": None, "due_precision": DuePrecision.DAY} | data
 
 
 def initial_for_item(item, language: str) -> dict:

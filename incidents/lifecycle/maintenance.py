@@ -2,7 +2,6 @@
 
 import datetime as dt
 
-from django.db.models import QuerySet
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
@@ -11,8 +10,6 @@ from incidents.validation.concurrency import ConcurrentEdit
 
 from .commands import ComponentStatuses, PostUpdate
 from .updates import post_update
-
-AUTOMATION = "maintenance schedule"
 
 
 def start_maintenance(incident: Incident, *, now: dt.datetime | None = None) -> IncidentUpdate | None:
@@ -53,25 +50,14 @@ def _post_on_time(
         return None
 
 
-def due_to_start(now: dt.datetime) -> QuerySet[Incident]:
-    return (
-        Incident.objects.maintenances()
-        .published()
-        .filter(status=IncidentStatus.SCHEDULED, scheduled_for__lte=now)
-    )
-
-
-def due_to_complete(now: dt.datetime) -> QuerySet[Incident]:
-    return (
-        Incident.objects.maintenances()
-        .published()
-        .filter(status__in=[IncidentStatus.IN_PROGRESS, IncidentStatus.VERIFYING], scheduled_until__lte=now)
-    )
-
-
 def advance_maintenance(*, now: dt.datetime | None = None) -> tuple[int, int]:
     """Starts and completes every window whose time has come; returns (started, completed)."""
     now = now or timezone.now()
-    started = sum(1 for incident in due_to_start(now) if start_maintenance(incident, now=now))
-    completed = sum(1 for incident in due_to_complete(now) if complete_maintenance(incident, now=now))
+    windows = Incident.objects.maintenances().published()
+    due_to_start = windows.filter(status=IncidentStatus.SCHEDULED, scheduled_for__lte=now)
+    due_to_complete = windows.filter(
+        status__in=[IncidentStatus.IN_PROGRESS, IncidentStatus.VERIFYING], scheduled_until__lte=now
+    )
+    started = sum(1 for incident in due_to_start if start_maintenance(incident, now=now))
+    completed = sum(1 for incident in due_to_complete if complete_maintenance(incident, now=now))
     return started, completed

@@ -9,27 +9,25 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from incidents.models import Impact, Incident, IncidentKind, IncidentStatus, Subject
+from incidents.models import Impact, Incident, IncidentKind, IncidentStatus
 from incidents.public.versions import content_changed
-from incidents.services.audit import record_event
 from incidents.translation import validate_language
 from incidents.validation.instants import PLANNED, check_instants, incident_start_kind
-from incidents.validation.texts import check_title, check_titles
 
+from .audit import audit
 from .commands import DeclareIncident, EnterRecord, Opening, PostUpdate, ScheduleMaintenance
-from .component_changes import apply_component_statuses
-from .incident_windows import check_record_age
-from .related import relate_incidents
+from .edits import check_title_field, relate_incidents
 from .slugs import unique_slug
-from .transitions import check_status
-from .updates import write_update
+from .updates import apply_component_statuses, check_status, write_update
+
+# An outage of the last hour is news: entered as a record, it would reach no subscriber.
+RECORD_MIN_AGE = dt.timedelta(hours=1)
 
 
 @transaction.atomic
 def declare_incident(command: DeclareIncident, *, actor: User | None) -> Incident:
     """Opens an incident, with a first update when the command has a text; without one it writes
     no update, and its component statuses wait for the first written update to carry them."""
-    _check_opening(command, kind=IncidentKind.INCIDENT)
     return _open(command, kind=IncidentKind.INCIDENT, notify=command.notify, actor=actor)
 
 
@@ -37,7 +35,6 @@ def declare_incident(command: DeclareIncident, *, actor: User | None) -> Inciden
 def schedule_maintenance(command: ScheduleMaintenance, *, actor: User | None) -> Incident:
     """Plans a maintenance window; its components change when the window starts (or at once when
     it is declared in progress)."""
-    _check_opening(command, kind=IncidentKind.MAINTENANCE)
     return _open(command, kind=IncidentKind.MAINTENANCE, notify=command.notify, actor=actor)
 
 
@@ -45,9 +42,7 @@ def schedule_maintenance(command: ScheduleMaintenance, *, actor: User | None) ->
 def enter_record(command: EnterRecord, *, actor: User | None) -> Incident:
     """Enters an incident (or maintenance) of the past: it notifies nobody, and its component
     statuses count on its own days, never as the components' current status."""
-    kind = IncidentKind(command.kind)
-    _check_opening(command, kind=kind, record=True)
-    return _open(command, kind=kind, backfilled=True, notify=False, actor=actor)
+    return _open(command, kind=IncidentKind(command.kind), backfilled=True, notify=False, actor=actor)
 
 
 def open_event(
@@ -61,7 +56,7 @@ def open_event(
     return declare_incident(command, actor=actor)
 
 
-def _check_opening(command: Opening, *, kind: IncidentKind, record: bool = False) -> None:
+def _check_opening(command: Opening, *, kind: IncidentKind, record: bool) -> None:
     validate_language(command.language)
     if not command.title.strip():
         raise ValidationError({"title": _("An incident needs a title.")})
@@ -72,22 +67,22 @@ def _check_opening(command: Opening, *, kind: IncidentKind, record: bool = False
         check_instants(planned=planned | start)
     else:
         check_instants(happened=start, planned=planned)
-    if record:
-        check_record_age(command.started_at or command.scheduled_for, now=timezone.now())
+    started_at = command.started_at or command.scheduled_for
+    if record and (started_at is None or started_at > timezone.now() - RECORD_MIN_AGE):
+        raise ValidationError(
+            {
+                "started_at": _(
+                    "A record of the past must have started more than an hour ago: declare a "
+                    "recent outage as an incident, so its subscribers hear of it."
+                )
+            }
+        )
     if kind != IncidentKind.MAINTENANCE:
         return
     if not command.scheduled_for or not command.scheduled_until:
         raise ValidationError({"scheduled_for": _("Maintenance needs a planned window.")})
     if command.scheduled_until <= command.scheduled_for:
         raise ValidationError({"scheduled_until": _("The window must end after it starts.")})
-
-
-def check_title_field(title: str | dict[str, str]) -> None:
-    """check_title (or check_titles for translations), its errors on the `title` field."""
-    try:
-        check_title(title) if isinstance(title, str) else check_titles(title)
-    except ValidationError as error:
-        raise ValidationError({"title": error.messages}) from None
 
 
 def _open(
@@ -98,6 +93,7 @@ def _open(
     notify: bool | None,
     actor: User | None,
 ) -> Incident:
+    _check_opening(command, kind=kind, record=backfilled)
     now = timezone.now()
     started_at = command.started_at or command.scheduled_for or now
     incident = Incident(
@@ -133,22 +129,15 @@ def _save_new(incident: Incident, command: Opening, *, actor: User | None) -> No
         action = "incident.entered_as_record"
     else:
         action = "maintenance.scheduled" if incident.is_maintenance else "incident.declared"
-    record_event(
-        actor=actor,
-        action=action,
-        subject_type=Subject.INCIDENT,
-        subject_id=incident.pk,
-        subject_label=str(incident),
-        after={
-            "title": incident.title,
-            "impact": incident.impact,
-            "status": incident.status,
-            "published": command.publish,
-            "backfilled": incident.backfilled,
-            "display_time_zone": incident.display_time_zone,
-        },
-        incident=incident,
-    )
+    after = {
+        "title": incident.title,
+        "impact": incident.impact,
+        "status": incident.status,
+        "published": command.publish,
+        "backfilled": incident.backfilled,
+        "display_time_zone": incident.display_time_zone,
+    }
+    audit(incident, action=action, actor=actor, after=after)
 
 
 def _first_changes(

@@ -1,7 +1,9 @@
-"""Writing and publishing postmortems and their action items."""
+"""Writing and publishing postmortems, their key figures (the numbers that tell the story) and
+their action items."""
 
 import datetime as dt
-from collections.abc import Mapping
+import math
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from django.contrib.auth.models import User
@@ -11,24 +13,25 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from incidents.models import (
+    MAX_KEY_FIGURES,
     SECTIONS,
     ActionItem,
     ActionItemState,
     DuePrecision,
     Incident,
+    KeyFigure,
+    KeyFigureUnit,
     Postmortem,
     PostmortemState,
-    Subject,
 )
 from incidents.public.versions import content_changed
-from incidents.services.audit import record_event
 from incidents.translation import validate_language, validate_translations
 from incidents.validation.concurrency import ConcurrentEdit
 from incidents.validation.instants import check_instants
-from incidents.validation.texts import check_titles
 
+from .audit import audit
 from .commands import WritePostmortem
-from .key_figures import save_key_figures
+from .edits import check_title_field
 
 SECTION_KEYS = tuple(key for key, _label in SECTIONS)
 
@@ -47,20 +50,14 @@ def write_postmortem(incident: Incident, command: WritePostmortem, *, actor: Use
     postmortem, created = Postmortem.objects.select_for_update().get_or_create(
         incident=incident, defaults={"original_language": command.language}
     )
-    if (
-        not created
-        and command.expected_version is not None
-        and postmortem.version != command.expected_version
-    ):
+    if not created and command.expected_version not in (None, postmortem.version):
         raise ConcurrentEdit(postmortem)
     if command.sections is not None or created:
         _write_sections(
             postmortem, language=command.language, sections=sections, created=created, actor=actor
         )
     if command.key_figures is not None:
-        postmortem = save_key_figures(
-            postmortem, language=command.language, figures=[dict(f) for f in command.key_figures], actor=actor
-        )
+        _write_key_figures(postmortem, language=command.language, figures=command.key_figures, actor=actor)
     return postmortem
 
 
@@ -85,16 +82,88 @@ def _write_sections(
     postmortem.updated_at = timezone.now()
     postmortem.save()
     content_changed()
-    record_event(
-        actor=actor,
+    after = {"language": language, **sections}
+    audit(
+        postmortem,
         action="postmortem.written",
-        subject_type=Subject.POSTMORTEM,
-        subject_id=postmortem.pk,
-        subject_label=str(postmortem),
+        actor=actor,
         before={"language": language, **before},
-        after={"language": language, **sections},
-        incident=postmortem.incident,
+        after=after,
     )
+
+
+MAX_LABEL = 200
+NOT_NEGATIVE = (
+    KeyFigureUnit.DURATION,
+    KeyFigureUnit.BYTES,
+    KeyFigureUnit.COUNT,
+    KeyFigureUnit.REQUESTS_PER_SECOND,
+)
+
+
+def figure_problem(figure: Mapping[str, Any]) -> str | None:
+    """What is wrong with one figure ({label, value, unit}), or None."""
+    label = figure.get("label")
+    if not isinstance(label, str) or not label.strip():
+        return _("A key figure needs a label.")
+    if len(label) > MAX_LABEL:
+        return _("A key figure's label has at most %(max)s characters.") % {"max": MAX_LABEL}
+    if figure.get("unit") not in KeyFigureUnit.values:
+        return _("Unknown unit; use one of %(units)s.") % {"units": ", ".join(KeyFigureUnit.values)}
+    value = figure.get("value")
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        return _("A key figure's value must be a finite number.")
+    if value < 0 and figure["unit"] in NOT_NEGATIVE:
+        return _("A %(unit)s figure cannot be negative.") % {"unit": KeyFigureUnit(figure["unit"]).label}
+    if abs(value) > 1e15:
+        return _("A key figure's value is too large.")
+    return None
+
+
+def check_key_figures(figures: Sequence[Mapping[str, Any]]) -> None:
+    if len(figures) > MAX_KEY_FIGURES:
+        raise ValidationError(
+            {"key_figures": _("A postmortem has at most %(max)s key figures.") % {"max": MAX_KEY_FIGURES}}
+        )
+    problems = [
+        _("Figure %(index)s: %(problem)s") % {"index": index, "problem": problem}
+        for index, figure in enumerate(figures)
+        if (problem := figure_problem(figure))
+    ]
+    if problems:
+        raise ValidationError({"key_figures": problems})
+
+
+def _snapshot(figures: Iterable[KeyFigure]) -> list[dict[str, Any]]:
+    return [{"label": figure.label, "value": figure.value, "unit": figure.unit} for figure in figures]
+
+
+def _write_key_figures(
+    postmortem: Postmortem, *, language: str, figures: Sequence[Mapping[str, Any]], actor: User | None
+) -> None:
+    """Replaces the postmortem's key figures; labels are written in `language`, and a figure at
+    the same position keeps its labels in the other languages."""
+    check_key_figures(figures)
+    existing = list(postmortem.key_figures.order_by("position", "id"))
+    postmortem.key_figures.all().delete()
+    kept = [figure.label for figure in existing] + [{}] * len(figures)
+    saved = KeyFigure.objects.bulk_create(
+        KeyFigure(
+            postmortem=postmortem,
+            position=position,
+            label={**kept[position], language: figure["label"].strip()},
+            value=float(figure["value"]),
+            unit=figure["unit"],
+        )
+        for position, figure in enumerate(figures)
+    )
+    postmortem.version += 1
+    postmortem.updated_at = timezone.now()
+    postmortem.save(update_fields=["version", "updated_at"])
+    content_changed()
+    before = {"key_figures": _snapshot(existing)}
+    after = {"language": language, "key_figures": _snapshot(saved)}
+    audit(postmortem, action="postmortem.key_figures_changed", actor=actor, before=before, after=after)
 
 
 @transaction.atomic
@@ -125,16 +194,8 @@ def _set_state(
     postmortem.updated_at = timezone.now()
     postmortem.save(update_fields=["state", "published_at", "version", "updated_at"])
     content_changed()
-    record_event(
-        actor=actor,
-        action=f"postmortem.{'published' if at else 'unpublished'}",
-        subject_type=Subject.POSTMORTEM,
-        subject_id=postmortem.pk,
-        subject_label=str(postmortem),
-        before=before,
-        after={"state": state.value},
-        incident=postmortem.incident,
-    )
+    action = f"postmortem.{'published' if at else 'unpublished'}"
+    audit(postmortem, action=action, actor=actor, before=before, after={"state": state.value})
     return postmortem
 
 
@@ -153,10 +214,7 @@ def save_action_item(item: ActionItem, *, actor: User | None) -> ActionItem:
     validate_translations(item.title)
     if not any(text.strip() for text in item.title.values()):
         raise ValidationError({"title": _("An action item needs a title.")})
-    try:
-        check_titles(item.title)
-    except ValidationError as error:
-        raise ValidationError({"title": error.messages}) from None
+    check_title_field(item.title)
     item.due_precision = DuePrecision(item.due_precision)
     item.full_clean()
     creating = item.pk is None
@@ -170,14 +228,6 @@ def save_action_item(item: ActionItem, *, actor: User | None) -> ActionItem:
     item.updated_at = timezone.now()
     item.save()
     content_changed()
-    record_event(
-        actor=actor,
-        action="action_item.created" if creating else "action_item.changed",
-        subject_type=Subject.ACTION_ITEM,
-        subject_id=item.pk,
-        subject_label=str(item),
-        before=before,
-        after=_item_snapshot(item),
-        incident=item.postmortem.incident,
-    )
+    action = "action_item.created" if creating else "action_item.changed"
+    audit(item, action=action, actor=actor, before=before, after=_item_snapshot(item))
     return item

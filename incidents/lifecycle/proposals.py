@@ -31,29 +31,29 @@ def proposed_impact(statuses: Iterable[ComponentStatus | str]) -> Impact:
     return max(implied, key=IMPACT_ORDER.index)
 
 
-def _default_texts() -> dict[IncidentStatus, str]:
-    # Called inside translation.override, so each text is looked up in the incident's language.
-    return {
-        IncidentStatus.INVESTIGATING: gettext(
-            "We are investigating this issue and will post an update soon."
-        ),
-        IncidentStatus.IDENTIFIED: gettext("The cause has been identified and a fix is being implemented."),
-        IncidentStatus.MONITORING: gettext("A fix has been put in place and we are monitoring the results."),
-        IncidentStatus.RESOLVED: gettext("This incident has been resolved."),
-        IncidentStatus.SCHEDULED: gettext("This maintenance is scheduled."),
-        IncidentStatus.IN_PROGRESS: gettext("This maintenance is in progress."),
-        IncidentStatus.VERIFYING: gettext("The maintenance work is done and we are verifying the results."),
-        IncidentStatus.COMPLETED: gettext("This maintenance has been completed."),
-    }
-
-
 def default_update_text(status: IncidentStatus | str, *, language: str) -> str:
     """The message posted for `status` when the responder typed none, in `language`."""
-    with translation.override(language):
-        return _default_texts()[IncidentStatus(status)]
+    return default_update_texts(language=language)[IncidentStatus(status).value]
 
 
 def default_update_texts(*, language: str) -> dict[str, str]:
     """Every status's default message in `language`, for the form's live placeholder."""
     with translation.override(language):
-        return {status.value: text for status, text in _default_texts().items()}
+        return {
+            IncidentStatus.INVESTIGATING: gettext(
+                "We are investigating this issue and will post an update soon."
+            ),
+            IncidentStatus.IDENTIFIED: gettext(
+                "The cause has been identified and a fix is being implemented."
+            ),
+            IncidentStatus.MONITORING: gettext(
+                "A fix has been put in place and we are monitoring the results."
+            ),
+            IncidentStatus.RESOLVED: gettext("This incident has been resolved."),
+            IncidentStatus.SCHEDULED: gettext("This maintenance is scheduled."),
+            IncidentStatus.IN_PROGRESS: gettext("This maintenance is in progress."),
+            IncidentStatus.VERIFYING: gettext(
+                "The maintenance work is done and we are verifying the results."
+            ),
+            IncidentStatus.COMPLETED: gettext("This maintenance has been completed."),
+        }

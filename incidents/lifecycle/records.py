@@ -121,17 +121,12 @@ def _lay_over_days(component: Component, impact: Span) -> None:
         .order_by("started_at")
     )
     observed = [Segment(p.status, p.started_at, p.ended_at) for p in overlapping]
-    outside = [
-        piece
-        for period in observed
-        for piece in (
-            Segment(period.status, period.started_at, day_start) if period.started_at < day_start else None,
-            Segment(period.status, day_end, period.ended_at)
-            if period.ended_at is None or period.ended_at > day_end
-            else None,
-        )
-        if piece is not None
-    ]
+    outside = []
+    for period in observed:
+        if period.started_at < day_start:
+            outside.append(Segment(period.status, period.started_at, day_start))
+        if period.ended_at is None or period.ended_at > day_end:
+            outside.append(Segment(period.status, day_end, period.ended_at))
     inside = _overlay(observed, impact, day_start=day_start, day_end=day_end)
     merged = _merged(sorted([*outside, *inside], key=lambda s: s.started_at))
     StatusPeriod.objects.filter(pk__in=[p.pk for p in overlapping]).delete()

@@ -101,10 +101,6 @@ class Resting:
     status: ComponentStatus
     holds: tuple[Hold, ...] = ()
 
-    @property
-    def is_held(self) -> bool:
-        return bool(self.holds)
-
     def reasons(self, language: str) -> str:
         """ "held by: incident “…”; webhook delay (95th percentile) 84 s > 60 s", in `language`."""
         if not self.holds:
@@ -115,8 +111,6 @@ class Resting:
 
     def reasons_by_language(self) -> dict[str, str]:
         """The reasons in every page language, as the resolving update keeps them."""
-        if not self.holds:
-            return {}
         return {code: self.reasons(code) for code, _name in settings.LANGUAGES}
 
 

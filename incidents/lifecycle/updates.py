@@ -1,28 +1,93 @@
-"""Posting to an incident's timeline: updates, resolving and reopening."""
+"""Posting to an incident's timeline (updates, resolving, reopening): the steps an incident may
+take, and what its updates do to its components."""
 
 import datetime as dt
+from collections.abc import Mapping
 
+from django.conf import settings
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from incidents.models import Incident, IncidentStatus, IncidentUpdate, Subject
+from incidents.models import (
+    Component,
+    ComponentChange,
+    ComponentStatus,
+    Incident,
+    IncidentKind,
+    IncidentStatus,
+    IncidentUpdate,
+)
 from incidents.public.versions import content_changed
 from incidents.rendering import rendered_texts
-from incidents.services.audit import record_event
+from incidents.services.components import set_component_status
 from incidents.services.notifications import enqueue_notifications
 from incidents.translation import validate_language, validate_translations
 from incidents.validation.concurrency import ConcurrentEdit
 from incidents.validation.instants import check_instants
 
-from .commands import PostUpdate, ReopenIncident, ResolveIncident
-from .component_changes import apply_component_statuses, closing_statuses, take_on_declared_changes
-from .incident_windows import check_shown_time
+from .audit import audit
+from .commands import ComponentStatuses, PostUpdate, ReopenIncident, ResolveIncident
 from .proposals import default_update_text
-from .records import write_records_impact
-from .transitions import check_status, check_transition
+from .records import status_at, write_records_impact
+from .resolution import resolution
+
+
+class TransitionRefused(ValidationError):
+    """The incident is not in a state this step can start from (409 in the API)."""
+
+
+def check_status(incident: Incident, status: IncidentStatus | str) -> IncidentStatus:
+    status = IncidentStatus(status)
+    if status not in incident.allowed_statuses():
+        raise ValidationError(
+            {"status": _("%(status)s is not a status for this kind of event.") % {"status": status.label}}
+        )
+    return status
+
+
+def check_transition(
+    incident: Incident, status: IncidentStatus, *, display_at: dt.datetime, reopening: bool
+) -> None:
+    """A closed incident is closed once, and reopens only through `reopen_incident`.
+
+    An open status that would not become the newest update (a backdated entry filling in the
+    timeline) leaves the incident closed, so it is allowed."""
+    newest = incident.updates.status_changes().timeline().first()
+    is_closed = newest is not None and IncidentStatus(incident.status).is_closed
+    if reopening:
+        if not is_closed:
+            raise TransitionRefused({"status": _("This is still open: there is nothing to reopen.")})
+        return
+    if not is_closed:
+        if status.is_closed and newest is not None and display_at < newest.display_at:
+            # Closing before the newest update would leave that update's open status in force.
+            raise ValidationError({"display_at": _("It cannot be closed before its latest update.")})
+        return
+    if status.is_closed:
+        if incident.kind == IncidentKind.MAINTENANCE:
+            raise TransitionRefused({"status": _("This maintenance is already completed.")})
+        raise TransitionRefused({"status": _("This incident is already resolved.")})
+    if display_at >= newest.display_at:
+        raise TransitionRefused({"status": _("This is closed: reopen it first, then post the update.")})
+
+
+def check_shown_time(incident: Incident, status: IncidentStatus | None, *, display_at: dt.datetime) -> None:
+    """An incident is not resolved before it started, and a note (a context event) lies at most
+    CONTEXT_NOTE_LEAD_DAYS before its start."""
+    if status is not None and status.is_closed and incident.kind == IncidentKind.INCIDENT:
+        if display_at < incident.started_at:
+            raise ValidationError({"display_at": _("The resolution cannot come before the start.")})
+    lead = dt.timedelta(days=settings.CONTEXT_NOTE_LEAD_DAYS)
+    if status is None and display_at < incident.started_at - lead:
+        raise ValidationError(
+            {
+                "display_at": _("A note can be shown at most %(days)s days before the incident started.")
+                % {"days": settings.CONTEXT_NOTE_LEAD_DAYS}
+            }
+        )
 
 
 def locked_incident(incident: Incident, *, expected_version: int | None) -> Incident:
@@ -137,6 +202,73 @@ def _move_components(
     take_on_declared_changes(incident, update)
 
 
+def apply_component_statuses(
+    incident: Incident,
+    component_statuses: ComponentStatuses,
+    *,
+    update: IncidentUpdate | None,
+    shown_at: dt.datetime,
+    held_by: Mapping[int, dict[str, str]] | None = None,
+    actor: User | None,
+    at: dt.datetime,
+    notify: bool,
+) -> None:
+    """Moves the components and writes what moved: with `update`, or held by the incident's
+    declaration when it was declared without a text."""
+    for component, status in component_statuses.items():
+        new_status = ComponentStatus(status)
+        # A record's statuses belong to its own window (write_records_impact), not to now.
+        old_status = (
+            status_at(component, shown_at)
+            if incident.backfilled
+            else Component.objects.values_list("status", flat=True).get(pk=component.pk)
+        )
+        ComponentChange.objects.create(
+            update=update,
+            declared_on=None if update else incident,
+            component=component,
+            old_status=old_status,
+            new_status=new_status,
+            held_by=(held_by or {}).get(component.pk, {}),
+        )
+        if not incident.backfilled:
+            set_component_status(
+                component, status=new_status, actor=actor, at=at, incident=incident, notify=notify
+            )
+
+
+def closing_statuses(
+    incident: Incident, chosen: ComponentStatuses, *, now: dt.datetime
+) -> tuple[dict[Component, ComponentStatus | str], dict[int, dict[str, str]]]:
+    """The resolve rule for every component the incident names, with why a held one stays; a
+    status the responder chose for a component wins. A component already where the rule puts it,
+    and free, gets no change on the timeline (no "operational → operational")."""
+    remaining = dict(chosen)
+    statuses: dict[Component, ComponentStatus | str] = {}
+    held_by: dict[int, dict[str, str]] = {}
+    for resting in resolution(incident, now=now):
+        component = resting.component
+        was_chosen = component in remaining
+        status = ComponentStatus(remaining.pop(component, resting.status))
+        if resting.holds and status == resting.status:
+            held_by[component.pk] = resting.reasons_by_language()
+        elif not was_chosen and status == component.status and not incident.backfilled:
+            continue
+        statuses[component] = status
+    statuses.update(remaining)  # components this update names for the first time
+    return statuses, held_by
+
+
+def take_on_declared_changes(incident: Incident, update: IncidentUpdate) -> None:
+    """The first written update carries the changes of a declaration that had no text (those of
+    components it changes itself stay with the declaration)."""
+    if incident.updates.exclude(pk=update.pk).exists():
+        return
+    ComponentChange.objects.filter(declared_on=incident, update__isnull=True).exclude(
+        component__in=update.component_changes.values("component")
+    ).update(update=update)
+
+
 def _take_status(
     incident: Incident, status: IncidentStatus | None, *, display_at: dt.datetime, now: dt.datetime
 ) -> None:
@@ -159,26 +291,13 @@ def _take_status(
 
 
 def _audit_update(
-    update: IncidentUpdate,
-    *,
-    before: dict[str, str],
-    status: IncidentStatus | None,
-    actor: User | None,
+    update: IncidentUpdate, *, before: dict[str, str], status: IncidentStatus | None, actor: User | None
 ) -> None:
-    incident = update.incident
-    record_event(
-        actor=actor,
-        action="update.posted",
-        subject_type=Subject.UPDATE,
-        subject_id=update.pk,
-        subject_label=str(incident),
-        before=before,
-        after={
-            "status": incident.status,
-            "update_status": status or None,
-            "body": update.body,
-            "display_at": update.display_at.isoformat(),
-            "notify": update.deliver_notifications,
-        },
-        incident=incident,
-    )
+    after = {
+        "status": update.incident.status,
+        "update_status": status or None,
+        "body": update.body,
+        "display_at": update.display_at.isoformat(),
+        "notify": update.deliver_notifications,
+    }
+    audit(update, action="update.posted", actor=actor, before=before, after=after)

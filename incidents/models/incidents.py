@@ -84,7 +84,7 @@ class Incident(models.Model):
         _("Status"), max_length=16, choices=IncidentStatus.choices, default=IncidentStatus.INVESTIGATING
     )
     components = models.ManyToManyField(Component, blank=True, related_name="incidents")
-    # Symmetric: linking A to B links B to A (incidents.lifecycle.related).
+    # Symmetric: linking A to B links B to A (incidents.lifecycle.edits).
     related = models.ManyToManyField("self", blank=True)
     started_at = models.DateTimeField(_("Started"), default=timezone.now)
     monitoring_at = models.DateTimeField(null=True, blank=True)

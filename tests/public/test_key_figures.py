@@ -7,7 +7,6 @@ import pytest
 
 from incidents.formatting import format_key_figure
 from incidents.lifecycle.commands import DeclareIncident, ResolveIncident, WritePostmortem
-from incidents.lifecycle.key_figures import save_key_figures
 from incidents.lifecycle.opening import declare_incident
 from incidents.lifecycle.postmortems import publish_postmortem, write_postmortem
 from incidents.lifecycle.updates import resolve_incident
@@ -40,7 +39,7 @@ def incident_with_postmortem(admin, language: str, summary: str, labels: list[st
         incident, WritePostmortem(language=language, sections={"summary": summary}), actor=admin
     )
     figures = [{**figure, "label": label} for figure, label in zip(FIGURES, labels, strict=True)]
-    save_key_figures(postmortem, language=language, figures=figures, actor=admin)
+    write_postmortem(incident, WritePostmortem(language=language, key_figures=figures), actor=admin)
     publish_postmortem(postmortem, actor=admin)
     return incident
 

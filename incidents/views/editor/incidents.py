@@ -23,8 +23,7 @@ from incidents.forms.incidents import (
 from incidents.forms.update_templates import template_initial
 from incidents.lifecycle.edits import edit_incident, edit_update, publish_incident
 from incidents.lifecycle.opening import open_event, schedule_maintenance
-from incidents.lifecycle.transitions import TransitionRefused
-from incidents.lifecycle.updates import post_update, reopen_incident, resolve_incident
+from incidents.lifecycle.updates import TransitionRefused, post_update, reopen_incident, resolve_incident
 from incidents.models import AuditEvent, ComponentChange, Incident, IncidentKind, IncidentUpdate
 from incidents.selectors.deliveries import delivery_counts
 from incidents.translation import current_language, language_codes, pick
