@@ -68,12 +68,7 @@ _watchers: ContextVar[tuple[KickLog, ...]] = ContextVar("notification_kick_watch
 
 @contextmanager
 def watch_notifications() -> Iterator[KickLog]:
-    """Collects the kick outcomes of the services called inside, for the editor to report.
-
-    with watch_notifications() as kicks:
-        declare_incident(...)
-    if kicks.broker_unreachable: messages.warning(request, KickOutcome.BROKER_UNREACHABLE.label)
-    """
+    """Collects the kick outcomes of the services called inside, for the editor to report."""
     log = KickLog()
     token = _watchers.set((*_watchers.get(), log))
     try:
