@@ -16,8 +16,8 @@ from incidents import models
 from incidents.security.masking import masked_probe_fields, readable_audit_values
 from incidents.services.component_limits import check_room_for_components
 from incidents.services.components import save_component, save_group
-from incidents.services.metrics import save_metric
-from incidents.services.probes import issue_push_token, save_probe, validate_probe
+from incidents.services.metrics import THRESHOLDS, save_metric
+from incidents.services.probes import PROBE_FIELDS, issue_push_token, save_probe, validate_probe
 from incidents.validation.instants import check_fields
 
 
@@ -31,15 +31,10 @@ class InstantBoundsForm(forms.ModelForm):
         try:
             check_fields(self.instance, typed)
         except ValidationError as error:
-            for field, messages in error.message_dict.items():
-                self.add_error(field, messages)
+            self._update_errors(error)
 
 
 class ModelAdmin(admin.ModelAdmin):
-    form = InstantBoundsForm
-
-
-class TabularInline(admin.TabularInline):
     form = InstantBoundsForm
 
 
@@ -63,21 +58,15 @@ class ReadOnlyMixin:
         return False
 
 
-class LifecycleAdmin(ReadOnlyMixin, ModelAdmin):
+class ReadOnlyAdmin(ReadOnlyMixin, ModelAdmin):
     pass
 
 
-class MetricInline(TabularInline):
+class MetricInline(admin.TabularInline):
     model = models.Metric
+    form = InstantBoundsForm
     extra = 0
-    fields = (
-        "slug",
-        "name",
-        "unit",
-        "degraded_threshold",
-        "partial_outage_threshold",
-        "major_outage_threshold",
-    )
+    fields = ("slug", "name", "unit", *THRESHOLDS)
     show_change_link = True
 
 
@@ -117,15 +106,7 @@ class StatusPeriodAdmin(ModelAdmin):
 @admin.register(models.Metric)
 class MetricAdmin(AuditedAdmin):
     save_service = save_metric
-    list_display = (
-        "__str__",
-        "unit",
-        "latest_value",
-        "latest_at",
-        "degraded_threshold",
-        "partial_outage_threshold",
-        "major_outage_threshold",
-    )
+    list_display = ("__str__", "unit", "latest_value", "latest_at", *THRESHOLDS)
     readonly_fields = ("latest_value", "latest_at")
 
 
@@ -149,7 +130,7 @@ class UpdateInline(ReadOnlyMixin, admin.StackedInline):
 
 
 @admin.register(models.Incident)
-class IncidentAdmin(LifecycleAdmin):
+class IncidentAdmin(ReadOnlyAdmin):
     list_display = ("slug", "kind", "status", "impact", "started_at", "resolved_at", "published_at")
     list_filter = ("kind", "status", "impact")
     search_fields = ("slug",)
@@ -157,12 +138,12 @@ class IncidentAdmin(LifecycleAdmin):
 
 
 @admin.register(models.IncidentUpdate)
-class IncidentUpdateAdmin(LifecycleAdmin):
+class IncidentUpdateAdmin(ReadOnlyAdmin):
     list_display = ("incident", "status", "display_at", "created_at", "author")
 
 
 @admin.register(models.ComponentChange)
-class ComponentChangeAdmin(LifecycleAdmin):
+class ComponentChangeAdmin(ReadOnlyAdmin):
     list_display = ("update", "component", "old_status", "new_status")
 
 
@@ -172,19 +153,19 @@ class ActionItemInline(ReadOnlyMixin, admin.TabularInline):
 
 
 @admin.register(models.Postmortem)
-class PostmortemAdmin(LifecycleAdmin):
+class PostmortemAdmin(ReadOnlyAdmin):
     list_display = ("incident", "state", "original_language", "published_at")
     inlines = [ActionItemInline]
 
 
 @admin.register(models.ActionItem)
-class ActionItemAdmin(LifecycleAdmin):
+class ActionItemAdmin(ReadOnlyAdmin):
     list_display = ("__str__", "owner_name", "owner", "state", "due_date", "due_precision", "is_public")
     list_filter = ("state", "due_precision", "is_public")
 
 
 @admin.register(models.AuditEvent)
-class AuditEventAdmin(ModelAdmin):
+class AuditEventAdmin(ReadOnlyAdmin):
     list_display = ("at", "actor_label", "action", "subject_type", "subject_label")
     list_filter = ("subject_type", "action")
     exclude = ("before", "after")
@@ -197,12 +178,6 @@ class AuditEventAdmin(ModelAdmin):
     @admin.display(description=_("After"))
     def values_after(self, event):
         return json.dumps(readable_audit_values(event)[1], ensure_ascii=False)
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
 
 @admin.register(models.Subscriber)
@@ -235,18 +210,7 @@ class DeliveryAdmin(ModelAdmin):
 class ProbeAdminForm(InstantBoundsForm):
     class Meta:
         model = models.Probe
-        fields = (
-            "name",
-            "kind",
-            "metric",
-            "enabled",
-            "url",
-            "config",
-            "interval",
-            "connect_timeout",
-            "read_timeout",
-            "timeout",
-        )
+        fields = [name.removesuffix("_id") for name in PROBE_FIELDS]
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -258,8 +222,6 @@ class ProbeAdminForm(InstantBoundsForm):
 
     def _post_clean(self):
         super()._post_clean()
-        # Stored credentials where their masks came back, the kind's own checks (URL guard,
-        # config shape) and the interval and timeout bounds.
         try:
             validate_probe(self.instance)
         except ValidationError as error:

@@ -134,8 +134,6 @@ def quoted_as_written(text: str) -> str:
     return f"{fence}\n{text}\n{fence}"
 
 
-# HTML rendered when an update is written.
-#
 # Feeds show the HTML of dozens of updates per request; rendering Markdown costs more than the
 # rest of the request. Services store the HTML of each text when they write it, keyed by a
 # digest of the text and of the rules below, so a text changed around the services (the admin)

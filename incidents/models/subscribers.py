@@ -146,8 +146,7 @@ class Delivery(models.Model):
     subscriber = models.ForeignKey(Subscriber, on_delete=models.CASCADE, related_name="deliveries")
     channel = models.CharField(max_length=16, choices=Channel.choices)
     # Derived from (update or status change, subscriber): the email's Message-ID and the webhook's
-    # event id, so a
-    # receiver can drop the duplicate a crash inside one lease window may cause.
+    # event id, so a receiver can drop the duplicate a crash inside one lease window may cause.
     idempotency_key = models.CharField(max_length=64, unique=True)
     state = models.CharField(max_length=16, choices=DeliveryState.choices, default=DeliveryState.PENDING)
     attempts = models.PositiveIntegerField(default=0)

@@ -82,13 +82,10 @@ def validate_target_url(url: str, *, field_name: str = "url") -> None:
         raise ValidationError({field_name: error.messages}) from None
 
 
-def require_mapping(config: object) -> dict:
+def known_settings(config: object, known: set[str]) -> dict:
+    """`config` when it is a JSON object holding no setting outside `known`."""
     if not isinstance(config, dict):
         raise ValidationError({"config": _("The settings must be a JSON object.")})
-    return config
-
-
-def refuse_unknown_keys(config: dict, known: set[str]) -> None:
     unknown = sorted(set(config) - known)
     if unknown:
         raise ValidationError(
@@ -97,6 +94,7 @@ def refuse_unknown_keys(config: dict, known: set[str]) -> None:
                 % {"keys": ", ".join(unknown), "known": ", ".join(sorted(known))}
             }
         )
+    return config
 
 
 def validate_headers(headers: object) -> None:

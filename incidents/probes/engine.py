@@ -83,16 +83,11 @@ class ProbeEngine:
             self.tasks.add(task)
             task.add_done_callback(self.tasks.discard)
 
-    def _host_slot(self, host: str) -> asyncio.Semaphore:
-        if host not in self.host_slots:
-            self.host_slots[host] = asyncio.Semaphore(self.per_host)
-        return self.host_slots[host]
-
     async def _run(self, spec: RunSpec) -> None:
         wait = spec.scheduled_at - time.time()
         if wait > 0:
             await asyncio.sleep(wait)
-        async with self.slots, self._host_slot(spec.host):
+        async with self.slots, self.host_slots.setdefault(spec.host, asyncio.Semaphore(self.per_host)):
             started = time.time()
             # Never past the watchdog's abandon time, so a live run is not declared abandoned.
             budget = min(spec.timeout, spec.abandon_after - 0.25 - started)
@@ -102,7 +97,7 @@ class ProbeEngine:
             # The receiver finishes the run; at the deadline a timeout ends it if it did not.
             self.loop.call_later(max(0.0, spec.deadline - finished), self._canary_timeout, spec, started)
             return
-        self._finish(
+        self.results.put(
             RunResult(spec, measurement.state, started, finished, measurement.value, measurement.detail)
         )
 
@@ -120,18 +115,14 @@ class ProbeEngine:
             return Measurement(RunState.TIMEOUT, None, f"no answer within {time.time() - started:.1f} s")
         except (aiohttp.ClientError, OSError, ValueError) as error:
             refusal = refusal_in(error)
-            if refusal:
-                return Measurement(RunState.FAILED, None, f"Address refused: {refusal}"[:500])
-            return Measurement(RunState.FAILED, None, f"{type(error).__name__}: {error}"[:500])
+            detail = f"Address refused: {refusal}" if refusal else f"{type(error).__name__}: {error}"
+            return Measurement(RunState.FAILED, None, detail[:500])
         except Exception as error:  # a bug in a probe kind must still end the run
             logger.exception("probe run %s crashed", spec.run_id)
             return Measurement(RunState.ERROR, None, f"{type(error).__name__}: {error}"[:500])
 
     def _canary_timeout(self, spec: RunSpec, started: float) -> None:
-        self._finish(RunResult(spec, RunState.TIMEOUT, started, time.time(), None, "canary not received"))
-
-    def _finish(self, result: RunResult) -> None:
-        self.results.put(result)
+        self.results.put(RunResult(spec, RunState.TIMEOUT, started, time.time(), None, "canary not received"))
 
     # --- the writer thread ---
     def _write_forever(self) -> None:

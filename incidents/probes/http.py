@@ -17,8 +17,7 @@ from .base import (
     Measurement,
     RunSpec,
     elapsed_in_unit,
-    refuse_unknown_keys,
-    require_mapping,
+    known_settings,
     validate_headers,
     validate_target_url,
 )
@@ -29,8 +28,7 @@ KNOWN = {"method", "headers", "expected_status", "body_contains"}
 
 def validate(probe) -> None:
     validate_target_url(probe.url)
-    config = require_mapping(probe.config)
-    refuse_unknown_keys(config, KNOWN)
+    config = known_settings(probe.config, KNOWN)
     if config.get("method", "GET") not in METHODS:
         raise ValidationError({"config": _("The method must be GET, HEAD or POST.")})
     validate_headers(config.get("headers", {}))

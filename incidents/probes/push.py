@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from incidents.validation.instants import check_within_window, parse_instant
 from incidents.validation.json_bodies import JsonTooDeep, UnstorableText, loads_bounded
 
-from .base import refuse_unknown_keys, require_mapping
+from .base import known_settings
 
 # How old a pushed sample may be: a push reports what is measured now, not history.
 PUSH_WINDOW = dt.timedelta(days=1)
@@ -32,7 +32,7 @@ class BadPush(ValueError):
 def validate(probe) -> None:
     if probe.url:
         raise ValidationError({"url": _("A push probe has no URL: the system calls us.")})
-    refuse_unknown_keys(require_mapping(probe.config), set())
+    known_settings(probe.config, set())
 
 
 def _refuse_constant(name: str):
@@ -43,13 +43,11 @@ def parse_body(body: bytes, *, received_at: dt.datetime) -> list[tuple[float, dt
     """(value, time) pairs from a push body, or BadPush."""
     try:
         document = loads_bounded(body, parse_constant=_refuse_constant)
-    except (ValueError, UnicodeDecodeError) as error:
-        if isinstance(error, BadPush):
-            raise
-        if isinstance(error, JsonTooDeep):
-            raise BadPush(str(error), field="body") from None
-        if isinstance(error, UnstorableText):
-            raise BadPush(str(error), field=error.field) from None
+    except BadPush:
+        raise
+    except (JsonTooDeep, UnstorableText) as error:
+        raise BadPush(str(error), field=error.field) from None
+    except ValueError:  # UnicodeDecodeError included
         raise BadPush(_("The body must be JSON.")) from None
     if isinstance(document, dict) and "samples" in document:
         entries = document["samples"]

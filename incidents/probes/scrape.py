@@ -22,8 +22,7 @@ from .base import (
     Measurement,
     RunSpec,
     json_path_get,
-    refuse_unknown_keys,
-    require_mapping,
+    known_settings,
     validate_headers,
     validate_json_path,
     validate_target_url,
@@ -39,8 +38,7 @@ MAX_SAMPLE_LINE_CHARS = 4096
 
 def validate(probe) -> None:
     validate_target_url(probe.url)
-    config = require_mapping(probe.config)
-    refuse_unknown_keys(config, KNOWN)
+    config = known_settings(probe.config, KNOWN)
     validate_headers(config.get("headers", {}))
     kind = config.get("format")
     if kind == "prometheus":

@@ -14,7 +14,7 @@ from incidents.models.components import SEVERITY
 from incidents.validation.json_bodies import loads_bounded
 
 from . import http
-from .base import Measurement, RunSpec, refuse_unknown_keys, require_mapping, validate_target_url
+from .base import Measurement, RunSpec, known_settings, validate_target_url
 
 KNOWN = {"component"}
 INDICATOR_STATUS = {
@@ -29,8 +29,7 @@ BY_SEVERITY = {severity: status for status, severity in SEVERITY.items()}
 
 def validate(probe) -> None:
     validate_target_url(probe.url)
-    config = require_mapping(probe.config)
-    refuse_unknown_keys(config, KNOWN)
+    config = known_settings(probe.config, KNOWN)
     if not isinstance(config.get("component", ""), str):
         raise ValidationError({"config": _("The component must be its id or name.")})
 

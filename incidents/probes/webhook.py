@@ -22,8 +22,7 @@ from .base import (
     Measurement,
     RunSpec,
     json_path_get,
-    refuse_unknown_keys,
-    require_mapping,
+    known_settings,
     validate_headers,
     validate_json_path,
     validate_target_url,
@@ -35,8 +34,7 @@ SIGNATURE_HEADER = "X-Signature-SHA256"
 
 def validate(probe) -> None:
     validate_target_url(probe.url)
-    config = require_mapping(probe.config)
-    refuse_unknown_keys(config, KNOWN)
+    config = known_settings(probe.config, KNOWN)
     if config.get("trigger_method", "POST") not in ("POST", "PUT", "GET"):
         raise ValidationError({"config": _("The trigger method must be POST, PUT or GET.")})
     validate_headers(config.get("headers", {}))

@@ -63,10 +63,8 @@ def unmasked_config(sent: object, stored: object) -> object:
         restored = {}
         for name, value in sent.items():
             kept = stored.get(name)
-            if is_masked(value) and kept is not None and mask_secret(kept) == value:
-                restored[name] = kept
-            else:
-                restored[name] = unmasked_config(value, kept)
+            matches = is_masked(value) and kept is not None and mask_secret(kept) == value
+            restored[name] = kept if matches else unmasked_config(value, kept)
         return restored
     return sent
 

@@ -118,24 +118,20 @@ def pinned_by_incident(component: Component) -> bool:
 
 def derive_component_status(
     component_id: int, *, cause: Metric, figure: float | None, count: int, now: dt.datetime
-) -> bool:
-    """Gives an automatic component the worst status of its metrics and firing alerts; True if
-    it changed."""
+) -> None:
+    """Gives an automatic component the worst status of its metrics and firing alerts."""
     cause_status = MetricHealth.objects.get(metric=cause).status
     with translation.override(settings.LANGUAGE_CODE):
         reason = health.describe_figure(cause, figure, count, ComponentStatus(cause_status))
     status = settle_component(component_id, reason=reason, now=now, automation=_probe_automation(cause))
     if status is not None and status.counts_as_down:
         open_draft_incident(Component.objects.get(pk=component_id), status=status, evidence=reason, now=now)
-    return status is not None
 
 
 def _probe_automation(metric: Metric) -> str:
     """Who moved the component, for the audit trail: the metric's probe by name when it has one."""
-    try:
-        return f"probe:{metric.probe.name}"[:150]
-    except Metric.probe.RelatedObjectDoesNotExist:
-        return AUTOMATION
+    probe = getattr(metric, "probe", None)
+    return f"probe:{probe.name}"[:150] if probe is not None else AUTOMATION
 
 
 def settle_component(

@@ -137,13 +137,8 @@ def record_sample(
     return record_samples([NewSample(metric, value, at or timezone.now(), Outcome(outcome))])[0]
 
 
-THRESHOLD_FIELDS = (
-    "degraded_threshold",
-    "partial_outage_threshold",
-    "major_outage_threshold",
-    "higher_is_worse",
-    "window",
-)
+THRESHOLDS = ("degraded_threshold", "partial_outage_threshold", "major_outage_threshold")
+THRESHOLD_FIELDS = (*THRESHOLDS, "higher_is_worse", "window")
 METRIC_FIELDS = ("slug", "name", "kind", "unit", "precision", "aggregation", "expected_interval", "position")
 
 

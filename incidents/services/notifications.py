@@ -68,12 +68,7 @@ _watchers: ContextVar[tuple[KickLog, ...]] = ContextVar("notification_kick_watch
 
 @contextmanager
 def watch_notifications() -> Iterator[KickLog]:
-    """Collects the kick outcomes of the services called inside, for the editor to report.
-
-    with watch_notifications() as kicks:
-        declare_incident(...)
-    if kicks.broker_unreachable: messages.warning(request, KickOutcome.BROKER_UNREACHABLE.label)
-    """
+    """Collects the kick outcomes of the services called inside, for the editor to report."""
     log = KickLog()
     token = _watchers.set((*_watchers.get(), log))
     try:
@@ -101,35 +96,21 @@ def enqueue_notifications(update: IncidentUpdate) -> int:
     """Writes one pending delivery per recipient of `update`; call it inside the posting transaction."""
     incident = update.incident
     closed = IncidentStatus(incident.status).is_closed
-    if not closed:
-        _wake_follows(incident)
+    # An explicit unsubscribe (`unsubscribed_at`) is final: neither line below touches it.
+    follows = Subscriber.objects.filter(incident=incident, unsubscribed_at__isnull=True)
+    if not closed:  # followers hear about a reopened incident
+        follows.filter(follow_ended_at__isnull=False).update(follow_ended_at=None)
     if not update.deliver_notifications or incident.published_at is None:
         written = 0
     else:
         written = _insert_deliveries(recipients_of(update), subject_field="update", subject=update)
-    if closed:
-        _rest_follows(incident)
+    if closed:  # a follow rests while its incident is resolved: the resolving update is its last
+        follows.filter(follow_ended_at__isnull=True).update(follow_ended_at=timezone.now())
     if written:
         transaction.on_commit(lambda: kick(update))
     else:
         _record(update, KickOutcome.NOTHING_TO_SEND)
     return written
-
-
-def _rest_follows(incident) -> None:
-    """A follow rests while its incident is resolved: the resolving update is the last it gets,
-    unless the incident reopens."""
-    Subscriber.objects.filter(
-        incident=incident, unsubscribed_at__isnull=True, follow_ended_at__isnull=True
-    ).update(follow_ended_at=timezone.now())
-
-
-def _wake_follows(incident) -> None:
-    """Followers hear about a reopened incident. An explicit unsubscribe (`unsubscribed_at`)
-    is final and is never undone here."""
-    Subscriber.objects.filter(
-        incident=incident, unsubscribed_at__isnull=True, follow_ended_at__isnull=False
-    ).update(follow_ended_at=None)
 
 
 def component_update_recipients(change: ComponentStatusChange):

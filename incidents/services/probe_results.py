@@ -108,15 +108,9 @@ def record_run_results(results: list[RunResult]) -> int:
 def _update_breakers(results: list[RunResult]) -> None:
     """Consecutive failures per target, timeouts included; writes only breakers that change."""
     now = timezone.now()
+    failing = {r.spec.target for r in results if r.state in BREAKER_FAILURES}
+    CircuitBreaker.objects.bulk_create([CircuitBreaker(target=t) for t in failing], ignore_conflicts=True)
     targets = {r.spec.target for r in results}
-    CircuitBreaker.objects.bulk_create(
-        [
-            CircuitBreaker(target=t)
-            for t in targets
-            if any(r.state in BREAKER_FAILURES for r in results if r.spec.target == t)
-        ],
-        ignore_conflicts=True,
-    )
     breakers = CircuitBreaker.objects.select_for_update().in_bulk(targets, field_name="target")
     changed = {}
     threshold = settings.PROBE_BREAKER_FAILURES
@@ -164,9 +158,7 @@ def receive_canary(probe: Probe, *, body: bytes, signature: str, received_at: dt
         raise CanaryRefused(401, "bad signature")
     try:
         nonce = webhook.nonce_in(body, probe.config.get("nonce_path", "nonce"))
-    except JsonTooDeep as error:
-        raise CanaryRefused(400, str(error), field="body") from None
-    except UnstorableText as error:
+    except (JsonTooDeep, UnstorableText) as error:
         raise CanaryRefused(400, str(error), field=error.field) from None
     except (ValueError, KeyError, IndexError, TypeError):
         raise CanaryRefused(400, "no nonce in the body") from None

@@ -42,14 +42,15 @@ PROBE_FIELDS = ("name", "kind", "metric_id", "enabled", "url", "config", "interv
 PROBE_FIELDS += ("connect_timeout", "read_timeout")
 
 
-def keep_stored_secrets(probe: Probe) -> None:
-    """Puts the stored credential back wherever its mask was sent (settings, URL), as read from
-    the editor, the API or the admin; a mask that matches nothing stored is refused."""
+def validate_probe(probe: Probe) -> None:
+    """Puts the stored credentials back wherever their masks were sent (settings, URL), as read
+    from the editor, the API or the admin, refusing a mask that matches nothing stored; then the
+    kind's own checks, and timeouts and interval within the configured bounds."""
     stored_url, stored_config = (
         Probe.objects.filter(pk=probe.pk).values_list("url", "config").first() if probe.pk else None
-    ) or ("", {})
+    ) or (None, {})
     probe.config = unmasked_config(probe.config, stored_config)
-    probe.url = unmasked_url(probe.url, stored_url)
+    probe.url = unmasked_url(probe.url, stored_url or "")
     message = _("A masked value matches no stored credential: send the credential itself.")
     errors = {}
     if carries_masked_values(probe.config):
@@ -58,13 +59,6 @@ def keep_stored_secrets(probe: Probe) -> None:
         errors["url"] = message
     if errors:
         raise ValidationError(errors)
-
-
-def validate_probe(probe: Probe) -> None:
-    """The stored credentials kept where their masks were sent, the kind's own checks, then
-    timeouts and interval within the configured bounds."""
-    keep_stored_secrets(probe)
-    errors = {}
     low, high = settings.PROBE_MIN_INTERVAL, settings.PROBE_MAX_INTERVAL
     if not low <= probe.interval <= high:
         errors["interval"] = _("The interval must be between %(low)s and %(high)s seconds.") % {
@@ -81,23 +75,14 @@ def validate_probe(probe: Probe) -> None:
     if errors:
         raise ValidationError(errors)
     kind_module(probe.kind).validate(probe)
-    if probe.url and url_changed(probe):
-        check_target_address(probe.url)
-
-
-def url_changed(probe: Probe) -> bool:
-    stored = Probe.objects.filter(pk=probe.pk).values_list("url", flat=True).first() if probe.pk else None
-    return stored != probe.url
-
-
-def check_target_address(url: str) -> None:
-    """The shape of a new or changed URL and where it points now. An unchanged URL is not judged
-    again, so a probe whose host has since moved somewhere refused (or saved before a rule was
-    added) can still be edited or disabled; the HTTP client refuses that address at every run."""
-    try:
-        check_host_addresses(check_url_shape(url), explain=True)
-    except ValidationError as error:
-        raise ValidationError({"url": error.messages}) from None
+    if probe.url and probe.url != stored_url:
+        # Only a new or changed URL has its shape and address judged, so a probe whose host has
+        # since moved somewhere refused (or saved before a rule was added) can still be edited
+        # or disabled; the HTTP client refuses that address at every run.
+        try:
+            check_host_addresses(check_url_shape(probe.url), explain=True)
+        except ValidationError as error:
+            raise ValidationError({"url": error.messages}) from None
 
 
 def _record(probe: Probe, action: str, *, actor: AbstractBaseUser | None, **changes) -> None:
@@ -221,8 +206,7 @@ def dispatch_due_probes(*, now: dt.datetime | None = None, limit: int = 5000) ->
                     trying.append(breaker)
                 else:
                     run.state, run.detail = RunState.SKIPPED, f"circuit {breaker.state.replace('_', ' ')}"
-            if run.state == RunState.SKIPPED:
-                run.started_at = run.finished_at = scheduled
+                    run.started_at = run.finished_at = scheduled
             runs.append(run)
             probe.next_run_at = scheduled + dt.timedelta(seconds=probe.interval)
         ProbeRun.objects.bulk_create(runs)

@@ -20,8 +20,15 @@ from .audit import changed_fields, record_event
 from .subscriptions import channel_of, confirm_subscription, subscribe, subscription_of, update_preferences
 
 
-def _label(subscriber: Subscriber) -> str:
-    return f"{subscriber.channel} subscriber {subscriber.public_id}"
+def _record(subscriber: Subscriber, action: str, *, actor: AbstractBaseUser | None, **changes) -> None:
+    record_event(
+        actor=actor,
+        action=action,
+        subject_type=Subject.SUBSCRIBER,
+        subject_id=subscriber.public_id,
+        subject_label=f"{subscriber.channel} subscriber {subscriber.public_id}",
+        **changes,
+    )
 
 
 def _preferences(subscriber: Subscriber) -> dict:
@@ -73,14 +80,8 @@ def add_subscriber(
     subscriber = result.subscriber
     if confirmed:
         subscriber = confirm_subscription(subscriber)
-    record_event(
-        actor=actor,
-        action="subscriber.created",
-        subject_type=Subject.SUBSCRIBER,
-        subject_id=subscriber.public_id,
-        subject_label=_label(subscriber),
-        after={**_preferences(subscriber), "confirmed": subscriber.confirmed_at is not None},
-    )
+    after = {**_preferences(subscriber), "confirmed": subscriber.confirmed_at is not None}
+    _record(subscriber, "subscriber.created", actor=actor, after=after)
     return subscriber
 
 
@@ -101,27 +102,12 @@ def change_subscriber(
     )
     old, new = changed_fields(before, _preferences(subscriber))
     if old or new:
-        record_event(
-            actor=actor,
-            action="subscriber.changed",
-            subject_type=Subject.SUBSCRIBER,
-            subject_id=subscriber.public_id,
-            subject_label=_label(subscriber),
-            before=old,
-            after=new,
-        )
+        _record(subscriber, "subscriber.changed", actor=actor, before=old, after=new)
     return subscriber
 
 
 @transaction.atomic
 def delete_subscriber(subscriber: Subscriber, *, actor: AbstractBaseUser | None) -> None:
     """Forgets the subscriber (its address and its pending deliveries)."""
-    record_event(
-        actor=actor,
-        action="subscriber.deleted",
-        subject_type=Subject.SUBSCRIBER,
-        subject_id=subscriber.public_id,
-        subject_label=_label(subscriber),
-        before=_preferences(subscriber),
-    )
+    _record(subscriber, "subscriber.deleted", actor=actor, before=_preferences(subscriber))
     subscriber.delete()

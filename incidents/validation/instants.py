@@ -41,10 +41,6 @@ FIELD_KINDS: Mapping[tuple[str, str], str] = {
 }
 
 
-def clock_skew() -> dt.timedelta:
-    return dt.timedelta(seconds=settings.INSTANT_CLOCK_SKEW_SECONDS)
-
-
 def planned_horizon() -> dt.timedelta:
     return dt.timedelta(days=settings.PLANNED_HORIZON_DAYS)
 
@@ -79,7 +75,7 @@ def check_happened(value: dt.datetime | dt.date | None, *, now: dt.datetime | No
     """Something that happened: from 1970 to a few minutes from now (clocks differ a little)."""
     _check(
         value,
-        latest=(now or timezone.now()) + clock_skew(),
+        latest=(now or timezone.now()) + dt.timedelta(seconds=settings.INSTANT_CLOCK_SKEW_SECONDS),
         too_late=_("This cannot be dated in the future."),
     )
 

@@ -49,6 +49,8 @@ _BLOCK_DEPTHS = _block_depths()
 class JsonTooDeep(ValueError):
     """The JSON text nests more than JSON_MAX_DEPTH arrays and objects."""
 
+    field = "body"
+
     def __init__(self, limit: int):
         super().__init__(
             _("The JSON body is nested too deeply: at most %(limit)s levels of arrays and objects.")
@@ -97,13 +99,11 @@ def json_depth_exceeds(text: str, limit: int) -> bool:
 
 def is_storable(text: str) -> bool:
     """Text a database row can hold: no NUL character, no lone surrogate."""
-    if "\x00" in text:
-        return False
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:
         return False
-    return True
+    return "\x00" not in text
 
 
 def _shown(key: str) -> str:
@@ -115,16 +115,11 @@ def _unstorable_path(document, path: tuple) -> tuple | None:
     """The path to the first key or string in `document` that cannot be stored, or None."""
     if isinstance(document, str):
         return None if is_storable(document) else path
-    if isinstance(document, dict):
-        for key, value in document.items():
-            if not is_storable(key):
+    if isinstance(document, dict | list):
+        for key, value in document.items() if isinstance(document, dict) else enumerate(document):
+            if isinstance(key, str) and not is_storable(key):
                 return (*path, key)
             found = _unstorable_path(value, (*path, key))
-            if found is not None:
-                return found
-    elif isinstance(document, list):
-        for index, value in enumerate(document):
-            found = _unstorable_path(value, (*path, index))
             if found is not None:
                 return found
     return None

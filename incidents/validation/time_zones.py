@@ -17,10 +17,6 @@ def time_zone_names() -> tuple[str, ...]:
     return tuple(sorted(zoneinfo.available_timezones() - NOT_PLACES))
 
 
-def is_time_zone(name: str) -> bool:
-    return name in _known()
-
-
 @cache
 def _known() -> frozenset[str]:
     return frozenset(time_zone_names())
@@ -28,7 +24,7 @@ def _known() -> frozenset[str]:
 
 def check_time_zone(name: str) -> None:
     """Refuses a name that is not an IANA time zone (blank means the status page's zone)."""
-    if name and not is_time_zone(name):
+    if name and name not in _known():
         raise ValidationError(
             _("“%(name)s” is not an IANA time zone name such as Europe/Oslo or UTC."),
             code="time_zone",
