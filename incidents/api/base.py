@@ -61,10 +61,11 @@ class ApiViewSet(viewsets.GenericViewSet):
         data = serializer_class(instance, context=self.get_serializer_context()).data
         return Response(data, status=status_code, headers={"ETag": etag_for(instance)})
 
-    def locked(self):
-        """The object of this request, locked until the transaction ends (call inside atomic)."""
-        instance = self.get_object()
-        return type(instance).objects.select_for_update().get(pk=instance.pk)
+    def valid_body(self, serializer_class):
+        """The request body, validated by `serializer_class` (a 400 naming the fields otherwise)."""
+        serializer = serializer_class(data=self.request.data)
+        serializer.is_valid(raise_exception=True)
+        return serializer
 
     def checked_for_write(self, request, version: int | None):
         """This request's object once If-Match (412) and the body's `version` (409) agree with

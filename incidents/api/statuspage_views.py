@@ -32,11 +32,10 @@ CORS_HEADERS = {
 }
 
 
-def representation(endpoint: str, language: str, version: str | None = None) -> dict:
+def representation(endpoint: str, language: str) -> dict:
     """The cached body, ETag and Last-Modified of one endpoint in one language."""
-    version = page_version_or_none(live=endpoint in LIVE_DOCUMENTS) if version is None else version
-    if version is None:
-        version = "unavailable"  # built live, under a key nobody shares
+    # Without a version the document is built live, under a key nobody shares.
+    version = page_version_or_none(live=endpoint in LIVE_DOCUMENTS) or "unavailable"
     key = f"statuspage-v2:{version}:{endpoint}:{language}"
 
     def build() -> dict:
@@ -71,8 +70,7 @@ def endpoint_view(endpoint: str):
             response["Allow"] = "GET, HEAD, OPTIONS"
             return _with_headers(response, language=None)
         language = current_language()
-        version = page_version_or_none(live=endpoint in LIVE_DOCUMENTS)
-        cached = representation(endpoint, language, version)
+        cached = representation(endpoint, language)
         response = HttpResponse(cached["body"], content_type="application/json; charset=utf-8")
         response["ETag"] = cached["etag"]
         if cached["last_modified"]:

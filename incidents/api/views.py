@@ -44,8 +44,7 @@ class ComponentViewSet(ByPublicId, ServiceCrudViewSet):
     def set_status(self, request, *args, **kwargs):
         """Sets a component's status by hand (recorded in its status history and the audit trail)."""
         component = self.get_object()
-        serializer = s.ComponentStatusSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
+        serializer = self.valid_body(s.ComponentStatusSerializer)
         set_component_status(
             component,
             status=serializer.validated_data["status"],
@@ -98,8 +97,7 @@ class ApiTokenViewSet(mixins.ListModelMixin, ApiViewSet):
 
     @extend_schema(request=s.ApiTokenSerializer, responses={201: s.IssuedTokenSerializer, **ERRORS})
     def create(self, request, *args, **kwargs):
-        serializer = s.ApiTokenSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
+        serializer = self.valid_body(s.ApiTokenSerializer)
         issuer = request.auth if isinstance(request.auth, ApiToken) else None
         token, secret = issue_token(
             request.user, actor=request.user, issuer=issuer, **serializer.validated_data

@@ -7,8 +7,4 @@ from incidents.roles import Role
 
 
 class RoleForm(forms.Form):
-    role = forms.ChoiceField(label=_("Role"), required=False)
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.fields["role"].choices = [("", _("No role")), *Role.choices]
+    role = forms.ChoiceField(label=_("Role"), required=False, choices=[("", _("No role")), *Role.choices])

@@ -46,53 +46,50 @@ def components(request):
     return render(request, "editor/components.html", {"components": rows, "groups": groups})
 
 
-def _save_component(request, component: Component, form: ComponentForm):
-    for field in COMPONENT_FIELDS:
-        setattr(component, field, form.cleaned_data[field])
-    component.name = translated_value(form, "name")
-    component.description = translated_value(form, "description")
-    return save_component(component, actor=request.user)
+def recent_samples(metric: Metric) -> list:
+    """The metric's latest samples, each with the status its value stands for."""
+    recent = Sample.objects.filter(metric=metric).order_by("-at")[:RECENT_SAMPLES]
+    return [(s, metric.status_for(s.value) if s.value is not None else None) for s in recent]
 
 
 @admin_required
 def component_new(request):
-    form = ComponentForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        try:
-            component = _save_component(request, Component(), form)
-        except ValidationError as error:
-            apply_errors(form, error)
-        else:
-            messages.success(request, _("Component created."))
-            return redirect("editor:component", component.pk)
-    return render(request, "editor/component.html", {"form": form, "component": None})
-
-
-def _metric_rows(component: Component):
-    for metric in component.metrics.select_related("probe"):
-        samples = list(Sample.objects.filter(metric=metric).order_by("-at")[:RECENT_SAMPLES])
-        yield metric, [(s, metric.status_for(s.value) if s.value is not None else None) for s in samples]
+    return _component_page(request, Component())
 
 
 @admin_required
 def component_detail(request, pk: int):
-    component = get_object_or_404(Component, pk=pk)
-    initial = {field: getattr(component, field) for field in COMPONENT_FIELDS}
-    initial.update(translated_initial("name", component.name))
-    initial.update(translated_initial("description", component.description))
+    return _component_page(request, get_object_or_404(Component, pk=pk))
+
+
+def _component_page(request, component: Component):
+    new = component.pk is None
+    initial = {}
+    if not new:
+        initial = {field: getattr(component, field) for field in COMPONENT_FIELDS}
+        initial.update(translated_initial("name", component.name))
+        initial.update(translated_initial("description", component.description))
     form = ComponentForm(request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():
+        for field in COMPONENT_FIELDS:
+            setattr(component, field, form.cleaned_data[field])
+        component.name = translated_value(form, "name")
+        component.description = translated_value(form, "description")
         try:
-            _save_component(request, component, form)
+            save_component(component, actor=request.user)
         except ValidationError as error:
             apply_errors(form, error)
         else:
-            messages.success(request, _("Component saved."))
+            messages.success(request, _("Component created.") if new else _("Component saved."))
             return redirect("editor:component", component.pk)
+    if new:
+        return render(request, "editor/component.html", {"form": form, "component": None})
     context = {
         "form": form,
         "component": component,
-        "metric_rows": list(_metric_rows(component)),
+        "metric_rows": [
+            (metric, recent_samples(metric)) for metric in component.metrics.select_related("probe")
+        ],
         "changes": AuditEvent.objects.filter(subject_type=Subject.COMPONENT, subject_id=str(component.pk))[
             :20
         ],
@@ -100,52 +97,41 @@ def component_detail(request, pk: int):
     return render(request, "editor/component.html", context)
 
 
-def _metric_page(request, component: Component, metric: Metric | None, form):
-    samples = []
-    if metric is not None:
-        recent = Sample.objects.filter(metric=metric).order_by("-at")[:RECENT_SAMPLES]
-        samples = [(s, metric.status_for(s.value) if s.value is not None else None) for s in recent]
-    return render(
-        request,
-        "editor/metric.html",
-        {"form": form, "component": component, "metric": metric, "samples": samples},
-    )
-
-
-def _save_metric(request, metric: Metric, form: MetricForm) -> Metric:
-    for field in METRIC_FIELDS:
-        setattr(metric, field, form.cleaned_data[field])
-    metric.name = translated_value(form, "name")
-    return save_metric(metric, actor=request.user)
-
-
 @admin_required
 def metric_new(request, pk: int):
-    component = get_object_or_404(Component, pk=pk)
-    form = MetricForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        try:
-            _save_metric(request, Metric(component=component), form)
-        except ValidationError as error:
-            apply_errors(form, error)
-        else:
-            messages.success(request, _("Metric created."))
-            return redirect("editor:component", component.pk)
-    return _metric_page(request, component, None, form)
+    return _metric_page(request, Metric(component=get_object_or_404(Component, pk=pk)))
 
 
 @admin_required
 def metric_detail(request, pk: int):
-    metric = get_object_or_404(Metric.objects.select_related("component"), pk=pk)
-    initial = {field: getattr(metric, field) for field in METRIC_FIELDS}
-    initial.update(translated_initial("name", metric.name))
+    return _metric_page(request, get_object_or_404(Metric.objects.select_related("component"), pk=pk))
+
+
+def _metric_page(request, metric: Metric):
+    new = metric.pk is None
+    initial = {}
+    if not new:
+        initial = {field: getattr(metric, field) for field in METRIC_FIELDS}
+        initial.update(translated_initial("name", metric.name))
     form = MetricForm(request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():
+        for field in METRIC_FIELDS:
+            setattr(metric, field, form.cleaned_data[field])
+        metric.name = translated_value(form, "name")
         try:
-            _save_metric(request, metric, form)
+            save_metric(metric, actor=request.user)
         except ValidationError as error:
             apply_errors(form, error)
         else:
+            if new:
+                messages.success(request, _("Metric created."))
+                return redirect("editor:component", metric.component_id)
             messages.success(request, _("Metric saved."))
             return redirect("editor:metric", metric.pk)
-    return _metric_page(request, metric.component, metric, form)
+    context = {
+        "form": form,
+        "component": metric.component,
+        "metric": None if new else metric,
+        "samples": [] if new else recent_samples(metric),
+    }
+    return render(request, "editor/metric.html", context)

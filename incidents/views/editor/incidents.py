@@ -162,10 +162,9 @@ def _closing(
             return conflict(
                 request,
                 what=str(incident),
-                mine=[(_("Status"), action_label), (_("Message"), data["body"])],
-                theirs=[
-                    (_("Status"), current.get_status_display()),
-                    (_("Message"), pick(latest.body, language=data["language"]).text),
+                rows=[
+                    (_("Status"), action_label, current.get_status_display()),
+                    (_("Message"), data["body"], pick(latest.body, language=data["language"]).text),
                 ],
                 retry_url=request.path,
                 retry_data={
@@ -242,15 +241,10 @@ def edit(request, pk: int):
             return conflict(
                 request,
                 what=str(incident),
-                mine=[
-                    (_("Title"), data["title"]),
-                    (_("Impact"), data["impact"]),
-                    (_("Time zone"), data["display_time_zone"]),
-                ],
-                theirs=[
-                    (_("Title"), current.title.get(language, "")),
-                    (_("Impact"), current.impact),
-                    (_("Time zone"), current.display_time_zone),
+                rows=[
+                    (_("Title"), data["title"], current.title.get(language, "")),
+                    (_("Impact"), data["impact"], current.impact),
+                    (_("Time zone"), data["display_time_zone"], current.display_time_zone),
                 ],
                 retry_url=request.path,
                 retry_data={
@@ -284,8 +278,7 @@ def edit_update_view(request, pk: int, language: str):
             return conflict(
                 request,
                 what=str(update.incident),
-                mine=[(_("Message"), data["text"])],
-                theirs=[(_("Message"), error.current.body.get(language, ""))],
+                rows=[(_("Message"), data["text"], error.current.body.get(language, ""))],
                 retry_url=request.path,
                 retry_data={"text": data["text"], "version": error.current.version},
                 back_url=reverse("editor:incident", args=[update.incident_id]),

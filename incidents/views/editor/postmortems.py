@@ -43,6 +43,11 @@ def _postmortem(incident: Incident) -> Postmortem | None:
     return Postmortem.objects.filter(incident=incident).first()
 
 
+def _original_language(incident: Incident) -> str:
+    existing = _postmortem(incident)
+    return existing.original_language if existing else incident.original_language
+
+
 def _initial(postmortem: Postmortem | None, language: str) -> dict:
     if postmortem is None:
         return {"version": ""}
@@ -68,15 +73,17 @@ def _item_forms(postmortem: Postmortem | None, language: str, *, failed=None):
     """(item, form, due text) for each action item; a failed edit keeps what was typed."""
     if postmortem is None:
         return []
-    items = postmortem.action_items.select_related("owner")
-    rows = []
-    for item in items:
-        if failed is not None and failed[0] == item.pk:
-            form = failed[1]
-        else:
-            form = ActionItemForm(initial=initial_for_item(item, language), prefix=f"item{item.pk}")
-        rows.append((item, form, due_text(item)))
-    return rows
+    failed_pk, failed_form = failed or (None, None)
+    return [
+        (
+            item,
+            failed_form
+            if item.pk == failed_pk
+            else ActionItemForm(initial=initial_for_item(item, language), prefix=f"item{item.pk}"),
+            due_text(item),
+        )
+        for item in postmortem.action_items.select_related("owner")
+    ]
 
 
 def _page(
@@ -89,7 +96,6 @@ def _page(
     new_item_form=None,
     failed_item=None,
     figure_formset=None,
-    status=200,
 ):
     postmortem = _postmortem(incident)
     original = postmortem.original_language if postmortem else incident.original_language
@@ -115,16 +121,13 @@ def _page(
         "empty_sections": empty_sections(postmortem),
         "draft_key": f"postmortem-draft:{incident.pk}:{language}",
     }
-    return render(request, "editor/postmortem.html", context, status=status)
+    return render(request, "editor/postmortem.html", context)
 
 
 @viewer_required
 def postmortem(request, pk: int):
     incident = get_object_or_404(Incident, pk=pk)
-    existing = _postmortem(incident)
-    default = existing.original_language if existing else incident.original_language
-    language = request.GET.get("language", default)
-    return _page(request, incident, _language(language))
+    return _page(request, incident, _language(request.GET.get("language", _original_language(incident))))
 
 
 @require_POST
@@ -142,8 +145,9 @@ def save(request, pk: int, language: str):
             return conflict(
                 request,
                 what=str(current),
-                mine=[(label, sections[key]) for key, label in SECTIONS],
-                theirs=[(label, getattr(current, key).get(language, "")) for key, label in SECTIONS],
+                rows=[
+                    (label, sections[key], getattr(current, key).get(language, "")) for key, label in SECTIONS
+                ],
                 retry_url=request.path,
                 retry_data={**sections, "version": current.version},
                 back_url=f"{reverse('editor:postmortem', args=[pk])}?language={language}",
@@ -247,22 +251,15 @@ def unpublish(request, pk: int):
 
 def _fill(item: ActionItem, form: ActionItemForm, language: str) -> ActionItem:
     data = form.cleaned_data
-    title = dict(item.title)
-    title[language] = data["title"].strip()
-    item.title = title
-    item.owner = data["owner"]
+    item.title = {**item.title, language: data["title"].strip()}
     item.owner_name = "" if data["owner"] else data["owner_name"].strip()
-    item.due_date = data["due_date"]
-    item.due_precision = data["due_precision"]
-    item.state = data["state"]
-    item.is_public = data["is_public"]
+    for field in ("owner", "due_date", "due_precision", "state", "is_public"):
+        setattr(item, field, data[field])
     return item
 
 
 def _item_language(request, incident: Incident) -> str:
-    existing = _postmortem(incident)
-    default = existing.original_language if existing else incident.original_language
-    return _language(request.POST.get("language", default))
+    return _language(request.POST.get("language", _original_language(incident)))
 
 
 @require_POST

@@ -17,18 +17,18 @@ from django.views.decorators.http import require_POST
 
 from incidents.forms.base import apply_errors
 from incidents.forms.probes import ProbeForm
-from incidents.models import AuditEvent, CircuitBreaker, Probe, ProbeKind, ProbeRun, Sample, Subject
+from incidents.models import AuditEvent, CircuitBreaker, Probe, ProbeKind, ProbeRun, Subject
 from incidents.probes.base import target_of
 from incidents.security.masking import masked_probe_fields
 from incidents.services.probes import issue_push_token, rotate_webhook_secret, save_probe
 from incidents.validation.row_ids import is_row_id
 
 from .access import admin_required
-from .config import RECENT_SAMPLES
+from .config import recent_samples
 
 RECENT_RUNS = 20
-PROBE_FIELDS = ("name", "kind", "enabled", "url", "config", "interval", "connect_timeout", "read_timeout")
-PROBE_FIELDS += ("timeout",)
+PROBE_FIELDS = ("name", "kind", "enabled", "url", "config", "interval", "timeout", "connect_timeout")
+PROBE_FIELDS += ("read_timeout",)
 
 
 def _breakers_for(probes) -> dict[str, CircuitBreaker]:
@@ -49,21 +49,14 @@ def probe_list(request):
     return render(request, "editor/probes.html", {"rows": rows})
 
 
-def _apply(form: ProbeForm, probe: Probe) -> Probe:
-    for field in PROBE_FIELDS:
-        setattr(probe, field, form.cleaned_data[field])
-    probe.metric = form.cleaned_data["metric"]
-    return probe
-
-
 def _save(request, form: ProbeForm, probe: Probe) -> Probe | None:
     """Saves through the service; its refusals (kind config, address guard, bounds) become form errors."""
+    for field in (*PROBE_FIELDS, "metric"):
+        setattr(probe, field, form.cleaned_data[field])
     try:
-        return save_probe(_apply(form, probe), actor=request.user)
+        return save_probe(probe, actor=request.user)
     except ValidationError as error:
-        if hasattr(error, "error_dict") and "metric_id" in error.error_dict:
-            error.error_dict["metric"] = error.error_dict.pop("metric_id")
-        apply_errors(form, error)
+        apply_errors(form, error, renamed={"metric_id": "metric"})
         return None
 
 
@@ -101,12 +94,10 @@ def _duration_ms(run: ProbeRun) -> int | None:
 def _page(request, probe: Probe | None, form: ProbeForm, status: int = 200):
     context = {"form": form, "probe": probe, "runs": [], "samples": [], "metric": None, "breaker": None}
     if probe is not None:
-        metric = probe.metric
-        recent = Sample.objects.filter(metric=metric).order_by("-at")[:RECENT_SAMPLES]
         context.update(
-            metric=metric,
+            metric=probe.metric,
             runs=[(run, _duration_ms(run)) for run in probe.runs.order_by("-scheduled_at")[:RECENT_RUNS]],
-            samples=[(s, metric.status_for(s.value) if s.value is not None else None) for s in recent],
+            samples=recent_samples(probe.metric),
             breaker=_breakers_for([probe]).get(target_of(probe.url)) if probe.url else None,
             changes=AuditEvent.objects.filter(subject_type=Subject.PROBE, subject_id=str(probe.pk))[:20],
             receiver_url=request.build_absolute_uri(
