@@ -1,9 +1,5 @@
 """Serializers of our REST API: the shared fields, components, metrics, samples, the audit trail
-and tokens (incidents and postmortems: incident_serializers; probes and subscribers: their own).
-
-Writes never save models directly: `create`/`update` hand the validated data to the
-services, so an API write has the same side effects as the same edit in the editor.
-"""
+and tokens. Writes go through the services, so an API write has the editor's side effects."""
 
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema_field

@@ -45,12 +45,7 @@ class ComponentViewSet(ByPublicId, ServiceCrudViewSet):
         """Sets a component's status by hand (recorded in its status history and the audit trail)."""
         component = self.get_object()
         serializer = self.valid_body(s.ComponentStatusSerializer)
-        set_component_status(
-            component,
-            status=serializer.validated_data["status"],
-            reason=serializer.validated_data.get("reason", ""),
-            actor=request.user,
-        )
+        set_component_status(component, actor=request.user, **serializer.validated_data)
         component.refresh_from_db()
         return self.respond(component)
 

@@ -45,10 +45,8 @@ from .component_groups import components_by_group
 
 
 class ComponentStatusesMixin:
-    """Adds `affected` (which components) and one status select per component.
-
-    Built from the components that exist, so an unknown component is refused by the choice field.
-    """
+    """Adds `affected` (which components) and one status select per component, built from the
+    components that exist, so an unknown component is refused by the choice field."""
 
     default_component_status = ComponentStatus.PARTIAL_OUTAGE
 
@@ -130,21 +128,7 @@ def time_zone_field() -> forms.ChoiceField:
     )
 
 
-MARKDOWN_HINT = _(
-    "Markdown: **bold**, _italic_, [a link](https://example.com), lists with “- ”. "
-    "Leave it empty to post the default message for the status."
-)
 PROPOSED = "proposed"
-
-
-def impact_field() -> forms.ChoiceField:
-    """Impact, proposed from the worst component status until a responder picks one."""
-    return forms.ChoiceField(
-        label=_("Impact"),
-        choices=[(PROPOSED, _("Proposed from the components")), *Impact.choices],
-        initial=PROPOSED,
-        help_text=_("Proposed from the worst status of the affected components; choose one to override."),
-    )
 
 
 def message_field() -> forms.CharField:
@@ -154,7 +138,10 @@ def message_field() -> forms.CharField:
         max_length=UPDATE_TEXT_MAX,
         required=False,
         widget=forms.Textarea(attrs={"rows": 5, "data-markdown": "1"}),
-        help_text=MARKDOWN_HINT,
+        help_text=_(
+            "Markdown: **bold**, _italic_, [a link](https://example.com), lists with “- ”. "
+            "Leave it empty to post the default message for the status."
+        ),
     )
 
 
@@ -178,6 +165,12 @@ class DeclareForm(ComponentStatusesMixin, forms.Form):
         initial=IncidentStatus.INVESTIGATING,
         required=False,
     )
+    impact = forms.ChoiceField(
+        label=_("Impact"),
+        choices=[(PROPOSED, _("Proposed from the components")), *Impact.choices],
+        initial=PROPOSED,
+        help_text=_("Proposed from the worst status of the affected components; choose one to override."),
+    )
     language = forms.ChoiceField(label=_("Language"), choices=language_choices)
     body = message_field()
     deliver_notifications = forms.BooleanField(
@@ -200,7 +193,6 @@ class DeclareForm(ComponentStatusesMixin, forms.Form):
 
     def __init__(self, *args, components, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["impact"] = impact_field()
         self.fields["language"].initial = current_language()
         self.fields["started_at"] = happened_field(_("Started"), _("Leave empty for now."))
         self.fields["display_time_zone"] = time_zone_field()

@@ -19,13 +19,11 @@ from incidents.services.api_tokens import issue_token, revoke_token
 from .access import viewer_required
 
 
-def tokens_shown_to(user):
-    tokens = ApiToken.objects.select_related("user")
-    return tokens if can_administer(user) else tokens.filter(user=user)
-
-
 def _list_page(request, form: ApiTokenForm):
-    return render(request, "editor/api_tokens.html", {"tokens": tokens_shown_to(request.user), "form": form})
+    tokens = ApiToken.objects.select_related("user")
+    if not can_administer(request.user):
+        tokens = tokens.filter(user=request.user)
+    return render(request, "editor/api_tokens.html", {"tokens": tokens, "form": form})
 
 
 @viewer_required

@@ -1,9 +1,7 @@
 """Admin screens for probes: what each one measures, how its runs went, and the numbers it feeds.
 
-Same role as the component and metric screens (admin), every write through
-`incidents.services.probes` so it lands in the audit trail. Push tokens and webhook secrets are
-shown once, in the answer to the POST that made them (never stored in a message or the session).
-"""
+Push tokens and webhook secrets are shown once, in the answer to the POST that made them (never
+stored in a message or the session)."""
 
 import json
 
