@@ -26,8 +26,6 @@ from . import incident_serializers as s
 from .base import ERRORS, STALE, ApiViewSet, ByPublicId, ServiceCrudViewSet
 from .delivery_serializers import UpdateDeliveriesSerializer, update_deliveries_data
 
-# --- incidents ---
-
 
 def incidents_with_timelines():
     updates = IncidentUpdate.objects.timeline().select_related("author", "incident")
@@ -141,9 +139,6 @@ class IncidentViewSet(ByPublicId, mixins.ListModelMixin, ApiViewSet):
         """Makes a draft incident public."""
         incident = publish_incident(self.get_object(), actor=request.user)
         return self.fresh(incident)
-
-
-# --- postmortems and action items ---
 
 
 class PostmortemViewSet(mixins.ListModelMixin, ApiViewSet):

@@ -81,11 +81,8 @@ class ProbeSerializer(ServiceSavedSerializer):
         return bool(probe.push_token_hash)
 
     def get_receiver_url(self, probe) -> str | None:
-        if probe.kind == ProbeKind.PUSH:
-            return receiver_url("push", probe)
-        if probe.kind == ProbeKind.WEBHOOK:
-            return receiver_url("webhook", probe)
-        return None
+        # The receivers' URL names are the kinds' values.
+        return receiver_url(probe.kind, probe) if probe.kind in (ProbeKind.PUSH, ProbeKind.WEBHOOK) else None
 
     def validate_url(self, value: str) -> str:
         # The format first, so the address guard (run by the kind) only sees parseable URLs.

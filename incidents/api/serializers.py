@@ -82,9 +82,6 @@ class ServiceSavedSerializer(ApiModelSerializer):
         return self.service(instance, actor=actor(self))
 
 
-# --- component groups, components, metrics, samples ---
-
-
 class ComponentGroupSerializer(ServiceSavedSerializer):
     service = staticmethod(save_group)
     id = serializers.CharField(source="public_id", read_only=True)
@@ -182,9 +179,6 @@ class SampleSerializer(ApiModelSerializer):
         model = Sample
         fields = ["id", "metric", "at", "value", "outcome", "imported"]
         read_only_fields = fields
-
-
-# --- audit trail and tokens ---
 
 
 class AuditEventSerializer(ApiModelSerializer):

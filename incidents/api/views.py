@@ -23,8 +23,6 @@ from . import filters
 from . import serializers as s
 from .base import ERRORS, ApiViewSet, ByPublicId, ServiceCrudViewSet
 
-# --- components ---
-
 
 class ComponentGroupViewSet(ByPublicId, ServiceCrudViewSet):
     queryset = ComponentGroup.objects.all()
@@ -63,9 +61,6 @@ class SampleViewSet(mixins.ListModelMixin, ApiViewSet):
     ordering_fields = ["at"]
     ordering = ["-at", "-id"]
     filterset_class = filters.SampleFilters
-
-
-# --- audit trail and tokens ---
 
 
 class AuditEventViewSet(mixins.ListModelMixin, ApiViewSet):

@@ -69,23 +69,17 @@ class ComponentStatusesMixin:
                     required=False,
                 )
 
-    def component_groups(self):
-        """The (component, checkbox, status select) rows under their groups' names."""
-        boxes = {box.data["value"]: box for box in self["affected"]}
-        return [
-            (
-                name,
-                [(c, boxes[c.slug], self[f"status_{c.slug}"] if self.with_status else None) for c in members],
-            )
-            for name, members in components_by_group(self.components)
-        ]
-
     def component_sections(self) -> dict:
-        """component_groups() split in two: the groups of the components marked affected, shown
-        at once, and the groups of all the others, folded away until the responder asks for them."""
+        """The (component, checkbox, status select) rows under their groups' names, in two parts: the
+        groups of the components marked affected, shown at once, and the groups of all the others,
+        folded away until the responder asks for them."""
+        boxes = {box.data["value"]: box for box in self["affected"]}
         chosen = set(self["affected"].value() or [])
         affected, others = [], []
-        for name, rows in self.component_groups():
+        for name, members in components_by_group(self.components):
+            rows = [
+                (c, boxes[c.slug], self[f"status_{c.slug}"] if self.with_status else None) for c in members
+            ]
             mine = [row for row in rows if row[0].slug in chosen]
             rest = [row for row in rows if row[0].slug not in chosen]
             if mine:
@@ -111,10 +105,6 @@ class ComponentStatusesMixin:
                 continue
             chosen[by_slug[slug]] = status
         return chosen
-
-    def affected_components(self) -> list[Component]:
-        by_slug = {c.slug: c for c in self.components}
-        return [by_slug[slug] for slug in self.cleaned_data.get("affected", [])]
 
 
 def time_zone_field() -> forms.ChoiceField:
@@ -249,7 +239,7 @@ class MaintenanceForm(ComponentStatusesMixin, forms.Form):
         return data
 
     def command(self) -> ScheduleMaintenance:
-        affected = dict.fromkeys(self.affected_components(), ComponentStatus.UNDER_MAINTENANCE)
+        affected = dict.fromkeys(self.component_statuses(), ComponentStatus.UNDER_MAINTENANCE)
         return command_from(ScheduleMaintenance, self.cleaned_data, component_statuses=affected)
 
 
@@ -314,6 +304,8 @@ class ClosingForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.incident = incident
 
+    prefix = "reopen"  # both forms are on the incident screen
+    action_label, done_message = _("Reopen"), _("Reopened.")
     command_class: type[ReopenIncident | ResolveIncident] = ReopenIncident
 
     def command(self) -> ReopenIncident | ResolveIncident:
@@ -336,6 +328,8 @@ class ResolveForm(ClosingForm):
         body.widget.attrs["placeholder"] = default_update_text(closing, language=language)
         self.fields["display_at"] = happened_field(_("Resolved at"), _("Leave empty for now."))
 
+    prefix = "resolve"
+    action_label, done_message = _("Resolve"), _("Resolved.")
     command_class = ResolveIncident
 
 

@@ -41,9 +41,7 @@ SORTS = {"due": (_("Due date"), _by_due), "owner": (_("Owner"), _by_owner)}
 @viewer_required
 def action_items(request):
     today = status_page_today()
-    sort = request.GET.get("sort", "due")
-    if sort not in SORTS:
-        sort = "due"
+    sort = request.GET.get("sort") if request.GET.get("sort") in SORTS else "due"
     only_overdue = request.GET.get("overdue") == "1"
     open_items = ActionItem.objects.filter(state__in=[ActionItemState.OPEN, ActionItemState.IN_PROGRESS])
     items = [

@@ -104,10 +104,8 @@ def _cockpit(
         "updates": incident.updates.all(),
         "deliveries": delivery_counts(incident.updates.all()),
         "update_form": update_form,
-        "resolve_form": resolve_form
-        or ResolveForm(initial=closing_initial, prefix="resolve", incident=incident),
-        "reopen_form": reopen_form
-        or ClosingForm(initial=closing_initial, prefix="reopen", incident=incident),
+        "resolve_form": resolve_form or ResolveForm(initial=closing_initial, incident=incident),
+        "reopen_form": reopen_form or ClosingForm(initial=closing_initial, incident=incident),
         "plan": resolve_plan(incident, language=current_language()) if incident.is_open else [],
         "templates": templates,
         "chosen": template,
@@ -147,11 +145,10 @@ def _refused_transition(request, incident: Incident, refused: TransitionRefused)
     return redirect("editor:incident", incident.pk)
 
 
-def _closing(
-    request, pk: int, *, prefix: str, run, done_message: str, action_label: str, form_class=ClosingForm
-):
+def _closing(request, pk: int, *, form_class: type[ClosingForm], run):
     incident = _load(pk)
-    form = form_class(request.POST, prefix=prefix, incident=incident)
+    form = form_class(request.POST, incident=incident)
+    prefix = form.prefix
     if form.is_valid():
         data = form.cleaned_data
         try:
@@ -163,7 +160,7 @@ def _closing(
                 request,
                 what=str(incident),
                 rows=[
-                    (_("Status"), action_label, current.get_status_display()),
+                    (_("Status"), form.action_label, current.get_status_display()),
                     (_("Message"), data["body"], pick(latest.body, language=data["language"]).text),
                 ],
                 retry_url=request.path,
@@ -179,7 +176,7 @@ def _closing(
         except ValidationError as error:
             apply_errors(form, error)
         else:
-            messages.success(request, done_message)
+            messages.success(request, form.done_message)
             return redirect("editor:incident", incident.pk)
     return _cockpit(request, incident, **{f"{prefix}_form": form})
 
@@ -187,28 +184,13 @@ def _closing(
 @require_POST
 @responder_required
 def resolve(request, pk: int):
-    return _closing(
-        request,
-        pk,
-        prefix="resolve",
-        run=resolve_incident,
-        done_message=_("Resolved."),
-        action_label=_("Resolve"),
-        form_class=ResolveForm,
-    )
+    return _closing(request, pk, form_class=ResolveForm, run=resolve_incident)
 
 
 @require_POST
 @responder_required
 def reopen(request, pk: int):
-    return _closing(
-        request,
-        pk,
-        prefix="reopen",
-        run=reopen_incident,
-        done_message=_("Reopened."),
-        action_label=_("Reopen"),
-    )
+    return _closing(request, pk, form_class=ClosingForm, run=reopen_incident)
 
 
 @require_POST

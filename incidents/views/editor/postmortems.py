@@ -61,11 +61,10 @@ def due_text(item: ActionItem) -> str:
     """ "1st quarter 2027 (by 31 March 2027)" in the editor's language; "" without a due date."""
     if not item.due_date:
         return ""
-    editor_language = current_language()
-    period = format_due(item.due_date, item.due_precision, editor_language)
+    period = format_due(item.due_date, item.due_precision, current_language())
     if item.due_precision == DuePrecision.DAY:
         return period
-    last_day = format_long_date(item.due_by, editor_language)
+    last_day = format_long_date(item.due_by, current_language())
     return _("%(period)s (by %(last_day)s)") % {"period": period, "last_day": last_day}
 
 
@@ -258,15 +257,11 @@ def _fill(item: ActionItem, form: ActionItemForm, language: str) -> ActionItem:
     return item
 
 
-def _item_language(request, incident: Incident) -> str:
-    return _language(request.POST.get("language", _original_language(incident)))
-
-
 @require_POST
 @responder_required
 def add_action_item(request, pk: int):
     incident = get_object_or_404(Incident, pk=pk)
-    language = _item_language(request, incident)
+    language = _language(request.POST.get("language", _original_language(incident)))
     form = ActionItemForm(request.POST, prefix="new")
     if form.is_valid():
         postmortem = _postmortem(incident) or write_postmortem(
@@ -288,7 +283,7 @@ def add_action_item(request, pk: int):
 def edit_action_item(request, pk: int):
     item = get_object_or_404(ActionItem.objects.select_related("postmortem__incident"), pk=pk)
     incident = item.postmortem.incident
-    language = _item_language(request, incident)
+    language = _language(request.POST.get("language", _original_language(incident)))
     form = ActionItemForm(request.POST, prefix=f"item{item.pk}")
     if form.is_valid():
         try:
