@@ -13,7 +13,6 @@ from .errors import PayloadTooLarge
 from .filters import ListFilters
 from .permissions import StaffRole
 
-PUBLIC_ID = "[0-9a-z]+"
 ERRORS = {
     400: OpenApiResponse(description="Invalid request: {field: [messages]}"),
     401: OpenApiResponse(description="Not authenticated"),
@@ -81,7 +80,7 @@ class ByPublicId:
 
     lookup_field = "public_id"
     lookup_url_kwarg = "id"
-    lookup_value_regex = PUBLIC_ID  # a malformed id is a 404 from the router, before any query
+    lookup_value_regex = "[0-9a-z]+"  # a malformed id is a 404 from the router, before any query
 
 
 class ServiceCrudViewSet(mixins.ListModelMixin, ApiViewSet):

@@ -11,7 +11,7 @@ import hashlib
 import json
 
 from django.conf import settings
-from django.http import HttpResponse
+from django.http import HttpResponse, HttpResponseNotAllowed
 from django.utils.cache import get_conditional_response
 from django.utils.http import http_date
 
@@ -66,9 +66,7 @@ def endpoint_view(endpoint: str):
         if request.method == "OPTIONS":
             return _with_headers(HttpResponse(status=204), language=None)
         if request.method not in ("GET", "HEAD"):
-            response = HttpResponse(status=405)
-            response["Allow"] = "GET, HEAD, OPTIONS"
-            return _with_headers(response, language=None)
+            return _with_headers(HttpResponseNotAllowed(["GET", "HEAD", "OPTIONS"]), language=None)
         language = current_language()
         cached = representation(endpoint, language)
         response = HttpResponse(cached["body"], content_type="application/json; charset=utf-8")

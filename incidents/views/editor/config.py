@@ -14,29 +14,9 @@ from incidents.services.metrics import save_metric
 from .access import admin_required
 
 RECENT_SAMPLES = 30
-COMPONENT_FIELDS = (
-    "slug",
-    "group",
-    "position",
-    "status_mode",
-    "showcase",
-    "only_show_if_degraded",
-    "uptime_target",
-)
-METRIC_FIELDS = (
-    "slug",
-    "kind",
-    "unit",
-    "precision",
-    "aggregation",
-    "window",
-    "expected_interval",
-    "higher_is_worse",
-    "degraded_threshold",
-    "partial_outage_threshold",
-    "major_outage_threshold",
-    "position",
-)
+# The model fields the forms declare; the translated names are added per language.
+COMPONENT_FIELDS = tuple(ComponentForm.base_fields)
+METRIC_FIELDS = tuple(MetricForm.base_fields)
 
 
 @admin_required
@@ -84,16 +64,9 @@ def _component_page(request, component: Component):
             return redirect("editor:component", component.pk)
     if new:
         return render(request, "editor/component.html", {"form": form, "component": None})
-    context = {
-        "form": form,
-        "component": component,
-        "metric_rows": [
-            (metric, recent_samples(metric)) for metric in component.metrics.select_related("probe")
-        ],
-        "changes": AuditEvent.objects.filter(subject_type=Subject.COMPONENT, subject_id=str(component.pk))[
-            :20
-        ],
-    }
+    metric_rows = [(metric, recent_samples(metric)) for metric in component.metrics.select_related("probe")]
+    changes = AuditEvent.objects.filter(subject_type=Subject.COMPONENT, subject_id=str(component.pk))
+    context = {"form": form, "component": component, "metric_rows": metric_rows, "changes": changes[:20]}
     return render(request, "editor/component.html", context)
 
 

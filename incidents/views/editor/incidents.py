@@ -31,15 +31,14 @@ from incidents.translation import current_language, language_codes, pick
 from incidents.validation.concurrency import ConcurrentEdit
 
 from .access import conflict, responder_required, viewer_required
-from .form_aids import chosen_template, form_aids, form_components, templates_for
+from .form_aids import form_components, template_context
 
 
 @responder_required
 def declare(request):
     components = form_components()
-    templates = templates_for(IncidentKind.INCIDENT)
-    initial = {}
-    template = chosen_template(request)
+    choice = template_context(request, IncidentKind.INCIDENT)
+    template, initial = choice["chosen"], {}
     if template is not None and request.method == "GET":
         initial = template_initial(template, language=current_language(), components=components)
     form = DeclareForm(request.POST or None, initial=initial, components=components)
@@ -51,8 +50,7 @@ def declare(request):
         else:
             messages.success(request, _("Incident declared."))
             return redirect("editor:incident", incident.pk)
-    context = {"form": form, "templates": templates, "chosen": template, "aids": form_aids(templates)}
-    return render(request, "editor/declare.html", context)
+    return render(request, "editor/declare.html", {"form": form, **choice})
 
 
 @responder_required
@@ -81,11 +79,9 @@ def _load(pk: int) -> Incident:
     )
 
 
-def _cockpit(
-    request, incident: Incident, *, update_form=None, resolve_form=None, reopen_form=None, status=200
-):
-    templates = templates_for(incident.kind)
-    template = chosen_template(request)
+def _cockpit(request, incident: Incident, *, update_form=None, resolve_form=None, reopen_form=None):
+    choice = template_context(request, incident.kind)
+    template = choice["chosen"]
     if update_form is None:
         components = form_components()
         initial = {}
@@ -107,13 +103,11 @@ def _cockpit(
         "resolve_form": resolve_form or ResolveForm(initial=closing_initial, incident=incident),
         "reopen_form": reopen_form or ClosingForm(initial=closing_initial, incident=incident),
         "plan": resolve_plan(incident, language=current_language()) if incident.is_open else [],
-        "templates": templates,
-        "chosen": template,
-        "aids": form_aids(templates),
+        **choice,
         "audit_events": AuditEvent.objects.filter(incident=incident).select_related("actor")[:50],
         "postmortem": getattr(incident, "postmortem", None),
     }
-    return render(request, "editor/incident.html", context, status=status)
+    return render(request, "editor/incident.html", context)
 
 
 @viewer_required

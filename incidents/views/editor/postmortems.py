@@ -48,15 +48,6 @@ def _original_language(incident: Incident) -> str:
     return existing.original_language if existing else incident.original_language
 
 
-def _initial(postmortem: Postmortem | None, language: str) -> dict:
-    if postmortem is None:
-        return {"version": ""}
-    return {
-        "version": postmortem.version,
-        **{key: getattr(postmortem, key).get(language, "") for key, _label in SECTIONS},
-    }
-
-
 def due_text(item: ActionItem) -> str:
     """ "1st quarter 2027 (by 31 March 2027)" in the editor's language; "" without a due date."""
     if not item.due_date:
@@ -102,7 +93,11 @@ def _page(
     originals = {}
     if postmortem and language != original:
         originals = {key: getattr(postmortem, key).get(original, "") for key, _label in SECTIONS}
-    form = form or PostmortemForm(initial=_initial(postmortem, language))
+    if form is None:
+        initial = {"version": postmortem.version if postmortem else ""}
+        if postmortem:
+            initial.update({key: getattr(postmortem, key).get(language, "") for key, _label in SECTIONS})
+        form = PostmortemForm(initial=initial)
     sections = [(form[key], originals.get(key, ""), (previews or {}).get(key)) for key, _label in SECTIONS]
     context = {
         "incident": incident,

@@ -25,8 +25,7 @@ from .access import admin_required
 from .config import recent_samples
 
 RECENT_RUNS = 20
-PROBE_FIELDS = ("name", "kind", "enabled", "url", "config", "interval", "timeout", "connect_timeout")
-PROBE_FIELDS += ("read_timeout",)
+PROBE_FIELDS = tuple(name for name in ProbeForm.base_fields if name != "metric")
 
 
 def _breakers_for(probes) -> dict[str, CircuitBreaker]:
@@ -89,7 +88,7 @@ def _duration_ms(run: ProbeRun) -> int | None:
     return round((run.finished_at - run.started_at).total_seconds() * 1000)
 
 
-def _page(request, probe: Probe | None, form: ProbeForm, status: int = 200):
+def _page(request, probe: Probe | None, form: ProbeForm):
     context = {"form": form, "probe": probe, "runs": [], "samples": [], "metric": None, "breaker": None}
     if probe is not None:
         context.update(
@@ -105,7 +104,7 @@ def _page(request, probe: Probe | None, form: ProbeForm, status: int = 200):
                 )
             ),
         )
-    return render(request, "editor/probe.html", context, status=status)
+    return render(request, "editor/probe.html", context)
 
 
 @admin_required
