@@ -13,7 +13,6 @@ from .errors import PayloadTooLarge
 from .filters import ListFilters
 from .permissions import StaffRole
 
-PUBLIC_ID = "[0-9a-z]+"
 ERRORS = {
     400: OpenApiResponse(description="Invalid request: {field: [messages]}"),
     401: OpenApiResponse(description="Not authenticated"),
@@ -61,10 +60,11 @@ class ApiViewSet(viewsets.GenericViewSet):
         data = serializer_class(instance, context=self.get_serializer_context()).data
         return Response(data, status=status_code, headers={"ETag": etag_for(instance)})
 
-    def locked(self):
-        """The object of this request, locked until the transaction ends (call inside atomic)."""
-        instance = self.get_object()
-        return type(instance).objects.select_for_update().get(pk=instance.pk)
+    def valid_body(self, serializer_class):
+        """The request body, validated by `serializer_class` (a 400 naming the fields otherwise)."""
+        serializer = serializer_class(data=self.request.data)
+        serializer.is_valid(raise_exception=True)
+        return serializer
 
     def checked_for_write(self, request, version: int | None):
         """This request's object once If-Match (412) and the body's `version` (409) agree with
@@ -80,7 +80,7 @@ class ByPublicId:
 
     lookup_field = "public_id"
     lookup_url_kwarg = "id"
-    lookup_value_regex = PUBLIC_ID  # a malformed id is a 404 from the router, before any query
+    lookup_value_regex = "[0-9a-z]+"  # a malformed id is a 404 from the router, before any query
 
 
 class ServiceCrudViewSet(mixins.ListModelMixin, ApiViewSet):

@@ -135,9 +135,6 @@ class AuditEventFilters(FilterSet):
         fields = ["subject_type"]
 
 
-# --- probes and subscribers ---
-
-
 class ProbeFilters(FilterSet):
     enabled = Flag()
     component = component("metric__component")

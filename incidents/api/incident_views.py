@@ -26,8 +26,6 @@ from . import incident_serializers as s
 from .base import ERRORS, STALE, ApiViewSet, ByPublicId, ServiceCrudViewSet
 from .delivery_serializers import UpdateDeliveriesSerializer, update_deliveries_data
 
-# --- incidents ---
-
 
 def incidents_with_timelines():
     updates = IncidentUpdate.objects.timeline().select_related("author", "incident")
@@ -62,18 +60,16 @@ class IncidentViewSet(ByPublicId, mixins.ListModelMixin, ApiViewSet):
     @extend_schema(request=s.IncidentCreateSerializer, responses={201: s.IncidentSerializer, **ERRORS})
     def create(self, request, *args, **kwargs):
         """Declares an incident or schedules maintenance, with its first update."""
-        serializer = s.IncidentCreateSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
+        serializer = self.valid_body(s.IncidentCreateSerializer)
         incident = open_event(serializer.command(), actor=request.user)
-        response = self.fresh(incident)
-        response.status_code = status.HTTP_201_CREATED
-        return response
+        return self.respond(
+            incidents_with_timelines().get(pk=incident.pk), status_code=status.HTTP_201_CREATED
+        )
 
     @extend_schema(request=s.IncidentEditSerializer, responses={200: s.IncidentSerializer, **ERRORS, **STALE})
     def partial_update(self, request, *args, **kwargs):
         """Changes the title (translations), impact, display time zone, start or resolution time."""
-        serializer = s.IncidentEditSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
+        serializer = self.valid_body(s.IncidentEditSerializer)
         current = self.checked_for_write(request, serializer.validated_data.get("version"))
         s.check_backfilled_unchanged(current, serializer.validated_data)
         command = serializer.command(expected_version=current.version)
@@ -90,14 +86,11 @@ class IncidentViewSet(ByPublicId, mixins.ListModelMixin, ApiViewSet):
     def updates(self, request, *args, **kwargs):
         """The timeline, newest first; POST adds an update (the incident takes its status)."""
         if request.method == "GET":
-            incident = self.get_object()
+            updates = self.get_object().updates.all()
             return Response(
-                s.UpdateSerializer(
-                    incident.updates.all(), many=True, context=self.get_serializer_context()
-                ).data
+                s.UpdateSerializer(updates, many=True, context=self.get_serializer_context()).data
             )
-        serializer = s.UpdateCreateSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
+        serializer = self.valid_body(s.UpdateCreateSerializer)
         current = self.checked_for_write(request, serializer.validated_data.get("version"))
         update = post_update(
             current, serializer.command(expected_version=current.version), actor=request.user
@@ -135,9 +128,7 @@ class IncidentViewSet(ByPublicId, mixins.ListModelMixin, ApiViewSet):
         return self._close_or_reopen(request, s.CloseSerializer, reopen_incident)
 
     def _close_or_reopen(self, request, serializer_class, run):
-        """Validates the body and the version, then runs the command."""
-        serializer = serializer_class(data=request.data)
-        serializer.is_valid(raise_exception=True)
+        serializer = self.valid_body(serializer_class)
         current = self.checked_for_write(request, serializer.validated_data.get("version"))
         run(current, serializer.command(expected_version=current.version), actor=request.user)
         return self.fresh(current)
@@ -148,9 +139,6 @@ class IncidentViewSet(ByPublicId, mixins.ListModelMixin, ApiViewSet):
         """Makes a draft incident public."""
         incident = publish_incident(self.get_object(), actor=request.user)
         return self.fresh(incident)
-
-
-# --- postmortems and action items ---
 
 
 class PostmortemViewSet(mixins.ListModelMixin, ApiViewSet):
@@ -173,8 +161,7 @@ class PostmortemViewSet(mixins.ListModelMixin, ApiViewSet):
     )
     def create(self, request, *args, **kwargs):
         """Writes one language of an incident's postmortem, creating the postmortem if needed."""
-        serializer = s.PostmortemCreateSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
+        serializer = self.valid_body(s.PostmortemCreateSerializer)
         command = serializer.command(expected_version=serializer.validated_data.get("version"))
         postmortem = write_postmortem(serializer.validated_data["incident"], command, actor=request.user)
         return self.respond(postmortem, status_code=status.HTTP_201_CREATED)
@@ -184,8 +171,7 @@ class PostmortemViewSet(mixins.ListModelMixin, ApiViewSet):
     )
     def partial_update(self, request, *args, **kwargs):
         """Writes one language (a translation) of the postmortem's sections."""
-        serializer = s.PostmortemWriteSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
+        serializer = self.valid_body(s.PostmortemWriteSerializer)
         current = self.checked_for_write(request, serializer.validated_data.get("version"))
         command = serializer.command(expected_version=current.version)
         postmortem = write_postmortem(current.incident, command, actor=request.user)
@@ -195,8 +181,7 @@ class PostmortemViewSet(mixins.ListModelMixin, ApiViewSet):
     @action(detail=True, methods=["post"])
     def publish(self, request, *args, **kwargs):
         """Publishes the postmortem, at `published_at` when given (now by default)."""
-        serializer = s.PostmortemPublishSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
+        serializer = self.valid_body(s.PostmortemPublishSerializer)
         postmortem = publish_postmortem(
             self.get_object(), actor=request.user, published_at=serializer.validated_data.get("published_at")
         )

@@ -19,7 +19,7 @@ from incidents.models import Probe, ProbeKind, ProbeRun
 from incidents.security.masking import masked_probe_fields
 from incidents.services.probes import save_probe
 
-from .serializers import actor
+from .serializers import ServiceSavedSerializer
 from .strict import ApiModelSerializer, ApiSerializer
 
 
@@ -27,7 +27,8 @@ def receiver_url(name: str, probe: Probe) -> str:
     return settings.SITE_URL + reverse(f"probes:{name}", kwargs={"public_id": probe.public_id})
 
 
-class ProbeSerializer(ApiModelSerializer):
+class ProbeSerializer(ServiceSavedSerializer):
+    service = staticmethod(save_probe)
     id = serializers.CharField(source="public_id", read_only=True)
     url = serializers.CharField(
         max_length=500,
@@ -80,11 +81,8 @@ class ProbeSerializer(ApiModelSerializer):
         return bool(probe.push_token_hash)
 
     def get_receiver_url(self, probe) -> str | None:
-        if probe.kind == ProbeKind.PUSH:
-            return receiver_url("push", probe)
-        if probe.kind == ProbeKind.WEBHOOK:
-            return receiver_url("webhook", probe)
-        return None
+        # The receivers' URL names are the kinds' values.
+        return receiver_url(probe.kind, probe) if probe.kind in (ProbeKind.PUSH, ProbeKind.WEBHOOK) else None
 
     def validate_url(self, value: str) -> str:
         # The format first, so the address guard (run by the kind) only sees parseable URLs.
@@ -100,14 +98,6 @@ class ProbeSerializer(ApiModelSerializer):
 
     def to_representation(self, instance):
         return masked_probe_fields(super().to_representation(instance))
-
-    def create(self, validated_data):
-        return save_probe(Probe(**validated_data), actor=actor(self))
-
-    def update(self, instance, validated_data):
-        for name, value in validated_data.items():
-            setattr(instance, name, value)
-        return save_probe(instance, actor=actor(self))
 
 
 class IssuedPushTokenSerializer(ApiSerializer):

@@ -1,9 +1,5 @@
 """Serializers of our REST API: the shared fields, components, metrics, samples, the audit trail
-and tokens (incidents and postmortems: incident_serializers; probes and subscribers: their own).
-
-Writes never save models directly: `create`/`update` hand the validated data to the
-services, so an API write has the same side effects as the same edit in the editor.
-"""
+and tokens. Writes go through the services, so an API write has the editor's side effects."""
 
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema_field
@@ -74,10 +70,20 @@ def actor(serializer):
     return serializer.context["request"].user
 
 
-# --- component groups, components, metrics, samples ---
+class ServiceSavedSerializer(ApiModelSerializer):
+    """Creates and edits through the subclass's `service`, so an API write has the editor's side effects."""
+
+    def create(self, validated_data):
+        return self.service(self.Meta.model(**validated_data), actor=actor(self))
+
+    def update(self, instance, validated_data):
+        for name, value in validated_data.items():
+            setattr(instance, name, value)
+        return self.service(instance, actor=actor(self))
 
 
-class ComponentGroupSerializer(ApiModelSerializer):
+class ComponentGroupSerializer(ServiceSavedSerializer):
+    service = staticmethod(save_group)
     id = serializers.CharField(source="public_id", read_only=True)
     name = TranslationsField()
     description = TranslationsField(required=False)
@@ -88,16 +94,9 @@ class ComponentGroupSerializer(ApiModelSerializer):
         read_only_fields = ["created_at", "updated_at"]
         extra_kwargs = {"position": {"max_value": MAX_POSITION}}
 
-    def create(self, validated_data):
-        return save_group(ComponentGroup(**validated_data), actor=actor(self))
 
-    def update(self, instance, validated_data):
-        for name, value in validated_data.items():
-            setattr(instance, name, value)
-        return save_group(instance, actor=actor(self))
-
-
-class ComponentSerializer(ApiModelSerializer):
+class ComponentSerializer(ServiceSavedSerializer):
+    service = staticmethod(save_component)
     id = serializers.CharField(source="public_id", read_only=True)
     group = PublicIdField(queryset=ComponentGroup.objects.all(), allow_null=True, required=False)
     name = TranslationsField()
@@ -128,21 +127,14 @@ class ComponentSerializer(ApiModelSerializer):
             "position": {"max_value": MAX_POSITION},
         }
 
-    def create(self, validated_data):
-        return save_component(Component(**validated_data), actor=actor(self))
-
-    def update(self, instance, validated_data):
-        for name, value in validated_data.items():
-            setattr(instance, name, value)
-        return save_component(instance, actor=actor(self))
-
 
 class ComponentStatusSerializer(ApiSerializer):
     status = serializers.ChoiceField(choices=ComponentStatus.choices)
     reason = serializers.CharField(required=False, allow_blank=True, max_length=500)
 
 
-class MetricSerializer(ApiModelSerializer):
+class MetricSerializer(ServiceSavedSerializer):
+    service = staticmethod(save_metric)
     component = PublicIdField(queryset=Component.objects.all())
     name = TranslationsField()
 
@@ -181,23 +173,12 @@ class MetricSerializer(ApiModelSerializer):
             },
         }
 
-    def create(self, validated_data):
-        return save_metric(Metric(**validated_data), actor=actor(self))
-
-    def update(self, instance, validated_data):
-        for name, value in validated_data.items():
-            setattr(instance, name, value)
-        return save_metric(instance, actor=actor(self))
-
 
 class SampleSerializer(ApiModelSerializer):
     class Meta:
         model = Sample
         fields = ["id", "metric", "at", "value", "outcome", "imported"]
         read_only_fields = fields
-
-
-# --- audit trail and tokens ---
 
 
 class AuditEventSerializer(ApiModelSerializer):

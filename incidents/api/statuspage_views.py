@@ -11,7 +11,7 @@ import hashlib
 import json
 
 from django.conf import settings
-from django.http import HttpResponse
+from django.http import HttpResponse, HttpResponseNotAllowed
 from django.utils.cache import get_conditional_response
 from django.utils.http import http_date
 
@@ -32,11 +32,10 @@ CORS_HEADERS = {
 }
 
 
-def representation(endpoint: str, language: str, version: str | None = None) -> dict:
+def representation(endpoint: str, language: str) -> dict:
     """The cached body, ETag and Last-Modified of one endpoint in one language."""
-    version = page_version_or_none(live=endpoint in LIVE_DOCUMENTS) if version is None else version
-    if version is None:
-        version = "unavailable"  # built live, under a key nobody shares
+    # Without a version the document is built live, under a key nobody shares.
+    version = page_version_or_none(live=endpoint in LIVE_DOCUMENTS) or "unavailable"
     key = f"statuspage-v2:{version}:{endpoint}:{language}"
 
     def build() -> dict:
@@ -67,12 +66,9 @@ def endpoint_view(endpoint: str):
         if request.method == "OPTIONS":
             return _with_headers(HttpResponse(status=204), language=None)
         if request.method not in ("GET", "HEAD"):
-            response = HttpResponse(status=405)
-            response["Allow"] = "GET, HEAD, OPTIONS"
-            return _with_headers(response, language=None)
+            return _with_headers(HttpResponseNotAllowed(["GET", "HEAD", "OPTIONS"]), language=None)
         language = current_language()
-        version = page_version_or_none(live=endpoint in LIVE_DOCUMENTS)
-        cached = representation(endpoint, language, version)
+        cached = representation(endpoint, language)
         response = HttpResponse(cached["body"], content_type="application/json; charset=utf-8")
         response["ETag"] = cached["etag"]
         if cached["last_modified"]:

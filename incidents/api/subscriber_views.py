@@ -1,6 +1,5 @@
 """Our REST API (/api/v1/): subscribers, for admins only (not even viewers read addresses)."""
 
-from django.db import transaction
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import mixins, status
 from rest_framework.response import Response
@@ -41,8 +40,7 @@ class SubscriberViewSet(ByPublicId, mixins.ListModelMixin, ApiViewSet):
     )
     def create(self, request, *args, **kwargs):
         """Subscribes an address (or a webhook) through the subscription service."""
-        serializer = s.SubscriberCreateSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
+        serializer = self.valid_body(s.SubscriberCreateSerializer)
         subscriber = add_subscriber(actor=request.user, **serializer.validated_data)
         return self.respond(subscriber, status_code=status.HTTP_201_CREATED)
 
@@ -52,19 +50,16 @@ class SubscriberViewSet(ByPublicId, mixins.ListModelMixin, ApiViewSet):
     )
     def partial_update(self, request, *args, **kwargs):
         """Changes the language and/or the components followed."""
-        serializer = s.SubscriberEditSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        with transaction.atomic():
-            subscriber = self.locked()
-            check_if_match(request, subscriber)
-            subscriber = change_subscriber(subscriber, actor=request.user, **serializer.validated_data)
+        serializer = self.valid_body(s.SubscriberEditSerializer)
+        subscriber = self.get_object()
+        check_if_match(request, subscriber)
+        subscriber = change_subscriber(subscriber, actor=request.user, **serializer.validated_data)
         return self.respond(Subscriber.objects.get(pk=subscriber.pk))
 
     @extend_schema(responses={204: None, **ERRORS, **NOT_FOUND, 412: STALE[412]})
     def destroy(self, request, *args, **kwargs):
         """Deletes the subscriber and its pending deliveries."""
-        with transaction.atomic():
-            subscriber = self.locked()
-            check_if_match(request, subscriber)
-            delete_subscriber(subscriber, actor=request.user)
+        subscriber = self.get_object()
+        check_if_match(request, subscriber)
+        delete_subscriber(subscriber, actor=request.user)
         return Response(status=status.HTTP_204_NO_CONTENT)

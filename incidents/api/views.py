@@ -23,8 +23,6 @@ from . import filters
 from . import serializers as s
 from .base import ERRORS, ApiViewSet, ByPublicId, ServiceCrudViewSet
 
-# --- components ---
-
 
 class ComponentGroupViewSet(ByPublicId, ServiceCrudViewSet):
     queryset = ComponentGroup.objects.all()
@@ -44,14 +42,8 @@ class ComponentViewSet(ByPublicId, ServiceCrudViewSet):
     def set_status(self, request, *args, **kwargs):
         """Sets a component's status by hand (recorded in its status history and the audit trail)."""
         component = self.get_object()
-        serializer = s.ComponentStatusSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        set_component_status(
-            component,
-            status=serializer.validated_data["status"],
-            reason=serializer.validated_data.get("reason", ""),
-            actor=request.user,
-        )
+        serializer = self.valid_body(s.ComponentStatusSerializer)
+        set_component_status(component, actor=request.user, **serializer.validated_data)
         component.refresh_from_db()
         return self.respond(component)
 
@@ -69,9 +61,6 @@ class SampleViewSet(mixins.ListModelMixin, ApiViewSet):
     ordering_fields = ["at"]
     ordering = ["-at", "-id"]
     filterset_class = filters.SampleFilters
-
-
-# --- audit trail and tokens ---
 
 
 class AuditEventViewSet(mixins.ListModelMixin, ApiViewSet):
@@ -98,8 +87,7 @@ class ApiTokenViewSet(mixins.ListModelMixin, ApiViewSet):
 
     @extend_schema(request=s.ApiTokenSerializer, responses={201: s.IssuedTokenSerializer, **ERRORS})
     def create(self, request, *args, **kwargs):
-        serializer = s.ApiTokenSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
+        serializer = self.valid_body(s.ApiTokenSerializer)
         issuer = request.auth if isinstance(request.auth, ApiToken) else None
         token, secret = issue_token(
             request.user, actor=request.user, issuer=issuer, **serializer.validated_data

@@ -50,10 +50,12 @@ def translated_initial(name: str, texts: dict[str, str]) -> dict[str, str]:
     return {f"{name}_{code}": text for code, text in (texts or {}).items()}
 
 
-def apply_errors(form, error: ValidationError) -> None:
-    """Puts a service's validation error on the form field it names, or on the form."""
+def apply_errors(form, error: ValidationError, *, renamed: dict[str, str] | None = None) -> None:
+    """Puts a service's validation error on the form field it names (`renamed` maps a model field to
+    the form's), or on the form."""
     if hasattr(error, "error_dict"):
-        for field, errors in error.error_dict.items():
+        for name, errors in error.error_dict.items():
+            field = (renamed or {}).get(name, name)
             form.add_error(field if field in form.fields else None, errors)
     else:
         form.add_error(None, error)

@@ -47,9 +47,9 @@ class ComponentForm(NamedForm):
 class MetricForm(forms.Form):
     slug = forms.SlugField(label=label(Metric, "slug"), max_length=50)
     kind = forms.ChoiceField(label=label(Metric, "kind"), choices=MetricKind.choices)
-    unit = forms.ChoiceField(label=label(Metric, "unit"))
+    unit = forms.ChoiceField(label=label(Metric, "unit"), choices=Unit.choices)
     precision = forms.IntegerField(label=label(Metric, "precision"), min_value=0, max_value=6, initial=0)
-    aggregation = forms.ChoiceField(label=label(Metric, "aggregation"))
+    aggregation = forms.ChoiceField(label=label(Metric, "aggregation"), choices=Aggregation.choices)
     window = forms.IntegerField(label=label(Metric, "window"), min_value=1, max_value=1000, initial=5)
     expected_interval = forms.IntegerField(
         label=label(Metric, "expected_interval"), min_value=1, max_value=86400, initial=60
@@ -64,8 +64,6 @@ class MetricForm(forms.Form):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["unit"].choices = Unit.choices
-        self.fields["aggregation"].choices = Aggregation.choices
         add_translated_fields(self, "name", label(Metric, "name"))
 
 

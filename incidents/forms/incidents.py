@@ -45,10 +45,8 @@ from .component_groups import components_by_group
 
 
 class ComponentStatusesMixin:
-    """Adds `affected` (which components) and one status select per component.
-
-    Built from the components that exist, so an unknown component is refused by the choice field.
-    """
+    """Adds `affected` (which components) and one status select per component, built from the
+    components that exist, so an unknown component is refused by the choice field."""
 
     default_component_status = ComponentStatus.PARTIAL_OUTAGE
 
@@ -71,23 +69,17 @@ class ComponentStatusesMixin:
                     required=False,
                 )
 
-    def component_groups(self):
-        """The (component, checkbox, status select) rows under their groups' names."""
-        boxes = {box.data["value"]: box for box in self["affected"]}
-        return [
-            (
-                name,
-                [(c, boxes[c.slug], self[f"status_{c.slug}"] if self.with_status else None) for c in members],
-            )
-            for name, members in components_by_group(self.components)
-        ]
-
     def component_sections(self) -> dict:
-        """component_groups() split in two: the groups of the components marked affected, shown
-        at once, and the groups of all the others, folded away until the responder asks for them."""
+        """The (component, checkbox, status select) rows under their groups' names, in two parts: the
+        groups of the components marked affected, shown at once, and the groups of all the others,
+        folded away until the responder asks for them."""
+        boxes = {box.data["value"]: box for box in self["affected"]}
         chosen = set(self["affected"].value() or [])
         affected, others = [], []
-        for name, rows in self.component_groups():
+        for name, members in components_by_group(self.components):
+            rows = [
+                (c, boxes[c.slug], self[f"status_{c.slug}"] if self.with_status else None) for c in members
+            ]
             mine = [row for row in rows if row[0].slug in chosen]
             rest = [row for row in rows if row[0].slug not in chosen]
             if mine:
@@ -114,10 +106,6 @@ class ComponentStatusesMixin:
             chosen[by_slug[slug]] = status
         return chosen
 
-    def affected_components(self) -> list[Component]:
-        by_slug = {c.slug: c for c in self.components}
-        return [by_slug[slug] for slug in self.cleaned_data.get("affected", [])]
-
 
 def time_zone_field() -> forms.ChoiceField:
     """The zone an incident's times are shown in; the first choice (empty) is the page's."""
@@ -130,21 +118,7 @@ def time_zone_field() -> forms.ChoiceField:
     )
 
 
-MARKDOWN_HINT = _(
-    "Markdown: **bold**, _italic_, [a link](https://example.com), lists with “- ”. "
-    "Leave it empty to post the default message for the status."
-)
 PROPOSED = "proposed"
-
-
-def impact_field() -> forms.ChoiceField:
-    """Impact, proposed from the worst component status until a responder picks one."""
-    return forms.ChoiceField(
-        label=_("Impact"),
-        choices=[(PROPOSED, _("Proposed from the components")), *Impact.choices],
-        initial=PROPOSED,
-        help_text=_("Proposed from the worst status of the affected components; choose one to override."),
-    )
 
 
 def message_field() -> forms.CharField:
@@ -154,7 +128,10 @@ def message_field() -> forms.CharField:
         max_length=UPDATE_TEXT_MAX,
         required=False,
         widget=forms.Textarea(attrs={"rows": 5, "data-markdown": "1"}),
-        help_text=MARKDOWN_HINT,
+        help_text=_(
+            "Markdown: **bold**, _italic_, [a link](https://example.com), lists with “- ”. "
+            "Leave it empty to post the default message for the status."
+        ),
     )
 
 
@@ -178,6 +155,12 @@ class DeclareForm(ComponentStatusesMixin, forms.Form):
         initial=IncidentStatus.INVESTIGATING,
         required=False,
     )
+    impact = forms.ChoiceField(
+        label=_("Impact"),
+        choices=[(PROPOSED, _("Proposed from the components")), *Impact.choices],
+        initial=PROPOSED,
+        help_text=_("Proposed from the worst status of the affected components; choose one to override."),
+    )
     language = forms.ChoiceField(label=_("Language"), choices=language_choices)
     body = message_field()
     deliver_notifications = forms.BooleanField(
@@ -200,7 +183,6 @@ class DeclareForm(ComponentStatusesMixin, forms.Form):
 
     def __init__(self, *args, components, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["impact"] = impact_field()
         self.fields["language"].initial = current_language()
         self.fields["started_at"] = happened_field(_("Started"), _("Leave empty for now."))
         self.fields["display_time_zone"] = time_zone_field()
@@ -257,7 +239,7 @@ class MaintenanceForm(ComponentStatusesMixin, forms.Form):
         return data
 
     def command(self) -> ScheduleMaintenance:
-        affected = dict.fromkeys(self.affected_components(), ComponentStatus.UNDER_MAINTENANCE)
+        affected = dict.fromkeys(self.component_statuses(), ComponentStatus.UNDER_MAINTENANCE)
         return command_from(ScheduleMaintenance, self.cleaned_data, component_statuses=affected)
 
 
@@ -322,6 +304,8 @@ class ClosingForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.incident = incident
 
+    prefix = "reopen"  # both forms are on the incident screen
+    action_label, done_message = _("Reopen"), _("Reopened.")
     command_class: type[ReopenIncident | ResolveIncident] = ReopenIncident
 
     def command(self) -> ReopenIncident | ResolveIncident:
@@ -344,6 +328,8 @@ class ResolveForm(ClosingForm):
         body.widget.attrs["placeholder"] = default_update_text(closing, language=language)
         self.fields["display_at"] = happened_field(_("Resolved at"), _("Leave empty for now."))
 
+    prefix = "resolve"
+    action_label, done_message = _("Resolve"), _("Resolved.")
     command_class = ResolveIncident
 
 

@@ -42,11 +42,10 @@ class ProbeForm(forms.Form):
     def __init__(self, *args, probe=None, **kwargs):
         super().__init__(*args, **kwargs)
         # A metric is fed by one probe: offer the metrics without one (and this probe's own).
-        metrics = Metric.objects.select_related("component").filter(probe__isnull=True)
+        unfed = models.Q(probe__isnull=True)
         if probe is not None and probe.pk:
-            metrics = Metric.objects.select_related("component").filter(
-                models.Q(probe__isnull=True) | models.Q(probe=probe)
-            )
+            unfed |= models.Q(probe=probe)
+        metrics = Metric.objects.select_related("component").filter(unfed)
         self.fields["metric"].queryset = metrics.order_by("component__position", "position", "pk")
         self.fields["metric"].label_from_instance = metric_label
 

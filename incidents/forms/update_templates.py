@@ -4,7 +4,7 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
-from incidents.models import Component, ComponentStatus, IncidentKind, IncidentStatus, UpdateTemplate
+from incidents.models import Component, IncidentKind, IncidentStatus, UpdateTemplate
 from incidents.models.incidents import STATUSES_BY_KIND
 from incidents.translation import language_codes
 
@@ -21,7 +21,6 @@ from .incidents import ComponentStatusesMixin
 class UpdateTemplateForm(ComponentStatusesMixin, forms.ModelForm):
     """Name, kind and status, a title and a text per language, and the components it marks."""
 
-    default_component_status = ComponentStatus.PARTIAL_OUTAGE
     version = forms.IntegerField(widget=forms.HiddenInput, required=False)
 
     class Meta:
@@ -29,14 +28,11 @@ class UpdateTemplateForm(ComponentStatusesMixin, forms.ModelForm):
         fields = ["name", "language", "kind", "status"]
 
     def __init__(self, *args, components, **kwargs):
-        instance = kwargs.get("instance")
-        if instance is not None and instance.pk:
-            kwargs["initial"] = {
-                **translated_initial("title", instance.title),
-                **translated_initial("body", instance.body),
-                **kwargs.get("initial", {}),
-            }
         super().__init__(*args, **kwargs)
+        if self.instance.pk:
+            self.initial.update(translated_initial("title", self.instance.title))
+            self.initial.update(translated_initial("body", self.instance.body))
+            self.fields["version"].initial = self.instance.version
         self.fields["language"].widget = forms.Select(choices=language_choices())
         add_translated_fields(self, "title", _("Incident title"), required_language="")
         for code, language_name in language_choices():
@@ -51,8 +47,6 @@ class UpdateTemplateForm(ComponentStatusesMixin, forms.ModelForm):
         for slug, status in marked.items():
             if f"status_{slug}" in self.fields:
                 self.fields[f"status_{slug}"].initial = status
-        if self.instance.pk:
-            self.fields["version"].initial = self.instance.version
 
     def translation_rows(self):
         """(title, text) bound fields per language, for the template."""

@@ -40,19 +40,14 @@ responder_required = _requires(roles.can_respond)
 admin_required = _requires(roles.can_administer)
 
 
-def conflict(
-    request, *, what: str, mine: list, theirs: list, retry_url: str, retry_data: dict, back_url: str
-):
-    """The 409 page: both versions side by side, and a way to keep either."""
+def conflict(request, *, what: str, rows: list, retry_url: str, retry_data: dict, back_url: str):
+    """The 409 page: both versions side by side, rows of (label, mine, theirs), and a way to keep either."""
     return render(
         request,
         "editor/conflict.html",
         {
             "what": what,
-            "rows": [
-                (label, mine_text, theirs_text)
-                for (label, mine_text), (_label, theirs_text) in zip(mine, theirs, strict=True)
-            ],
+            "rows": rows,
             "retry_url": retry_url,
             "retry_data": retry_data,
             "back_url": back_url,

@@ -11,14 +11,12 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from incidents.forms.api_tokens import ApiTokenForm
+from incidents.forms.base import apply_errors
 from incidents.models import ApiToken
 from incidents.roles import can_administer
 from incidents.services.api_tokens import issue_token, revoke_token
 
 from .access import viewer_required
-
-# Errors of the service, by the form field they concern.
-SERVICE_FIELDS = {"expires_at": "expires_on", "scope": "scope", "name": "name"}
 
 
 def _list_page(request, form: ApiTokenForm):
@@ -48,8 +46,7 @@ def token_new(request):
                 actor=request.user,
             )
         except ValidationError as error:
-            for field, errors in error.message_dict.items():
-                form.add_error(SERVICE_FIELDS.get(field), errors)
+            apply_errors(form, error, renamed={"expires_at": "expires_on"})
         else:
             # The secret is in this answer only: never in messages, the session or a later page.
             return render(request, "editor/api_token_issued.html", {"token": token, "secret": secret})

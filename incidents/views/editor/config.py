@@ -14,35 +14,9 @@ from incidents.services.metrics import save_metric
 from .access import admin_required
 
 RECENT_SAMPLES = 30
-COMPONENT_FIELDS = (
-    "slug",
-    "group",
-    "position",
-    "status_mode",
-    "showcase",
-    "only_show_if_degraded",
-    "uptime_target",
-)
-METRIC_FIELDS = (
-    "slug",
-    "kind",
-    "unit",
-    "precision",
-    "aggregation",
-    "window",
-    "expected_interval",
-    "higher_is_worse",
-    "degraded_threshold",
-    "partial_outage_threshold",
-    "major_outage_threshold",
-    "position",
-)
-
-
-def recent_samples(metric: Metric) -> list:
-    """The metric's latest samples, newest first, each with the status its value means."""
-    recent = Sample.objects.filter(metric=metric).order_by("-at")[:RECENT_SAMPLES]
-    return [(s, metric.status_for(s.value) if s.value is not None else None) for s in recent]
+# The model fields the forms declare; the translated names are added per language.
+COMPONENT_FIELDS = tuple(ComponentForm.base_fields)
+METRIC_FIELDS = tuple(MetricForm.base_fields)
 
 
 @admin_required
@@ -50,6 +24,12 @@ def components(request):
     rows = Component.objects.select_related("group").prefetch_related("metrics__probe")
     groups = ComponentGroup.objects.all()
     return render(request, "editor/components.html", {"components": rows, "groups": groups})
+
+
+def recent_samples(metric: Metric) -> list:
+    """The metric's latest samples, each with the status its value stands for."""
+    recent = Sample.objects.filter(metric=metric).order_by("-at")[:RECENT_SAMPLES]
+    return [(s, metric.status_for(s.value) if s.value is not None else None) for s in recent]
 
 
 @admin_required
@@ -63,11 +43,13 @@ def component_detail(request, pk: int):
 
 
 def _component_page(request, component: Component):
-    creating = component.pk is None
-    initial = {field: getattr(component, field) for field in COMPONENT_FIELDS}
-    initial.update(translated_initial("name", component.name))
-    initial.update(translated_initial("description", component.description))
-    form = ComponentForm(request.POST or None, initial=None if creating else initial)
+    new = component.pk is None
+    initial = {}
+    if not new:
+        initial = {field: getattr(component, field) for field in COMPONENT_FIELDS}
+        initial.update(translated_initial("name", component.name))
+        initial.update(translated_initial("description", component.description))
+    form = ComponentForm(request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():
         for field in COMPONENT_FIELDS:
             setattr(component, field, form.cleaned_data[field])
@@ -78,20 +60,13 @@ def _component_page(request, component: Component):
         except ValidationError as error:
             apply_errors(form, error)
         else:
-            messages.success(request, _("Component created.") if creating else _("Component saved."))
+            messages.success(request, _("Component created.") if new else _("Component saved."))
             return redirect("editor:component", component.pk)
-    if creating:
+    if new:
         return render(request, "editor/component.html", {"form": form, "component": None})
-    context = {
-        "form": form,
-        "component": component,
-        "metric_rows": [
-            (metric, recent_samples(metric)) for metric in component.metrics.select_related("probe")
-        ],
-        "changes": AuditEvent.objects.filter(subject_type=Subject.COMPONENT, subject_id=str(component.pk))[
-            :20
-        ],
-    }
+    metric_rows = [(metric, recent_samples(metric)) for metric in component.metrics.select_related("probe")]
+    changes = AuditEvent.objects.filter(subject_type=Subject.COMPONENT, subject_id=str(component.pk))
+    context = {"form": form, "component": component, "metric_rows": metric_rows, "changes": changes[:20]}
     return render(request, "editor/component.html", context)
 
 
@@ -106,10 +81,12 @@ def metric_detail(request, pk: int):
 
 
 def _metric_page(request, metric: Metric):
-    creating = metric.pk is None
-    initial = {field: getattr(metric, field) for field in METRIC_FIELDS}
-    initial.update(translated_initial("name", metric.name))
-    form = MetricForm(request.POST or None, initial=None if creating else initial)
+    new = metric.pk is None
+    initial = {}
+    if not new:
+        initial = {field: getattr(metric, field) for field in METRIC_FIELDS}
+        initial.update(translated_initial("name", metric.name))
+    form = MetricForm(request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():
         for field in METRIC_FIELDS:
             setattr(metric, field, form.cleaned_data[field])
@@ -119,15 +96,15 @@ def _metric_page(request, metric: Metric):
         except ValidationError as error:
             apply_errors(form, error)
         else:
-            if creating:
+            if new:
                 messages.success(request, _("Metric created."))
-                return redirect("editor:component", metric.component.pk)
+                return redirect("editor:component", metric.component_id)
             messages.success(request, _("Metric saved."))
             return redirect("editor:metric", metric.pk)
     context = {
         "form": form,
         "component": metric.component,
-        "metric": None if creating else metric,
-        "samples": [] if creating else recent_samples(metric),
+        "metric": None if new else metric,
+        "samples": [] if new else recent_samples(metric),
     }
     return render(request, "editor/metric.html", context)

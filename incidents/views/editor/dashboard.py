@@ -8,12 +8,7 @@ from django.utils.translation import gettext_lazy as _
 
 from incidents.editor.board import board_context
 from incidents.forms.audit import AuditFilterForm
-from incidents.models import (
-    ActionItem,
-    ActionItemState,
-    AuditEvent,
-    Incident,
-)
+from incidents.models import ActionItem, ActionItemState, AuditEvent, Incident
 from incidents.models.postmortems import status_page_today
 from incidents.translation import current_language
 
@@ -21,12 +16,6 @@ from .access import viewer_required
 
 RECENT_EVENTS = 10
 AUDIT_PAGE_SIZE = 100
-
-
-def open_action_items():
-    return ActionItem.objects.filter(
-        state__in=[ActionItemState.OPEN, ActionItemState.IN_PROGRESS]
-    ).select_related("owner", "postmortem__incident")
 
 
 @viewer_required
@@ -52,11 +41,14 @@ SORTS = {"due": (_("Due date"), _by_due), "owner": (_("Owner"), _by_owner)}
 @viewer_required
 def action_items(request):
     today = status_page_today()
-    sort = request.GET.get("sort", "due")
-    if sort not in SORTS:
-        sort = "due"
+    sort = request.GET.get("sort") if request.GET.get("sort") in SORTS else "due"
     only_overdue = request.GET.get("overdue") == "1"
-    items = [item for item in open_action_items() if not only_overdue or item.is_overdue(today)]
+    open_items = ActionItem.objects.filter(state__in=[ActionItemState.OPEN, ActionItemState.IN_PROGRESS])
+    items = [
+        item
+        for item in open_items.select_related("owner", "postmortem__incident")
+        if not only_overdue or item.is_overdue(today)
+    ]
     items.sort(key=SORTS[sort][1])
     rows = [(item, item.is_overdue(today)) for item in items]
     context = {
@@ -69,31 +61,23 @@ def action_items(request):
     return render(request, "editor/action_items.html", context)
 
 
-def filtered_events(data: dict):
-    events = AuditEvent.objects.select_related("actor", "incident")
-    if data.get("subject_type"):
-        events = events.filter(subject_type=data["subject_type"])
-    if data.get("subject_id"):
-        events = events.filter(subject_id=data["subject_id"])
-    if data.get("actor"):
-        events = events.filter(actor_label=data["actor"])
-    if data.get("since"):
-        events = events.filter(at__gte=data["since"])
-    if data.get("until"):
-        events = events.filter(at__lte=data["until"])
-    return events
+# The audit filter form's fields and the lookups they stand for.
+AUDIT_LOOKUPS = {
+    "subject_type": "subject_type",
+    "subject_id": "subject_id",
+    "actor": "actor_label",
+    "since": "at__gte",
+    "until": "at__lte",
+}
 
 
 @viewer_required
 def audit(request):
     form = AuditFilterForm(request.GET or None)
     data = form.cleaned_data if form.is_valid() else {}
-    page = Paginator(filtered_events(data), AUDIT_PAGE_SIZE).get_page(request.GET.get("page"))
+    lookups = {lookup: data[field] for field, lookup in AUDIT_LOOKUPS.items() if data.get(field)}
+    events = AuditEvent.objects.select_related("actor", "incident").filter(**lookups)
+    page = Paginator(events, AUDIT_PAGE_SIZE).get_page(request.GET.get("page"))
     query = request.GET.copy()
     query.pop("page", None)
-    context = {
-        "form": form,
-        "page": page,
-        "query": query.urlencode(),
-    }
-    return render(request, "editor/audit.html", context)
+    return render(request, "editor/audit.html", {"form": form, "page": page, "query": query.urlencode()})

@@ -18,10 +18,6 @@ def form_components() -> list[Component]:
     return list(Component.objects.select_related("group").order_by(*PAGE_ORDER))
 
 
-def templates_for(kind: IncidentKind | str) -> list[UpdateTemplate]:
-    return list(UpdateTemplate.objects.filter(kind=kind).order_by("name", "language"))
-
-
 def chosen_template(request) -> UpdateTemplate | None:
     """The template named by `?template=<id>`, or None for a missing or malformed id."""
     template_id = request.GET.get("template", "")
@@ -30,12 +26,15 @@ def chosen_template(request) -> UpdateTemplate | None:
     return UpdateTemplate.objects.filter(pk=template_id).first()
 
 
-def form_aids(templates: list[UpdateTemplate]) -> dict:
-    """Data for static/js/declare.js, served as a JSON script element (never executed)."""
-    return {
+def template_context(request, kind: IncidentKind | str) -> dict:
+    """The templates of `kind`, the one `?template=` chose, and the data for static/js/declare.js
+    (`aids`, served as a JSON script element, never executed)."""
+    templates = list(UpdateTemplate.objects.filter(kind=kind).order_by("name", "language"))
+    aids = {
         "templates": [template_data(template) for template in templates],
         "impactForStatus": {status.value: impact.value for status, impact in IMPACT_FOR_STATUS.items()},
         "impactOrder": [impact.value for impact in IMPACT_ORDER],
         "impactWithoutComponents": proposed_impact([]).value,
         "defaultTexts": {code: default_update_texts(language=code) for code in language_codes()},
     }
+    return {"templates": templates, "chosen": chosen_template(request), "aids": aids}

@@ -30,15 +30,14 @@ from incidents.translation import current_language, language_codes, pick
 from incidents.validation.concurrency import ConcurrentEdit
 
 from .access import conflict, responder_required, viewer_required
-from .form_aids import chosen_template, form_aids, form_components, templates_for
+from .form_aids import form_components, template_context
 
 
 @responder_required
 def declare(request):
     components = form_components()
-    templates = templates_for(IncidentKind.INCIDENT)
-    initial = {}
-    template = chosen_template(request)
+    choice = template_context(request, IncidentKind.INCIDENT)
+    template, initial = choice["chosen"], {}
     if template is not None and request.method == "GET":
         initial = template_initial(template, language=current_language(), components=components)
     form = DeclareForm(request.POST or None, initial=initial, components=components)
@@ -50,8 +49,7 @@ def declare(request):
         else:
             messages.success(request, _("Incident declared."))
             return redirect("editor:incident", incident.pk)
-    context = {"form": form, "templates": templates, "chosen": template, "aids": form_aids(templates)}
-    return render(request, "editor/declare.html", context)
+    return render(request, "editor/declare.html", {"form": form, **choice})
 
 
 @responder_required
@@ -80,11 +78,9 @@ def _load(pk: int) -> Incident:
     )
 
 
-def _cockpit(
-    request, incident: Incident, *, update_form=None, resolve_form=None, reopen_form=None, status=200
-):
-    templates = templates_for(incident.kind)
-    template = chosen_template(request)
+def _cockpit(request, incident: Incident, *, update_form=None, resolve_form=None, reopen_form=None):
+    choice = template_context(request, incident.kind)
+    template = choice["chosen"]
     if update_form is None:
         components = form_components()
         initial = {}
@@ -103,18 +99,14 @@ def _cockpit(
         "updates": incident.updates.all(),
         "deliveries": delivery_counts(incident.updates.all()),
         "update_form": update_form,
-        "resolve_form": resolve_form
-        or ResolveForm(initial=closing_initial, prefix="resolve", incident=incident),
-        "reopen_form": reopen_form
-        or ClosingForm(initial=closing_initial, prefix="reopen", incident=incident),
+        "resolve_form": resolve_form or ResolveForm(initial=closing_initial, incident=incident),
+        "reopen_form": reopen_form or ClosingForm(initial=closing_initial, incident=incident),
         "plan": resolve_plan(incident, language=current_language()) if incident.is_open else [],
-        "templates": templates,
-        "chosen": template,
-        "aids": form_aids(templates),
+        **choice,
         "audit_events": AuditEvent.objects.filter(incident=incident).select_related("actor")[:50],
         "postmortem": getattr(incident, "postmortem", None),
     }
-    return render(request, "editor/incident.html", context, status=status)
+    return render(request, "editor/incident.html", context)
 
 
 @viewer_required
@@ -146,11 +138,10 @@ def _refused_transition(request, incident: Incident, refused: TransitionRefused)
     return redirect("editor:incident", incident.pk)
 
 
-def _closing(
-    request, pk: int, *, prefix: str, run, done_message: str, action_label: str, form_class=ClosingForm
-):
+def _closing(request, pk: int, *, form_class: type[ClosingForm], run):
     incident = _load(pk)
-    form = form_class(request.POST, prefix=prefix, incident=incident)
+    form = form_class(request.POST, incident=incident)
+    prefix = form.prefix
     if form.is_valid():
         data = form.cleaned_data
         try:
@@ -161,10 +152,9 @@ def _closing(
             return conflict(
                 request,
                 what=str(incident),
-                mine=[(_("Status"), action_label), (_("Message"), data["body"])],
-                theirs=[
-                    (_("Status"), current.get_status_display()),
-                    (_("Message"), pick(latest.body, language=data["language"]).text),
+                rows=[
+                    (_("Status"), form.action_label, current.get_status_display()),
+                    (_("Message"), data["body"], pick(latest.body, language=data["language"]).text),
                 ],
                 retry_url=request.path,
                 retry_data={
@@ -179,7 +169,7 @@ def _closing(
         except ValidationError as error:
             apply_errors(form, error)
         else:
-            messages.success(request, done_message)
+            messages.success(request, form.done_message)
             return redirect("editor:incident", incident.pk)
     return _cockpit(request, incident, **{f"{prefix}_form": form})
 
@@ -187,28 +177,13 @@ def _closing(
 @require_POST
 @responder_required
 def resolve(request, pk: int):
-    return _closing(
-        request,
-        pk,
-        prefix="resolve",
-        run=resolve_incident,
-        done_message=_("Resolved."),
-        action_label=_("Resolve"),
-        form_class=ResolveForm,
-    )
+    return _closing(request, pk, form_class=ResolveForm, run=resolve_incident)
 
 
 @require_POST
 @responder_required
 def reopen(request, pk: int):
-    return _closing(
-        request,
-        pk,
-        prefix="reopen",
-        run=reopen_incident,
-        done_message=_("Reopened."),
-        action_label=_("Reopen"),
-    )
+    return _closing(request, pk, form_class=ClosingForm, run=reopen_incident)
 
 
 @require_POST
@@ -241,15 +216,10 @@ def edit(request, pk: int):
             return conflict(
                 request,
                 what=str(incident),
-                mine=[
-                    (_("Title"), data["title"]),
-                    (_("Impact"), data["impact"]),
-                    (_("Time zone"), data["display_time_zone"]),
-                ],
-                theirs=[
-                    (_("Title"), current.title.get(language, "")),
-                    (_("Impact"), current.impact),
-                    (_("Time zone"), current.display_time_zone),
+                rows=[
+                    (_("Title"), data["title"], current.title.get(language, "")),
+                    (_("Impact"), data["impact"], current.impact),
+                    (_("Time zone"), data["display_time_zone"], current.display_time_zone),
                 ],
                 retry_url=request.path,
                 retry_data={
@@ -283,8 +253,7 @@ def edit_update_view(request, pk: int, language: str):
             return conflict(
                 request,
                 what=str(update.incident),
-                mine=[(_("Message"), data["text"])],
-                theirs=[(_("Message"), error.current.body.get(language, ""))],
+                rows=[(_("Message"), data["text"], error.current.body.get(language, ""))],
                 retry_url=request.path,
                 retry_data={"text": data["text"], "version": error.current.version},
                 back_url=reverse("editor:incident", args=[update.incident_id]),

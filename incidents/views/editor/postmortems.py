@@ -43,24 +43,19 @@ def _postmortem(incident: Incident) -> Postmortem | None:
     return Postmortem.objects.filter(incident=incident).first()
 
 
-def _initial(postmortem: Postmortem | None, language: str) -> dict:
-    if postmortem is None:
-        return {"version": ""}
-    return {
-        "version": postmortem.version,
-        **{key: getattr(postmortem, key).get(language, "") for key, _label in SECTIONS},
-    }
+def _original_language(incident: Incident) -> str:
+    existing = _postmortem(incident)
+    return existing.original_language if existing else incident.original_language
 
 
 def due_text(item: ActionItem) -> str:
     """ "1st quarter 2027 (by 31 March 2027)" in the editor's language; "" without a due date."""
     if not item.due_date:
         return ""
-    editor_language = current_language()
-    period = format_due(item.due_date, item.due_precision, editor_language)
+    period = format_due(item.due_date, item.due_precision, current_language())
     if item.due_precision == DuePrecision.DAY:
         return period
-    last_day = format_long_date(item.due_by, editor_language)
+    last_day = format_long_date(item.due_by, current_language())
     return _("%(period)s (by %(last_day)s)") % {"period": period, "last_day": last_day}
 
 
@@ -68,15 +63,17 @@ def _item_forms(postmortem: Postmortem | None, language: str, *, failed=None):
     """(item, form, due text) for each action item; a failed edit keeps what was typed."""
     if postmortem is None:
         return []
-    items = postmortem.action_items.select_related("owner")
-    rows = []
-    for item in items:
-        if failed is not None and failed[0] == item.pk:
-            form = failed[1]
-        else:
-            form = ActionItemForm(initial=initial_for_item(item, language), prefix=f"item{item.pk}")
-        rows.append((item, form, due_text(item)))
-    return rows
+    failed_pk, failed_form = failed or (None, None)
+    return [
+        (
+            item,
+            failed_form
+            if item.pk == failed_pk
+            else ActionItemForm(initial=initial_for_item(item, language), prefix=f"item{item.pk}"),
+            due_text(item),
+        )
+        for item in postmortem.action_items.select_related("owner")
+    ]
 
 
 def _page(
@@ -89,7 +86,6 @@ def _page(
     new_item_form=None,
     failed_item=None,
     figure_formset=None,
-    status=200,
 ):
     postmortem = _postmortem(incident)
     original = postmortem.original_language if postmortem else incident.original_language
@@ -97,7 +93,11 @@ def _page(
     originals = {}
     if postmortem and language != original:
         originals = {key: getattr(postmortem, key).get(original, "") for key, _label in SECTIONS}
-    form = form or PostmortemForm(initial=_initial(postmortem, language))
+    if form is None:
+        initial = {"version": postmortem.version if postmortem else ""}
+        if postmortem:
+            initial.update({key: getattr(postmortem, key).get(language, "") for key, _label in SECTIONS})
+        form = PostmortemForm(initial=initial)
     sections = [(form[key], originals.get(key, ""), (previews or {}).get(key)) for key, _label in SECTIONS]
     context = {
         "incident": incident,
@@ -115,16 +115,13 @@ def _page(
         "empty_sections": empty_sections(postmortem),
         "draft_key": f"postmortem-draft:{incident.pk}:{language}",
     }
-    return render(request, "editor/postmortem.html", context, status=status)
+    return render(request, "editor/postmortem.html", context)
 
 
 @viewer_required
 def postmortem(request, pk: int):
     incident = get_object_or_404(Incident, pk=pk)
-    existing = _postmortem(incident)
-    default = existing.original_language if existing else incident.original_language
-    language = request.GET.get("language", default)
-    return _page(request, incident, _language(language))
+    return _page(request, incident, _language(request.GET.get("language", _original_language(incident))))
 
 
 @require_POST
@@ -142,8 +139,9 @@ def save(request, pk: int, language: str):
             return conflict(
                 request,
                 what=str(current),
-                mine=[(label, sections[key]) for key, label in SECTIONS],
-                theirs=[(label, getattr(current, key).get(language, "")) for key, label in SECTIONS],
+                rows=[
+                    (label, sections[key], getattr(current, key).get(language, "")) for key, label in SECTIONS
+                ],
                 retry_url=request.path,
                 retry_data={**sections, "version": current.version},
                 back_url=f"{reverse('editor:postmortem', args=[pk])}?language={language}",
@@ -247,29 +245,18 @@ def unpublish(request, pk: int):
 
 def _fill(item: ActionItem, form: ActionItemForm, language: str) -> ActionItem:
     data = form.cleaned_data
-    title = dict(item.title)
-    title[language] = data["title"].strip()
-    item.title = title
-    item.owner = data["owner"]
+    item.title = {**item.title, language: data["title"].strip()}
     item.owner_name = "" if data["owner"] else data["owner_name"].strip()
-    item.due_date = data["due_date"]
-    item.due_precision = data["due_precision"]
-    item.state = data["state"]
-    item.is_public = data["is_public"]
+    for field in ("owner", "due_date", "due_precision", "state", "is_public"):
+        setattr(item, field, data[field])
     return item
-
-
-def _item_language(request, incident: Incident) -> str:
-    existing = _postmortem(incident)
-    default = existing.original_language if existing else incident.original_language
-    return _language(request.POST.get("language", default))
 
 
 @require_POST
 @responder_required
 def add_action_item(request, pk: int):
     incident = get_object_or_404(Incident, pk=pk)
-    language = _item_language(request, incident)
+    language = _language(request.POST.get("language", _original_language(incident)))
     form = ActionItemForm(request.POST, prefix="new")
     if form.is_valid():
         postmortem = _postmortem(incident) or write_postmortem(
@@ -291,7 +278,7 @@ def add_action_item(request, pk: int):
 def edit_action_item(request, pk: int):
     item = get_object_or_404(ActionItem.objects.select_related("postmortem__incident"), pk=pk)
     incident = item.postmortem.incident
-    language = _item_language(request, incident)
+    language = _language(request.POST.get("language", _original_language(incident)))
     form = ActionItemForm(request.POST, prefix=f"item{item.pk}")
     if form.is_valid():
         try:

@@ -1,9 +1,7 @@
 """Admin screens for probes: what each one measures, how its runs went, and the numbers it feeds.
 
-Same role as the component and metric screens (admin), every write through
-`incidents.services.probes` so it lands in the audit trail. Push tokens and webhook secrets are
-shown once, in the answer to the POST that made them (never stored in a message or the session).
-"""
+Push tokens and webhook secrets are shown once, in the answer to the POST that made them (never
+stored in a message or the session)."""
 
 import json
 
@@ -27,8 +25,7 @@ from .access import admin_required
 from .config import recent_samples
 
 RECENT_RUNS = 20
-PROBE_FIELDS = ("name", "kind", "enabled", "url", "config", "interval", "connect_timeout", "read_timeout")
-PROBE_FIELDS += ("timeout",)
+PROBE_FIELDS = tuple(name for name in ProbeForm.base_fields if name != "metric")
 
 
 def _breakers_for(probes) -> dict[str, CircuitBreaker]:
@@ -51,15 +48,12 @@ def probe_list(request):
 
 def _save(request, form: ProbeForm, probe: Probe) -> Probe | None:
     """Saves through the service; its refusals (kind config, address guard, bounds) become form errors."""
-    for field in PROBE_FIELDS:
+    for field in (*PROBE_FIELDS, "metric"):
         setattr(probe, field, form.cleaned_data[field])
-    probe.metric = form.cleaned_data["metric"]
     try:
         return save_probe(probe, actor=request.user)
     except ValidationError as error:
-        if hasattr(error, "error_dict") and "metric_id" in error.error_dict:
-            error.error_dict["metric"] = error.error_dict.pop("metric_id")
-        apply_errors(form, error)
+        apply_errors(form, error, renamed={"metric_id": "metric"})
         return None
 
 

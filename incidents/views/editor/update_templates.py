@@ -54,8 +54,10 @@ def template_edit(request, pk: int):
             return conflict(
                 request,
                 what=str(current),
-                mine=[(_("Name"), edited.name), (_("Text"), edited.body.get(language, ""))],
-                theirs=[(_("Name"), current.name), (_("Text"), current.body.get(language, ""))],
+                rows=[
+                    (_("Name"), edited.name, current.name),
+                    (_("Text"), edited.body.get(language, ""), current.body.get(language, "")),
+                ],
                 retry_url=request.path,
                 retry_data={
                     **{key: value for key, value in request.POST.items() if key != "csrfmiddlewaretoken"},
