@@ -1,8 +1,7 @@
 """Alerts from Alertmanager and Grafana, and the rules that turn them into component statuses.
 
-A rule's matchers are Alertmanager's own syntax (`service="webhooks"`, `severity=~"critical|page"`,
-`env!="staging"`); the first enabled rule, by position, whose matchers all hold takes the alert.
-Every alert received is kept, matched or not, so nothing an alerting system sends is dropped.
+Matchers use Alertmanager's syntax; the first enabled rule whose matchers all hold takes the
+alert. Every alert is kept, matched or not, so nothing an alerting system sends is dropped.
 """
 
 import datetime as dt

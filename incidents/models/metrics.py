@@ -175,10 +175,7 @@ class Resolution(models.TextChoices):
 class Rollup(models.Model):
     """Aggregate of a metric's samples over one minute, hour or day.
 
-    `sketch` is a mergeable log-bucket histogram (see incidents.metrics.rollups) from which p95 is
-    read with a bounded relative error, so rollups update as samples arrive without
-    rereading raw samples.
-    """
+    `sketch`, a mergeable histogram, gives p95 with a bounded error without rereading samples."""
 
     metric = models.ForeignKey(Metric, on_delete=models.CASCADE, related_name="rollups")
     resolution = models.CharField(max_length=8, choices=Resolution.choices)

@@ -49,7 +49,7 @@ def time_tag(value: dt.datetime | None, style: str = "datetime", zone: ZoneInfo 
     if value is None:
         return ""
     zone = zone or formatting.status_zone()
-    machine = _machine_time(value)
+    machine = iso_utc(value)
     local = formatting.in_zone(value, zone)
     if style == "date" and local is not None:
         human = formatting.format_date(local.date(), current_language())
@@ -72,14 +72,10 @@ def time_range(start: dt.datetime, end: dt.datetime, zone: ZoneInfo | None = Non
         return time_tag(start, zone=zone)
     first, last, joined = formatting.format_datetime_range(start, end, current_language(), zone=zone)
     ends = [
-        format_html('<time datetime="{}" data-local="datetime">{}</time>', _machine_time(at), text)
+        format_html('<time datetime="{}" data-local="datetime">{}</time>', iso_utc(at), text)
         for at, text in ((start, first), (end, last))
     ]
     return mark_safe(conditional_escape(joined).replace("{0}", ends[0]).replace("{1}", ends[1]))
-
-
-def _machine_time(value: dt.datetime) -> str:
-    return value.astimezone(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 @register.simple_tag
@@ -154,11 +150,8 @@ def lang_attr(shown: Shown) -> str:
 
 @register.simple_tag(takes_context=True)
 def language_links(context) -> list[dict]:
-    """Each language with the URL of this page in it (absolute) and its switcher URL.
-
-    Worked out once per request: the head and the header of public/base.html both ask for it,
-    and each include renders with a render_context of its own, so the links are kept on the
-    request."""
+    """Each language with the URL of this page in it (absolute) and its switcher URL."""
+    # Kept on the request: the head and the header both ask, each with a render_context of its own.
     request = context.get("request")
     if request is None:
         return _language_links("/")
@@ -213,8 +206,7 @@ def iso_utc(value: dt.datetime | None) -> str:
 
 @register.simple_tag
 def due_text(item, language: str = "") -> str:
-    """An action item's due date by its precision ("4th quarter 2027") in `language` (the page's
-    by default), or nothing."""
+    """An action item's due date by its precision ("4th quarter 2027"), or nothing."""
     if not item.due_date:
         return ""
     return formatting.format_due(item.due_date, item.due_precision, language or current_language())
@@ -228,8 +220,7 @@ def key_figure_value(figure, language: str = "") -> str:
 
 @register.filter
 def body_html(body: Shown, update) -> str:
-    """The HTML of an update's body as shown: the one stored when it was written (rendered
-    now only when there is none)."""
+    """The HTML of an update's body as shown, as stored when it was written."""
     return stored_or_rendered(str(body), update.body_html)
 
 
