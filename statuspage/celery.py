@@ -9,9 +9,7 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "statuspage.settings")
 
 
 class TaskInContext(Task):
-    """Every task runs in the worker's context: the site's language and the status page's time
-    zone, whatever an earlier task left active. A message to a subscriber is then written in the
-    subscriber's language (incidents.channels)."""
+    """Every task runs in the site's language and time zone, whatever an earlier task left active."""
 
     def __call__(self, *args, **kwargs):
         with translation.override(settings.LANGUAGE_CODE), timezone.override(settings.STATUS_TIME_ZONE):

@@ -1,8 +1,6 @@
 """Subscribers (email, webhook, chat or SMS) and the outbox of deliveries made to them.
 
-A Subscriber is confirmed by double opt-in before anything is sent to it. A Delivery is one
-notification for one (update, subscriber), or for one (component status change, subscriber):
-the row is written in the transaction that posts the update or changes the status, and workers
+A Delivery is written in the transaction that posts the update or changes the status; workers
 move it pending → sending (under a lease) → sent or failed.
 """
 
@@ -145,9 +143,8 @@ class Delivery(models.Model):
     )
     subscriber = models.ForeignKey(Subscriber, on_delete=models.CASCADE, related_name="deliveries")
     channel = models.CharField(max_length=16, choices=Channel.choices)
-    # Derived from (update or status change, subscriber): the email's Message-ID and the webhook's
-    # event id, so a
-    # receiver can drop the duplicate a crash inside one lease window may cause.
+    # The email's Message-ID and the webhook's event id, so a receiver can drop the duplicate a
+    # crash inside one lease window may cause.
     idempotency_key = models.CharField(max_length=64, unique=True)
     state = models.CharField(max_length=16, choices=DeliveryState.choices, default=DeliveryState.PENDING)
     attempts = models.PositiveIntegerField(default=0)

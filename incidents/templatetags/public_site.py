@@ -43,9 +43,7 @@ def status_badge(status) -> str:
 
 @register.simple_tag
 def time_tag(value: dt.datetime | None, style: str = "datetime", zone: ZoneInfo | None = None) -> str:
-    """A time for people in the page's language and in `zone` (an incident's; the status page's
-    by default), with UTC for machines; `style` "date" for the date alone, "long" for the date
-    written out with the time."""
+    """A time for people in `zone`, with UTC for machines; `style` "date" or "long" (written out)."""
     if value is None:
         return ""
     zone = zone or formatting.status_zone()
@@ -65,9 +63,8 @@ def time_tag(value: dt.datetime | None, style: str = "datetime", zone: ZoneInfo 
 
 @register.simple_tag
 def time_range(start: dt.datetime, end: dt.datetime, zone: ZoneInfo | None = None) -> str:
-    """A window as the page's language writes one ("Nov 19, 2026, 08:25 – 14:10 GMT+01:00"), each
-    end a <time> that local-time.js can show in full in the reader's own zone; the start alone
-    when there is no end (a Statuspage import may bring a window without one)."""
+    """A window ("Nov 19, 2026, 08:25 – 14:10 GMT+01:00"), each end a <time>; the start alone when
+    there is no end (a Statuspage import may bring one)."""
     if end is None:
         return time_tag(start, zone=zone)
     first, last, joined = formatting.format_datetime_range(start, end, current_language(), zone=zone)
@@ -110,8 +107,7 @@ def fallback_note(shown: Shown, original: str | None = None, noun: str = "update
 
 @register.simple_tag
 def updates_fallback_note(updates) -> str:
-    """One note above a timeline whose updates are (some of them) shown in another language than
-    the page's, rather than one per update; each text still says its language with `lang`."""
+    """One note above a timeline whose updates are (some) shown in another language, not one each."""
     language = current_language()
     bodies = [pick(update.body, language=language, original=update.original_language) for update in updates]
     return _section_note(bodies, noun="update")
@@ -188,8 +184,7 @@ def site_name() -> str:
 
 @register.simple_tag
 def page_zone_note() -> str:
-    """The status page's own zone, named once and as the page's: an incident written in another
-    zone names its own beside each of its times, which this sentence must not contradict."""
+    """The status page's own zone, worded so as not to contradict an incident's own zone."""
     zone = formatting.status_zone()
     name = formatting.format_time_zone(zone, current_language(), at=dt.datetime.now(dt.UTC))
     text = _(
