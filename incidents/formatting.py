@@ -145,8 +145,7 @@ def _date_time_offset(local: dt.datetime, code: str, locale: Locale) -> tuple[st
 def format_datetime_range(
     start: dt.datetime, end: dt.datetime, language: str, *, zone: ZoneInfo | None = None
 ) -> tuple[str, str, str]:
-    """A window's two ends and the pattern joining them ("{0} – {1}"); within one day the end is
-    only its time: "Nov 19, 2026, 08:25" and "14:10 GMT+01:00"."""
+    """A window's two ends and their joining pattern; within one day the end is only its time."""
     code = _code(language)
     locale = _parsed_locale(code)
     joined = locale.interval_formats.get(None) or "{0} – {1}"
@@ -212,8 +211,7 @@ def _duration_text(shown: tuple[tuple[int, str], ...], code: str) -> str:
 
 
 def format_incident_duration(seconds: int, language: str) -> str:
-    """ "1 day, 7 hr, 12 min": how long an incident lasted, exact to the minute (never rounded to
-    its largest unit as format_duration is)."""
+    """ "1 day, 7 hr, 12 min": how long an incident lasted, exact to the minute, never rounded."""
     seconds = max(0, int(seconds))
     if seconds < 60:
         return _units_text(((seconds, "second"),), _code(language))
@@ -273,8 +271,7 @@ SCALED_PATTERN = "#,##0.#"  # at most one decimal once scaled
 
 @lru_cache(maxsize=4096)
 def format_measure(value: float, unit: str, language: str, *, precision: int = 0) -> str:
-    """ "234 ms", "1.2 s", "23 min", "99,95 %": a metric's value in the unit a person reads it in,
-    kept on one line; format_exact_measure gives it unscaled."""
+    """ "234 ms", "1.2 s", "23 min": a metric's value in the unit a person reads it in, on one line."""
     per_unit = _SECONDS_PER_UNIT.get(unit)
     if per_unit is not None:
         seconds = value * per_unit

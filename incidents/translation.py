@@ -81,8 +81,7 @@ class Shown:
 
 
 def pick(texts: dict[str, str] | None, *, language: str, original: str | None = None) -> Shown:
-    """The text in `language`, else the original's, the site default's, then any; never blank while
-    any text exists."""
+    """The text in `language`, else the original's, the default's, then any; never blank if any exists."""
     texts = texts or {}
     requested = language.split("-")[0].lower()
     for code in (requested, original, settings.LANGUAGE_CODE, *sorted(texts)):

@@ -23,8 +23,7 @@ app.autodiscover_tasks()
 
 @worker_init.connect
 def load_url_configuration(**_kwargs) -> None:
-    """Notifications carry links: the URL configuration (and every view module it imports) is
-    loaded when the worker starts, not while its first mail waits (docs/subscriptions.md)."""
+    """Loads the URL configuration (and the views it imports) at start, not while a first mail waits."""
     from django.urls import get_resolver
 
     get_resolver().url_patterns  # noqa: B018 - evaluated for its side effect: the import

@@ -1,7 +1,4 @@
-"""Settings read from the environment; the defaults run everything on one machine with no services.
-
-Bad values fail loudly at start-up.
-"""
+"""Settings from the environment: defaults run everything on one machine; bad values fail at start-up."""
 
 import os
 from pathlib import Path
@@ -60,9 +57,8 @@ def env_list(name: str, default: list[str]) -> list[str]:
 
 # Off unless asked for, so `make run` serves production's own 404 and 500 pages.
 DEBUG = env_bool("DEBUG", False)
-# A run that serves this machine only: plain http, mails saved as files, static files found
-# where they lie, a signing key made once in var/. Production's `DEBUG=0` turns it off; `make run`
-# sets it, so `DEBUG=0 make run` is still a local run.
+# Plain http, mails as files, static files where they lie, a key made once in var/. Production's
+# `DEBUG=0` turns it off; `make run` sets it, so `DEBUG=0 make run` is still a local run.
 LOCAL_RUN = env_bool("LOCAL_RUN", os.environ.get("DEBUG", "") == "" or DEBUG)
 
 SECRET_KEY = env_str("SECRET_KEY", "")
@@ -194,8 +190,7 @@ PLANNER_STATISTICS_SECONDS = env_int("PLANNER_STATISTICS_SECONDS", 3600)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env_str("REDIS_URL", "")
-# Redis answers in well under a millisecond: anything slower has failed, so a hanging server
-# holds no page and no login.
+# Redis answers in well under a millisecond: slower has failed, so a hung server holds no page.
 REDIS_TIMEOUT_SECONDS = env_int("REDIS_TIMEOUT_SECONDS", 1)
 # Without Redis a file cache, shared by the web server and the workers so invalidation reaches both.
 CACHES = {
@@ -234,8 +229,7 @@ STATUS_TIME_ZONE = env_str("STATUS_TIME_ZONE", "Europe/Oslo")
 
 # Mail
 
-# A local run saves each mail as an .eml file in var/mail, so a fresh install sends nothing by
-# accident.
+# A local run saves mails as .eml files in var/mail, so a fresh install sends nothing by accident.
 EMAIL_BACKENDS = {
     "smtp": "django.core.mail.backends.smtp.EmailBackend",
     "console": "django.core.mail.backends.console.EmailBackend",
@@ -266,8 +260,7 @@ SERVER_EMAIL = DEFAULT_FROM_EMAIL
 
 # Celery
 
-# No result backend: state lives in database rows. The unused host keeps kombu from warning of
-# its absence on every start.
+# No result backend: state lives in database rows. The host keeps kombu from warning on start.
 CELERY_BROKER_URL = REDIS_URL or "filesystem://localhost/"
 if not REDIS_URL:
     # kombu's file-system transport, riding out a queue folder that goes missing for a while.
@@ -314,8 +307,7 @@ STATUS_SNAPSHOT_INTERVAL_SECONDS = env_int("STATUS_SNAPSHOT_INTERVAL_SECONDS", 3
 DEMO_FEED = env_bool("DEMO_FEED", False)
 DEMO_FEED_EVERY = env_int("DEMO_FEED_EVERY", 60)
 
-# Periodic jobs: name, task, seconds, and whether a message a busy worker did not reach before the
-# next one is due is dropped.
+# Periodic jobs: name, task, seconds, and whether a message still waiting when the next is due expires.
 _beat = [
     ("probes-dispatch", "incidents.probes.dispatch", PROBE_DISPATCH_EVERY, False),
     ("probes-watchdog", "incidents.probes.watchdog", PROBE_DISPATCH_EVERY, False),
@@ -348,8 +340,7 @@ PUBLIC_METRICS_REFRESH_SECONDS = env_int("PUBLIC_METRICS_REFRESH_SECONDS", 10)
 # Pages asked for with a query: how long, and how many per page and language, are kept.
 PUBLIC_FILTERED_PAGE_SECONDS = env_int("PUBLIC_FILTERED_PAGE_SECONDS", 300)
 PUBLIC_FILTERED_PAGE_VARIANTS = env_int("PUBLIC_FILTERED_PAGE_VARIANTS", 200)
-# Components drawn with day bars and sparklines on the overview; a page of hundreds would weigh
-# megabytes, so the rest show name and status.
+# Overview components drawn in full (a page of hundreds would weigh megabytes); the rest in brief.
 PUBLIC_OVERVIEW_DETAILED_COMPONENTS = env_int("PUBLIC_OVERVIEW_DETAILED_COMPONENTS", 100)
 PUBLIC_HISTORY_PAGE_SIZE = env_int("PUBLIC_HISTORY_PAGE_SIZE", 25)
 PUBLIC_FEED_ENTRIES = env_int("PUBLIC_FEED_ENTRIES", 50)
@@ -409,8 +400,7 @@ API_PAGE_SIZE = env_int("API_PAGE_SIZE", 50)
 STATUSPAGE_PAGE_ID = env_str("STATUSPAGE_PAGE_ID", "")
 if STATUSPAGE_PAGE_ID and (len(STATUSPAGE_PAGE_ID) != 12 or not STATUSPAGE_PAGE_ID.isalnum()):
     raise ImproperlyConfigured("STATUSPAGE_PAGE_ID must be 12 base36 characters (0-9, a-z).")
-# /api/v2/ documents: kept cached, and max-age. New samples arrive too often to invalidate on
-# each, so they invalidate at most every PUBLIC_METRICS_REFRESH_SECONDS.
+# /api/v2/ documents: seconds kept cached, and max-age; edits invalidate them at once.
 STATUSPAGE_API_CACHE_SECONDS = env_int("STATUSPAGE_API_CACHE_SECONDS", 30)
 STATUSPAGE_API_MAX_AGE = env_int("STATUSPAGE_API_MAX_AGE", 30)
 # A firing alert not sent again for this long shows as silent: Alertmanager and Grafana repeat
@@ -436,7 +426,7 @@ PROBE_BREAKER_FAILURES = env_int("PROBE_BREAKER_FAILURES", 3)
 PROBE_BREAKER_COOLDOWN = env_int("PROBE_BREAKER_COOLDOWN", 300)
 # Hysteresis: good evaluations in a row before a metric's status recovers.
 PROBE_RECOVERY_EVALUATIONS = env_int("PROBE_RECOVERY_EVALUATIONS", 3)
-# Rollups are kept.
+# Retention of raw samples and runs; rollups are kept.
 SAMPLE_RETENTION_DAYS = env_int("SAMPLE_RETENTION_DAYS", 30)
 PROBE_RUN_RETENTION_DAYS = env_int("PROBE_RUN_RETENTION_DAYS", 7)
 PROBE_MAX_RESPONSE_BYTES = env_int("PROBE_MAX_RESPONSE_BYTES", 1_048_576)
@@ -462,16 +452,14 @@ NOTIFY_MAX_ATTEMPTS = env_int("NOTIFY_MAX_ATTEMPTS", 8)
 NOTIFY_RETRY_BASE_SECONDS = env_int("NOTIFY_RETRY_BASE_SECONDS", 30)
 NOTIFY_RETRY_MAX_SECONDS = env_int("NOTIFY_RETRY_MAX_SECONDS", 3600)
 NOTIFY_WEBHOOK_TIMEOUT_SECONDS = env_int("NOTIFY_WEBHOOK_TIMEOUT_SECONDS", 10)
-# Circuit breaker per webhook and chat receiver; while open, deliveries wait without spending
-# attempts.
+# Circuit breaker per webhook and chat receiver; while open, deliveries wait, spending no attempts.
 NOTIFY_BREAKER_FAILURES = env_int("NOTIFY_BREAKER_FAILURES", 3)
 NOTIFY_BREAKER_COOLDOWN_SECONDS = env_int("NOTIFY_BREAKER_COOLDOWN_SECONDS", 120)
 # An Apprise URL such as twilio://SID:Token@+15551234567/{number}; empty: no SMS subscriptions.
 SMS_APPRISE_URL = env_str("SMS_APPRISE_URL", "")
 if SMS_APPRISE_URL and "{number}" not in SMS_APPRISE_URL:
     raise ImproperlyConfigured("SMS_APPRISE_URL must contain {number}.")
-# Whether the public page offers SMS (else only admins add them); codes per hour to one number,
-# for one client, and in all.
+# Whether the public page offers SMS; codes per hour to one number, for one client, and in all.
 PUBLIC_SMS_SUBSCRIPTIONS = env_bool("PUBLIC_SMS_SUBSCRIPTIONS", False)
 SMS_CODES_PER_NUMBER = env_int("SMS_CODES_PER_NUMBER", 2)
 SMS_CODES_PER_CLIENT = env_int("SMS_CODES_PER_CLIENT", 3)
@@ -490,12 +478,10 @@ if not 0 <= OVERDUE_REMINDER_HOUR <= 23:
 
 # Security
 
-# Failed logins allowed per user name and client address in a window (one address trying many
-# names, four times that); the EDITOR_ names are the older ones.
+# Failed logins per user name and address in a window (the EDITOR_ names are the older ones).
 LOGIN_MAX_FAILURES = env_int("LOGIN_MAX_FAILURES", env_int("EDITOR_LOGIN_MAX_FAILURES", 5))
 LOGIN_LOCKOUT_SECONDS = env_int("LOGIN_LOCKOUT_SECONDS", env_int("EDITOR_LOGIN_LOCKOUT_SECONDS", 900))
-# The header our own reverse proxies put the client address in, and how many there are; empty:
-# REMOTE_ADDR, so a client cannot forge its address.
+# The header our own proxies put the client address in, and how many; empty: REMOTE_ADDR.
 TRUSTED_PROXY_HEADER = env_str("TRUSTED_PROXY_HEADER", "")
 TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 1)
 if TRUSTED_PROXY_COUNT < 1:

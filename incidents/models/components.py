@@ -1,5 +1,4 @@
-"""Component groups, components, the intervals each component spent in each status, and the
-changes between them."""
+"""Component groups, components, the periods each spent in each status, and the changes between them."""
 
 from decimal import Decimal
 
@@ -94,7 +93,6 @@ class Component(models.Model):
     )
     only_show_if_degraded = models.BooleanField(_("Only show when degraded"), default=False)
     start_date = models.DateField(null=True, blank=True, help_text=_("Uptime is counted from."))
-    # A percentage the uptime page judges each month against ("99.900"); blank: no target.
     uptime_target = models.DecimalField(
         _("uptime target (%)"),
         max_digits=6,

@@ -104,10 +104,8 @@ def cached_page(
 ) -> Callable[..., HttpResponse]:
     """Serves a GET from the cache for the page's language, rendering it when missing.
 
-    `query(request)` normalises the parameters the page reads, so tracking tags and made-up
-    values cannot fill the cache with copies; None: render and keep nothing. `live`: the page
-    shows live figures, so it is kept under the live version too.
-    """
+    `query(request)` normalises the parameters the page reads, so made-up values cannot fill the
+    cache (None: keep nothing); `live` pages are kept under the live version too."""
 
     @wraps(view)
     def wrapper(request: HttpRequest, *args, **kwargs) -> HttpResponse:
@@ -183,9 +181,7 @@ def fetch(
 ) -> Any | None:
     """The cached value for `fresh_key`, computed by one caller at a time (single flight).
 
-    `compute` returns None for a result not worth keeping (an error page). The latest copy is
-    kept `stale_timeout` seconds, by default a day or ten times `timeout`, whichever is longer.
-    """
+    `compute` returns None for a result not worth keeping (an error page)."""
     if cache_breaker.cache_down():
         return compute()
     lock_key = f"{fresh_key}:lock"

@@ -1,8 +1,6 @@
 """What other sites embed: status badges, the widget and its script, and the maintenance calendar.
 
-Outside the language prefixes: an embed is copied once and shown to every reader, so one URL
-always gives the same document (the language is its `lang` parameter).
-"""
+An embed is shown to every reader, so one URL gives one document (its language is `lang`)."""
 
 from django.conf import settings
 from django.contrib.staticfiles import finders
