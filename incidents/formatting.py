@@ -1,8 +1,5 @@
-"""Locale-aware formatting of dates, times, durations, numbers and due dates.
-
-The only module that imports Babel. Every function takes the page's language and shows times
-in the status page's time zone (settings.STATUS_TIME_ZONE) unless given another (an incident's).
-"""
+"""Locale-aware formatting of dates, times, durations, numbers and due dates: the only module that
+imports Babel. Times are shown in the status page's zone unless given another (an incident's)."""
 
 import datetime as dt
 from functools import cache, lru_cache
@@ -101,8 +98,7 @@ def utc_text(value: dt.datetime) -> str:
 def format_datetime(
     value: dt.datetime, language: str, *, zone: ZoneInfo | None = None, zone_name: bool = False
 ) -> str:
-    """ "Mar 4, 2025, 11:17 GMT+1" in the page's language, in `zone` (the status page's by default);
-    with `zone_name`, followed by the zone's name: "… GMT+03:00 (Moscow Standard Time)"."""
+    """ "Mar 4, 2025, 11:17 GMT+1"; with `zone_name`, "… GMT+03:00 (Moscow Standard Time)"."""
     code = _code(language)
     locale = _parsed_locale(code)
     local = in_zone(value, zone or status_zone())
@@ -116,8 +112,7 @@ def format_datetime(
 
 
 def format_time_zone(zone: ZoneInfo, language: str, *, at: dt.datetime) -> str:
-    """ "Moscow Standard Time", "Москва, стандартное время": the zone's name at `at`, as Babel
-    says it in the page's language (summer or standard time as it was then)."""
+    """ "Moscow Standard Time": the zone's name at `at` (summer or standard time as it was then)."""
     local = in_zone(at, zone)
     if local is None:
         return zone.key
@@ -134,8 +129,7 @@ def format_long_date(value: dt.date, language: str) -> str:
 
 
 def format_full_date(value: dt.date, language: str) -> str:
-    """The date with its weekday, as the language writes it in full: "viernes, 13 de julio de
-    2018", "пятница, 13 июля 2018 г.", "fredag 13. juli 2018"."""
+    """The date in full with its weekday: "viernes, 13 de julio de 2018", "fredag 13. juli 2018"."""
     return babel_format_date(value, format="full", locale=_locale(language))
 
 
@@ -151,8 +145,7 @@ def _date_time_offset(local: dt.datetime, code: str, locale: Locale) -> tuple[st
 def format_datetime_range(
     start: dt.datetime, end: dt.datetime, language: str, *, zone: ZoneInfo | None = None
 ) -> tuple[str, str, str]:
-    """A window's two ends and the language's pattern joining them ("{0} – {1}"); within one
-    local day the end says only its time: "Nov 19, 2026, 08:25" and "14:10 GMT+01:00"."""
+    """A window's two ends and their joining pattern; within one day the end is only its time."""
     code = _code(language)
     locale = _parsed_locale(code)
     joined = locale.interval_formats.get(None) or "{0} – {1}"
@@ -167,8 +160,7 @@ def format_datetime_range(
 
 
 def format_long_datetime(value: dt.datetime, language: str, *, zone: ZoneInfo | None = None) -> str:
-    """ "lørdag 12. september 2026 kl. 10:41 GMT+2": the date in full with its weekday, the time
-    and its offset."""
+    """ "lørdag 12. september 2026 kl. 10:41 GMT+2": the full date, the time and its offset."""
     code = _code(language)
     locale = _parsed_locale(code)
     local = in_zone(value, zone or status_zone())
@@ -219,8 +211,7 @@ def _duration_text(shown: tuple[tuple[int, str], ...], code: str) -> str:
 
 
 def format_incident_duration(seconds: int, language: str) -> str:
-    """ "1 hr", "31 hr" or "1 day, 7 hr, 12 min": how long an incident lasted, exact to the minute
-    (never rounded to its largest unit as format_duration is). Under a minute, in seconds."""
+    """ "1 day, 7 hr, 12 min": how long an incident lasted, exact to the minute, never rounded."""
     seconds = max(0, int(seconds))
     if seconds < 60:
         return _units_text(((seconds, "second"),), _code(language))
@@ -228,8 +219,7 @@ def format_incident_duration(seconds: int, language: str) -> str:
 
 
 def format_long_duration(seconds: float, language: str) -> str:
-    """ "1 day, 7 hours, and 12 minutes": every unit to the minute in the long forms and the
-    language's list ("1 день, 7 часов и 12 минут"); under half a minute, in seconds."""
+    """ "1 day, 7 hours, and 12 minutes": every unit to the minute, in the long forms."""
     minutes = round(max(0.0, seconds) / 60)
     if minutes < 1:
         return _seconds_text(max(1, round(seconds)) if seconds > 0 else 0, _code(language))
@@ -281,9 +271,7 @@ SCALED_PATTERN = "#,##0.#"  # at most one decimal once scaled
 
 @lru_cache(maxsize=4096)
 def format_measure(value: float, unit: str, language: str, *, precision: int = 0) -> str:
-    """ "234 ms", "1.2 s", "23 min", "99,95 %": a metric's value in the unit a person reads it
-    in (a time of 90 seconds or more in minutes, of 90 minutes or more in hours, with at most
-    one decimal), CLDR's short form, kept on one line. format_exact_measure gives it unscaled."""
+    """ "234 ms", "1.2 s", "23 min": a metric's value in the unit a person reads it in, on one line."""
     per_unit = _SECONDS_PER_UNIT.get(unit)
     if per_unit is not None:
         seconds = value * per_unit
@@ -297,8 +285,7 @@ def format_measure(value: float, unit: str, language: str, *, precision: int = 0
 
 @lru_cache(maxsize=4096)
 def format_exact_measure(value: float, unit: str, language: str, *, precision: int = 0) -> str:
-    """ "1,380.0 s": a metric's value in its own unit with its own precision (the exact value a
-    scaled one stands for); a count (or a unit CLDR lacks) as the number alone."""
+    """ "1,380.0 s": a metric's value in its own unit and precision; a count as the number alone."""
     pattern = "#,##0" + ("." + "0" * precision if precision else "")
     cldr_unit = _MEASURE_UNITS.get(unit)
     if cldr_unit is None:
@@ -315,8 +302,7 @@ DUE_SKELETONS = {DuePrecision.MONTH: "yMMMM", DuePrecision.QUARTER: "yQQQQ", Due
 
 
 def format_due(due: dt.date, precision: str, language: str) -> str:
-    """A due date as its precision says, in the long forms a record reads well in:
-    "December 15, 2026", "November 2026", "4th quarter 2024", "2026"."""
+    """A due date as its precision says: "December 15, 2026", "4th quarter 2024", "2026"."""
     skeleton = DUE_SKELETONS.get(precision)
     return (
         format_skeleton(skeleton, due, locale=_locale(language))
@@ -369,8 +355,7 @@ def format_clock_time(value: dt.datetime, language: str, *, zone: ZoneInfo | Non
 
 
 def format_day_time(value: dt.datetime, language: str, *, zone: ZoneInfo | None = None) -> str:
-    """ "Mar 4, 14:00": the day without its year and the time of day, in `zone` (the status
-    page's by default), joined as the language joins a short date and time."""
+    """ "Mar 4, 14:00": the day without its year and the time of day."""
     local = in_zone(value, zone or status_zone())
     if local is None:
         return utc_text(value)

@@ -1,13 +1,8 @@
-"""The context of a request: the language and time zone it is answered in, set once before its
-view and read through `incidents.translation.current_language()`.
+"""The language and time zone a request is answered in, set once before its view.
 
-Language: what the URL names (its `/ru/…` prefix, or the `lang` parameter of embeds and the
-API), else the reader's choice (the cookie set by the switcher), then Accept-Language. Embeds
-without `lang` speak the site's default to every reader. Django's LocaleMiddleware shows
-unprefixed URLs in the default language (`prefix_default_language=False`); this applies our
-rule once the URL is resolved (resolving first, because i18n_patterns resolve by the active
-language). Time zone: the status page's for the pages people read and the editor's forms; the
-API and the admin keep UTC.
+Language: what the URL names (a `/ru/…` prefix, or `lang` on embeds and the API), else the
+reader's cookie, then Accept-Language. Set once the URL is resolved, because i18n_patterns
+resolve by the active language. The API and the admin keep UTC.
 """
 
 from django.conf import settings

@@ -1,9 +1,5 @@
-"""Translated content: one mechanism for every text that exists in several languages.
-
-A translatable text is stored as a mapping of language code to text ({"en": "...", "ru": "..."})
-in a `TranslatedField`. Reading goes through `pick`, which walks the fallback chain
-(requested language, the object's original language, the site default, then any language
-present) and says which language it actually showed, so a page can mark the fallback.
+"""Translated content: texts stored per language ({"en": "...", "ru": "..."}) and read with `pick`,
+which says the language it showed, so a page can mark a fallback.
 """
 
 from dataclasses import dataclass
@@ -84,22 +80,11 @@ class Shown:
         return self.text
 
 
-def fallback_chain(requested: str, original: str | None) -> list[str]:
-    chain = [requested]
-    for code in (original, settings.LANGUAGE_CODE):
-        if code and code not in chain:
-            chain.append(code)
-    return chain
-
-
 def pick(texts: dict[str, str] | None, *, language: str, original: str | None = None) -> Shown:
-    """The text in `language`, or the nearest fallback; never blank while any text exists."""
+    """The text in `language`, else the original's, the default's, then any; never blank if any exists."""
     texts = texts or {}
     requested = language.split("-")[0].lower()
-    for code in fallback_chain(requested, original):
-        if texts.get(code, "").strip():
-            return Shown(texts[code], code, requested)
-    for code in sorted(texts):
-        if texts[code].strip():
+    for code in (requested, original, settings.LANGUAGE_CODE, *sorted(texts)):
+        if code and texts.get(code, "").strip():
             return Shown(texts[code], code, requested)
     return Shown("", requested, requested)

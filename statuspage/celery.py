@@ -9,9 +9,7 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "statuspage.settings")
 
 
 class TaskInContext(Task):
-    """Every task runs in the worker's context: the site's language and the status page's time
-    zone, whatever an earlier task left active. A message to a subscriber is then written in the
-    subscriber's language (incidents.channels)."""
+    """Every task runs in the site's language and time zone, whatever an earlier task left active."""
 
     def __call__(self, *args, **kwargs):
         with translation.override(settings.LANGUAGE_CODE), timezone.override(settings.STATUS_TIME_ZONE):
@@ -25,8 +23,7 @@ app.autodiscover_tasks()
 
 @worker_init.connect
 def load_url_configuration(**_kwargs) -> None:
-    """Notifications carry links: the URL configuration (and every view module it imports) is
-    loaded when the worker starts, not while its first mail waits (docs/subscriptions.md)."""
+    """Loads the URL configuration (and the views it imports) at start, not while a first mail waits."""
     from django.urls import get_resolver
 
     get_resolver().url_patterns  # noqa: B018 - evaluated for its side effect: the import

@@ -1,13 +1,8 @@
 """The embedded broker (kombu's file-system transport) riding out a missing folder.
 
-kombu lists the queue folder on every poll and a worker dies when it is gone (moved away,
-a clean-up script). Here a missing folder reads as an empty queue: the worker keeps polling
-and takes messages again once the folder is back. It is not recreated, so a folder moved
-back in place is not shadowed by an empty one.
-
-A message is written under a name no reader takes, then renamed into the queue: kombu writes
-it in place, and a worker listing the folder meanwhile could take the still empty file and
-stop on it (JSONDecodeError), as the notify worker beside the default one did under `make run`.
+A missing folder reads as an empty queue (kombu's worker dies), and is not recreated, so a folder
+moved back is not shadowed by an empty one. A message is renamed into the queue once written:
+kombu writes in place, and a worker listing the folder could take the empty file and stop on it.
 """
 
 import os

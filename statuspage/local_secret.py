@@ -1,7 +1,5 @@
-"""The signing key of a local run: generated once, kept in var/, readable by its owner only.
-
-A fixed development key in the source would sign every local install's sessions and links
-alike; this one is random per install and survives restarts, so logins and links keep working.
+"""The signing key of a local run: random per install (a key in the source would sign every
+install's links alike), kept in var/ so it survives restarts, readable by its owner only.
 """
 
 import os

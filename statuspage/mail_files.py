@@ -1,10 +1,7 @@
 """The development mail backend: each message saved as one readable .eml file.
 
-Django's file backend appends messages to .log files, their bodies quoted-printable, so a long
-link (a confirmation token) is broken across lines with `=`. Here every message is a file of its
-own that any mail program opens, its text written as is (8-bit, lines up to the SMTP limit of
-998 characters), so a link can be copied or clicked. `make run` prints each new file's subject
-and first link (scripts/run_platform.py).
+Django's file backend writes quoted-printable, breaking a long link across lines with `=`; here
+the text is written as is, so a link can be copied or clicked.
 """
 
 import datetime as dt
@@ -34,13 +31,10 @@ class EmailFileBackend(BaseEmailBackend):
             raise InvalidMailer(f"Cannot create {self.folder}: {error}", alias=self.alias) from None
 
     def send_messages(self, email_messages) -> int:
-        sent = 0
-        for message in email_messages:
-            if not message.recipients():
-                continue
+        addressed = [message for message in email_messages if message.recipients()]
+        for message in addressed:
             self._save(message)
-            sent += 1
-        return sent
+        return len(addressed)
 
     def _save(self, message) -> Path:
         body = message.message(policy=READABLE).as_bytes(policy=READABLE)

@@ -1,11 +1,4 @@
-"""Settings for the status page, read from the environment.
-
-Every value has a default that runs the whole platform on one machine with no services
-(SQLite, an embedded Celery transport, a local cache). Bad values fail loudly at start-up.
-
-Sections, in order: core, database and cache, i18n and time, mail, Celery, public site, API,
-probes, notifications, security, resilience.
-"""
+"""Settings from the environment: defaults run everything on one machine; bad values fail at start-up."""
 
 import os
 from pathlib import Path
@@ -26,23 +19,29 @@ def env_str(name: str, default: str) -> str:
     return os.environ.get(name, default)
 
 
+BOOLEANS = {
+    "1": True,
+    "true": True,
+    "yes": True,
+    "on": True,
+    "0": False,
+    "false": False,
+    "no": False,
+    "off": False,
+}
+
+
 def env_bool(name: str, default: bool) -> bool:
-    raw = os.environ.get(name)
-    if raw is None or raw == "":
-        return default
-    if raw.lower() in {"1", "true", "yes", "on"}:
-        return True
-    if raw.lower() in {"0", "false", "no", "off"}:
-        return False
-    raise ImproperlyConfigured(f"{name} must be a boolean (1/0, true/false), not {raw!r}")
+    raw = os.environ.get(name, "")
+    if raw and raw.lower() not in BOOLEANS:
+        raise ImproperlyConfigured(f"{name} must be a boolean (1/0, true/false), not {raw!r}")
+    return BOOLEANS[raw.lower()] if raw else default
 
 
 def env_int(name: str, default: int) -> int:
-    raw = os.environ.get(name)
-    if raw is None or raw == "":
-        return default
+    raw = os.environ.get(name, "")
     try:
-        return int(raw)
+        return int(raw) if raw else default
     except ValueError:
         raise ImproperlyConfigured(f"{name} must be an integer, not {raw!r}") from None
 
@@ -56,14 +55,10 @@ def env_list(name: str, default: list[str]) -> list[str]:
 
 # Core
 
-# Off unless asked for: `make run` serves the pages production serves (the site's own 404 and
-# 500 pages, no URL list to whoever asks for a missing page).
+# Off unless asked for, so `make run` serves production's own 404 and 500 pages.
 DEBUG = env_bool("DEBUG", False)
-# A run that serves this machine only (`make run`, the tests, manage.py by hand): plain http on
-# loopback (no HTTPS redirect, HSTS or Secure-only cookies), mails saved as files, static files
-# found where they lie, and a signing key generated once in var/ when SECRET_KEY is not set.
-# Production says `DEBUG=0`, which turns it off; `make run` sets it, so `DEBUG=0 make run` is
-# still a local run.
+# Plain http, mails as files, static files where they lie, a key made once in var/. Production's
+# `DEBUG=0` turns it off; `make run` sets it, so `DEBUG=0 make run` is still a local run.
 LOCAL_RUN = env_bool("LOCAL_RUN", os.environ.get("DEBUG", "") == "" or DEBUG)
 
 SECRET_KEY = env_str("SECRET_KEY", "")
@@ -74,8 +69,7 @@ if not SECRET_KEY:
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]", "testserver"])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
-# Absolute base for links that leave the site: emails, feeds, Statuspage JSON, badges. `make run`
-# sets it to its own address (scripts/run_platform.py) unless it is set.
+# Absolute base for links that leave the site (emails, feeds, Statuspage JSON, badges).
 SITE_URL = env_str("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
 STATUS_PAGE_NAME = env_str("STATUS_PAGE_NAME", "Acme Status")
 
@@ -98,20 +92,15 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     # Right after SecurityMiddleware, so that degraded-mode answers carry the policy too.
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
-    # Pages go compressed when nothing in front compresses them (`make run`, gunicorn alone; the
-    # shipped nginx asks for identity and compresses itself). Above the degraded mode, so the
-    # snapshot's pages are compressed too; it weakens ETags, which If-None-Match compares weakly.
+    # For when nothing in front compresses (the shipped nginx does); above the degraded mode, so
+    # snapshot pages are compressed too. It weakens ETags, which If-None-Match compares weakly.
     "django.middleware.gzip.GZipMiddleware",
-    # Errors under /api/ that Django answers itself (no route, a refused method, a debug page)
-    # in the API's JSON shape, whatever DEBUG says; inside GZip, so the JSON is what gets
-    # compressed.
+    # Inside GZip, so the API's JSON errors are what gets compressed.
     "incidents.views.errors.ApiErrorMiddleware",
-    # Answers public pages from the static snapshot while the database is unreachable.
     "incidents.public.degraded.DegradedModeMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
-    # Language and time zone of the request, once its URL is resolved.
     "incidents.request_context.RequestContextMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -155,9 +144,8 @@ STATIC_URL = "/static/"
 STATIC_ROOT = VAR_DIR / "static"
 STATIC_ROOT.mkdir(exist_ok=True)
 STATICFILES_DIRS = [BASE_DIR / "static"]
-# WhiteNoise serves them in every run. A local run finds each file when asked for (no
-# collectstatic, and each test client's fresh middleware would otherwise index every file);
-# production indexes the collected, compressed and hashed ones once.
+# A local run finds each file when asked for (no collectstatic, and each test client's fresh
+# middleware would otherwise index every file); production indexes the collected ones once.
 WHITENOISE_USE_FINDERS = LOCAL_RUN
 WHITENOISE_AUTOREFRESH = LOCAL_RUN
 STORAGES = {
@@ -182,8 +170,7 @@ LOGGING = {
 # Database and cache
 
 DATABASE_URL = env_str("DATABASE_URL", f"sqlite:///{VAR_DIR / 'statuspage.sqlite3'}")
-# Seconds a connection is kept for the next request; scripts/run_platform.py sets 0 for the
-# development server, whose threads would each keep one open.
+# scripts/run_platform.py sets 0 for the development server, whose threads would each keep one.
 DATABASE_CONN_MAX_AGE = env_int("DATABASE_CONN_MAX_AGE", 60)
 DATABASES = {
     "default": dj_database_url.parse(
@@ -198,38 +185,29 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "transaction_mode": "IMMEDIATE",
     }
     DATABASES["default"]["CONN_MAX_AGE"] = 0
-# SQLite's query planner has statistics only once ANALYZE runs (incidents.planner_statistics);
-# PostgreSQL keeps its own. 0 turns the hourly refresh off.
+# SQLite's planner has statistics only once ANALYZE runs; PostgreSQL keeps its own. 0: off.
 PLANNER_STATISTICS_SECONDS = env_int("PLANNER_STATISTICS_SECONDS", 3600)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env_str("REDIS_URL", "")
-# Redis answers in well under a millisecond: a connection or reply that takes longer than this
-# has failed, so a server that hangs holds no page (the public pages render live meanwhile,
-# incidents.public.versions) and no login.
+# Redis answers in well under a millisecond: slower has failed, so a hung server holds no page.
 REDIS_TIMEOUT_SECONDS = env_int("REDIS_TIMEOUT_SECONDS", 1)
-if REDIS_URL:
-    CACHES = {
-        "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
-            "LOCATION": REDIS_URL,
-            "KEY_PREFIX": "statuspage",
-            "TIMEOUT": 300,
-            "OPTIONS": {
-                "socket_connect_timeout": REDIS_TIMEOUT_SECONDS,
-                "socket_timeout": REDIS_TIMEOUT_SECONDS,
-            },
-        }
+# Without Redis a file cache, shared by the web server and the workers so invalidation reaches both.
+CACHES = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": REDIS_URL,
+        "KEY_PREFIX": "statuspage",
+        "TIMEOUT": 300,
+        "OPTIONS": {"socket_connect_timeout": REDIS_TIMEOUT_SECONDS, "socket_timeout": REDIS_TIMEOUT_SECONDS},
     }
-else:
-    # Shared by the web server and the workers on one machine, so invalidation reaches both.
-    CACHES = {
-        "default": {
-            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
-            "LOCATION": str(VAR_DIR / "cache"),
-            "TIMEOUT": 300,
-        }
+    if REDIS_URL
+    else {
+        "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+        "LOCATION": str(VAR_DIR / "cache"),
+        "TIMEOUT": 300,
     }
+}
 
 
 # i18n and time
@@ -245,15 +223,13 @@ LOCALE_PATHS = [BASE_DIR / "locale"]
 USE_I18N = True
 USE_TZ = True
 TIME_ZONE = "UTC"
-# The zone times are shown in on the page, and in which due dates fall due (IANA name).
+# The IANA zone pages show times in, and in which due dates fall due.
 STATUS_TIME_ZONE = env_str("STATUS_TIME_ZONE", "Europe/Oslo")
 
 
 # Mail
 
-# Outgoing mail (Django's MAILERS). EMAIL_BACKEND picks smtp, console or file (the default of a
-# local run: each mail is saved as a readable .eml file in var/mail, so a fresh install sends
-# nothing by accident, and `make run` prints each one's subject and first link).
+# A local run saves mails as .eml files in var/mail, so a fresh install sends nothing by accident.
 EMAIL_BACKENDS = {
     "smtp": "django.core.mail.backends.smtp.EmailBackend",
     "console": "django.core.mail.backends.console.EmailBackend",
@@ -264,6 +240,7 @@ if _email_backend not in EMAIL_BACKENDS:
     raise ImproperlyConfigured(
         f"EMAIL_BACKEND must be one of {', '.join(EMAIL_BACKENDS)}, not {_email_backend!r}"
     )
+_mailer_options = {}
 if _email_backend == "smtp":
     _mailer_options = {
         "host": env_str("EMAIL_HOST", "localhost"),
@@ -275,8 +252,6 @@ if _email_backend == "smtp":
     }
 elif _email_backend == "file":
     _mailer_options = {"file_path": str(VAR_DIR / "mail")}
-else:
-    _mailer_options = {}
 MAILERS = {"default": {"BACKEND": EMAIL_BACKENDS[_email_backend], "OPTIONS": _mailer_options}}
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Acme Status <status@acme.example>")
 EMAIL_REPLY_TO = env_str("EMAIL_REPLY_TO", "support@acme.example")
@@ -285,9 +260,7 @@ SERVER_EMAIL = DEFAULT_FROM_EMAIL
 
 # Celery
 
-# Redis when REDIS_URL is set, otherwise a transport on the local file system that needs no
-# server. There is no result backend: state lives in database rows.
-# (A host named, though unused, so kombu does not warn of its absence on every start.)
+# No result backend: state lives in database rows. The host keeps kombu from warning on start.
 CELERY_BROKER_URL = REDIS_URL or "filesystem://localhost/"
 if not REDIS_URL:
     # kombu's file-system transport, riding out a queue folder that goes missing for a while.
@@ -301,8 +274,8 @@ if not REDIS_URL:
     for _folder in ("celery-queue", "celery-control"):
         (VAR_DIR / _folder).mkdir(exist_ok=True)
 else:
-    # Publishing (from a web request, after an update commits) gives up on a broker that hangs;
-    # the read timeout stays above the 1 s a worker's BRPOP blocks for.
+    # Publishing from a web request gives up on a broker that hangs; the read timeout stays
+    # above the 1 s a worker's BRPOP blocks for.
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "visibility_timeout": 3600,
         "socket_connect_timeout": REDIS_TIMEOUT_SECONDS,
@@ -314,87 +287,64 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_TIMEOUT = 2
-# Queues by task name: measurements on `probes`, emails and webhooks on `notify`, so a flood of
-# one never delays the other; everything else on `default`. Tasks never name their own queue.
+# Queues by task name, so a flood of measurements never delays notifications, nor the reverse.
 CELERY_TASK_DEFAULT_QUEUE = "default"
 CELERY_TASK_ROUTES = {
     "incidents.probes.*": {"queue": "probes"},
     "incidents.notify.*": {"queue": "notify"},
 }
 
-# Periodic jobs, in seconds.
-# The probe dispatcher runs this often and enqueues runs due within twice that; the watchdog
-# sweeps for abandoned runs at the same pace.
+# The probe dispatcher and watchdog run this often (seconds), enqueueing runs due within twice that.
 PROBE_DISPATCH_EVERY = env_int("PROBE_DISPATCH_EVERY", 2)
-# The sweep that starts and completes maintenance windows.
 MAINTENANCE_SWEEP_SECONDS = env_int("MAINTENANCE_SWEEP_SECONDS", 60)
-# The overdue reminder sweep; it sends at most one email per owner per day.
 OVERDUE_REMINDER_SWEEP_SECONDS = env_int("OVERDUE_REMINDER_SWEEP_SECONDS", 3600)
-# The notification sweep: recovers deliveries of dead workers and kicks when rows wait.
 NOTIFY_SWEEP_SECONDS = env_int("NOTIFY_SWEEP_SECONDS", 60)
-# Deleting login and rate-limit counters whose window has ended (without Redis, or while it cannot
-# be reached, they are rows; Redis expires its own).
+# Counters kept as rows (without Redis) whose window has ended are deleted this often.
 COUNTER_PRUNE_SECONDS = env_int("COUNTER_PRUNE_SECONDS", 3600)
-# The periodic snapshot, so the copy is never older than this even without publishes.
+# The snapshot is never older than this, even without publishes.
 STATUS_SNAPSHOT_INTERVAL_SECONDS = env_int("STATUS_SNAPSHOT_INTERVAL_SECONDS", 300)
-# One synthetic sample per demo metric a minute (task incidents.demo.feed), through the same
-# services as probe results. `make run` (scripts/run_platform.py) turns it on; off elsewhere.
+# Synthetic samples for the demo metrics; `make run` turns it on.
 DEMO_FEED = env_bool("DEMO_FEED", False)
 DEMO_FEED_EVERY = env_int("DEMO_FEED_EVERY", 60)
-_planner_statistics = (
-    DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3" and PLANNER_STATISTICS_SECONDS > 0
-)
 
-
-def _every(seconds: int, task: str, *, expires: bool = True) -> dict:
-    # `expires` drops a message a busy worker did not reach before the next one is due.
-    entry = {"task": task, "schedule": float(seconds)}
-    return {**entry, "options": {"expires": seconds}} if expires else entry
-
-
+# Periodic jobs: name, task, seconds, and whether a message still waiting when the next is due expires.
+_beat = [
+    ("probes-dispatch", "incidents.probes.dispatch", PROBE_DISPATCH_EVERY, False),
+    ("probes-watchdog", "incidents.probes.watchdog", PROBE_DISPATCH_EVERY, False),
+    ("metrics-prune", "incidents.metrics.prune", 3600, False),
+    ("editor-advance-maintenance", "incidents.maintenance.advance", MAINTENANCE_SWEEP_SECONDS, False),
+    ("editor-overdue-reminders", "incidents.notify.overdue_reminders", OVERDUE_REMINDER_SWEEP_SECONDS, False),
+    ("notify-sweep", "incidents.notify.sweep", NOTIFY_SWEEP_SECONDS, True),
+    ("prune-expired-counters", "incidents.database.prune_counters", COUNTER_PRUNE_SECONDS, True),
+    ("snapshot-export", "incidents.snapshot.export", STATUS_SNAPSHOT_INTERVAL_SECONDS, True),
+]
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3" and PLANNER_STATISTICS_SECONDS > 0:
+    _beat.append(
+        ("database-statistics", "incidents.database.refresh_statistics", PLANNER_STATISTICS_SECONDS, True)
+    )
+if DEMO_FEED:
+    _beat.append(("demo-feed", "incidents.demo.feed", DEMO_FEED_EVERY, True))
 CELERY_BEAT_SCHEDULE = {
-    "probes-dispatch": _every(PROBE_DISPATCH_EVERY, "incidents.probes.dispatch", expires=False),
-    "probes-watchdog": _every(PROBE_DISPATCH_EVERY, "incidents.probes.watchdog", expires=False),
-    "metrics-prune": _every(3600, "incidents.metrics.prune", expires=False),
-    "editor-advance-maintenance": _every(
-        MAINTENANCE_SWEEP_SECONDS, "incidents.maintenance.advance", expires=False
-    ),
-    "editor-overdue-reminders": _every(
-        OVERDUE_REMINDER_SWEEP_SECONDS, "incidents.notify.overdue_reminders", expires=False
-    ),
-    "notify-sweep": _every(NOTIFY_SWEEP_SECONDS, "incidents.notify.sweep"),
-    "prune-expired-counters": _every(COUNTER_PRUNE_SECONDS, "incidents.database.prune_counters"),
-    "snapshot-export": _every(STATUS_SNAPSHOT_INTERVAL_SECONDS, "incidents.snapshot.export"),
-    **(
-        {"database-statistics": _every(PLANNER_STATISTICS_SECONDS, "incidents.database.refresh_statistics")}
-        if _planner_statistics
-        else {}
-    ),
-    **({"demo-feed": _every(DEMO_FEED_EVERY, "incidents.demo.feed")} if DEMO_FEED else {}),
+    name: {"task": task, "schedule": float(seconds), **({"options": {"expires": seconds}} if expires else {})}
+    for name, task, seconds, expires in _beat
 }
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 
 
 # Public site
 
-# Seconds a rendered public page or feed is kept per language; 0 turns the cache off.
-# Any change a reader could see drops the cache at once (incidents.public.versions).
+# Seconds a rendered public page is kept per language (0: off); any visible change drops it at once.
 PUBLIC_PAGE_CACHE_SECONDS = env_int("PUBLIC_PAGE_CACHE_SECONDS", 60)
-# New samples drop the cache at most this often, so live values are at most this old.
+# New samples drop the cache at most this often.
 PUBLIC_METRICS_REFRESH_SECONDS = env_int("PUBLIC_METRICS_REFRESH_SECONDS", 10)
-# A page asked for with a query (history filters and pages, an uptime month, a widget theme) is
-# kept at most this long, and at most this many of them per page and language at once
-# (incidents.public.page_variants); past that they are rendered and not kept.
+# Pages asked for with a query: how long, and how many per page and language, are kept.
 PUBLIC_FILTERED_PAGE_SECONDS = env_int("PUBLIC_FILTERED_PAGE_SECONDS", 300)
 PUBLIC_FILTERED_PAGE_VARIANTS = env_int("PUBLIC_FILTERED_PAGE_VARIANTS", 200)
-# Components on the overview drawn with their day bars and metric sparklines, in page order;
-# the others show their name and status (a page of hundreds would weigh megabytes).
+# Overview components drawn in full (a page of hundreds would weigh megabytes); the rest in brief.
 PUBLIC_OVERVIEW_DETAILED_COMPONENTS = env_int("PUBLIC_OVERVIEW_DETAILED_COMPONENTS", 100)
-# Incidents per page of the history, and entries per feed.
 PUBLIC_HISTORY_PAGE_SIZE = env_int("PUBLIC_HISTORY_PAGE_SIZE", 25)
 PUBLIC_FEED_ENTRIES = env_int("PUBLIC_FEED_ENTRIES", 50)
-# Cache-Control of public pages and /api/v2/ documents: browsers and CDNs keep them this long,
-# may serve them stale while revalidating, and when the site errors (RFC 5861).
+# Cache-Control of public pages and /api/v2/ documents (stale answers: RFC 5861).
 PUBLIC_MAX_AGE = env_int("PUBLIC_MAX_AGE", 15)
 PUBLIC_STALE_WHILE_REVALIDATE = env_int("PUBLIC_STALE_WHILE_REVALIDATE", 60)
 PUBLIC_STALE_IF_ERROR = env_int("PUBLIC_STALE_IF_ERROR", 86400)
@@ -411,7 +361,6 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "incidents.api.pagination.Pagination",
     "EXCEPTION_HANDLER": "incidents.api.errors.exception_handler",
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    # The JSON parser refuses bodies nested deeper than JSON_MAX_DEPTH before parsing them.
     "DEFAULT_PARSER_CLASSES": [
         "incidents.api.parsers.BoundedJSONParser",
         "rest_framework.parsers.FormParser",
@@ -429,7 +378,6 @@ SPECTACULAR_SETTINGS = {
     "SCHEMA_PATH_PREFIX": r"/api/v1",
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
-    # Every operation documents its error answers (400, 401, 403, 404, 409, 412, 413) and their bodies.
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "incidents.api.schema_errors.add_error_responses",
@@ -444,8 +392,7 @@ SPECTACULAR_SETTINGS = {
         "AlertRuleStatusEnum": "incidents.models.intake.ALERT_STATUSES",
     },
 }
-# Requests to /api/v1/ with a larger body are refused with 413 before they are read; imports
-# (a Statuspage export, a metric's samples) may be larger.
+# Larger /api/v1/ bodies are refused with 413 before they are read; imports may be larger.
 API_MAX_BODY_BYTES = env_int("API_MAX_BODY_BYTES", 1024 * 1024)
 IMPORT_MAX_BODY_BYTES = env_int("IMPORT_MAX_BODY_BYTES", 32 * 1024 * 1024)
 API_PAGE_SIZE = env_int("API_PAGE_SIZE", 50)
@@ -453,94 +400,77 @@ API_PAGE_SIZE = env_int("API_PAGE_SIZE", 50)
 STATUSPAGE_PAGE_ID = env_str("STATUSPAGE_PAGE_ID", "")
 if STATUSPAGE_PAGE_ID and (len(STATUSPAGE_PAGE_ID) != 12 or not STATUSPAGE_PAGE_ID.isalnum()):
     raise ImproperlyConfigured("STATUSPAGE_PAGE_ID must be 12 base36 characters (0-9, a-z).")
-# How long a built /api/v2/ document stays cached, and the max-age clients and proxies may
-# keep it. Edits invalidate at once; new samples at most every
-# PUBLIC_METRICS_REFRESH_SECONDS (they arrive too often to invalidate on each).
+# /api/v2/ documents: seconds kept cached, and max-age; edits invalidate them at once.
 STATUSPAGE_API_CACHE_SECONDS = env_int("STATUSPAGE_API_CACHE_SECONDS", 30)
 STATUSPAGE_API_MAX_AGE = env_int("STATUSPAGE_API_MAX_AGE", 30)
-# A firing alert its source has not sent again for this long is shown as silent in the editor:
-# Alertmanager and Grafana repeat a firing alert every 4 hours by default (repeat_interval), so
-# the source may have stopped, and the alert stays firing until something resolves it.
+# A firing alert not sent again for this long shows as silent: Alertmanager and Grafana repeat
+# one every 4 hours by default (repeat_interval), so the source may have stopped.
 INTAKE_SILENT_AFTER_SECONDS = env_int("INTAKE_SILENT_AFTER_SECONDS", 6 * 3600)
-# Bounds on what one alert may carry, refused with a 400 naming the field: Prometheus and Grafana
-# labels are short identifiers, and every rule's matchers run over them.
+# Prometheus and Grafana labels are short identifiers, and every rule's matchers run over them.
 INTAKE_MAX_LABELS = env_int("INTAKE_MAX_LABELS", 64)
 INTAKE_LABEL_NAME_MAX_LENGTH = env_int("INTAKE_LABEL_NAME_MAX_LENGTH", 128)
 INTAKE_LABEL_VALUE_MAX_LENGTH = env_int("INTAKE_LABEL_VALUE_MAX_LENGTH", 1024)
-# The longest matcher an alert rule may have (label, operator and value or regular expression).
 INTAKE_MATCHER_MAX_LENGTH = env_int("INTAKE_MATCHER_MAX_LENGTH", 300)
 
 
 # Probes
 
-# Concurrency inside one probes worker process: in all, and towards any one host:port.
+# Concurrency in one probes worker process: in all, and towards one host:port.
 PROBE_CONCURRENCY = env_int("PROBE_CONCURRENCY", 256)
 PROBE_CONCURRENCY_PER_HOST = env_int("PROBE_CONCURRENCY_PER_HOST", 64)
-# Bounds checked when a probe is saved.
 PROBE_MIN_INTERVAL = env_int("PROBE_MIN_INTERVAL", 10)
 PROBE_MAX_INTERVAL = env_int("PROBE_MAX_INTERVAL", 86400)
 PROBE_MAX_TIMEOUT = env_int("PROBE_MAX_TIMEOUT", 60)
-# Circuit breaker per target: opens after this many consecutive failures or timeouts, and lets
-# one run through again after the cool-down (seconds).
+# Circuit breaker per target: failures in a row to open it, and the cool-down (seconds).
 PROBE_BREAKER_FAILURES = env_int("PROBE_BREAKER_FAILURES", 3)
 PROBE_BREAKER_COOLDOWN = env_int("PROBE_BREAKER_COOLDOWN", 300)
 # Hysteresis: good evaluations in a row before a metric's status recovers.
 PROBE_RECOVERY_EVALUATIONS = env_int("PROBE_RECOVERY_EVALUATIONS", 3)
-# Retention of raw samples and probe runs (rollups are kept).
+# Retention of raw samples and runs; rollups are kept.
 SAMPLE_RETENTION_DAYS = env_int("SAMPLE_RETENTION_DAYS", 30)
 PROBE_RUN_RETENTION_DAYS = env_int("PROBE_RUN_RETENTION_DAYS", 7)
 PROBE_MAX_RESPONSE_BYTES = env_int("PROBE_MAX_RESPONSE_BYTES", 1_048_576)
-# Push endpoint and webhook receiver: largest body and batch accepted.
 PUSH_MAX_BODY_BYTES = env_int("PUSH_MAX_BODY_BYTES", 65536)
 PUSH_MAX_BATCH = env_int("PUSH_MAX_BATCH", 100)
 
 
 # Notifications
 
-# How long a double opt-in link stays valid.
 SUBSCRIBE_CONFIRM_MAX_AGE_SECONDS = env_int("SUBSCRIBE_CONFIRM_MAX_AGE_SECONDS", 3 * 24 * 3600)
-# Subscribe requests allowed per hour from one client address (valid or not), for one inbox or
-# chat target, and for one domain (of the address, or the host a chat target posts to).
+# Subscribe requests allowed per hour from one client, for one target, and for one domain.
 SUBSCRIBE_RATE_PER_CLIENT = env_int("SUBSCRIBE_RATE_PER_CLIENT", 20)
 SUBSCRIBE_RATE_PER_ADDRESS = env_int("SUBSCRIBE_RATE_PER_ADDRESS", 3)
 SUBSCRIBE_RATE_PER_DOMAIN = env_int("SUBSCRIBE_RATE_PER_DOMAIN", 100)
-# Largest body of the public JSON endpoint /subscribe/api/: room for a subscription to 1,000
-# components with the longest slugs (50 characters), pretty-printed; larger is a JSON 413.
+# Room for a subscription to 1,000 components with 50-character slugs, pretty-printed.
 SUBSCRIBE_MAX_BODY_BYTES = env_int("SUBSCRIBE_MAX_BODY_BYTES", 131072)
-# Deliveries a worker claims at once (one SMTP connection per batch) and how long it may hold them.
+# One SMTP connection per batch.
 NOTIFY_BATCH_SIZE = env_int("NOTIFY_BATCH_SIZE", 200)
 NOTIFY_LEASE_SECONDS = env_int("NOTIFY_LEASE_SECONDS", 120)
-# Webhooks go one by one (each may take up to the timeout), so their batches are smaller.
+# Webhooks go one by one, each up to the timeout, so their batches are smaller.
 NOTIFY_WEBHOOK_BATCH_SIZE = env_int("NOTIFY_WEBHOOK_BATCH_SIZE", 20)
-# Retries back off exponentially (with jitter) from the base up to the cap; after the last
-# attempt the delivery is marked failed and listed at /editor/deliveries/.
 NOTIFY_MAX_ATTEMPTS = env_int("NOTIFY_MAX_ATTEMPTS", 8)
 NOTIFY_RETRY_BASE_SECONDS = env_int("NOTIFY_RETRY_BASE_SECONDS", 30)
 NOTIFY_RETRY_MAX_SECONDS = env_int("NOTIFY_RETRY_MAX_SECONDS", 3600)
 NOTIFY_WEBHOOK_TIMEOUT_SECONDS = env_int("NOTIFY_WEBHOOK_TIMEOUT_SECONDS", 10)
-# Circuit breaker per receiver of webhooks and chat posts (incidents.channels.receiver_breakers):
-# opens after this many failures or timeouts in a row, and lets one post through after the
-# cool-down (seconds); meanwhile its deliveries wait without spending attempts.
+# Circuit breaker per webhook and chat receiver; while open, deliveries wait, spending no attempts.
 NOTIFY_BREAKER_FAILURES = env_int("NOTIFY_BREAKER_FAILURES", 3)
 NOTIFY_BREAKER_COOLDOWN_SECONDS = env_int("NOTIFY_BREAKER_COOLDOWN_SECONDS", 120)
-# SMS go through this Apprise URL with {number} where the subscriber's number goes, e.g.
-# twilio://SID:Token@+15551234567/{number}; empty: the page offers no SMS subscriptions.
+# An Apprise URL such as twilio://SID:Token@+15551234567/{number}; empty: no SMS subscriptions.
 SMS_APPRISE_URL = env_str("SMS_APPRISE_URL", "")
 if SMS_APPRISE_URL and "{number}" not in SMS_APPRISE_URL:
     raise ImproperlyConfigured("SMS_APPRISE_URL must contain {number}.")
-# Whether the public page offers SMS (a code sent to the number confirms it); otherwise only
-# admins add SMS subscribers. Codes sent per hour to one number, for one client, and in all.
+# Whether the public page offers SMS; codes per hour to one number, for one client, and in all.
 PUBLIC_SMS_SUBSCRIPTIONS = env_bool("PUBLIC_SMS_SUBSCRIPTIONS", False)
 SMS_CODES_PER_NUMBER = env_int("SMS_CODES_PER_NUMBER", 2)
 SMS_CODES_PER_CLIENT = env_int("SMS_CODES_PER_CLIENT", 3)
 SMS_CODES_PER_HOUR = env_int("SMS_CODES_PER_HOUR", 30)
-# A longer SMS is shortened (its title) to fit this many parts of 153 or 67 characters.
+# Parts of 153 or 67 characters a longer SMS's title is shortened to fit.
 SMS_MAX_SEGMENTS = env_int("SMS_MAX_SEGMENTS", 2)
 # A dispatch task hands the rest to a fresh task after this long, so one task never runs forever.
 NOTIFY_DISPATCH_SECONDS = env_int("NOTIFY_DISPATCH_SECONDS", 240)
-# Dispatch messages sent per kick: set it to the notify workers' concurrency to use them all.
+# Set it to the notify workers' concurrency to use them all.
 NOTIFY_DISPATCH_PARALLEL = env_int("NOTIFY_DISPATCH_PARALLEL", 1)
-# Local hour (STATUS_TIME_ZONE) from which the day's overdue reminders may go out.
+# Local hour (STATUS_TIME_ZONE) from which overdue reminders go out.
 OVERDUE_REMINDER_HOUR = env_int("OVERDUE_REMINDER_HOUR", 8)
 if not 0 <= OVERDUE_REMINDER_HOUR <= 23:
     raise ImproperlyConfigured("OVERDUE_REMINDER_HOUR must be an hour from 0 to 23.")
@@ -548,22 +478,16 @@ if not 0 <= OVERDUE_REMINDER_HOUR <= 23:
 
 # Security
 
-# Login protection (the editor, /admin/ and the API's session login): attempts allowed per user
-# name and client address in a window before the login refuses until the window ends; one
-# address trying many names is stopped at four times that. Counted in Redis or the database.
+# Failed logins per user name and address in a window (the EDITOR_ names are the older ones).
 LOGIN_MAX_FAILURES = env_int("LOGIN_MAX_FAILURES", env_int("EDITOR_LOGIN_MAX_FAILURES", 5))
 LOGIN_LOCKOUT_SECONDS = env_int("LOGIN_LOCKOUT_SECONDS", env_int("EDITOR_LOGIN_LOCKOUT_SECONDS", 900))
-# The header our own reverse proxies put the client address in (e.g. X-Forwarded-For), and how
-# many of them there are. Empty: REMOTE_ADDR, and any such header a client sends is ignored.
+# The header our own proxies put the client address in, and how many; empty: REMOTE_ADDR.
 TRUSTED_PROXY_HEADER = env_str("TRUSTED_PROXY_HEADER", "")
 TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 1)
 if TRUSTED_PROXY_COUNT < 1:
     raise ImproperlyConfigured("TRUSTED_PROXY_COUNT must be 1 or more.")
 
-# Browser security (docs/security.md): a Content-Security-Policy on every response (see
-# MIDDLEWARE) and no framing; a view that needs another policy says so
-# (incidents.security.browser_policy). The one inline script (the theme set before first paint)
-# is allowed by its hash, computed from its text.
+# The one inline script (the theme set before first paint) is allowed by its hash.
 SECURE_CSP = {
     "default-src": ["'self'"],
     "script-src": ["'self'", THEME_BOOT_HASH],
@@ -575,7 +499,7 @@ SECURE_CSP = {
     "frame-ancestors": ["'none'"],
 }
 X_FRAME_OPTIONS = "DENY"
-# Production hardening: on in every run but a local one, so `check --deploy` passes.
+# On in every run but a local one, so `check --deploy` passes.
 if not LOCAL_RUN:
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
@@ -587,39 +511,32 @@ if not LOCAL_RUN:
     SECURE_CONTENT_TYPE_NOSNIFF = True
     SECURE_REFERRER_POLICY = "same-origin"
 
-# Outbound guard: probes and outgoing webhooks may call private and loopback addresses only
-# when this is on.
+# Whether probes and webhooks may call private and loopback addresses.
 OUTBOUND_ALLOW_PRIVATE_TARGETS = env_bool("OUTBOUND_ALLOW_PRIVATE_TARGETS", False)
 
-# Input bounds (docs/input-bounds.md): how far ahead of now the time of something that happened
-# may lie (clocks differ a little), and how far ahead anything may be planned.
+# How far ahead a past event's time may lie (clocks differ a little), and anything be planned.
 INSTANT_CLOCK_SKEW_SECONDS = env_int("INSTANT_CLOCK_SKEW_SECONDS", 300)
 PLANNED_HORIZON_DAYS = env_int("PLANNED_HORIZON_DAYS", 3653)
-# How long before an incident's start a note (a context event: the deploy before it) may be shown.
+# How long before an incident's start a context note (the deploy before it) may be shown.
 CONTEXT_NOTE_LEAD_DAYS = env_int("CONTEXT_NOTE_LEAD_DAYS", 30)
 
-# Components (docs/public-site.md): the most a page holds, and the most one import may create;
-# more are refused with an error naming the limit.
+# Components a page holds, and one import may create, at most.
 PAGE_MAX_COMPONENTS = env_int("PAGE_MAX_COMPONENTS", 1000)
 IMPORT_MAX_NEW_COMPONENTS = env_int("IMPORT_MAX_NEW_COMPONENTS", 500)
 
-# JSON depth: arrays and objects nested inside one another in any JSON body we read (the API,
-# /subscribe/api/, push and webhook receivers); deeper bodies are refused with 400 before parsing.
+# Deeper JSON bodies are refused with 400 before parsing.
 JSON_MAX_DEPTH = env_int("JSON_MAX_DEPTH", 32)
 
-# Error reports: debug pages and error mails mask the password of every URL-shaped value.
 DEFAULT_EXCEPTION_REPORTER_FILTER = "incidents.security.error_reports.SecretMaskingFilter"
 DEFAULT_EXCEPTION_REPORTER = "incidents.security.error_reports.SecretMaskingReporter"
 
 
 # Resilience
 
-# Where the static snapshot of the public site is written: builds/<stamp>/ and a `current`
-# symlink swapped atomically to the newest one. Serve `current` with nginx or upload it to a CDN.
+# Builds of the public site's static snapshot, and a `current` symlink swapped atomically.
 STATUS_SNAPSHOT_DIR = Path(env_str("STATUS_SNAPSHOT_DIR", str(VAR_DIR / "snapshot")))
-# Snapshot builds kept besides the current one.
 STATUS_SNAPSHOT_KEEP = env_int("STATUS_SNAPSHOT_KEEP", 2)
-# A publish schedules a snapshot this many seconds later; publishes meanwhile join it.
+# Publishes within this many seconds join one snapshot.
 STATUS_SNAPSHOT_DEBOUNCE_SECONDS = env_int("STATUS_SNAPSHOT_DEBOUNCE_SECONDS", 5)
 # While the database is unreachable, each process retries it at most this often.
 DEGRADED_RECHECK_SECONDS = env_int("DEGRADED_RECHECK_SECONDS", 1)
@@ -627,14 +544,11 @@ DEGRADED_RECHECK_SECONDS = env_int("DEGRADED_RECHECK_SECONDS", 1)
 
 # Platform metrics
 
-# /metrics serves the platform's own health to Prometheus (docs/operations.md). With a token set,
-# a scrape must send `Authorization: Bearer <token>`; empty: open, as most exporters are.
+# Empty: /metrics is open, as most exporters are.
 METRICS_TOKEN = env_str("METRICS_TOKEN", "")
-# Every process of one installation writes its counters into this folder, and a scrape adds
-# them up (prometheus_client's multiprocess mode). It must be emptied when the platform starts:
-# scripts/run_platform.py does; under systemd or a container, clear it in the start command.
-# prometheus_client reads PROMETHEUS_MULTIPROC_DIR when first imported, so it is set here from
-# our own setting (an inherited value would make two installations share one folder).
+# Every process writes its counters here (multiprocess mode); empty it when the platform starts.
+# prometheus_client reads PROMETHEUS_MULTIPROC_DIR when first imported, so it is set here (an
+# inherited value would make two installations share one folder).
 METRICS_PROCESS_DIR = Path(env_str("METRICS_PROCESS_DIR", str(VAR_DIR / "prometheus")))
 METRICS_PROCESS_DIR.mkdir(parents=True, exist_ok=True)
 os.environ["PROMETHEUS_MULTIPROC_DIR"] = str(METRICS_PROCESS_DIR)

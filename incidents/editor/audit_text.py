@@ -1,9 +1,5 @@
-"""The audit trail in words: one sentence per event, with the fields that changed.
-
-Events store machine values ({"status": "under_maintenance"}); this module says them in the
-reader's language ("Data exports: Under maintenance → Operational"), with statuses, impacts,
-roles and states by their labels and times and numbers through incidents.formatting.
-"""
+"""The audit trail in words: one sentence per event, with the fields that changed, in the reader's
+language ("Data exports: Under maintenance → Operational")."""
 
 import datetime as dt
 from collections import defaultdict
@@ -322,10 +318,7 @@ def sentence(event: AuditEvent, language: str, names=None) -> tuple[str, list[st
 
 
 def describe(event: AuditEvent, language: str | None = None, names=None) -> AuditLine:
-    """One audit event in words, in `language` (the active one by default).
-
-    `names` are related_names() of a list of events; without them they are looked up for this one.
-    """
+    """One audit event in words; `names` (related_names() of a list) are looked up when not given."""
     language = language or current_language()
     if names is None:
         names = related_names([event], language)

@@ -1,5 +1,4 @@
-"""Component groups, components, the intervals each component spent in each status, and the
-changes between them."""
+"""Component groups, components, the periods each spent in each status, and the changes between them."""
 
 from decimal import Decimal
 
@@ -94,7 +93,6 @@ class Component(models.Model):
     )
     only_show_if_degraded = models.BooleanField(_("Only show when degraded"), default=False)
     start_date = models.DateField(null=True, blank=True, help_text=_("Uptime is counted from."))
-    # A percentage the uptime page judges each month against ("99.900"); blank: no target.
     uptime_target = models.DecimalField(
         _("uptime target (%)"),
         max_digits=6,
@@ -117,11 +115,8 @@ class Component(models.Model):
 
 
 class StatusPeriod(models.Model):
-    """An interval a component spent in one status; the open one has no end.
-
-    Written by the service that changes a component's status, so uptime and the 90-day bars
-    are computed from intervals instead of being replayed from incident updates.
-    """
+    """An interval a component spent in one status (the open one has no end), so uptime and day
+    bars are computed from intervals rather than replayed from incident updates."""
 
     component = models.ForeignKey(Component, on_delete=models.CASCADE, related_name="periods")
     status = models.CharField(max_length=32, choices=ComponentStatus.choices)
@@ -150,9 +145,7 @@ class StatusPeriod(models.Model):
 class ComponentStatusChange(models.Model):
     """One move of a component from one status to another: what a `component_update` webhook reports.
 
-    Written by the service that changes a component's status, in the same transaction as the
-    webhook deliveries about it; its public id is half of each delivery's idempotency key.
-    """
+    Its public id is half of each delivery's idempotency key."""
 
     public_id = models.CharField(max_length=12, unique=True, default=new_public_id, editable=False)
     component = models.ForeignKey(Component, on_delete=models.CASCADE, related_name="status_changes")
@@ -176,11 +169,8 @@ class ComponentStatusChange(models.Model):
 class UptimeMonth(models.Model):
     """Seconds one component spent in each status during one month (in the status page's zone).
 
-    Counts its closed status periods from its start date on (`counted_from` says which start
-    date); the open period is added when read. Written with the periods by
-    incidents.services.uptime_months, so the uptime page reads a few rows per component
-    instead of replaying every status change of the months it shows.
-    """
+    Closed periods from `counted_from` on; the open one is added when read. The uptime page
+    reads a few rows instead of replaying every status change of the months it shows."""
 
     component = models.ForeignKey(Component, on_delete=models.CASCADE, related_name="+")
     month = models.DateField()  # its first day

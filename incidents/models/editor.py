@@ -11,9 +11,7 @@ from .incidents import IncidentKind, IncidentStatus
 
 
 class UpdateTemplate(models.Model):
-    """A reusable start for a declaration or an update: a title and a text per language, the
-    status to set and the components to mark ({slug: component status}).
-
+    """A reusable start for a declaration or an update; `components` maps slugs to statuses and
     `language` is the one it was written in (the text it always has)."""
 
     name = models.CharField(_("Name"), max_length=120)
@@ -49,10 +47,8 @@ class ReminderState(models.TextChoices):
 class OverdueReminder(models.Model):
     """One overdue-items email to one owner on one day: the row that makes the reminder idempotent.
 
-    The row is created first and claimed with a conditional update before the email is sent, so
-    a second run on the same day (or a redelivered task) finds it and sends nothing. A claim
-    whose worker stopped before the row was marked is released by the next run (`claimed_at`),
-    and a row whose day has ended unsent ends as missed.
+    Claimed with a conditional update before sending, so a second run that day sends nothing;
+    the next run releases a claim whose worker stopped, and an unsent day ends as missed.
     """
 
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")

@@ -225,10 +225,8 @@ class IncidentUpdate(models.Model):
 
 
 class ComponentChange(models.Model):
-    """The status a component moved to with an update (Statuspage's affected_components).
-
-    A declaration without a text writes no update: its changes are held by the incident
-    (`declared_on`, from its start) until the first written update takes them on."""
+    """The status a component moved to with an update (Statuspage's affected_components); a
+    declaration without a text holds them on `declared_on` until the first written update."""
 
     update = models.ForeignKey(
         IncidentUpdate, null=True, blank=True, on_delete=models.CASCADE, related_name="component_changes"

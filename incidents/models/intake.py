@@ -1,8 +1,7 @@
 """Alerts from Alertmanager and Grafana, and the rules that turn them into component statuses.
 
-A rule's matchers are Alertmanager's own syntax (`service="webhooks"`, `severity=~"critical|page"`,
-`env!="staging"`); the first enabled rule, by position, whose matchers all hold takes the alert.
-Every alert received is kept, matched or not, so nothing an alerting system sends is dropped.
+Matchers use Alertmanager's syntax; the first enabled rule whose matchers all hold takes the
+alert. Every alert is kept, matched or not, so nothing an alerting system sends is dropped.
 """
 
 import datetime as dt
@@ -122,8 +121,7 @@ class IntakeAlert(models.Model):
         return self.rule_id is None
 
     def silent_for(self, now: dt.datetime) -> dt.timedelta | None:
-        """How long a firing alert has not been sent again, once that is longer than its source
-        repeats one (INTAKE_SILENT_AFTER_SECONDS); None while it is heard from, or resolved."""
+        """How long a firing alert has been silent past INTAKE_SILENT_AFTER_SECONDS; None otherwise."""
         quiet = now - self.last_received_at
         if self.state != AlertState.FIRING or quiet.total_seconds() < settings.INTAKE_SILENT_AFTER_SECONDS:
             return None

@@ -32,6 +32,14 @@ class Aggregation(models.TextChoices):
     LATEST = "latest", _("latest value")
 
 
+# The field that holds each status's threshold, mildest first.
+THRESHOLD_FIELDS = {
+    ComponentStatus.DEGRADED_PERFORMANCE: "degraded_threshold",
+    ComponentStatus.PARTIAL_OUTAGE: "partial_outage_threshold",
+    ComponentStatus.MAJOR_OUTAGE: "major_outage_threshold",
+}
+
+
 class Metric(models.Model):
     component = models.ForeignKey(
         Component, on_delete=models.CASCADE, related_name="metrics", verbose_name=_("Component")
@@ -78,11 +86,7 @@ class Metric(models.Model):
 
     def thresholds(self) -> list[tuple[ComponentStatus, float]]:
         """Thresholds that are set, mildest first."""
-        pairs = [
-            (ComponentStatus.DEGRADED_PERFORMANCE, self.degraded_threshold),
-            (ComponentStatus.PARTIAL_OUTAGE, self.partial_outage_threshold),
-            (ComponentStatus.MAJOR_OUTAGE, self.major_outage_threshold),
-        ]
+        pairs = [(status, getattr(self, name)) for status, name in THRESHOLD_FIELDS.items()]
         return [(status, limit) for status, limit in pairs if limit is not None]
 
     def status_for(self, value: float) -> ComponentStatus:
@@ -114,12 +118,12 @@ class Metric(models.Model):
                     "mild_limit": mild_limit,
                     "severe_limit": severe_limit,
                 }
-                raise ValidationError({threshold_field(severe): message})
+                raise ValidationError({THRESHOLD_FIELDS[severe]: message})
         if self.kind in (MetricKind.LATENCY, MetricKind.RATIO):
             for status, limit in limits:
                 if limit < 0:
                     raise ValidationError(
-                        {threshold_field(status): _("A threshold of this metric cannot be negative.")}
+                        {THRESHOLD_FIELDS[status]: _("A threshold of this metric cannot be negative.")}
                     )
 
     def validate_value(self, value: float) -> None:
@@ -132,14 +136,6 @@ class Metric(models.Model):
             raise ValidationError(_("A ratio must lie between 0 and 100."), code="out_of_range")
         if abs(value) > 1e15:
             raise ValidationError(_("The value is too large."), code="too_large")
-
-
-def threshold_field(status: ComponentStatus) -> str:
-    return {
-        ComponentStatus.DEGRADED_PERFORMANCE: "degraded_threshold",
-        ComponentStatus.PARTIAL_OUTAGE: "partial_outage_threshold",
-        ComponentStatus.MAJOR_OUTAGE: "major_outage_threshold",
-    }[status]
 
 
 class Outcome(models.TextChoices):
@@ -175,10 +171,7 @@ class Resolution(models.TextChoices):
 class Rollup(models.Model):
     """Aggregate of a metric's samples over one minute, hour or day.
 
-    `sketch` is a mergeable log-bucket histogram (see incidents.metrics.rollups) from which p95 is
-    read with a bounded relative error, so rollups update as samples arrive without
-    rereading raw samples.
-    """
+    `sketch`, a mergeable histogram, gives p95 with a bounded error without rereading samples."""
 
     metric = models.ForeignKey(Metric, on_delete=models.CASCADE, related_name="rollups")
     resolution = models.CharField(max_length=8, choices=Resolution.choices)

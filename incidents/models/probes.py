@@ -1,7 +1,6 @@
 """Probes that measure a metric, their runs, circuit breakers per target and metric health.
 
-A probe feeds exactly one metric. Its kind-specific settings live in `config`, a JSON object
-whose shape is validated by the kind's own module (incidents.probes.<kind>), never here.
+A probe's `config` is validated by its kind's own module (incidents.probes.<kind>), never here.
 """
 
 import hmac
@@ -125,11 +124,9 @@ class BreakerState(models.TextChoices):
 
 
 class CircuitBreaker(models.Model):
-    """Failure counting for one probe target (its URL), so a dead target is not hammered.
+    """Failure counting for one probe target, so a dead target is not hammered.
 
-    Keyed by the target URL, not the host, so one broken endpoint on a shared host does not
-    silence the healthy probes next to it; concurrency, on the other hand, is bounded per host.
-    """
+    Keyed by URL, not host, so one broken endpoint does not silence its healthy neighbours."""
 
     target = models.CharField(max_length=500, unique=True)
     state = models.CharField(max_length=16, choices=BreakerState.choices, default=BreakerState.CLOSED)
@@ -146,11 +143,9 @@ class CircuitBreaker(models.Model):
 
 
 class MetricHealth(models.Model):
-    """What status evaluation remembers about a metric between samples.
+    """What status evaluation remembers about a metric between samples, so it never rereads them.
 
-    `recent` holds the newest samples ([iso time, value or null for a failure], newest last),
-    as many as the metric's window, so an evaluation never rereads raw samples.
-    """
+    `recent`: the window's newest samples, [iso time, value or null for a failure], newest last."""
 
     metric = models.OneToOneField(Metric, on_delete=models.CASCADE, related_name="health")
     status = models.CharField(

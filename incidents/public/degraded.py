@@ -1,15 +1,7 @@
-"""Degraded mode: while the database is unreachable, answer from the static snapshot.
+"""Degraded mode: while the database is unreachable, answer public pages from the static snapshot.
 
-Public pages, /api/v2/ documents and the embeds (widget, badges, calendars) are served from the
-latest snapshot (incidents.public.snapshot) with `X-Status-Snapshot: <time>` and a visible note;
-what never reads the database (/metrics, which then reports it down, robots.txt, widget.js) is
-answered live; the editor, /api/v1/, admin and every write answer 503 with a clear message
-(JSON under /api/); nothing answers 500 for it.
-
-Checking is cheap: while the database works nothing is checked at all; a view that fails to
-reach it (OperationalError or InterfaceError) marks this process degraded, and while degraded
-a real connection attempt is made at most every DEGRADED_RECHECK_SECONDS, so pages go live
-again by themselves, without a restart, once the database is back.
+The editor, /api/v1/, admin and every write answer 503. Nothing is checked while the database
+works; once a view fails to reach it, a reconnect is tried at most every DEGRADED_RECHECK_SECONDS.
 """
 
 import datetime as dt
@@ -178,8 +170,8 @@ def _inside(folder: Path, relative: str) -> Path | None:
 
 
 def _asks_for_filter(request) -> bool:
-    """Whether the query narrows the page (history and uptime filters, even malformed ones): the
-    snapshot holds only unfiltered pages, so the note says the filter was not applied."""
+    """Whether the query narrows the page: the snapshot holds only unfiltered ones, so the note
+    says the filter was not applied."""
     return normalised_query(request.GET) != ""
 
 

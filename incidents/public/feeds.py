@@ -1,11 +1,4 @@
-"""RSS 2.0 and Atom 1.0 feeds of incident and maintenance updates, per page and per component.
-
-One entry per update of the newest incidents (`PUBLIC_FEED_ENTRIES` of them), in the language of
-the URL (`/ru/history.atom`); an Atom entry names the language of the text it shows. Entry ids are tag URIs
-(RFC 4151) built from the update's public id and language, so they stay the same across renders
-and edits; links are absolute (SITE_URL); summaries are the update's time in its incident's zone,
-the sanitised HTML stored with the update, and the incident's duration.
-"""
+"""RSS 2.0 and Atom 1.0 feeds of incident and maintenance updates, per page and per component."""
 
 import datetime as dt
 import html
@@ -32,8 +25,7 @@ NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")  # no XML 1.0 d
 
 
 class SelfLinked:
-    """A feed document whose self link names its media type, as the W3C Feed Validation Service
-    recommends (Django's generators write the link without one)."""
+    """A self link naming its media type, as the W3C Feed Validation Service recommends."""
 
     self_link_element = "link"
 
@@ -72,8 +64,7 @@ class RssFeed(SelfLinked, Rss201rev2Feed):
 
 
 class UpdatesFeed(Feed):
-    """The newest updates of published incidents and maintenance, of the whole page or of the
-    component the URL names."""
+    """The newest updates of published incidents, of the whole page or of one component."""
 
     def __init__(self, feed_type: type[AtomFeed | RssFeed]):
         self.feed_type = feed_type
@@ -154,7 +145,7 @@ class UpdatesFeed(Feed):
         return f"<p>{html.escape(label)}: {html.escape(text)}</p>"
 
     def time_line(self, update: IncidentUpdate) -> str:
-        """When the update was shown, in its incident's zone and named, for readers of the entry."""
+        """When the update was shown, in its incident's zone, named."""
         zone = update.incident.time_zone
         shown = format_datetime(update.display_at, self.language, zone=zone, zone_name=True)
         return f"<p>{html.escape(shown)}</p>"
@@ -164,6 +155,7 @@ class UpdatesFeed(Feed):
         return f"{settings.SITE_URL}{url}#update-{update.public_id}"
 
     def item_guid(self, update: IncidentUpdate) -> str:
+        # A tag URI (RFC 4151), the same across renders and edits.
         host = urlsplit(settings.SITE_URL).hostname or "localhost"
         return f"tag:{host},{update.created_at:%Y-%m-%d}:{self.language}/update/{update.public_id}"
 

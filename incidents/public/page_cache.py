@@ -1,20 +1,9 @@
-"""The rendered public pages, cached per language and kept under the version they depend on.
+"""Rendered public pages, cached per language under the versions they depend on.
 
-Pages showing live figures are kept under both versions, the others under the content version
-only (incidents.public.versions): services bump a version when they change what readers see,
-so the next request renders afresh. Old entries simply expire. The cache is Django's default
-cache: Redis when REDIS_URL is set, the file cache in the var directory otherwise; while it is
-unreachable pages are rendered live.
-
-Single flight with stale-while-revalidate: a page has two entries, the fresh one (under its
-version, kept PUBLIC_PAGE_CACHE_SECONDS) and the latest one (any version, kept a day). When the
-fresh one is missing, the request that wins a short lock (`cache.add`) renders it; every other
-request meanwhile gets the latest entry, so a surge after an expiry or a publish costs one
-render, not one per request. Only when there is no previous entry at all do the others wait
-(briefly) for the winner.
-
-A page asked for with a query (a filter, a page number) is kept for minutes, both entries, and
-only so many per page (incidents.public.page_variants).
+Single flight with stale-while-revalidate: the request that wins a short lock renders a missing
+page while the others get the latest copy of any version, so a surge after a publish costs one
+render; only with no copy at all do they wait (briefly). While the cache is unreachable pages
+render live.
 """
 
 import hashlib
@@ -47,8 +36,7 @@ WAIT_STEP = 0.02
 # The latest copy outlives the fresh one: it is what the others get during a render.
 STALE_SECONDS = 24 * 3600
 
-# Views the page cache ran because the page was missing, by path (language prefix included):
-# what `make bench-site` counts as renders.
+# Renders by path: what `make bench-site` counts.
 renders: Counter[str] = Counter()
 
 
@@ -58,10 +46,9 @@ def no_query(request: HttpRequest) -> str:
 
 
 def page_key(request: HttpRequest, version: str, query: str = "") -> str:
-    """`query` is the page's normalised query (see cached_page), never the one the reader sent.
-
-    SITE_URL is part of the key: pages hold absolute links, and `make run PORT=8001` after a run
-    on 8000 reads the same cache folder."""
+    """`query` is the page's normalised query, never the one the reader sent."""
+    # SITE_URL is part of the key: pages hold absolute links, and `make run PORT=8001` after a
+    # run on 8000 reads the same cache folder.
     path = hashlib.sha256(f"{settings.SITE_URL}{request.path}?{query}".encode()).hexdigest()[:32]
     # "kept" names the stored shape (KeptPage): entries of an earlier shape are never read.
     return f"public:kept:{version}:{current_language()}:{path}"
@@ -69,16 +56,14 @@ def page_key(request: HttpRequest, version: str, query: str = "") -> str:
 
 @dataclass(frozen=True)
 class KeptPage:
-    """A rendered page as stored: its bytes, compressed once when rendered rather than on every
-    request a browser makes, and the headers that travel with it."""
+    """A rendered page as stored, compressed once rather than on every request, with its headers."""
 
     content: bytes
     gzipped: bytes
     headers: dict[str, str]
 
     def response(self, request: HttpRequest) -> HttpResponse:
-        """The page for `request`, compressed when the client accepts gzip (GZipMiddleware
-        leaves an encoded response alone); the ETag is then that of the compressed bytes."""
+        """The page, compressed when the client accepts gzip (GZipMiddleware leaves it alone then)."""
         compressed = bool(re_accepts_gzip.search(request.headers.get("Accept-Encoding", "")))
         response = HttpResponse(self.gzipped if compressed else self.content)
         for name, value in self.headers.items():
@@ -117,14 +102,10 @@ def cached_page(
     query: Callable[[HttpRequest], str | None] = no_query,
     live: bool = False,
 ) -> Callable[..., HttpResponse]:
-    """Serves a GET from the cache for the page's language, rendering it when missing (`fetch`).
+    """Serves a GET from the cache for the page's language, rendering it when missing.
 
-    Pages are kept under `query(request)`: the parameters the page reads, normalised to known
-    values, so tracking tags and made-up values cannot fill the cache with copies. None means
-    a value no page is kept for: that request is rendered and nothing is stored. A response
-    that says `Cache-Control: no-store` is not stored either. `live`: the page shows live
-    figures, so it is kept under the live version too.
-    """
+    `query(request)` normalises the parameters the page reads, so made-up values cannot fill the
+    cache (None: keep nothing); `live` pages are kept under the live version too."""
 
     @wraps(view)
     def wrapper(request: HttpRequest, *args, **kwargs) -> HttpResponse:
@@ -148,7 +129,11 @@ def cached_page(
             response = view(request, *args, **kwargs)
             renders[request.path] += 1
             rendered.append(response)
-            if response.status_code != 200 or response.streaming or _says_no_store(response):
+            if (
+                response.status_code != 200
+                or response.streaming
+                or "no-store" in response.get("Cache-Control", "")
+            ):
                 return None
             if normalised and not page_variants.admit(
                 page=f"{current_language()}:{request.path}", query=normalised
@@ -180,10 +165,6 @@ def cached_page(
     return wrapper
 
 
-def _says_no_store(response: HttpResponse) -> bool:
-    return "no-store" in response.get("Cache-Control", "")
-
-
 def latest_key(key: str) -> str:
     """The key of the newest copy of a page whatever its content version (the stale fallback)."""
     _prefix, _kind, _version, rest = key.split(":", 3)
@@ -200,10 +181,7 @@ def fetch(
 ) -> Any | None:
     """The cached value for `fresh_key`, computed by one caller at a time (single flight).
 
-    `compute` returns the value to store, or None for a result not worth keeping (an error
-    page); None is then returned to the caller that computed it. The latest copy is kept
-    `stale_timeout` seconds, by default a day or ten times `timeout`, whichever is longer.
-    """
+    `compute` returns None for a result not worth keeping (an error page)."""
     if cache_breaker.cache_down():
         return compute()
     lock_key = f"{fresh_key}:lock"
@@ -234,8 +212,7 @@ def fetch(
 
 
 def _stored(fresh_key: str, latest_key: str, lock_key: str) -> Any | None:
-    """The fresh value, or while another request holds the lock the latest one (or the fresh
-    one it renders); None when this request won the lock and renders."""
+    """The fresh value, else the latest while another request renders; None: this one renders."""
     value = cache.get(fresh_key)
     if value is not None or cache.add(lock_key, 1, timeout=LOCK_SECONDS):
         return value

@@ -53,8 +53,7 @@ def time_left(value: dt.datetime | None) -> str:
 
 @register.filter
 def silence(alert) -> str:
-    """ "7 hours": how long a firing alert has not been sent again, when its source may have
-    stopped (IntakeAlert.silent_for); empty otherwise."""
+    """ "7 hours": how long a firing alert has been silent (IntakeAlert.silent_for), or nothing."""
     quiet = alert.silent_for(timezone.now())
     return formatting.format_duration(quiet, current_language()) if quiet else ""
 

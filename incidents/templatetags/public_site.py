@@ -43,13 +43,11 @@ def status_badge(status) -> str:
 
 @register.simple_tag
 def time_tag(value: dt.datetime | None, style: str = "datetime", zone: ZoneInfo | None = None) -> str:
-    """A time for people in the page's language and in `zone` (an incident's; the status page's
-    by default), with UTC for machines; `style` "date" for the date alone, "long" for the date
-    written out with the time."""
+    """A time for people in `zone`, with UTC for machines; `style` "date" or "long" (written out)."""
     if value is None:
         return ""
     zone = zone or formatting.status_zone()
-    machine = _machine_time(value)
+    machine = iso_utc(value)
     local = formatting.in_zone(value, zone)
     if style == "date" and local is not None:
         human = formatting.format_date(local.date(), current_language())
@@ -65,21 +63,16 @@ def time_tag(value: dt.datetime | None, style: str = "datetime", zone: ZoneInfo 
 
 @register.simple_tag
 def time_range(start: dt.datetime, end: dt.datetime, zone: ZoneInfo | None = None) -> str:
-    """A window as the page's language writes one ("Nov 19, 2026, 08:25 – 14:10 GMT+01:00"), each
-    end a <time> that local-time.js can show in full in the reader's own zone; the start alone
-    when there is no end (a Statuspage import may bring a window without one)."""
+    """A window ("Nov 19, 2026, 08:25 – 14:10 GMT+01:00"), each end a <time>; the start alone when
+    there is no end (a Statuspage import may bring one)."""
     if end is None:
         return time_tag(start, zone=zone)
     first, last, joined = formatting.format_datetime_range(start, end, current_language(), zone=zone)
     ends = [
-        format_html('<time datetime="{}" data-local="datetime">{}</time>', _machine_time(at), text)
+        format_html('<time datetime="{}" data-local="datetime">{}</time>', iso_utc(at), text)
         for at, text in ((start, first), (end, last))
     ]
     return mark_safe(conditional_escape(joined).replace("{0}", ends[0]).replace("{1}", ends[1]))
-
-
-def _machine_time(value: dt.datetime) -> str:
-    return value.astimezone(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 @register.simple_tag
@@ -114,8 +107,7 @@ def fallback_note(shown: Shown, original: str | None = None, noun: str = "update
 
 @register.simple_tag
 def updates_fallback_note(updates) -> str:
-    """One note above a timeline whose updates are (some of them) shown in another language than
-    the page's, rather than one per update; each text still says its language with `lang`."""
+    """One note above a timeline whose updates are (some) shown in another language, not one each."""
     language = current_language()
     bodies = [pick(update.body, language=language, original=update.original_language) for update in updates]
     return _section_note(bodies, noun="update")
@@ -154,11 +146,8 @@ def lang_attr(shown: Shown) -> str:
 
 @register.simple_tag(takes_context=True)
 def language_links(context) -> list[dict]:
-    """Each language with the URL of this page in it (absolute) and its switcher URL.
-
-    Worked out once per request: the head and the header of public/base.html both ask for it,
-    and each include renders with a render_context of its own, so the links are kept on the
-    request."""
+    """Each language with the URL of this page in it (absolute) and its switcher URL."""
+    # Kept on the request: the head and the header both ask, each with a render_context of its own.
     request = context.get("request")
     if request is None:
         return _language_links("/")
@@ -195,8 +184,7 @@ def site_name() -> str:
 
 @register.simple_tag
 def page_zone_note() -> str:
-    """The status page's own zone, named once and as the page's: an incident written in another
-    zone names its own beside each of its times, which this sentence must not contradict."""
+    """The status page's own zone, worded so as not to contradict an incident's own zone."""
     zone = formatting.status_zone()
     name = formatting.format_time_zone(zone, current_language(), at=dt.datetime.now(dt.UTC))
     text = _(
@@ -213,8 +201,7 @@ def iso_utc(value: dt.datetime | None) -> str:
 
 @register.simple_tag
 def due_text(item, language: str = "") -> str:
-    """An action item's due date by its precision ("4th quarter 2027") in `language` (the page's
-    by default), or nothing."""
+    """An action item's due date by its precision ("4th quarter 2027"), or nothing."""
     if not item.due_date:
         return ""
     return formatting.format_due(item.due_date, item.due_precision, language or current_language())
@@ -228,8 +215,7 @@ def key_figure_value(figure, language: str = "") -> str:
 
 @register.filter
 def body_html(body: Shown, update) -> str:
-    """The HTML of an update's body as shown: the one stored when it was written (rendered
-    now only when there is none)."""
+    """The HTML of an update's body as shown, as stored when it was written."""
     return stored_or_rendered(str(body), update.body_html)
 
 

@@ -29,8 +29,7 @@ def theme_boot() -> str:
 
 @register.simple_tag(takes_context=True)
 def favicon_url(context) -> str:
-    """The icon in the colour of what the page shows: the overview's indicator, a component's
-    status; elsewhere the current indicator, which /favicon.svg works out itself."""
+    """The icon in the colour of the page's indicator or component; elsewhere /favicon.svg decides."""
     url = reverse("favicon")
     summary = context.get("summary")
     if summary is not None and getattr(summary, "indicator", None) is not None:

@@ -1,10 +1,6 @@
 """What other sites embed: status badges, the widget and its script, and the maintenance calendar.
 
-These URLs sit outside the language prefixes, since an embed is copied once and shown to every
-reader: the language is the `lang` parameter (English by default), never the reader's cookie or
-Accept-Language, so one URL always gives the same document. Unknown parameter values fall back
-to the default; an unknown component is a 404.
-"""
+An embed is shown to every reader, so one URL gives one document (its language is `lang`)."""
 
 from django.conf import settings
 from django.contrib.staticfiles import finders
@@ -31,8 +27,7 @@ def _choice(request, name: str, choices, default: str) -> str:
 
 
 def theme_query(request) -> str:
-    """The page cache's key part for a widget: only its theme (the language keys it already);
-    none for the reader's own, the widget most sites embed, kept like a page without a query."""
+    """The page cache's key part for a widget: its theme, if it names one."""
     theme = _choice(request, "theme", badges.THEMES, "")
     return f"theme={theme}" if theme else ""
 

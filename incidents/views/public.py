@@ -1,8 +1,4 @@
-"""The public status pages: thin views over incidents.selectors and incidents.public.presentation.
-
-Every page is cached per language (incidents.public.page_cache) and answers conditional GETs
-with 304 (ETag from the content), and none needs JavaScript.
-"""
+"""The public status pages, cached per language, answering conditional GETs, without JavaScript."""
 
 import datetime as dt
 
@@ -31,27 +27,18 @@ UPTIME_DAYS = presentation.UPTIME_DAYS
 
 
 def public_page(view=None, *, query=no_query, live=False):
-    """GET and HEAD only, cached per language (kept under `query`, see cached_page), with ETag
-    and 304. `live`: the page shows live figures (cached under the live version too)."""
+    """GET and HEAD only, cached per language (see cached_page), with ETag and 304."""
     if view is None:
         return lambda view: public_page(view, query=query, live=live)
     return require_safe(conditional_page(cached_page(view, query=query, live=live)))
 
 
-def _page_number(request) -> int:
-    """The history page asked for; anything that is not a page number asks for the first."""
-    return page_number(request.GET.get("page", ""))
-
-
 def history_query(request) -> str | None:
-    """The key of a kept history page: its filters in one order and a page number past the first.
-
-    None for a value of the wrong shape: such requests are answered but never kept.
-    """
+    """The key of a kept history page: its filters in one order and a page number past the first."""
     filters = normalised_query(request.GET)
     if filters is None:
         return None
-    number = _page_number(request)
+    number = page_number(request.GET.get("page", ""))
     return "&".join(part for part in (filters, f"page={number}" if number > 1 else "") if part)
 
 
@@ -132,7 +119,7 @@ def _rendered(request, template: str, found: RenderedPage) -> HttpResponse:
 def history(request):
     found = history_page(
         request.GET,
-        page_number=_page_number(request),
+        page_number=page_number(request.GET.get("page", "")),
         page_size=settings.PUBLIC_HISTORY_PAGE_SIZE,
         language=current_language(),
     )
