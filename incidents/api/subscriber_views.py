@@ -51,15 +51,18 @@ class SubscriberViewSet(ByPublicId, mixins.ListModelMixin, ApiViewSet):
     def partial_update(self, request, *args, **kwargs):
         """Changes the language and/or the components followed."""
         serializer = self.valid_body(s.SubscriberEditSerializer)
-        subscriber = self.get_object()
-        check_if_match(request, subscriber)
-        subscriber = change_subscriber(subscriber, actor=request.user, **serializer.validated_data)
+        subscriber = change_subscriber(
+            self.get_object(),
+            actor=request.user,
+            check=lambda current: check_if_match(request, current),
+            **serializer.validated_data,
+        )
         return self.respond(Subscriber.objects.get(pk=subscriber.pk))
 
     @extend_schema(responses={204: None, **ERRORS, **NOT_FOUND, 412: STALE[412]})
     def destroy(self, request, *args, **kwargs):
         """Deletes the subscriber and its pending deliveries."""
-        subscriber = self.get_object()
-        check_if_match(request, subscriber)
-        delete_subscriber(subscriber, actor=request.user)
+        delete_subscriber(
+            self.get_object(), actor=request.user, check=lambda current: check_if_match(request, current)
+        )
         return Response(status=status.HTTP_204_NO_CONTENT)

@@ -7,7 +7,7 @@ Chat and SMS subscribers an admin adds are confirmed at once: there is nobody to
 Audit labels name the subscriber by its public id, never its address: viewers read the trail.
 """
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
@@ -85,6 +85,13 @@ def add_subscriber(
     return subscriber
 
 
+def _locked(subscriber: Subscriber, check: Callable[[Subscriber], None] | None) -> Subscriber:
+    subscriber = Subscriber.objects.select_for_update().get(pk=subscriber.pk)
+    if check is not None:
+        check(subscriber)
+    return subscriber
+
+
 @transaction.atomic
 def change_subscriber(
     subscriber: Subscriber,
@@ -92,8 +99,11 @@ def change_subscriber(
     actor: AbstractBaseUser | None,
     language: str | None = None,
     components: Iterable[Component] | None = None,
+    check: Callable[[Subscriber], None] | None = None,
 ) -> Subscriber:
-    """Changes the language and/or the components (an empty list means all of them)."""
+    """Changes the language and/or the components (an empty list means all of them). `check`
+    (the API's If-Match) sees the subscriber under its row lock first."""
+    subscriber = _locked(subscriber, check)
     before = _preferences(subscriber)
     if components is None:
         components = [] if subscriber.all_components else list(subscriber.components.all())
@@ -107,7 +117,13 @@ def change_subscriber(
 
 
 @transaction.atomic
-def delete_subscriber(subscriber: Subscriber, *, actor: AbstractBaseUser | None) -> None:
+def delete_subscriber(
+    subscriber: Subscriber,
+    *,
+    actor: AbstractBaseUser | None,
+    check: Callable[[Subscriber], None] | None = None,
+) -> None:
     """Forgets the subscriber (its address and its pending deliveries)."""
+    subscriber = _locked(subscriber, check)
     _record(subscriber, "subscriber.deleted", actor=actor, before=_preferences(subscriber))
     subscriber.delete()
