@@ -1,9 +1,5 @@
-"""What a notification about an update says, rendered once per (update, language).
-
-Every channel starts from an `UpdateContent`: the texts already picked in the subscriber's
-language with the fallback chain, the Markdown rendered and sanitised once. Channels then only
-personalise (addresses, signed links), so 20,000 subscribers cost four renderings, not 20,000.
-"""
+"""What a notification about an update says, rendered once per (update, language): channels
+only personalise it (addresses, signed links), so 20,000 subscribers cost four renderings."""
 
 from collections import OrderedDict
 from collections.abc import Callable

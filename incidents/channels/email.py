@@ -1,8 +1,4 @@
-"""Email notifications: one connection of the configured mail backend per batch.
-
-Each update's mail is built once per (update, language) by incidents.channels.emails; a
-subscriber's copy only gets its signed links and its own headers.
-"""
+"""Email notifications: one connection of the configured mail backend per batch."""
 
 import email.policy
 import smtplib

@@ -27,10 +27,6 @@ from incidents.models import Delivery, DeliveryState
 from incidents.telemetry import instruments
 
 MARK_EVERY = 50
-# Accepted mails are marked sent at least this often, so a crash sends again at most the mails
-# accepted in the last few milliseconds: against a server that takes longer than this per mail
-# that is the one mail in flight; against a fast local one, a handful (one UPDATE per batch of
-# them keeps marking cheap).
 MARK_WITHIN_SECONDS = 0.02
 
 
@@ -82,11 +78,8 @@ class BatchReport:
 class SentMarks:
     """Rows the server accepted, marked `sent` every MARK_WITHIN_SECONDS or MARK_EVERY rows, and
     a group answered together (concurrent posts, or one message a channel wants marked at once)
-    in one UPDATE before the next group goes out.
-
-    Waiting for MARK_EVERY rows would leave up to that many rows to be sent again after a
-    crash; an UPDATE per mail would cost more than the mail against a fast server.
-    """
+    in one UPDATE before the next group goes out. An UPDATE per mail would cost more than the
+    mail against a fast server."""
 
     def __init__(self) -> None:
         self.unmarked: list[int] = []

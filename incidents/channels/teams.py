@@ -1,11 +1,6 @@
-"""Microsoft Teams: one Adaptive Card per update, posted to a Teams (Workflows) webhook URL.
-
-The body is a `message` whose one attachment has the content type
-`application/vnd.microsoft.card.adaptive` (schema version 1.4, which Teams renders): the title,
-the status and impact as facts, the update's text (Teams reads its Markdown subset), the
-affected components with their status and live figure, and buttons to the incident page and to
-the subscriber's own manage page.
-Teams refuses messages over about 28 KB, so the text and the list of components are bounded.
+"""Microsoft Teams: one Adaptive Card (schema 1.4, which Teams renders) per update, posted to a
+Teams (Workflows) webhook URL. Teams refuses messages over about 28 KB, so the text and the list
+of components are bounded.
 """
 
 from django.utils import translation

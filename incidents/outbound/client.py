@@ -9,6 +9,7 @@ covers literal-IP URLs (aiohttp does not resolve those) and redirects, should a 
 import asyncio
 import socket
 from dataclasses import dataclass
+from typing import Any
 
 import aiohttp
 from aiohttp.abc import AbstractResolver, ResolveResult
@@ -99,20 +100,10 @@ class BlockingClient:
         self.runner.run(self.session.close())
         self.runner.close()
 
-    def request(
-        self,
-        method: str,
-        url: str,
-        *,
-        body: bytes,
-        headers: dict[str, str],
-        timeout: float,
-        verify: bool = True,
-    ) -> Answer:
-        """Sends without following redirects; raises AddressRefused, aiohttp.ClientError or TimeoutError."""
-        return self.runner.run(
-            self._request(method, url, body=body, headers=headers, timeout=timeout, verify=verify)
-        )
+    def request(self, method: str, url: str, **options: Any) -> Answer:
+        """Sends without following redirects (`options` as `_request` takes them); raises
+        AddressRefused, aiohttp.ClientError or TimeoutError."""
+        return self.runner.run(self._request(method, url, **options))
 
     def post_all(
         self, requests: list[tuple[str, bytes, dict[str, str]]], *, timeout: float

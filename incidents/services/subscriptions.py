@@ -39,8 +39,6 @@ from incidents.translation import validate_language
 
 logger = logging.getLogger(__name__)
 
-# --- Validation shared by the form and the JSON API -------------------------------------------
-
 
 def check_no_line_breaks(value: str) -> None:
     # Header injection: an address ends up in To:, so CR or LF must never get through.
@@ -61,9 +59,6 @@ def check_email(value: str) -> None:
         )
 
 
-# --- Services -------------------------------------------------------------------------------
-
-
 def channel_of(*, channel: str, endpoint_url: str) -> Channel:
     """The channel asked for; without one, webhook when there is an endpoint URL, else email."""
     if channel:
@@ -74,8 +69,6 @@ def channel_of(*, channel: str, endpoint_url: str) -> Channel:
 @dataclass(frozen=True)
 class SubscribeResult:
     subscriber: Subscriber
-    # True when the address was already confirmed: it is sent a manage link, not a confirmation.
-    already_confirmed: bool
 
 
 @transaction.atomic
@@ -117,7 +110,7 @@ def subscribe(
     if subscriber is not None and subscriber.is_active:
         if send_mail:
             transaction.on_commit(lambda: send_manage_link(subscriber))
-        return SubscribeResult(subscriber, already_confirmed=True)
+        return SubscribeResult(subscriber)
     if subscriber is None:
         subscriber = Subscriber(
             channel=channel,
@@ -140,11 +133,11 @@ def subscribe(
         existing = subscription_of(
             channel=channel, email=email, endpoint_url=endpoint_url, target=target, incident=incident
         )
-        return SubscribeResult(existing, already_confirmed=existing.is_active)
+        return SubscribeResult(existing)
     subscriber.components.set(components)
     if send_mail:
         transaction.on_commit(lambda: send_confirmation(subscriber))
-    return SubscribeResult(subscriber, already_confirmed=False)
+    return SubscribeResult(subscriber)
 
 
 def subscription_of(

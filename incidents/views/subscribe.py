@@ -129,13 +129,13 @@ def _subscribe_with(request, form, *, form_name: str):
         return _subscribe_page(request, status=429, limited=limited)
     if form.is_valid():
         submitted = _subscribe_from(form, request)
-        if submitted.limited:
-            return _subscribe_page(
-                request, status=429, form=form, **{form_name: form, "limited": submitted.limited}
-            )
         if submitted.result is not None:
             # The same answer whether or not the address is known: no enumeration.
             return _submitted_page(request, form, submitted.result)
+        if submitted.limited:
+            return _subscribe_page(
+                request, status=429, form=form, limited=submitted.limited, **{form_name: form}
+            )
     return _subscribe_page(request, status=400, form=form, **{form_name: form})
 
 
@@ -173,23 +173,17 @@ def follow(request, slug: str):
     incident = get_object_or_404(Incident.objects.published(), slug=slug)
     form = FollowForm(request.POST or None, initial={"language": current_language()})
     context = {"form": form, "incident": incident}
-    if not incident.is_open:
-        return render(
-            request, "subscribe/follow.html", context, status=400 if request.method == "POST" else 200
-        )
-    if request.method == "POST":
-        limited = client_refusal(request)
-        if limited:
-            return render(request, "subscribe/follow.html", {**context, "limited": limited}, status=429)
-    if request.method == "POST" and form.is_valid():
+    if request.method == "GET":
+        return render(request, "subscribe/follow.html", context)
+    limited = client_refusal(request) if incident.is_open else None
+    if incident.is_open and not limited and form.is_valid():
         submitted = _subscribe_from(form, request, incident=incident)
-        if submitted.limited:
-            return render(
-                request, "subscribe/follow.html", {**context, "limited": submitted.limited}, status=429
-            )
         if submitted.result is not None:
             return _submitted_page(request, form, submitted.result, context)
-    return render(request, "subscribe/follow.html", context, status=400 if request.method == "POST" else 200)
+        limited = submitted.limited
+    if limited:
+        return render(request, "subscribe/follow.html", {**context, "limited": limited}, status=429)
+    return render(request, "subscribe/follow.html", context, status=400)
 
 
 @csrf_exempt  # a public, unauthenticated JSON endpoint: there is no session to protect
