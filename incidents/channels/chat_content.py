@@ -1,9 +1,5 @@
-"""What a chat or SMS notification about an update says, in the subscriber's language.
-
-Built on `content.UpdateContent` (texts picked with the fallback chain), plus what chat messages
-show and mail does not: the incident's impact and, for each affected component, its live figure
-(the first metric with a current reading). Rendered once per (update, language) and channel,
-with MANAGE_MARKER where each subscriber's own manage link goes (`with_manage_link`).
+"""What a chat or SMS notification about an update says, in the subscriber's language: the
+`UpdateContent` plus the incident's impact and each affected component's live figure.
 
 Every text a chat service shows is taken here with its mentions broken, so no service's message
 built from it can notify a channel or a person: what staff, an alert or an import wrote must not

@@ -29,18 +29,14 @@ UNSUBSCRIBE_MARKER = "@@unsubscribe_url@@"
 FOLLOW_MARKER = "@@follow_url@@"
 
 
-def one_line(subject: str) -> str:
-    # A header is one line: titles with line breaks must not split it (or inject headers).
-    return " ".join(subject.split())
-
-
 def _render(name: str, context: dict, *, language: str, html: bool = True) -> tuple[str, str, str]:
     """(subject, text body, HTML body or "") of templates/emails/<name>/ in the language."""
     with translation.override(language):
         subject = render_to_string(f"emails/{name}/subject.txt", context)
         text = render_to_string(f"emails/{name}/body.txt", context)
         html_body = render_to_string(f"emails/{name}/body.html", context) if html else ""
-    return one_line(subject), text, html_body
+    # A header is one line: titles with line breaks must not split it (or inject headers).
+    return " ".join(subject.split()), text, html_body
 
 
 # --- About a subscription (sent right after commit, not through the outbox) -------------------

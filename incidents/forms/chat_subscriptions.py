@@ -74,11 +74,8 @@ class ChatSubscribeForm(PreferencesForm):
 def chat_channels() -> list[Channel]:
     """The chat and SMS channels the subscribe page offers (SMS only with a gateway set and
     public SMS subscriptions switched on: otherwise admins add numbers)."""
-    return [channel for channel in TARGET_FIELDS if channel != Channel.SMS or public_sms()]
-
-
-def public_sms() -> bool:
-    return bool(settings.SMS_APPRISE_URL and settings.PUBLIC_SMS_SUBSCRIPTIONS)
+    public_sms = settings.SMS_APPRISE_URL and settings.PUBLIC_SMS_SUBSCRIPTIONS
+    return [channel for channel in TARGET_FIELDS if channel != Channel.SMS or public_sms]
 
 
 # How a chat channel's subscription is confirmed, and how a number's.
@@ -126,12 +123,11 @@ def chat_sections(*, language: str, bound: dict) -> list[dict]:
         form = bound.get(f"{channel}_form") or ChatSubscribeForm(
             initial={"language": language}, auto_id=f"{channel}-%s", channel=channel
         )
-        template = "subscribe/_chat_section.html"
         sections.append(
             {
                 "id": str(channel),
                 "label": label,
-                "template": template,
+                "template": "subscribe/_chat_section.html",
                 "intro": intro,
                 "confirmation": SMS_CONFIRMATION if channel == Channel.SMS else CHAT_CONFIRMATION,
                 "button": button,

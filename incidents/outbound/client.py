@@ -110,16 +110,15 @@ class BlockingClient:
     ) -> list[Answer | BaseException]:
         """POSTs (url, body, headers) requests concurrently; for each, in order, its answer or
         the exception `request` would have raised."""
-        return self.runner.run(self._post_all(requests, timeout=timeout))
 
-    async def _post_all(
-        self, requests: list[tuple[str, bytes, dict[str, str]]], *, timeout: float
-    ) -> list[Answer | BaseException]:
-        posts = (
-            self._request("POST", url, body=body, headers=headers, timeout=timeout)
-            for url, body, headers in requests
-        )
-        return await asyncio.gather(*posts, return_exceptions=True)
+        async def post_all() -> list[Answer | BaseException]:
+            posts = (
+                self._request("POST", url, body=body, headers=headers, timeout=timeout)
+                for url, body, headers in requests
+            )
+            return await asyncio.gather(*posts, return_exceptions=True)
+
+        return self.runner.run(post_all())
 
     async def _request(
         self,

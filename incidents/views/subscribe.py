@@ -93,7 +93,7 @@ def _submitted_page(request, form, result: subscriptions.SubscribeResult, contex
 
 
 # The subscribe page's sections, in order, each a template under templates/subscribe/. A channel
-# with its own form adds a section here, with its form built in `_section_forms`; each form
+# with its own form adds a section here, with its form built in `_subscribe_page`; each form
 # posts to its own URL.
 SUBSCRIBE_SECTIONS = [
     {"id": "email", "label": gettext_lazy("Email"), "template": "subscribe/_email_section.html"},
@@ -102,23 +102,20 @@ SUBSCRIBE_SECTIONS = [
 ]
 
 
-def _section_forms(request) -> dict:
-    """An empty form per section that has one, ids prefixed by the section: one page, no
-    duplicate ids."""
-    initial = {"language": current_language()}
-    return {
-        "email_form": EmailSubscribeForm(initial=initial, auto_id="email-%s"),
-        "webhook_form": WebhookSubscribeForm(initial=initial, auto_id="webhook-%s"),
-    }
-
-
 def _subscribe_page(request, *, status: int = 200, **bound):
     """The subscribe page; `bound` replaces the empty form of the section that was posted
     (`form` is that form too, and `limited` a rate-limit message when there is one)."""
     # The chat sections (incidents/forms/chat_subscriptions.py) come after the webhook one.
     chats = chat_sections(language=current_language(), bound=bound)
     sections = [*SUBSCRIBE_SECTIONS[:2], *chats, *SUBSCRIBE_SECTIONS[2:]]
-    context = {**_section_forms(request), **bound, "sections": sections}
+    initial = {"language": current_language()}
+    # An empty form per section that has one, ids prefixed by the section: no duplicate ids.
+    context = {
+        "email_form": EmailSubscribeForm(initial=initial, auto_id="email-%s"),
+        "webhook_form": WebhookSubscribeForm(initial=initial, auto_id="webhook-%s"),
+        **bound,
+        "sections": sections,
+    }
     return render(request, "subscribe/form.html", context, status=status)
 
 
