@@ -20,10 +20,10 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from incidents.channels.base import Outcome, Result
+from incidents.channels.base import Result
 from incidents.channels.http_posts import kept_connections
-from incidents.channels.registry import CHANNELS, channel_for
-from incidents.models import Delivery, DeliveryState
+from incidents.channels.registry import CHANNELS
+from incidents.models import Channel, Delivery, DeliveryState
 from incidents.telemetry import instruments
 
 MARK_EVERY = 50
@@ -107,7 +107,7 @@ class SentMarks:
 
 def _record_failure(result: Result, report: BatchReport) -> None:
     delivery, now = result.delivery, timezone.now()
-    give_up = result.outcome == Outcome.PERMANENT or delivery.attempts >= settings.NOTIFY_MAX_ATTEMPTS
+    give_up = result.permanent or delivery.attempts >= settings.NOTIFY_MAX_ATTEMPTS
     fields: dict[str, object] = {"lease_until": None, "last_error": result.error[:2000]}
     if result.retry_at:  # not tried: the attempt its claim counted is given back
         fields.update(
@@ -147,7 +147,7 @@ def deliver_batch(ids: list[int]) -> BatchReport:
         return report
     sent = SentMarks()
     unreported = {d.pk for d in deliveries}
-    results = channel_for(deliveries[0].channel).send(deliveries)
+    results = CHANNELS[Channel(deliveries[0].channel)].send(deliveries)
     for item in results:
         group = item if isinstance(item, list) else [item]
         for result in group:

@@ -25,10 +25,6 @@ CHANNELS: dict[Channel, Transport] = {
 TARGETS = {Channel.SLACK: slack, Channel.TEAMS: teams, Channel.APPRISE: chat_services, Channel.SMS: sms}
 
 
-def channel_for(name: str) -> Transport:
-    return CHANNELS[Channel(name)]
-
-
 def check_target(channel: str, value: str) -> str:
     """The target in the form it is stored in; raises ValidationError naming what is wrong."""
     if "\r" in value or "\n" in value:

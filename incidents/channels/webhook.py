@@ -182,21 +182,6 @@ def sign(secret: str, timestamp: int, body: bytes) -> str:
     return f"v1={mac.hexdigest()}"
 
 
-def verify_signature(
-    secret: str, *, timestamp: str, body: bytes, signature: str, tolerance_seconds: int = 300
-) -> bool:
-    """What a receiver does: recompute the signature and refuse stale (replayed) timestamps."""
-    try:
-        sent_at = int(timestamp)
-    except (TypeError, ValueError):
-        return False
-    if abs(time.time() - sent_at) > tolerance_seconds:
-        return False
-    # Compared as bytes: compare_digest refuses str holding anything but ASCII with a TypeError.
-    given = (signature or "").encode("utf-8", "surrogateescape")
-    return hmac.compare_digest(sign(secret, sent_at, body).encode(), given)
-
-
 def webhook_post(delivery: Delivery) -> Post | Result:
     subscriber = delivery.subscriber
     refused = refusal(subscriber.endpoint_url)

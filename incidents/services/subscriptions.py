@@ -46,6 +46,11 @@ def check_no_line_breaks(value: str) -> None:
         raise ValidationError(_("Line breaks are not allowed here."), code="line_break")
 
 
+def check_endpoint(value: str) -> None:
+    check_no_line_breaks(value)
+    check_url(value)
+
+
 def check_email(value: str) -> None:
     check_no_line_breaks(value)
     if len(value) > 254:
@@ -100,8 +105,7 @@ def subscribe(
         check_email(email)
     validate_language(language)
     if endpoint_url:
-        check_no_line_breaks(endpoint_url)
-        check_url(endpoint_url)
+        check_endpoint(endpoint_url)
     target = check_target(channel, target) if channel.uses_target else ""
     components = list(components or [])
     subscriber = subscription_of(

@@ -228,20 +228,15 @@ def api_subscribe(request):
         return JsonResponse({"errors": form.errors.get_json_data()}, status=400)
     subscriber = submitted.result.subscriber
     if subscriber.channel == Channel.SMS:
-        return JsonResponse(
-            {
-                "detail": _("A code is on its way to the number: POST it as “code” to code_url."),
-                "code_url": settings.SITE_URL + _code_path(subscriber),
-            },
-            status=202,
-        )
-    if Channel(subscriber.channel).uses_target:
-        return JsonResponse(
-            {"detail": _("A confirmation link is on its way to the channel itself.")}, status=202
-        )
-    return JsonResponse(
-        {"detail": _("If the address can receive mail, a confirmation link is on its way.")}, status=202
-    )
+        answer = {
+            "detail": _("A code is on its way to the number: POST it as “code” to code_url."),
+            "code_url": settings.SITE_URL + _code_path(subscriber),
+        }
+    elif Channel(subscriber.channel).uses_target:
+        answer = {"detail": _("A confirmation link is on its way to the channel itself.")}
+    else:
+        answer = {"detail": _("If the address can receive mail, a confirmation link is on its way.")}
+    return JsonResponse(answer, status=202)
 
 
 def _api_form(payload: dict):
@@ -253,10 +248,9 @@ def _api_form(payload: dict):
         "components": payload.get("components", []),
     }
     channel = payload.get("channel", "email")
-    if channel == "email":
-        return SubscribeForm({**data, "endpoint_url": payload.get("endpoint_url", "")})
-    if channel == "webhook":
-        return WebhookSubscribeForm({**data, "endpoint_url": payload.get("endpoint_url", "")})
+    if channel in ("email", "webhook"):
+        form = SubscribeForm if channel == "email" else WebhookSubscribeForm
+        return form({**data, "endpoint_url": payload.get("endpoint_url", "")})
     if channel not in chat_channels():
         return None
     return ChatSubscribeForm({**data, "target": payload.get("target", "")}, channel=channel)
