@@ -65,24 +65,18 @@ class ChatContent:
         return self.content.incident_url
 
 
-def figure_text(metric: Metric, language: str) -> str:
-    reading = metric_reading(metric)
-    if reading.value is None:
-        return ""
-    number = format_number(reading.value, language, precision=metric.precision)
-    unit = {"%": "%", "count": ""}.get(metric.unit, f"\u00a0{metric.unit}")
-    name = pick(metric.name, language=language).text or metric.slug
-    return f"{name}: {number}{unit}"
-
-
 def live_figures(component_ids: list[int], language: str) -> dict[int, str]:
+    """Each component's first metric with a current reading, as "name: value unit"."""
     metrics = Metric.objects.filter(component_id__in=component_ids).select_related("probe", "health")
     figures: dict[int, str] = {}
     for metric in metrics.order_by("component_id", "position", "slug"):
-        if metric.component_id not in figures:
-            text = figure_text(metric, language)
-            if text:
-                figures[metric.component_id] = text
+        reading = None if metric.component_id in figures else metric_reading(metric)
+        if reading is None or reading.value is None:
+            continue
+        number = format_number(reading.value, language, precision=metric.precision)
+        unit = {"%": "%", "count": ""}.get(metric.unit, f"\u00a0{metric.unit}")
+        name = pick(metric.name, language=language).text or metric.slug
+        figures[metric.component_id] = f"{name}: {number}{unit}"
     return figures
 
 

@@ -39,9 +39,6 @@ def _render(name: str, context: dict, *, language: str, html: bool = True) -> tu
     return " ".join(subject.split()), text, html_body
 
 
-# --- About a subscription (sent right after commit, not through the outbox) -------------------
-
-
 def subscription_mail(name: str, subscriber: Subscriber, **links: str) -> EmailMultiAlternatives:
     """`confirm_subscription` (double opt-in, with `confirm_url`) or `manage_subscription` (to an
     address already confirmed, with `manage_url`)."""
@@ -60,17 +57,11 @@ def subscription_mail(name: str, subscriber: Subscriber, **links: str) -> EmailM
     return message
 
 
-# --- To the people who run the page -----------------------------------------------------------
-
-
 def overdue_reminder_mail(owner: AbstractUser, items: list) -> EmailMessage:
     """Lists an owner's overdue action items, in plain text and the page's own language."""
     context = {"owner": owner, "items": items, "site_url": settings.SITE_URL}
     subject, text, _html = _render("overdue_reminder", context, language=settings.LANGUAGE_CODE, html=False)
     return EmailMessage(subject, text, settings.DEFAULT_FROM_EMAIL, [owner.email])
-
-
-# --- Incident update notifications ------------------------------------------------------------
 
 
 class Prefolded(email.policy.Compat32):

@@ -95,9 +95,8 @@ def subscribe(
     a link to manage them instead (a number is sent nothing). `send_mail=False` (an admin
     subscribing someone and confirming at once) sends neither.
 
-    `channel` defaults to webhook when there is an `endpoint_url`, else email. Chat and SMS
-    subscribers are reached at `target`, which also receives the confirmation link (chat) or
-    code (SMS); an `email` given with them is only kept as a contact.
+    Chat and SMS subscribers are reached at `target`, which also receives the confirmation link
+    (chat) or code (SMS); an `email` given with them is only kept as a contact.
     """
     email = email.strip()
     channel = channel_of(channel=channel, endpoint_url=endpoint_url)
