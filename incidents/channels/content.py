@@ -99,8 +99,7 @@ class ContentCache:
         if key in self._items:
             self._items.move_to_end(key)
             return self._items[key]
-        value = build()
-        self._items[key] = value
+        value = self._items[key] = build()
         if len(self._items) > self.size:
             self._items.popitem(last=False)
         return value

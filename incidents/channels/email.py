@@ -3,6 +3,7 @@
 import email.policy
 import smtplib
 from collections.abc import Generator
+from contextlib import suppress
 
 from django.conf import settings
 from django.core.mail import mailers
@@ -96,7 +97,5 @@ class EmailChannel:
                 else:
                     yield Result(delivery)
         finally:
-            try:
+            with suppress(OSError):
                 backend.close()
-            except OSError:
-                pass

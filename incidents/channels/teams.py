@@ -10,9 +10,6 @@ from .chat_content import ChatContent, clip
 from .emails import MANAGE_MARKER
 from .http_posts import check_webhook_url, masked_url, post_notice
 
-CARD_CONTENT_TYPE = "application/vnd.microsoft.card.adaptive"
-CARD_SCHEMA = "http://adaptivecards.io/schemas/adaptive-card.json"
-CARD_VERSION = "1.4"
 BODY_LIMIT = 8000
 MAX_COMPONENTS = 60
 
@@ -60,16 +57,18 @@ def card(content: ChatContent) -> dict:
 def card_message(body: list[dict], actions: list[tuple[str, str]], **card: object) -> dict:
     """A `message` carrying one Adaptive Card with `body` and a button per (title, url)."""
     card = {
-        "$schema": CARD_SCHEMA,
+        "$schema": "http://adaptivecards.io/schemas/adaptive-card.json",
         "type": "AdaptiveCard",
-        "version": CARD_VERSION,
+        "version": "1.4",
         **card,
         "body": body,
         "actions": [{"type": "Action.OpenUrl", "title": title, "url": url} for title, url in actions],
     }
     return {
         "type": "message",
-        "attachments": [{"contentType": CARD_CONTENT_TYPE, "contentUrl": None, "content": card}],
+        "attachments": [
+            {"contentType": "application/vnd.microsoft.card.adaptive", "contentUrl": None, "content": card}
+        ],
     }
 
 
