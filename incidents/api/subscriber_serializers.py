@@ -8,8 +8,7 @@ from rest_framework import serializers
 
 from incidents.channels.registry import check_target, shown_target
 from incidents.models import Channel, Component, Incident, Subscriber
-from incidents.outbound.guard import check_url
-from incidents.services.subscriptions import channel_of, check_email, check_no_line_breaks
+from incidents.services.subscriptions import channel_of, check_email, check_endpoint
 
 from .serializers import LANGUAGE_CHOICES, PublicIdField
 from .strict import ApiModelSerializer, ApiSerializer
@@ -135,7 +134,7 @@ class SubscriberCreateSerializer(ApiSerializer):
         return django_check(check_email, value.strip()) if value.strip() else ""
 
     def validate_endpoint_url(self, value):
-        return django_check(self._check_endpoint, value) if value else value
+        return django_check(check_endpoint, value) if value else value
 
     def validate(self, attrs):
         attrs["channel"] = channel = channel_of(
@@ -151,7 +150,7 @@ class SubscriberCreateSerializer(ApiSerializer):
                     {"target": [_("Give `target` or `%(field)s`, not both.") % {"field": field}]}
                 )
             attrs[field] = django_check(
-                check_email if channel == Channel.EMAIL else self._check_endpoint, target, field="target"
+                check_email if channel == Channel.EMAIL else check_endpoint, target, field="target"
             )
         if channel != Channel.WEBHOOK and attrs.get("endpoint_url"):
             raise serializers.ValidationError({"endpoint_url": [_("Only webhook subscriptions have one.")]})
@@ -164,11 +163,6 @@ class SubscriberCreateSerializer(ApiSerializer):
             field = "target" if "channel" in self.initial_data else "email"
             raise serializers.ValidationError({field: [_("This field is required.")]})
         return attrs
-
-    @staticmethod
-    def _check_endpoint(value: str) -> None:
-        check_no_line_breaks(value)
-        check_url(value)
 
     def _chat_target(self, channel: Channel, target: str) -> str:
         if channel == Channel.SMS and not settings.SMS_APPRISE_URL:

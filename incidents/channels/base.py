@@ -3,35 +3,22 @@
 import datetime as dt
 from collections.abc import Callable, Generator
 from dataclasses import dataclass
-from enum import StrEnum
 from typing import Protocol
 
 from incidents.models import Delivery, IncidentUpdate
-
-
-class Outcome(StrEnum):
-    SENT = "sent"
-    RETRY = "retry"  # later, with the outbox's backoff (or when the receiver's circuit closes)
-    PERMANENT = "permanent"  # an address that does not exist, a receiver answering 4xx
 
 
 @dataclass(frozen=True)
 class Result:
     delivery: Delivery
     error: str = ""
-    permanent: bool = False
+    permanent: bool = False  # no retry: an address that does not exist, a receiver answering 4xx
     # Not tried (its receiver's circuit is open): pending again from this time, no attempt spent.
     retry_at: dt.datetime | None = None
 
     @property
     def ok(self) -> bool:
         return not self.error
-
-    @property
-    def outcome(self) -> Outcome:
-        if self.ok:
-            return Outcome.SENT
-        return Outcome.PERMANENT if self.permanent else Outcome.RETRY
 
 
 @dataclass(frozen=True)

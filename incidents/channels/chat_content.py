@@ -1,9 +1,5 @@
-"""What a chat or SMS notification about an update says, in the subscriber's language.
-
-Built on `content.UpdateContent` (texts picked with the fallback chain), plus what chat messages
-show and mail does not: the incident's impact and, for each affected component, its live figure
-(the first metric with a current reading). Rendered once per (update, language) and channel,
-with MANAGE_MARKER where each subscriber's own manage link goes (`with_manage_link`).
+"""What a chat or SMS notification about an update says, in the subscriber's language: the
+`UpdateContent` plus the incident's impact and each affected component's live figure.
 
 Every text a chat service shows is taken here with its mentions broken, so no service's message
 built from it can notify a channel or a person: what staff, an alert or an import wrote must not
@@ -69,24 +65,18 @@ class ChatContent:
         return self.content.incident_url
 
 
-def figure_text(metric: Metric, language: str) -> str:
-    reading = metric_reading(metric)
-    if reading.value is None:
-        return ""
-    number = format_number(reading.value, language, precision=metric.precision)
-    unit = {"%": "%", "count": ""}.get(metric.unit, f"\u00a0{metric.unit}")
-    name = pick(metric.name, language=language).text or metric.slug
-    return f"{name}: {number}{unit}"
-
-
 def live_figures(component_ids: list[int], language: str) -> dict[int, str]:
+    """Each component's first metric with a current reading, as "name: value unit"."""
     metrics = Metric.objects.filter(component_id__in=component_ids).select_related("probe", "health")
     figures: dict[int, str] = {}
     for metric in metrics.order_by("component_id", "position", "slug"):
-        if metric.component_id not in figures:
-            text = figure_text(metric, language)
-            if text:
-                figures[metric.component_id] = text
+        reading = None if metric.component_id in figures else metric_reading(metric)
+        if reading is None or reading.value is None:
+            continue
+        number = format_number(reading.value, language, precision=metric.precision)
+        unit = {"%": "%", "count": ""}.get(metric.unit, f"\u00a0{metric.unit}")
+        name = pick(metric.name, language=language).text or metric.slug
+        figures[metric.component_id] = f"{name}: {number}{unit}"
     return figures
 
 

@@ -5,8 +5,7 @@ are: one message per update, one delivery at a time, the HTTP status classifying
 Each service is a generator of the requests its URL and a message make, each built once the
 answer to the one before is in (Matrix joins a room before it posts there); the first refused
 request ends the exchange. Services with an API of their own (`API`) get the message there,
-whatever host the URL names. The URL is a credential, so it is read back masked. Each service
-has a circuit breaker of its own (`receiver_breakers`).
+whatever host the URL names. The URL is a credential, so it is read back masked.
 """
 
 import base64

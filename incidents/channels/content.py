@@ -1,9 +1,5 @@
-"""What a notification about an update says, rendered once per (update, language).
-
-Every channel starts from an `UpdateContent`: the texts already picked in the subscriber's
-language with the fallback chain, the Markdown rendered and sanitised once. Channels then only
-personalise (addresses, signed links), so 20,000 subscribers cost four renderings, not 20,000.
-"""
+"""What a notification about an update says, rendered once per (update, language): channels
+only personalise it (addresses, signed links), so 20,000 subscribers cost four renderings."""
 
 from collections import OrderedDict
 from collections.abc import Callable
@@ -103,8 +99,7 @@ class ContentCache:
         if key in self._items:
             self._items.move_to_end(key)
             return self._items[key]
-        value = build()
-        self._items[key] = value
+        value = self._items[key] = build()
         if len(self._items) > self.size:
             self._items.popitem(last=False)
         return value

@@ -1,12 +1,9 @@
-"""Email notifications: one connection of the configured mail backend per batch.
-
-Each update's mail is built once per (update, language) by incidents.channels.emails; a
-subscriber's copy only gets its signed links and its own headers.
-"""
+"""Email notifications: one connection of the configured mail backend per batch."""
 
 import email.policy
 import smtplib
 from collections.abc import Generator
+from contextlib import suppress
 
 from django.conf import settings
 from django.core.mail import mailers
@@ -100,7 +97,5 @@ class EmailChannel:
                 else:
                     yield Result(delivery)
         finally:
-            try:
+            with suppress(OSError):
                 backend.close()
-            except OSError:
-                pass

@@ -29,21 +29,14 @@ UNSUBSCRIBE_MARKER = "@@unsubscribe_url@@"
 FOLLOW_MARKER = "@@follow_url@@"
 
 
-def one_line(subject: str) -> str:
-    # A header is one line: titles with line breaks must not split it (or inject headers).
-    return " ".join(subject.split())
-
-
 def _render(name: str, context: dict, *, language: str, html: bool = True) -> tuple[str, str, str]:
     """(subject, text body, HTML body or "") of templates/emails/<name>/ in the language."""
     with translation.override(language):
         subject = render_to_string(f"emails/{name}/subject.txt", context)
         text = render_to_string(f"emails/{name}/body.txt", context)
         html_body = render_to_string(f"emails/{name}/body.html", context) if html else ""
-    return one_line(subject), text, html_body
-
-
-# --- About a subscription (sent right after commit, not through the outbox) -------------------
+    # A header is one line: titles with line breaks must not split it (or inject headers).
+    return " ".join(subject.split()), text, html_body
 
 
 def subscription_mail(name: str, subscriber: Subscriber, **links: str) -> EmailMultiAlternatives:
@@ -64,17 +57,11 @@ def subscription_mail(name: str, subscriber: Subscriber, **links: str) -> EmailM
     return message
 
 
-# --- To the people who run the page -----------------------------------------------------------
-
-
 def overdue_reminder_mail(owner: AbstractUser, items: list) -> EmailMessage:
     """Lists an owner's overdue action items, in plain text and the page's own language."""
     context = {"owner": owner, "items": items, "site_url": settings.SITE_URL}
     subject, text, _html = _render("overdue_reminder", context, language=settings.LANGUAGE_CODE, html=False)
     return EmailMessage(subject, text, settings.DEFAULT_FROM_EMAIL, [owner.email])
-
-
-# --- Incident update notifications ------------------------------------------------------------
 
 
 class Prefolded(email.policy.Compat32):

@@ -4,19 +4,10 @@ concurrently through the guarded client, and each answer turned into a `Result`.
 Slack's and Teams' webhook URL is the credential (anyone who has it can post to the channel), so
 it is write-only: read back, it shows its scheme and host and a keyed digest of the rest.
 
-A batch is posted in groups of CONCURRENT_POSTS; a group's results are yielded together as a
-list, which the outbox marks `sent` in one UPDATE before the next group goes out. So a worker
-that dies sends again at most the group that was in flight, and a receiver some network away
-costs one round trip per group rather than per message. A group holds at most one message per
-subscriber, so each subscriber still receives its messages in order (a component going into
-maintenance and out of it must not arrive the other way round).
-
-Inside `kept_connections()` (a worker's dispatch run) every batch posts through one client, so
-connections to a receiver (and their TLS handshakes) are reused from one batch to the next
-instead of being opened again for each batch of twenty.
-
-A receiver whose circuit is open (incidents.channels.receiver_breakers) is not posted to: its
-messages come back as Results to retry when the cool-down ends.
+A group's results (at most CONCURRENT_POSTS) are marked `sent` in one UPDATE before the next
+group goes out, so a worker that dies sends again at most the group in flight. A group holds at
+most one message per subscriber, so each subscriber receives its messages in order (a component
+going into maintenance and out of it must not arrive the other way round).
 """
 
 import datetime as dt
@@ -104,7 +95,8 @@ _kept = _KeptClient()
 
 @contextmanager
 def kept_connections() -> Iterator[None]:
-    """Posts inside the block share one client, opened at the first post and closed at the end."""
+    """Posts inside the block (a worker's dispatch run) share one client, opened at the first post
+    and closed at the end: connections and TLS handshakes are reused from one batch to the next."""
     _kept.depth += 1
     try:
         yield

@@ -2,7 +2,7 @@
 the tokens in them. Channels write these links into messages and services check them, so this
 module imports only models and settings."""
 
-from functools import lru_cache
+from functools import lru_cache, partial
 
 from django.conf import settings
 from django.core import signing
@@ -19,12 +19,14 @@ FOLLOW_SALT = "incidents.subscriptions.follow"
 CODE_DIGITS = 6
 
 
-def confirmation_token(subscriber: Subscriber) -> str:
-    return signing.dumps([subscriber.public_id, subscriber.token_key], salt=CONFIRM_SALT)
+def _token(salt: str, subscriber: Subscriber) -> str:
+    return signing.dumps([subscriber.public_id, subscriber.token_key], salt=salt)
 
 
-def manage_token(subscriber: Subscriber) -> str:
-    return signing.dumps([subscriber.public_id, subscriber.token_key], salt=MANAGE_SALT)
+confirmation_token = partial(_token, CONFIRM_SALT)
+manage_token = partial(_token, MANAGE_SALT)
+# Names the number on the page where its code is entered; the code itself is not in it.
+code_token = partial(_token, CODE_SALT)
 
 
 def manage_url(subscriber: Subscriber) -> str:
@@ -53,11 +55,6 @@ def subscriber_for_confirmation(token: str) -> Subscriber | None:
     subscriber = _subscriber_for(token, salt=CONFIRM_SALT, max_age=settings.SUBSCRIBE_CONFIRM_MAX_AGE_SECONDS)
     # A phone number is confirmed by the code texted to it, never by a link.
     return None if subscriber is not None and subscriber.channel == Channel.SMS else subscriber
-
-
-def code_token(subscriber: Subscriber) -> str:
-    """Names the number on the page where its code is entered; the code itself is not in it."""
-    return signing.dumps([subscriber.public_id, subscriber.token_key], salt=CODE_SALT)
 
 
 def subscriber_for_code(token: str) -> Subscriber | None:

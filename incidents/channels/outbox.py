@@ -20,17 +20,13 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from incidents.channels.base import Outcome, Result
+from incidents.channels.base import Result
 from incidents.channels.http_posts import kept_connections
-from incidents.channels.registry import CHANNELS, channel_for
-from incidents.models import Delivery, DeliveryState
+from incidents.channels.registry import CHANNELS
+from incidents.models import Channel, Delivery, DeliveryState
 from incidents.telemetry import instruments
 
 MARK_EVERY = 50
-# Accepted mails are marked sent at least this often, so a crash sends again at most the mails
-# accepted in the last few milliseconds: against a server that takes longer than this per mail
-# that is the one mail in flight; against a fast local one, a handful (one UPDATE per batch of
-# them keeps marking cheap).
 MARK_WITHIN_SECONDS = 0.02
 
 
@@ -82,11 +78,8 @@ class BatchReport:
 class SentMarks:
     """Rows the server accepted, marked `sent` every MARK_WITHIN_SECONDS or MARK_EVERY rows, and
     a group answered together (concurrent posts, or one message a channel wants marked at once)
-    in one UPDATE before the next group goes out.
-
-    Waiting for MARK_EVERY rows would leave up to that many rows to be sent again after a
-    crash; an UPDATE per mail would cost more than the mail against a fast server.
-    """
+    in one UPDATE before the next group goes out. An UPDATE per mail would cost more than the
+    mail against a fast server."""
 
     def __init__(self) -> None:
         self.unmarked: list[int] = []
@@ -114,7 +107,7 @@ class SentMarks:
 
 def _record_failure(result: Result, report: BatchReport) -> None:
     delivery, now = result.delivery, timezone.now()
-    give_up = result.outcome == Outcome.PERMANENT or delivery.attempts >= settings.NOTIFY_MAX_ATTEMPTS
+    give_up = result.permanent or delivery.attempts >= settings.NOTIFY_MAX_ATTEMPTS
     fields: dict[str, object] = {"lease_until": None, "last_error": result.error[:2000]}
     if result.retry_at:  # not tried: the attempt its claim counted is given back
         fields.update(
@@ -154,7 +147,7 @@ def deliver_batch(ids: list[int]) -> BatchReport:
         return report
     sent = SentMarks()
     unreported = {d.pk for d in deliveries}
-    results = channel_for(deliveries[0].channel).send(deliveries)
+    results = CHANNELS[Channel(deliveries[0].channel)].send(deliveries)
     for item in results:
         group = item if isinstance(item, list) else [item]
         for result in group:

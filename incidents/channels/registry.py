@@ -1,6 +1,5 @@
 """Each subscriber kind's channel: the transport the outbox sends through and, for chat and SMS
-subscribers, how their target is checked (`check_target`), read back (`shown_target`: masked
-where it is a credential) and sent a message about the subscription itself (`send_notice`)."""
+subscribers, the module that checks, shows and sends a notice to their target."""
 
 from urllib.parse import urlsplit
 
@@ -26,10 +25,6 @@ CHANNELS: dict[Channel, Transport] = {
 TARGETS = {Channel.SLACK: slack, Channel.TEAMS: teams, Channel.APPRISE: chat_services, Channel.SMS: sms}
 
 
-def channel_for(name: str) -> Transport:
-    return CHANNELS[Channel(name)]
-
-
 def check_target(channel: str, value: str) -> str:
     """The target in the form it is stored in; raises ValidationError naming what is wrong."""
     if "\r" in value or "\n" in value:
@@ -53,8 +48,6 @@ def reached_host(channel: str, value: str) -> str:
 
 def send_notice(channel: str, target: str, *, title: str, text: str, link: str, event_id: str) -> str:
     """Posts one message with `link` (may be empty) straight to the target, not through the
-    outbox: the confirmation link to a chat channel, the code to a phone number. Only whoever
-    reads the channel or the phone can follow it, which is what proves the subscription theirs.
-    The error, or "" when the service accepted it; a Slack or Teams receiver that cannot be
-    reached raises what the guarded client raises."""
+    outbox; the error, or "" when the service accepted it. Only whoever reads the channel or the
+    phone can follow it, which is what proves the subscription theirs."""
     return TARGETS[Channel(channel)].notice(target, title=title, text=text, link=link, event_id=event_id)

@@ -1,10 +1,7 @@
 """Slack incoming webhooks: one Block Kit message per update, with a top-level `text` fallback
-for notifications and clients that do not show blocks.
-
-Blocks: a header (the incident's title), the status and impact as two fields, the update's text,
-the affected components with their status and live figure, the page and time, and buttons to
-the incident page and to the subscriber's own manage page. Slack refuses a message over its limits (a header over 150 characters, a
-section text over 3,000, more than 50 blocks), so every text is clipped to them.
+for notifications and clients that do not show blocks. Slack refuses a message over its limits
+(a header over 150 characters, a section text over 3,000, more than 50 blocks), so every text is
+clipped to them.
 """
 
 import re

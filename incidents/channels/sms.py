@@ -55,21 +55,16 @@ def check_target(value: str) -> str:
     return number
 
 
-def shown_target(value: str) -> str:
-    return value
+shown_target = str  # a number is no credential: read back as it is
 
 
 def is_gsm(text: str) -> bool:
     return all(character in GSM_BASIC or character in GSM_EXTENDED for character in text)
 
 
-def gsm_length(text: str) -> int:
-    return sum(2 if character in GSM_EXTENDED else 1 for character in text)
-
-
 def segments(text: str) -> int:
     if is_gsm(text):
-        length, single, part = gsm_length(text), 160, 153
+        length, single, part = sum(2 if character in GSM_EXTENDED else 1 for character in text), 160, 153
     else:
         # Characters outside the Basic Multilingual Plane take two UCS-2 units.
         length, single, part = len(text.encode("utf-16-le")) // 2, 70, 67

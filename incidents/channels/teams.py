@@ -1,11 +1,6 @@
-"""Microsoft Teams: one Adaptive Card per update, posted to a Teams (Workflows) webhook URL.
-
-The body is a `message` whose one attachment has the content type
-`application/vnd.microsoft.card.adaptive` (schema version 1.4, which Teams renders): the title,
-the status and impact as facts, the update's text (Teams reads its Markdown subset), the
-affected components with their status and live figure, and buttons to the incident page and to
-the subscriber's own manage page.
-Teams refuses messages over about 28 KB, so the text and the list of components are bounded.
+"""Microsoft Teams: one Adaptive Card (schema 1.4, which Teams renders) per update, posted to a
+Teams (Workflows) webhook URL. Teams refuses messages over about 28 KB, so the text and the list
+of components are bounded.
 """
 
 from django.utils import translation
@@ -15,9 +10,6 @@ from .chat_content import ChatContent, clip
 from .emails import MANAGE_MARKER
 from .http_posts import check_webhook_url, masked_url, post_notice
 
-CARD_CONTENT_TYPE = "application/vnd.microsoft.card.adaptive"
-CARD_SCHEMA = "http://adaptivecards.io/schemas/adaptive-card.json"
-CARD_VERSION = "1.4"
 BODY_LIMIT = 8000
 MAX_COMPONENTS = 60
 
@@ -65,16 +57,18 @@ def card(content: ChatContent) -> dict:
 def card_message(body: list[dict], actions: list[tuple[str, str]], **card: object) -> dict:
     """A `message` carrying one Adaptive Card with `body` and a button per (title, url)."""
     card = {
-        "$schema": CARD_SCHEMA,
+        "$schema": "http://adaptivecards.io/schemas/adaptive-card.json",
         "type": "AdaptiveCard",
-        "version": CARD_VERSION,
+        "version": "1.4",
         **card,
         "body": body,
         "actions": [{"type": "Action.OpenUrl", "title": title, "url": url} for title, url in actions],
     }
     return {
         "type": "message",
-        "attachments": [{"contentType": CARD_CONTENT_TYPE, "contentUrl": None, "content": card}],
+        "attachments": [
+            {"contentType": "application/vnd.microsoft.card.adaptive", "contentUrl": None, "content": card}
+        ],
     }
 
 

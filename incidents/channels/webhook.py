@@ -128,11 +128,6 @@ def page_json() -> dict:
     return {"id": page_id(), "status_indicator": indicator.value, "status_description": indicator.description}
 
 
-def base_payload(update: IncidentUpdate, language: str) -> dict:
-    """Everything but the per-subscriber `meta`, built once per (update, language)."""
-    return {"page": page_json(), "incident": incident_json(update.incident, language)}
-
-
 def component_update_payload(change: ComponentStatusChange, language: str) -> dict:
     """Everything but `meta` for a status change, built once per (change, language).
 
@@ -163,7 +158,11 @@ def _base_for(delivery: Delivery, language: str) -> dict:
             status_change_key(change, language), lambda: component_update_payload(change, language)
         )
     update = update_of(delivery)
-    return _cache.get(content_key(update, language, "webhook"), lambda: base_payload(update, language))
+    # Everything but the per-subscriber `meta`, built once per (update, language).
+    return _cache.get(
+        content_key(update, language, "webhook"),
+        lambda: {"page": page_json(), "incident": incident_json(update.incident, language)},
+    )
 
 
 def payload_for(delivery: Delivery) -> dict:
@@ -181,21 +180,6 @@ def payload_for(delivery: Delivery) -> dict:
 def sign(secret: str, timestamp: int, body: bytes) -> str:
     mac = hmac.new(secret.encode(), f"{timestamp}.".encode() + body, hashlib.sha256)
     return f"v1={mac.hexdigest()}"
-
-
-def verify_signature(
-    secret: str, *, timestamp: str, body: bytes, signature: str, tolerance_seconds: int = 300
-) -> bool:
-    """What a receiver does: recompute the signature and refuse stale (replayed) timestamps."""
-    try:
-        sent_at = int(timestamp)
-    except (TypeError, ValueError):
-        return False
-    if abs(time.time() - sent_at) > tolerance_seconds:
-        return False
-    # Compared as bytes: compare_digest refuses str holding anything but ASCII with a TypeError.
-    given = (signature or "").encode("utf-8", "surrogateescape")
-    return hmac.compare_digest(sign(secret, sent_at, body).encode(), given)
 
 
 def webhook_post(delivery: Delivery) -> Post | Result:

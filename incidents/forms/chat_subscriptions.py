@@ -15,14 +15,18 @@ from incidents.models import Channel
 
 from .subscriptions import PreferencesForm
 
-# Per channel: the target's label, its help text and its input widget.
-TARGET_FIELDS = {
+# Per channel: the target's label, its help text and its input widget; the subscribe page
+# section's tab label, what it does and its button.
+CHAT_FIELDS = {
     Channel.SLACK: (
         _("Slack incoming webhook URL"),
         _(
             "Create an incoming webhook for the channel in Slack (Apps → Incoming Webhooks) and paste its URL."
         ),
         forms.URLInput(attrs={"autocomplete": "off", "placeholder": "https://hooks.slack.com/services/…"}),
+        _("Slack"),
+        _("We post each update to a Slack channel: its status, impact, affected components and a link."),
+        _("Subscribe a Slack channel"),
     ),
     Channel.TEAMS: (
         _("Microsoft Teams webhook URL"),
@@ -30,6 +34,11 @@ TARGET_FIELDS = {
             "In Teams, add the “Post to a channel when a webhook request is received” workflow and paste its URL."
         ),
         forms.URLInput(attrs={"autocomplete": "off", "placeholder": "https://"}),
+        _("Microsoft Teams"),
+        _(
+            "We post each update to a Teams channel as a card: its status, impact, affected components and a link."
+        ),
+        _("Subscribe a Teams channel"),
     ),
     Channel.APPRISE: (
         _("Apprise URL"),
@@ -38,6 +47,11 @@ TARGET_FIELDS = {
             "(matrixs://token@host/#room) or Mattermost (mmosts://host/token)."
         ),
         forms.TextInput(attrs={"autocomplete": "off", "spellcheck": "false", "placeholder": "discord://"}),
+        _("Other chat"),
+        _(
+            "Discord, Telegram, Matrix or Mattermost: give the room as an Apprise URL and we post each update there."
+        ),
+        _("Subscribe a chat room"),
     ),
     Channel.SMS: (
         _("Mobile phone number"),
@@ -45,6 +59,9 @@ TARGET_FIELDS = {
             "In international format with the country code, like +47 123 45 678. Messages are short: the title, the status and a link."
         ),
         forms.TextInput(attrs={"autocomplete": "tel", "inputmode": "tel", "placeholder": "+"}),
+        _("SMS"),
+        _("A short text message for each update: the title, the status and a link."),
+        _("Subscribe a phone number"),
     ),
 }
 
@@ -59,7 +76,7 @@ class ChatSubscribeForm(PreferencesForm):
     def __init__(self, *args, channel: Channel, **kwargs):
         super().__init__(*args, **kwargs)
         self.channel = Channel(channel)
-        label, help_text, widget = TARGET_FIELDS[self.channel]
+        label, help_text, widget, *_section = CHAT_FIELDS[self.channel]
         target = self.fields["target"]
         target.label, target.help_text, target.widget = label, help_text, copy.deepcopy(widget)
         target.widget.is_required = True
@@ -74,14 +91,10 @@ class ChatSubscribeForm(PreferencesForm):
 def chat_channels() -> list[Channel]:
     """The chat and SMS channels the subscribe page offers (SMS only with a gateway set and
     public SMS subscriptions switched on: otherwise admins add numbers)."""
-    return [channel for channel in TARGET_FIELDS if channel != Channel.SMS or public_sms()]
+    public_sms = settings.SMS_APPRISE_URL and settings.PUBLIC_SMS_SUBSCRIPTIONS
+    return [channel for channel in CHAT_FIELDS if channel != Channel.SMS or public_sms]
 
 
-def public_sms() -> bool:
-    return bool(settings.SMS_APPRISE_URL and settings.PUBLIC_SMS_SUBSCRIPTIONS)
-
-
-# How a chat channel's subscription is confirmed, and how a number's.
 CHAT_CONFIRMATION = _(
     "We post a confirmation link to the channel itself; nothing else is posted before someone there follows it."
 )
@@ -89,49 +102,20 @@ SMS_CONFIRMATION = _(
     "We text a code to the number; nothing else is sent before you enter it on the next page."
 )
 
-# The subscribe page's section per chat channel: its tab label, what it does and its button.
-SECTION_TEXTS = {
-    Channel.SLACK: (
-        _("Slack"),
-        _("We post each update to a Slack channel: its status, impact, affected components and a link."),
-        _("Subscribe a Slack channel"),
-    ),
-    Channel.TEAMS: (
-        _("Microsoft Teams"),
-        _(
-            "We post each update to a Teams channel as a card: its status, impact, affected components and a link."
-        ),
-        _("Subscribe a Teams channel"),
-    ),
-    Channel.APPRISE: (
-        _("Other chat"),
-        _(
-            "Discord, Telegram, Matrix or Mattermost: give the room as an Apprise URL and we post each update there."
-        ),
-        _("Subscribe a chat room"),
-    ),
-    Channel.SMS: (
-        _("SMS"),
-        _("A short text message for each update: the title, the status and a link."),
-        _("Subscribe a phone number"),
-    ),
-}
-
 
 def chat_sections(*, language: str, bound: dict) -> list[dict]:
     """The subscribe page's chat sections, each with its form (the one posted, when it was)."""
     sections = []
     for channel in chat_channels():
-        label, intro, button = SECTION_TEXTS[channel]
+        *_field, label, intro, button = CHAT_FIELDS[channel]
         form = bound.get(f"{channel}_form") or ChatSubscribeForm(
             initial={"language": language}, auto_id=f"{channel}-%s", channel=channel
         )
-        template = "subscribe/_chat_section.html"
         sections.append(
             {
                 "id": str(channel),
                 "label": label,
-                "template": template,
+                "template": "subscribe/_chat_section.html",
                 "intro": intro,
                 "confirmation": SMS_CONFIRMATION if channel == Channel.SMS else CHAT_CONFIRMATION,
                 "button": button,

@@ -9,6 +9,7 @@ covers literal-IP URLs (aiohttp does not resolve those) and redirects, should a 
 import asyncio
 import socket
 from dataclasses import dataclass
+from typing import Any
 
 import aiohttp
 from aiohttp.abc import AbstractResolver, ResolveResult
@@ -99,36 +100,25 @@ class BlockingClient:
         self.runner.run(self.session.close())
         self.runner.close()
 
-    def request(
-        self,
-        method: str,
-        url: str,
-        *,
-        body: bytes,
-        headers: dict[str, str],
-        timeout: float,
-        verify: bool = True,
-    ) -> Answer:
-        """Sends without following redirects; raises AddressRefused, aiohttp.ClientError or TimeoutError."""
-        return self.runner.run(
-            self._request(method, url, body=body, headers=headers, timeout=timeout, verify=verify)
-        )
+    def request(self, method: str, url: str, **options: Any) -> Answer:
+        """Sends without following redirects (`options` as `_request` takes them); raises
+        AddressRefused, aiohttp.ClientError or TimeoutError."""
+        return self.runner.run(self._request(method, url, **options))
 
     def post_all(
         self, requests: list[tuple[str, bytes, dict[str, str]]], *, timeout: float
     ) -> list[Answer | BaseException]:
         """POSTs (url, body, headers) requests concurrently; for each, in order, its answer or
         the exception `request` would have raised."""
-        return self.runner.run(self._post_all(requests, timeout=timeout))
 
-    async def _post_all(
-        self, requests: list[tuple[str, bytes, dict[str, str]]], *, timeout: float
-    ) -> list[Answer | BaseException]:
-        posts = (
-            self._request("POST", url, body=body, headers=headers, timeout=timeout)
-            for url, body, headers in requests
-        )
-        return await asyncio.gather(*posts, return_exceptions=True)
+        async def post_all() -> list[Answer | BaseException]:
+            posts = (
+                self._request("POST", url, body=body, headers=headers, timeout=timeout)
+                for url, body, headers in requests
+            )
+            return await asyncio.gather(*posts, return_exceptions=True)
+
+        return self.runner.run(post_all())
 
     async def _request(
         self,

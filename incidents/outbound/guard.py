@@ -180,12 +180,18 @@ def check_host_name(host: str) -> str:
     return host
 
 
+def _literal(host: str) -> Address | None:
+    try:
+        return ipaddress.ip_address(host.strip("[]"))
+    except ValueError:
+        return None
+
+
 def addresses_of(host: str) -> list[Address]:
     """The addresses `host` stands for: itself if it is an address, else what DNS answers now."""
-    try:
-        return [ipaddress.ip_address(host.strip("[]"))]
-    except ValueError:
-        pass
+    literal = _literal(host)
+    if literal is not None:
+        return [literal]
     try:
         infos = socket.getaddrinfo(host, None, proto=socket.IPPROTO_TCP)
     except (OSError, UnicodeError):
@@ -210,19 +216,11 @@ def check_host_addresses(host: str, *, explain: bool = False) -> None:
         if explain:
             raise
         raise ValidationError(unreachable()) from None
-    explain = explain or _is_address(host)
+    explain = explain or _literal(host) is not None
     for address in addresses:
         reason = refusal_for(address)
         if reason:
             raise ValidationError(reason if explain else unreachable())
-
-
-def _is_address(host: str) -> bool:
-    try:
-        ipaddress.ip_address(host.strip("[]"))
-    except ValueError:
-        return False
-    return True
 
 
 def check_url(url: str, *, resolve: bool = True, explain: bool = False) -> None:

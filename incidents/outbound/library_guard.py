@@ -33,19 +33,16 @@ def _guarded_create_connection(address: tuple[str, int], *args, **kwargs) -> soc
         return _unguarded_create_connection(address, *args, **kwargs)
     host, port = address
     infos = socket.getaddrinfo(host.strip("[]"), port, connection.allowed_gai_family(), socket.SOCK_STREAM)
-    allowed, reasons = [], []
-    for info in infos:
-        reason = refusal_for(info[4][0])
-        if reason:
-            reasons.append(reason)
-        else:
-            allowed.append(info[4][0])
+    judged = {info[4][0]: refusal_for(info[4][0]) for info in infos}
+    allowed = [found for found, reason in judged.items() if reason is None]
     if not allowed:
-        refusal = AddressRefused(reasons[0] if reasons else f"{host} has no address")
+        refusal = AddressRefused(
+            next((reason for reason in judged.values() if reason), f"{host} has no address")
+        )
         refusals.append(refusal.reason)
         raise refusal
     error: OSError | None = None
-    for checked in dict.fromkeys(allowed):
+    for checked in allowed:
         try:
             # An address literal: urllib3 resolves it to itself, nothing is looked up again.
             return _unguarded_create_connection((checked, port), *args, **kwargs)

@@ -33,7 +33,15 @@ def recipient_refusal(*, channel: Channel, email: str, target: str, client: str)
     """Counts one confirmation about to be sent for a valid subscription; the message to answer
     with when one of its limits is reached."""
     if channel == Channel.SMS:
-        return _code_refusal(number=target, client=client)
+        if not _allow("sms-code-number", target, limit=settings.SMS_CODES_PER_NUMBER):
+            return _(
+                "Too many codes were sent to this number. Look for the one we already sent, or try again in an hour."
+            )
+        if not _allow("sms-code-client", client, limit=settings.SMS_CODES_PER_CLIENT):
+            return _("Too many codes were asked for from your network. Please try again in an hour.")
+        if not _allow("sms-code-install", "all", limit=settings.SMS_CODES_PER_HOUR):
+            return _("Too many codes are being sent right now. Please try again in an hour.")
+        return None
     if channel.uses_target:
         recipient, domain = target, reached_host(channel, target)
         over_recipient = _(
@@ -49,18 +57,6 @@ def recipient_refusal(*, channel: Channel, email: str, target: str, client: str)
         return over_recipient
     if domain and not _allow("subscribe-domain", domain, limit=settings.SUBSCRIBE_RATE_PER_DOMAIN):
         return _("Too many requests for this domain. Please try again in an hour.")
-    return None
-
-
-def _code_refusal(*, number: str, client: str) -> str | None:
-    if not _allow("sms-code-number", number, limit=settings.SMS_CODES_PER_NUMBER):
-        return _(
-            "Too many codes were sent to this number. Look for the one we already sent, or try again in an hour."
-        )
-    if not _allow("sms-code-client", client, limit=settings.SMS_CODES_PER_CLIENT):
-        return _("Too many codes were asked for from your network. Please try again in an hour.")
-    if not _allow("sms-code-install", "all", limit=settings.SMS_CODES_PER_HOUR):
-        return _("Too many codes are being sent right now. Please try again in an hour.")
     return None
 
 

@@ -39,13 +39,16 @@ from incidents.translation import validate_language
 
 logger = logging.getLogger(__name__)
 
-# --- Validation shared by the form and the JSON API -------------------------------------------
-
 
 def check_no_line_breaks(value: str) -> None:
     # Header injection: an address ends up in To:, so CR or LF must never get through.
     if "\r" in value or "\n" in value:
         raise ValidationError(_("Line breaks are not allowed here."), code="line_break")
+
+
+def check_endpoint(value: str) -> None:
+    check_no_line_breaks(value)
+    check_url(value)
 
 
 def check_email(value: str) -> None:
@@ -61,9 +64,6 @@ def check_email(value: str) -> None:
         )
 
 
-# --- Services -------------------------------------------------------------------------------
-
-
 def channel_of(*, channel: str, endpoint_url: str) -> Channel:
     """The channel asked for; without one, webhook when there is an endpoint URL, else email."""
     if channel:
@@ -74,8 +74,6 @@ def channel_of(*, channel: str, endpoint_url: str) -> Channel:
 @dataclass(frozen=True)
 class SubscribeResult:
     subscriber: Subscriber
-    # True when the address was already confirmed: it is sent a manage link, not a confirmation.
-    already_confirmed: bool
 
 
 @transaction.atomic
@@ -97,9 +95,8 @@ def subscribe(
     a link to manage them instead (a number is sent nothing). `send_mail=False` (an admin
     subscribing someone and confirming at once) sends neither.
 
-    `channel` defaults to webhook when there is an `endpoint_url`, else email. Chat and SMS
-    subscribers are reached at `target`, which also receives the confirmation link (chat) or
-    code (SMS); an `email` given with them is only kept as a contact.
+    Chat and SMS subscribers are reached at `target`, which also receives the confirmation link
+    (chat) or code (SMS); an `email` given with them is only kept as a contact.
     """
     email = email.strip()
     channel = channel_of(channel=channel, endpoint_url=endpoint_url)
@@ -107,8 +104,7 @@ def subscribe(
         check_email(email)
     validate_language(language)
     if endpoint_url:
-        check_no_line_breaks(endpoint_url)
-        check_url(endpoint_url)
+        check_endpoint(endpoint_url)
     target = check_target(channel, target) if channel.uses_target else ""
     components = list(components or [])
     subscriber = subscription_of(
@@ -117,7 +113,7 @@ def subscribe(
     if subscriber is not None and subscriber.is_active:
         if send_mail:
             transaction.on_commit(lambda: send_manage_link(subscriber))
-        return SubscribeResult(subscriber, already_confirmed=True)
+        return SubscribeResult(subscriber)
     if subscriber is None:
         subscriber = Subscriber(
             channel=channel,
@@ -140,11 +136,11 @@ def subscribe(
         existing = subscription_of(
             channel=channel, email=email, endpoint_url=endpoint_url, target=target, incident=incident
         )
-        return SubscribeResult(existing, already_confirmed=existing.is_active)
+        return SubscribeResult(existing)
     subscriber.components.set(components)
     if send_mail:
         transaction.on_commit(lambda: send_confirmation(subscriber))
-    return SubscribeResult(subscriber, already_confirmed=False)
+    return SubscribeResult(subscriber)
 
 
 def subscription_of(
@@ -176,31 +172,10 @@ def confirm_subscription(subscriber: Subscriber) -> Subscriber:
 def follow_from_mail(subscriber: Subscriber, *, incident: Incident) -> Subscriber:
     """The subscriber's address follows `incident` until it resolves, confirmed at once: the
     signed link of a mail sent to that address is the proof. Following twice changes nothing."""
-    follow = subscription_of(
-        channel=Channel.EMAIL, email=subscriber.email, endpoint_url="", target="", incident=incident
+    follow = subscribe(
+        email=subscriber.email, language=subscriber.language, incident=incident, send_mail=False
     )
-    if follow is None:
-        follow = Subscriber(
-            channel=Channel.EMAIL,
-            email=subscriber.email,
-            email_key=inbox_key(subscriber.email),
-            language=subscriber.language,
-            incident=incident,
-        )
-    if follow.is_active:
-        return follow
-    follow.confirmed_at = timezone.now()
-    follow.unsubscribed_at = None
-    follow.follow_ended_at = None
-    try:
-        with transaction.atomic():
-            follow.save()
-    except IntegrityError:
-        # Two clicks at once: the other one recorded it.
-        return subscription_of(
-            channel=Channel.EMAIL, email=subscriber.email, endpoint_url="", target="", incident=incident
-        )
-    return follow
+    return confirm_subscription(follow.subscriber)
 
 
 @dataclass(frozen=True)

@@ -1,10 +1,5 @@
 """Public subscription pages (subscribe, follow an incident, confirm, manage, unsubscribe) and the
-JSON endpoint.
-
-Thin views: the forms validate, the services in incidents/services/subscriptions.py write.
-"""
-
-from dataclasses import dataclass
+JSON endpoint: the forms validate, the services in incidents/services/subscriptions.py write."""
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -25,7 +20,7 @@ from incidents.forms.subscriptions import (
     SubscribeForm,
     WebhookSubscribeForm,
 )
-from incidents.models import Channel, Incident
+from incidents.models import Channel, Incident, Subscriber
 from incidents.security.client_address import client_address
 from incidents.services import subscription_limits, subscriptions
 from incidents.translation import current_language
@@ -33,19 +28,9 @@ from incidents.validation.json_bodies import JsonTooDeep, UnstorableText, loads_
 from incidents.validation.request_bodies import body_too_large, read_body_within
 
 
-def client_refusal(request) -> str | None:
-    """Counts a public submission against its client, before anything in it is read."""
-    return subscription_limits.client_refusal(client=client_address(request))
-
-
-@dataclass(frozen=True)
-class Submitted:
-    limited: str = ""  # the rate-limit message, when a limit refused the request
-    result: subscriptions.SubscribeResult | None = None
-
-
-def _subscribe_from(form, request, *, incident=None) -> Submitted:
-    """Runs the service for a valid form, unless its recipient is over a limit."""
+def _subscribe_from(form, request, *, incident=None) -> tuple[str | None, Subscriber | None]:
+    """Runs the service for a valid form, unless its recipient is over a limit: the limit's
+    message, and the subscriber when one was recorded (an error is added to the form if not)."""
     data = form.cleaned_data
     channel = subscriptions.channel_of(
         channel=getattr(form, "channel", ""), endpoint_url=data.get("endpoint_url", "")
@@ -57,7 +42,7 @@ def _subscribe_from(form, request, *, incident=None) -> Submitted:
         client=client_address(request),
     )
     if limited:
-        return Submitted(limited=limited)
+        return limited, None
     try:
         result = subscriptions.subscribe(
             email=data.get("email", ""),
@@ -70,17 +55,16 @@ def _subscribe_from(form, request, *, incident=None) -> Submitted:
         )
     except ValidationError as error:
         form.add_error(None, error)
-        return Submitted()
-    return Submitted(result=result)
+        return None, None
+    return None, result.subscriber
 
 
 def _code_path(subscriber) -> str:
     return reverse("subscribe:sms-code", kwargs={"token": links.code_token(subscriber)})
 
 
-def _submitted_page(request, form, result: subscriptions.SubscribeResult, context: dict | None = None):
+def _submitted_page(request, form, subscriber: Subscriber, context: dict | None = None):
     """Where to look for the confirmation: the inbox, the chat channel, or a page for the code."""
-    subscriber = result.subscriber
     if subscriber.channel == Channel.SMS:
         return render(
             request, "subscribe/enter_code.html", {"form": SmsCodeForm(), "code_url": _code_path(subscriber)}
@@ -93,7 +77,7 @@ def _submitted_page(request, form, result: subscriptions.SubscribeResult, contex
 
 
 # The subscribe page's sections, in order, each a template under templates/subscribe/. A channel
-# with its own form adds a section here, with its form built in `_section_forms`; each form
+# with its own form adds a section here, with its form built in `_subscribe_page`; each form
 # posts to its own URL.
 SUBSCRIBE_SECTIONS = [
     {"id": "email", "label": gettext_lazy("Email"), "template": "subscribe/_email_section.html"},
@@ -102,40 +86,35 @@ SUBSCRIBE_SECTIONS = [
 ]
 
 
-def _section_forms(request) -> dict:
-    """An empty form per section that has one, ids prefixed by the section: one page, no
-    duplicate ids."""
-    initial = {"language": current_language()}
-    return {
-        "email_form": EmailSubscribeForm(initial=initial, auto_id="email-%s"),
-        "webhook_form": WebhookSubscribeForm(initial=initial, auto_id="webhook-%s"),
-    }
-
-
 def _subscribe_page(request, *, status: int = 200, **bound):
     """The subscribe page; `bound` replaces the empty form of the section that was posted
     (`form` is that form too, and `limited` a rate-limit message when there is one)."""
     # The chat sections (incidents/forms/chat_subscriptions.py) come after the webhook one.
     chats = chat_sections(language=current_language(), bound=bound)
     sections = [*SUBSCRIBE_SECTIONS[:2], *chats, *SUBSCRIBE_SECTIONS[2:]]
-    context = {**_section_forms(request), **bound, "sections": sections}
+    initial = {"language": current_language()}
+    # An empty form per section that has one, ids prefixed by the section: no duplicate ids.
+    context = {
+        "email_form": EmailSubscribeForm(initial=initial, auto_id="email-%s"),
+        "webhook_form": WebhookSubscribeForm(initial=initial, auto_id="webhook-%s"),
+        **bound,
+        "sections": sections,
+    }
     return render(request, "subscribe/form.html", context, status=status)
 
 
 def _subscribe_with(request, form, *, form_name: str):
-    limited = client_refusal(request)
+    limited = subscription_limits.client_refusal(client=client_address(request))
     if limited:
         # Empty forms: showing this one would validate it, resolving a webhook's host name.
         return _subscribe_page(request, status=429, limited=limited)
     if form.is_valid():
-        submitted = _subscribe_from(form, request)
-        if submitted.limited:
-            return _subscribe_page(
-                request, status=429, form=form, **{form_name: form, "limited": submitted.limited}
-            )
-        if submitted.result is not None:
+        limited, subscriber = _subscribe_from(form, request)
+        if subscriber is not None:
             # The same answer whether or not the address is known: no enumeration.
-            return _submitted_page(request, form, submitted.result)
+            return _submitted_page(request, form, subscriber)
+        if limited:
+            return _subscribe_page(request, status=429, form=form, limited=limited, **{form_name: form})
     return _subscribe_page(request, status=400, form=form, **{form_name: form})
 
 
@@ -173,23 +152,16 @@ def follow(request, slug: str):
     incident = get_object_or_404(Incident.objects.published(), slug=slug)
     form = FollowForm(request.POST or None, initial={"language": current_language()})
     context = {"form": form, "incident": incident}
-    if not incident.is_open:
-        return render(
-            request, "subscribe/follow.html", context, status=400 if request.method == "POST" else 200
-        )
-    if request.method == "POST":
-        limited = client_refusal(request)
-        if limited:
-            return render(request, "subscribe/follow.html", {**context, "limited": limited}, status=429)
-    if request.method == "POST" and form.is_valid():
-        submitted = _subscribe_from(form, request, incident=incident)
-        if submitted.limited:
-            return render(
-                request, "subscribe/follow.html", {**context, "limited": submitted.limited}, status=429
-            )
-        if submitted.result is not None:
-            return _submitted_page(request, form, submitted.result, context)
-    return render(request, "subscribe/follow.html", context, status=400 if request.method == "POST" else 200)
+    if request.method == "GET":
+        return render(request, "subscribe/follow.html", context)
+    limited = subscription_limits.client_refusal(client=client_address(request)) if incident.is_open else None
+    if incident.is_open and not limited and form.is_valid():
+        limited, subscriber = _subscribe_from(form, request, incident=incident)
+        if subscriber is not None:
+            return _submitted_page(request, form, subscriber, context)
+    if limited:
+        return render(request, "subscribe/follow.html", {**context, "limited": limited}, status=429)
+    return render(request, "subscribe/follow.html", context, status=400)
 
 
 @csrf_exempt  # a public, unauthenticated JSON endpoint: there is no session to protect
@@ -198,7 +170,7 @@ def api_subscribe(request):
     """POST {"email", "language", "components": [slugs], "endpoint_url"?, "incident"?: slug}, with
     "channel": "webhook" (endpoint_url required) or "slack", "teams", "apprise", "sms" (with
     "target"): what the subscribe page's sections take, as JSON."""
-    limited = client_refusal(request)
+    limited = subscription_limits.client_refusal(client=client_address(request))
     if limited:
         response = JsonResponse({"errors": {"__all__": [limited]}}, status=429)
         response["Retry-After"] = str(subscription_limits.WINDOW_SECONDS)
@@ -230,27 +202,21 @@ def api_subscribe(request):
         )
     if not form.is_valid():
         return JsonResponse({"errors": form.errors.get_json_data()}, status=400)
-    submitted = _subscribe_from(form, request, incident=incident)
-    if submitted.limited:
-        return JsonResponse({"errors": {"__all__": [submitted.limited]}}, status=429)
-    if submitted.result is None:
+    limited, subscriber = _subscribe_from(form, request, incident=incident)
+    if limited:
+        return JsonResponse({"errors": {"__all__": [limited]}}, status=429)
+    if subscriber is None:
         return JsonResponse({"errors": form.errors.get_json_data()}, status=400)
-    subscriber = submitted.result.subscriber
     if subscriber.channel == Channel.SMS:
-        return JsonResponse(
-            {
-                "detail": _("A code is on its way to the number: POST it as “code” to code_url."),
-                "code_url": settings.SITE_URL + _code_path(subscriber),
-            },
-            status=202,
-        )
-    if Channel(subscriber.channel).uses_target:
-        return JsonResponse(
-            {"detail": _("A confirmation link is on its way to the channel itself.")}, status=202
-        )
-    return JsonResponse(
-        {"detail": _("If the address can receive mail, a confirmation link is on its way.")}, status=202
-    )
+        answer = {
+            "detail": _("A code is on its way to the number: POST it as “code” to code_url."),
+            "code_url": settings.SITE_URL + _code_path(subscriber),
+        }
+    elif Channel(subscriber.channel).uses_target:
+        answer = {"detail": _("A confirmation link is on its way to the channel itself.")}
+    else:
+        answer = {"detail": _("If the address can receive mail, a confirmation link is on its way.")}
+    return JsonResponse(answer, status=202)
 
 
 def _api_form(payload: dict):
@@ -262,10 +228,9 @@ def _api_form(payload: dict):
         "components": payload.get("components", []),
     }
     channel = payload.get("channel", "email")
-    if channel == "email":
-        return SubscribeForm({**data, "endpoint_url": payload.get("endpoint_url", "")})
-    if channel == "webhook":
-        return WebhookSubscribeForm({**data, "endpoint_url": payload.get("endpoint_url", "")})
+    if channel in ("email", "webhook"):
+        form = SubscribeForm if channel == "email" else WebhookSubscribeForm
+        return form({**data, "endpoint_url": payload.get("endpoint_url", "")})
     if channel not in chat_channels():
         return None
     return ChatSubscribeForm({**data, "target": payload.get("target", "")}, channel=channel)

@@ -1,7 +1,9 @@
 """Outgoing webhooks: Statuspage's payload, the signature, retries, and the address guard."""
 
 import datetime as dt
+import hmac
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
@@ -9,7 +11,7 @@ import time_machine
 from django.utils import timezone
 
 from incidents.channels import outbox
-from incidents.channels.webhook import verify_signature
+from incidents.channels.webhook import sign
 from incidents.models import Delivery, DeliveryState
 from incidents.outbound.guard import check_url
 from tests.outbound.rebinding import RebindingDns
@@ -17,6 +19,21 @@ from tests.outbound.rebinding import RebindingDns
 from .conftest import parsed_json
 
 pytestmark = pytest.mark.django_db
+
+
+def verify_signature(
+    secret: str, *, timestamp: str, body: bytes, signature: str, tolerance_seconds: int = 300
+) -> bool:
+    """What a receiver does: recompute the signature and refuse stale (replayed) timestamps."""
+    try:
+        sent_at = int(timestamp)
+    except (TypeError, ValueError):
+        return False
+    if abs(time.time() - sent_at) > tolerance_seconds:
+        return False
+    # Compared as bytes: compare_digest refuses str holding anything but ASCII with a TypeError.
+    given = (signature or "").encode("utf-8", "surrogateescape")
+    return hmac.compare_digest(sign(secret, sent_at, body).encode(), given)
 
 
 def signature_is_valid(subscriber, request) -> bool:
