@@ -183,6 +183,7 @@ def editor_pages(ids):
         ("editor-templates", "/editor/templates/"),
         ("editor-import-statuspage", "/editor/import/statuspage/"),
         ("editor-intake", "/editor/intake/"),
+        ("editor-deliveries", "/editor/deliveries/"),
     ]
     if ids.get("probe_pk"):
         shots.insert(7, ("editor-probe", f"/editor/probes/{ids['probe_pk']}/"))

@@ -172,10 +172,31 @@ def confirm_subscription(subscriber: Subscriber) -> Subscriber:
 def follow_from_mail(subscriber: Subscriber, *, incident: Incident) -> Subscriber:
     """The subscriber's address follows `incident` until it resolves, confirmed at once: the
     signed link of a mail sent to that address is the proof. Following twice changes nothing."""
-    follow = subscribe(
-        email=subscriber.email, language=subscriber.language, incident=incident, send_mail=False
+    follow = subscription_of(
+        channel=Channel.EMAIL, email=subscriber.email, endpoint_url="", target="", incident=incident
     )
-    return confirm_subscription(follow.subscriber)
+    if follow is None:
+        follow = Subscriber(
+            channel=Channel.EMAIL,
+            email=subscriber.email,
+            email_key=inbox_key(subscriber.email),
+            language=subscriber.language,
+            incident=incident,
+        )
+    if follow.is_active:
+        return follow
+    follow.confirmed_at = timezone.now()
+    follow.unsubscribed_at = None
+    follow.follow_ended_at = None
+    try:
+        with transaction.atomic():
+            follow.save()
+    except IntegrityError:
+        # Two clicks at once: the other one recorded it.
+        return subscription_of(
+            channel=Channel.EMAIL, email=subscriber.email, endpoint_url="", target="", incident=incident
+        )
+    return follow
 
 
 @dataclass(frozen=True)
