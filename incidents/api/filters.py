@@ -1,6 +1,8 @@
 """Query parameters of the list endpoints as FilterSets: drf-spectacular documents them, and a bad
 value is a 400 naming the parameter, not a 500 and not silently ignored."""
 
+import datetime as dt
+
 from django import forms
 from django.core.exceptions import ValidationError
 from django.db.models import Q
@@ -20,6 +22,7 @@ from incidents.models import (
     Sample,
     Subscriber,
 )
+from incidents.validation.instants import check_any
 
 BIGGEST_ROW_ID = 2**63 - 1
 
@@ -49,6 +52,30 @@ class Flag(plain.BooleanFilter):
     field_class = StrictBooleanField
 
 
+class InstantField(forms.DateTimeField):
+    """An ISO 8601 time read as UTC and within the platform's bounds: PostgreSQL refuses offsets
+    past ±15:59, and a year-1 time overflows when converted."""
+
+    def to_python(self, value):
+        at = super().to_python(value)
+        if at is None:
+            return None
+        try:
+            at = at.astimezone(dt.UTC)
+        except OverflowError:  # year 1 or 9999: refused just below as too early or too late
+            at = (
+                dt.datetime.min.replace(tzinfo=dt.UTC)
+                if at.year == 1
+                else dt.datetime.max.replace(tzinfo=dt.UTC)
+            )
+        check_any(at)
+        return at
+
+
+class Instant(filters.IsoDateTimeFilter):
+    field_class = InstantField
+
+
 class RowId(filters.NumberFilter):
     field_class = forms.IntegerField
 
@@ -70,8 +97,8 @@ def component(field: str, *, help_text: str = "A component id or slug.") -> filt
 class IncidentFilters(FilterSet):
     component = component("components")
     published = Flag(field_name="published_at", lookup_expr="isnull", exclude=True)
-    started_after = filters.IsoDateTimeFilter(field_name="started_at", lookup_expr="gte")
-    started_before = filters.IsoDateTimeFilter(field_name="started_at", lookup_expr="lt")
+    started_after = Instant(field_name="started_at", lookup_expr="gte")
+    started_before = Instant(field_name="started_at", lookup_expr="lt")
 
     class Meta:
         model = Incident
@@ -96,8 +123,8 @@ class MetricFilters(FilterSet):
 
 class SampleFilters(FilterSet):
     metric = RowId(field_name="metric__id")
-    after = filters.IsoDateTimeFilter(field_name="at", lookup_expr="gte")
-    before = filters.IsoDateTimeFilter(field_name="at", lookup_expr="lt")
+    after = Instant(field_name="at", lookup_expr="gte")
+    before = Instant(field_name="at", lookup_expr="lt")
 
     class Meta:
         model = Sample
@@ -127,8 +154,8 @@ class AuditEventFilters(FilterSet):
     incident = filters.CharFilter(
         field_name="incident__public_id", max_length=50, help_text="An incident id."
     )
-    after = filters.IsoDateTimeFilter(field_name="at", lookup_expr="gte")
-    before = filters.IsoDateTimeFilter(field_name="at", lookup_expr="lt")
+    after = Instant(field_name="at", lookup_expr="gte")
+    before = Instant(field_name="at", lookup_expr="lt")
 
     class Meta:
         model = AuditEvent
@@ -146,10 +173,10 @@ class ProbeFilters(FilterSet):
 
 class ProbeRunFilters(FilterSet):
     probe = filters.CharFilter(field_name="probe__public_id", max_length=50, help_text="A probe id.")
-    after = filters.IsoDateTimeFilter(
+    after = Instant(
         field_name="scheduled_at", lookup_expr="gte", help_text="Runs scheduled at or after this time."
     )
-    before = filters.IsoDateTimeFilter(
+    before = Instant(
         field_name="scheduled_at", lookup_expr="lt", help_text="Runs scheduled before this time."
     )
 

@@ -217,6 +217,23 @@ def test_the_editor_refuses_an_action_item_due_out_of_range(page, editor, admin,
     _form_refused_without_trace(response, "new-due", before)
 
 
+@pytest.mark.parametrize("path", ["/api/v1/samples/", "/api/v1/audit-events/", "/api/v1/incidents/"])
+@pytest.mark.parametrize(
+    "value",
+    [
+        "0033-07-16T12:28:44.98-16:18",
+        "0001-01-01T00:00:00+23:59",
+        "9999-12-31T23:59:59-16:00",
+        "1969-12-31T23:00Z",
+    ],
+)
+def test_an_api_list_filter_refuses_a_time_out_of_range_naming_it(page, responder_api, path, value):
+    parameter = "started_before" if path == "/api/v1/incidents/" else "before"
+    response = responder_api.get(path, {parameter: value})
+    assert response.status_code == 400
+    assert parameter in response.json()
+
+
 def test_the_editor_audit_filter_refuses_a_time_out_of_range_without_failing(page, editor):
     response = editor.get("/editor/audit/", {"since": "0001-01-01T00:10", "until": "9999-12-31T23:59"})
     assert_form_refused(response, "since")
