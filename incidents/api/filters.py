@@ -53,23 +53,15 @@ class Flag(plain.BooleanFilter):
 
 
 class InstantField(forms.DateTimeField):
-    """An ISO 8601 time read as UTC and within the platform's bounds: PostgreSQL refuses offsets
-    past ±15:59, and a year-1 time overflows when converted."""
+    """An ISO 8601 time within the platform's bounds, read as UTC: PostgreSQL refuses offsets
+    past ±15:59. The bounds are checked first, so converting a year-1 time cannot overflow."""
 
     def to_python(self, value):
         at = super().to_python(value)
         if at is None:
             return None
-        try:
-            at = at.astimezone(dt.UTC)
-        except OverflowError:  # year 1 or 9999: refused just below as too early or too late
-            at = (
-                dt.datetime.min.replace(tzinfo=dt.UTC)
-                if at.year == 1
-                else dt.datetime.max.replace(tzinfo=dt.UTC)
-            )
         check_any(at)
-        return at
+        return at.astimezone(dt.UTC)
 
 
 class Instant(filters.IsoDateTimeFilter):
