@@ -1,5 +1,6 @@
 """The shipped nginx configuration in front of a stand-in app: public responses kept a few
-seconds, editor and no-store responses never, and the snapshot when the app is down."""
+seconds, editor and no-store responses never, a change reaching readers within the bound
+docs/resilience.md states, and the snapshot when the app is down."""
 
 import gzip
 import http.server
@@ -26,12 +27,16 @@ pytestmark = [
 
 
 class StandInApp(http.server.ThreadingHTTPServer):
-    """Answers every GET with its path and a count, and the Cache-Control the path names."""
+    """Answers every GET with its path and a count, and the Cache-Control the path names;
+    under /page/, with what the page says now, when it was rendered and its ETag, after `delay`."""
 
     def __init__(self):
         super().__init__(("127.0.0.1", 0), StandInHandler)
         self.requests = 0
         self.encodings_asked: list[str | None] = []
+        self.page_says = "first"
+        self.delay = 0.0
+        self.revalidations = 0
 
 
 class StandInHandler(http.server.BaseHTTPRequestHandler):
@@ -40,6 +45,8 @@ class StandInHandler(http.server.BaseHTTPRequestHandler):
     def do_GET(self):
         self.server.requests += 1
         self.server.encodings_asked.append(self.headers.get("Accept-Encoding"))
+        if self.path.startswith("/page/"):
+            return self.page()
         body = f"app {self.path} {self.server.requests}".encode()
         if self.path.startswith("/long/"):
             body += b" status" * 1000
@@ -48,6 +55,26 @@ class StandInHandler(http.server.BaseHTTPRequestHandler):
         control = self.CONTROLS.get(self.path.split("?")[0], "public, no-cache")
         if control:
             self.send_header("Cache-Control", control)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def page(self):
+        time.sleep(self.server.delay)
+        says = self.server.page_says
+        etag = f'"{says}"'
+        if self.headers.get("If-None-Match") == etag:
+            self.server.revalidations += 1
+            self.send_response(304)
+            self.send_header("Cache-Control", "public, no-cache")
+            self.send_header("ETag", etag)
+            self.end_headers()
+            return
+        body = f"{says} rendered-at={time.time():.3f}".encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Cache-Control", "public, no-cache")
+        self.send_header("ETag", etag)
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()
         self.wfile.write(body)
@@ -173,3 +200,54 @@ def test_with_the_app_down_pages_come_from_the_snapshot(nginx, app):
     assert get(f"{nginx}/", **{"Accept-Language": "ru"}) == (200, "снимок")
     assert get(f"{nginx}/no-such-page/") == (404, "snapshot not found")
     assert get(f"{nginx}/ru/no-such-page/") == (404, "снимок: нет такой страницы")
+
+
+# docs/resilience.md, "Freshness": a copy is current for 1 s, which nginx counts in whole
+# seconds (up to 2), and the app has 5 s to answer.
+NGINX_FRESH_SECONDS = 2
+NGINX_READ_TIMEOUT_SECONDS = 5
+
+
+def rendered_at(body: str) -> float:
+    return float(body.rsplit("rendered-at=", 1)[1])
+
+
+def test_a_change_reaches_readers_through_nginx_within_the_bound(nginx, app):
+    get(f"{nginx}/page/")
+    app.page_says = "second"
+    changed = time.monotonic()
+
+    while "second" not in get(f"{nginx}/page/")[1]:
+        assert time.monotonic() - changed <= NGINX_FRESH_SECONDS + 0.5, "nginx still serves the old page"
+        time.sleep(0.05)
+
+
+def test_nginx_revalidates_an_expired_copy_with_the_apps_etag(nginx, app):
+    first = get(f"{nginx}/page/")[1]
+    time.sleep(NGINX_FRESH_SECONDS)
+    deadline = time.monotonic() + 3
+
+    while app.revalidations == 0:
+        assert get(f"{nginx}/page/")[1] == first
+        assert time.monotonic() < deadline, "nginx did not ask the app again"
+        time.sleep(0.05)
+    assert get(f"{nginx}/page/")[1] == first  # the 304 renewed the kept copy
+    assert app.requests == 2  # the first render and one conditional request
+
+
+def test_while_the_app_is_slow_but_up_no_reader_gets_a_copy_older_than_the_bound(nginx, app):
+    get(f"{nginx}/page/")
+    app.page_says = "second"
+    app.delay = NGINX_FRESH_SECONDS + 1  # slower than a copy stays current, within the timeout
+    slowed = time.time()
+    oldest = 0.0
+    body = ""
+    while rendered_at(body or "rendered-at=0") < slowed:  # until a slow render reaches readers
+        status, body = get(f"{nginx}/page/")
+        assert status == 200
+        oldest = max(oldest, time.time() - rendered_at(body))
+        assert oldest <= NGINX_FRESH_SECONDS + NGINX_READ_TIMEOUT_SECONDS
+        time.sleep(0.1)
+
+    assert body.startswith("second")
+    assert oldest > NGINX_FRESH_SECONDS  # readers did get the expired copy while the app answered
