@@ -18,6 +18,7 @@ from django.utils.http import http_date
 from incidents.public import statuspage_v2
 from incidents.public.page_cache import cache_control, fetch
 from incidents.public.versions import page_version_or_none
+from incidents.telemetry import instruments
 from incidents.translation import current_language
 
 # The documents that show live figures (component statuses, the page indicator).
@@ -39,6 +40,7 @@ def representation(endpoint: str, language: str) -> dict:
     key = f"statuspage-v2:{version}:{endpoint}:{language}"
 
     def build() -> dict:
+        instruments.count_render(f"v2-{endpoint}")
         document = statuspage_v2.DOCUMENTS[endpoint](statuspage_v2.Page.load(language))
         body = json.dumps(document, ensure_ascii=False, separators=(",", ":")).encode()
         return {

@@ -128,6 +128,7 @@ def cached_page(
         def render() -> KeptPage | None:
             response = view(request, *args, **kwargs)
             renders[request.path] += 1
+            instruments.count_render(page_name(request))
             rendered.append(response)
             if (
                 response.status_code != 200
@@ -163,6 +164,12 @@ def cached_page(
         return response
 
     return wrapper
+
+
+def page_name(request: HttpRequest) -> str:
+    """The page's URL name (`overview`, `incident`, `history-atom`…): a label with few values."""
+    match = request.resolver_match
+    return match.url_name if match is not None and match.url_name else "other"
 
 
 def latest_key(key: str) -> str:

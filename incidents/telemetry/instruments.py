@@ -28,6 +28,11 @@ PAGE_CACHE_REQUESTS = Counter(
     "Public page requests the page cache answered, by outcome (hit: served stored; render: rendered).",
     ["outcome"],
 )
+PAGE_RENDERS = Counter(
+    "statuspage_page_renders",
+    "Public pages and /api/v2/ documents rendered rather than served from the cache, by page.",
+    ["page"],
+)
 INTAKE_ALERTS = Counter(
     "statuspage_intake_alerts",
     "Alerts received from Alertmanager or Grafana, by source and outcome.",
@@ -48,3 +53,7 @@ def count_deliveries(channel: str, **outcomes: int) -> None:
     for outcome, number in outcomes.items():
         if number:
             DELIVERIES.labels(channel=channel, outcome=outcome).inc(number)
+
+
+def count_render(page: str) -> None:
+    PAGE_RENDERS.labels(page=page).inc()

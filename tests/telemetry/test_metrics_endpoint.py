@@ -92,6 +92,32 @@ def test_page_cache_hits_and_renders_are_counted(client, settings, make_componen
     assert renders == 1 and hits == 2
 
 
+def test_renders_are_counted_by_page_and_a_change_renders_again(
+    client, settings, make_component, admin, django_capture_on_commit_callbacks
+):
+    settings.PUBLIC_PAGE_CACHE_SECONDS = 60
+    make_component("api")
+    before = scrape(client)
+
+    for _ in range(2):
+        client.get("/uptime/")
+        client.get("/api/v2/summary.json")
+    with django_capture_on_commit_callbacks(execute=True):  # a change readers see
+        declare_incident(
+            DeclareIncident(title="Slow search", language="en", body="Looking into it."), actor=admin
+        )
+    client.get("/uptime/")
+    after = scrape(client)
+
+    def rendered(page):
+        return value(after, "statuspage_page_renders_total", page=page) - value(
+            before, "statuspage_page_renders_total", page=page
+        )
+
+    assert rendered("uptime") == 2
+    assert rendered("v2-summary") == 1
+
+
 def test_a_count_made_in_another_process_shows_in_the_scrape(client):
     """Probe runs end in the worker, scrapes reach the web: multiprocess mode adds them up."""
     before = value(scrape(client), "statuspage_probe_runs_total", kind="scrape", outcome="timeout")
@@ -131,6 +157,7 @@ def test_every_family_has_help_and_type_and_the_text_passes_promtool(client, tmp
     instruments.count_deliveries("email", sent=1)
     instruments.count_probe_run(kind="http", outcome="ok", scheduled_at=1.0, started_at=1.2, finished_at=1.5)
     instruments.PAGE_CACHE_REQUESTS.labels(outcome="hit").inc()
+    instruments.count_render("overview")
     instruments.INTAKE_ALERTS.labels(source="alertmanager", outcome="firing").inc()
     text = client.get("/metrics").content.decode()
     families = list(text_string_to_metric_families(text))
@@ -141,6 +168,7 @@ def test_every_family_has_help_and_type_and_the_text_passes_promtool(client, tmp
         "statuspage_probe_duration_seconds",
         "statuspage_deliveries",
         "statuspage_page_cache_requests",
+        "statuspage_page_renders",
         "statuspage_intake_alerts",
         "statuspage_outbox_depth",
         "statuspage_outbox_oldest_age_seconds",
