@@ -59,6 +59,14 @@ class StandInHandler(http.server.BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(body)
 
+    def do_POST(self):
+        time.sleep(self.server.delay)
+        body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+        self.send_response(202)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
     def page(self):
         time.sleep(self.server.delay)
         says = self.server.page_says
@@ -251,3 +259,11 @@ def test_while_the_app_is_slow_but_up_no_reader_gets_a_copy_older_than_the_bound
 
     assert body.startswith("second")
     assert oldest > NGINX_FRESH_SECONDS  # readers did get the expired copy while the app answered
+
+
+def test_a_write_slower_than_a_page_may_be_still_gets_the_apps_answer(nginx, app):
+    app.delay = NGINX_READ_TIMEOUT_SECONDS + 0.5  # a pushed sample waiting on a busy database
+    request = urllib.request.Request(f"{nginx}/probes/push/x/", data=b'{"value": 1}', method="POST")
+
+    with urllib.request.urlopen(request, timeout=20) as response:
+        assert (response.status, response.read()) == (202, b'{"value": 1}')
