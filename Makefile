@@ -113,6 +113,11 @@ bench-probes: venv
 # bytes statically.
 bench-load: venv compilemessages
 	$(BENCH) bench-load -- $(PY) scripts/bench_load.py
+# The shipped nginx and the app under 200 readers while updates and samples arrive: how fast,
+# and how soon each change reaches readers.
+.PHONY: bench-surge
+bench-surge: venv compilemessages
+	$(BENCH) bench-surge -- $(PY) scripts/bench_surge.py
 # Fault drills against private PostgreSQL and Redis instances (DRILLS=3,5 picks some); run by
 # hand, not in .ci/run; the output goes to docs/bench/drill.md.
 drill: venv compilemessages

@@ -22,79 +22,59 @@ Needs nginx and wrk (apt-get install -y nginx wrk); exits non-zero without them.
 """
 
 import os
-import re
-import secrets
-import shutil
 import subprocess
 import sys
 import tempfile
-import time
 import urllib.error
 import urllib.request
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-PYTHON = str(ROOT / ".venv/bin/python")
-GUNICORN = str(ROOT / ".venv/bin/gunicorn")
+from bench_stack import (
+    GUNICORN_WORKERS,
+    ROOT,
+    environment,
+    missing_tools,
+    prepare,
+    start_app,
+    start_nginx,
+    stop,
+    wrk,
+)
+
 APP_PORT = int(os.environ.get("BENCH_LOAD_APP_PORT", "8810"))
 STATIC_PORT = int(os.environ.get("BENCH_LOAD_STATIC_PORT", "8811"))
 NGINX_PORT = int(os.environ.get("BENCH_LOAD_NGINX_PORT", "8812"))
 SECONDS = int(os.environ.get("BENCH_LOAD_SECONDS", "15"))
 CONNECTIONS = 100
-# As the README runs it in production; BENCH_LOAD_WORKER_OPTIONS="" tries plain sync workers.
-GUNICORN_WORKERS = (os.cpu_count() or 1) + 1
-GUNICORN_WORKER_OPTIONS = os.environ.get("BENCH_LOAD_WORKER_OPTIONS", "-k gthread --threads 4").split()
 WARM_SECONDS = 2
 TARGETS = {"overview": "/", "summary": "/api/v2/summary.json", "atom": "/history.atom"}
 # Never requested through nginx before the app stops, so nginx answers it from the snapshot.
 NOT_CACHED = "/maintenance/"
-WSGI_APPLICATION = os.environ.get("BENCH_LOAD_WSGI", "statuspage.wsgi")
 
 
 def main() -> int:
-    missing = [tool for tool in ("nginx", "wrk") if not shutil.which(tool)]
+    missing = missing_tools()
     if missing:
-        print(
-            f"bench-load needs {' and '.join(missing)}: install with `apt-get install -y nginx wrk`",
-            file=sys.stderr,
-        )
+        print(f"bench-load {missing}", file=sys.stderr)
         return 2
-    var = Path(os.environ.get("STATUSPAGE_VAR_DIR", ROOT / "var")) / "bench-load"
-    var.mkdir(parents=True, exist_ok=True)
-    os.chmod(var, 0o755)
-    env = {
-        **os.environ,
-        "DEBUG": "0",
-        "SECRET_KEY": secrets.token_urlsafe(50),
-        "ALLOWED_HOSTS": "127.0.0.1,localhost",
-        "SECURE_SSL_REDIRECT": "0",
-        "STATUSPAGE_VAR_DIR": str(var),
-        "STATUS_SNAPSHOT_DIR": str(var / "snapshot"),
-        "EMAIL_BACKEND": "console",
-        "LOG_LEVEL": "WARNING",
-    }
-    manage = [PYTHON, str(ROOT / "manage.py")]
-    for command in (
-        ["compile_catalogs"],
-        ["migrate", "--noinput"],
-        ["load_demo"],
-        ["collectstatic", "--noinput"],
-    ):
-        subprocess.run(manage + command, env=env, check=True, cwd=ROOT, stdout=subprocess.DEVNULL)
-    subprocess.run(manage + ["export_site"], env=env, check=True, cwd=ROOT, stdout=sys.stderr)
+    env = environment(Path(os.environ.get("STATUSPAGE_VAR_DIR", ROOT / "var")) / "bench-load")
+    prepare(env)
     workers = int(os.environ.get("BENCH_LOAD_WORKERS", GUNICORN_WORKERS))
     results = {}
     with tempfile.TemporaryDirectory(prefix="bench-load-") as scratch:
-        nginx = start_nginx(Path(scratch), var / "snapshot" / "current")
+        snapshot = Path(env["STATUS_SNAPSHOT_DIR"]) / "current"
+        nginx = start_nginx(
+            Path(scratch), snapshot, proxy_port=NGINX_PORT, static_port=STATIC_PORT, app_port=APP_PORT
+        )
         try:
-            app = start_app(env, workers)
+            app = start_app(env, port=APP_PORT, workers=workers)
             try:
                 for name, path in TARGETS.items():
                     results[name] = {port: load(port, path) for port in (APP_PORT, NGINX_PORT, STATIC_PORT)}
             finally:
                 stop(app)
             fallback = {"cached": status(NGINX_PORT, "/"), "snapshot": status(NGINX_PORT, NOT_CACHED)}
-            app = start_app({**env, "PUBLIC_PAGE_CACHE_SECONDS": "0"}, workers)
+            app = start_app({**env, "PUBLIC_PAGE_CACHE_SECONDS": "0"}, port=APP_PORT, workers=workers)
             try:
                 uncached = load(APP_PORT, "/")
             finally:
@@ -135,7 +115,7 @@ def report(results: dict, uncached: dict, fallback: dict) -> None:
 
 def load(port: int, path: str) -> dict:
     warm(port, path)
-    return wrk(port, path)
+    return wrk(f"http://127.0.0.1:{port}{path}", connections=CONNECTIONS, seconds=SECONDS)
 
 
 def status(port: int, path: str) -> int:
@@ -144,81 +124,6 @@ def status(port: int, path: str) -> int:
             return response.status
     except urllib.error.HTTPError as error:
         return error.code
-
-
-def start_app(env: dict, workers: int) -> subprocess.Popen:
-    process = subprocess.Popen(
-        [
-            GUNICORN,
-            WSGI_APPLICATION,
-            "-w",
-            str(workers),
-            *GUNICORN_WORKER_OPTIONS,
-            "-b",
-            f"127.0.0.1:{APP_PORT}",
-            "--log-level",
-            "warning",
-        ],
-        env=env,
-        cwd=ROOT,
-    )
-    wait_for(APP_PORT, process)
-    return process
-
-
-def start_nginx(scratch: Path, snapshot: Path) -> subprocess.Popen:
-    """One nginx: the shipped proxy configuration on NGINX_PORT, the snapshot only on STATIC_PORT."""
-    deploy = ROOT / "deploy/nginx"
-    proxy = (deploy / "statuspage.conf").read_text()
-    proxy = re.sub(r"listen 80;.*", f"listen 127.0.0.1:{NGINX_PORT};", proxy)
-    proxy = re.sub(r"server 127.0.0.1:8000;.*", f"server 127.0.0.1:{APP_PORT};", proxy)
-    proxy = re.sub(
-        r"proxy_cache_path /var/cache/nginx/statuspage ", f"proxy_cache_path {scratch}/cache ", proxy
-    )
-    static = (deploy / "snapshot.conf").read_text()
-    static = re.sub(r"listen 80;.*", f"listen 127.0.0.1:{STATIC_PORT};", static)
-    for name, text in (("statuspage.conf", proxy), ("snapshot.conf", static)):
-        text = re.sub(r"root /srv/statuspage/snapshot/current;.*", f"root {snapshot};", text)
-        (scratch / name).write_text(text)
-    for folder in ("body", "proxy", "fastcgi", "uwsgi", "scgi", "cache"):
-        (scratch / folder).mkdir()
-    (scratch / "nginx.conf").write_text(
-        f"""worker_processes {os.cpu_count() or 1};
-pid {scratch}/nginx.pid;
-error_log {scratch}/error.log warn;
-daemon off;
-events {{ worker_connections 4096; }}
-http {{
-    access_log off;
-    sendfile on;
-    keepalive_requests 100000;
-    client_body_temp_path {scratch}/body;
-    proxy_temp_path {scratch}/proxy;
-    fastcgi_temp_path {scratch}/fastcgi;
-    uwsgi_temp_path {scratch}/uwsgi;
-    scgi_temp_path {scratch}/scgi;
-    include {deploy}/languages.conf;
-    include {scratch}/statuspage.conf;
-    include {scratch}/snapshot.conf;
-}}
-"""
-    )
-    os.chmod(scratch, 0o755)
-    process = subprocess.Popen(["nginx", "-p", str(scratch), "-c", str(scratch / "nginx.conf")])
-    wait_for(STATIC_PORT, process)
-    return process
-
-
-def wait_for(port: int, process: subprocess.Popen) -> None:
-    for _ in range(300):
-        if process.poll() is not None:
-            raise SystemExit(f"server on port {port} exited with {process.returncode}")
-        try:
-            urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=2)
-            return
-        except OSError:
-            time.sleep(0.1)
-    raise SystemExit(f"nothing answered on port {port}")
 
 
 def warm(port: int, path: str) -> None:
@@ -232,34 +137,6 @@ def warm(port: int, path: str) -> None:
         capture_output=True,
         check=True,
     )
-
-
-def stop(process: subprocess.Popen) -> None:
-    process.terminate()
-    try:
-        process.wait(timeout=20)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait()
-
-
-UNITS = {"us": 0.001, "ms": 1.0, "s": 1000.0}
-
-
-def wrk(port: int, path: str) -> dict:
-    output = subprocess.run(
-        ["wrk", "-t2", f"-c{CONNECTIONS}", f"-d{SECONDS}s", "--latency", f"http://127.0.0.1:{port}{path}"],
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout
-    rps = float(re.search(r"Requests/sec:\s+([\d.]+)", output).group(1))
-    value, unit = re.search(r"99%\s+([\d.]+)(us|ms|s)", output).groups()
-    kinds = {kind: int(n) for kind, n in re.findall(r"(connect|read|write|timeout) (\d+)", output)}
-    non_2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", output)
-    kinds["non-2xx"] = int(non_2xx.group(1)) if non_2xx else 0
-    kinds = {kind: n for kind, n in kinds.items() if n}
-    return {"rps": rps, "p99_ms": float(value) * UNITS[unit], "errors": sum(kinds.values()), "kinds": kinds}
 
 
 if __name__ == "__main__":
