@@ -124,7 +124,7 @@ def app():
 
 @pytest.fixture
 def nginx(tmp_path, snapshot, app):
-    """nginx with deploy/nginx/statuspage.conf, as scripts/bench_load.py rewrites it."""
+    """nginx with deploy/nginx/statuspage.conf, as scripts/bench_stack.py rewrites it."""
     port, scratch = free_port(), tmp_path / "nginx"
     scratch.mkdir()
     server = (DEPLOY / "statuspage.conf").read_text()
