@@ -249,7 +249,10 @@ class Surge:
 
     def read_summary(self) -> None:
         while not self.done.is_set():
-            document = json.loads(fetch("/api/v2/summary.json") or b"{}")
+            try:
+                document = json.loads(fetch("/api/v2/summary.json") or b"{}")
+            except ValueError:  # a cut-off answer: read again
+                document = {}
             now = time.time()
             shown = {
                 metric["id"]: parse_time(metric["measured_at"])
