@@ -5,7 +5,7 @@ That format stays here; our extra, live metrics, sits under `x_metrics`, which t
 import datetime as dt
 import hashlib
 from dataclasses import dataclass
-from functools import partial
+from functools import cached_property, partial
 
 from django.conf import settings
 from django.utils import timezone
@@ -44,7 +44,6 @@ class Page:
     page_id: str
     tree: list[selectors.GroupView]
     positions: dict[tuple[str, int], int]
-    windows: dict[int, list[float]]
 
     @classmethod
     def load(cls, language: str) -> "Page":
@@ -55,15 +54,13 @@ class Page:
                 positions[("group", view.group.pk)] = len(positions) + 1
             for component in view.components:
                 positions[("component", component.pk)] = len(positions) + 1
-        metrics = [
-            metric for view in tree for component in view.components for metric in component.metrics.all()
-        ]
-        return cls(
-            language=language,
-            page_id=page_id(),
-            tree=tree,
-            positions=positions,
-            windows=selectors.metric_window_values(metrics),
+        return cls(language=language, page_id=page_id(), tree=tree, positions=positions)
+
+    @cached_property
+    def windows(self) -> dict[int, list[float]]:
+        """Each metric's recent values, read only by the documents that show metrics."""
+        return selectors.metric_window_values(
+            [metric for component in self.components() for metric in component.metrics.all()]
         )
 
     def text(self, texts: dict, original: str | None = None) -> str:
