@@ -25,6 +25,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+os.chdir(ROOT)  # importing the settings puts the working directory first on sys.path
 os.environ.setdefault("STATUSPAGE_VAR_DIR", "/tmp/statuspage-bench-pages")
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "statuspage.settings")
 os.environ.setdefault("ALLOWED_HOSTS", "testserver")
