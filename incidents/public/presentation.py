@@ -289,7 +289,7 @@ def point_readouts(
 
 
 # The same hours and days are labelled on every chart and every render (a 7-day chart has 168):
-# Babel takes most of a component page's render to write them anew each time.
+# writing them anew with Babel was half the cost of a component page's charts (docs/public-site.md).
 @lru_cache(maxsize=8192)
 def _point_time(at: dt.datetime, language: str, zone: ZoneInfo, daily: bool) -> str:
     if daily:
