@@ -66,8 +66,8 @@ def timelines(incidents: list[Incident]) -> Timelines:
         .order_by("component__position", "component__slug", "pk")
         .values_list("update_id", "component_id", "old_status", "new_status")
     )
-    for update_id, *change in changes:
-        by_pk[update_id].changes.append(tuple(change))
+    for update_id, component_id, old_status, new_status in changes:
+        by_pk[update_id].changes.append((component_id, old_status, new_status))
     components: dict[int, list[int]] = defaultdict(list)
     affected = (
         Incident.components.through.objects.filter(incident_id__in=ids)
