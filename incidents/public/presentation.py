@@ -3,6 +3,7 @@
 import datetime as dt
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from zoneinfo import ZoneInfo
 
 from django.conf import settings
@@ -145,10 +146,11 @@ def metric_row(
 
 
 def _readouts(metric: Metric, points: Iterable[tuple[str, float | None]], language: str) -> list[str]:
+    no_data, measured = _("%(time)s: no data"), _("%(time)s: %(value)s")
     return [
-        _("%(time)s: no data") % {"time": when}
+        no_data % {"time": when}
         if value is None
-        else _("%(time)s: %(value)s") % {"time": when, "value": metric_value(metric, value, language)}
+        else measured % {"time": when, "value": metric_value(metric, value, language)}
         for when, value in points
     ]
 
@@ -280,13 +282,19 @@ def point_readouts(
     daily: bool,
 ) -> list[str]:
     """What a chart says of each point when pointed at: "Mar 4, 14:00: 1.8 s" ("Mar 4, 2026: …" daily)."""
+    zone = zone or formatting.status_zone()
+    return _readouts(
+        metric, ((_point_time(at, language, zone, daily), value) for at, value in points), language
+    )
 
-    def when(at: dt.datetime) -> str:
-        if daily:
-            return _time_label(at, language, zone=zone, dates_only=True)
-        return formatting.format_day_time(at, language, zone=zone)
 
-    return _readouts(metric, ((when(at), value) for at, value in points), language)
+# The same hours and days are labelled on every chart and every render (a 7-day chart has 168):
+# writing them anew with Babel was half the cost of a component page's charts (docs/public-site.md).
+@lru_cache(maxsize=8192)
+def _point_time(at: dt.datetime, language: str, zone: ZoneInfo, daily: bool) -> str:
+    if daily:
+        return _time_label(at, language, zone=zone, dates_only=True)
+    return formatting.format_day_time(at, language, zone=zone)
 
 
 def metric_charts(

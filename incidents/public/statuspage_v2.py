@@ -5,7 +5,7 @@ That format stays here; our extra, live metrics, sits under `x_metrics`, which t
 import datetime as dt
 import hashlib
 from dataclasses import dataclass
-from functools import partial
+from functools import cached_property, partial
 
 from django.conf import settings
 from django.utils import timezone
@@ -14,7 +14,7 @@ from incidents import selectors
 from incidents.metrics.indicator import page_indicator
 from incidents.metrics.readings import metric_reading
 from incidents.metrics.rollups import exact_quantile
-from incidents.models import Component, ComponentChange, ComponentGroup, Incident, IncidentUpdate, Metric
+from incidents.models import Component, ComponentGroup, Incident, Metric
 from incidents.translation import pick
 
 BASE36 = "0123456789abcdefghijklmnopqrstuvwxyz"
@@ -44,7 +44,6 @@ class Page:
     page_id: str
     tree: list[selectors.GroupView]
     positions: dict[tuple[str, int], int]
-    windows: dict[int, list[float]]
 
     @classmethod
     def load(cls, language: str) -> "Page":
@@ -55,15 +54,13 @@ class Page:
                 positions[("group", view.group.pk)] = len(positions) + 1
             for component in view.components:
                 positions[("component", component.pk)] = len(positions) + 1
-        metrics = [
-            metric for view in tree for component in view.components for metric in component.metrics.all()
-        ]
-        return cls(
-            language=language,
-            page_id=page_id(),
-            tree=tree,
-            positions=positions,
-            windows=selectors.metric_window_values(metrics),
+        return cls(language=language, page_id=page_id(), tree=tree, positions=positions)
+
+    @cached_property
+    def windows(self) -> dict[int, list[float]]:
+        """Each metric's recent values, read only by the documents that show metrics."""
+        return selectors.metric_window_values(
+            [metric for component in self.components() for metric in component.metrics.all()]
         )
 
     def text(self, texts: dict, original: str | None = None) -> str:
@@ -71,6 +68,10 @@ class Page:
 
     def components(self) -> list[Component]:
         return [component for view in self.tree for component in view.components]
+
+    @cached_property
+    def components_by_id(self) -> dict[int, Component]:
+        return {component.pk: component for component in self.components()}
 
     def page(self) -> dict:
         updated_at = selectors.page_updated_at() or timezone.now()
@@ -162,7 +163,7 @@ class Page:
             return f"{self.text(component.group.name) or component.group.slug} - {name}"
         return name
 
-    def incident(self, incident: Incident) -> dict:
+    def incident(self, incident: Incident, timelines: selectors.Timelines) -> dict:
         row = {
             "id": incident.public_id,
             "name": self.text(incident.title, incident.original_language) or incident.slug,
@@ -181,14 +182,14 @@ class Page:
             row["scheduled_for"] = timestamp(incident.scheduled_for)
             row["scheduled_until"] = timestamp(incident.scheduled_until)
         # Statuspage's updates always carry a status: context events (ours, without one) stay out.
-        row["incident_updates"] = [
-            self.update(update, incident) for update in incident.updates.all() if update.status
+        row["incident_updates"] = [self.update(update, incident) for update in timelines.updates[incident.pk]]
+        row["components"] = [
+            self.component(self.components_by_id[pk], with_metrics=False)
+            for pk in timelines.components[incident.pk]
         ]
-        row["components"] = [self.component(c, with_metrics=False) for c in incident.components.all()]
         return row
 
-    def update(self, update: IncidentUpdate, incident: Incident) -> dict:
-        changes = list(update.component_changes.all())
+    def update(self, update: selectors.UpdateRow, incident: Incident) -> dict:
         return {
             "id": update.public_id,
             "status": update.status,
@@ -197,19 +198,25 @@ class Page:
             "created_at": timestamp(update.created_at),
             "updated_at": timestamp(update.updated_at),
             "display_at": timestamp(update.display_at),
-            "affected_components": [self.affected(change) for change in changes] or None,
+            "affected_components": [self.affected(*change) for change in update.changes] or None,
             "deliver_notifications": update.deliver_notifications,
             "custom_tweet": None,
             "tweet_id": None,
         }
 
-    def affected(self, change: ComponentChange) -> dict:
+    def affected(self, component_id: int, old_status: str, new_status: str) -> dict:
+        component = self.components_by_id[component_id]
         return {
-            "code": change.component.public_id,
-            "name": self.full_name(change.component),
-            "old_status": change.old_status,
-            "new_status": change.new_status,
+            "code": component.public_id,
+            "name": self.full_name(component),
+            "old_status": old_status,
+            "new_status": new_status,
         }
+
+    def events(self, incidents: list[Incident]) -> list[dict]:
+        """Incidents or maintenance with their whole timelines, read in one go."""
+        timelines = selectors.timelines(incidents)
+        return [self.incident(incident, timelines) for incident in incidents]
 
 
 def incident_status(incident: Incident) -> str:
@@ -221,15 +228,17 @@ def incident_status(incident: Incident) -> str:
 
 
 def summary(page: Page) -> dict:
+    unresolved = selectors.unresolved_incidents()
     windows = selectors.recent_maintenances(
         limit=None, statuses=selectors.MAINTENANCE_UPCOMING + selectors.MAINTENANCE_ACTIVE
     )
+    events = page.events(unresolved + windows)
     return {
         "page": page.page(),
         "status": page.status(),
         "components": page.component_list(),
-        "incidents": [page.incident(i) for i in selectors.unresolved_incidents()],
-        "scheduled_maintenances": [page.incident(m) for m in windows],
+        "incidents": events[: len(unresolved)],
+        "scheduled_maintenances": events[len(unresolved) :],
     }
 
 
@@ -242,16 +251,18 @@ def components(page: Page) -> dict:
 
 
 def incidents(page: Page) -> dict:
-    return {"page": page.page(), "incidents": [page.incident(i) for i in selectors.recent_incidents()]}
+    return {"page": page.page(), "incidents": page.events(selectors.recent_incidents())}
 
 
 def unresolved(page: Page) -> dict:
-    return {"page": page.page(), "incidents": [page.incident(i) for i in selectors.unresolved_incidents()]}
+    return {"page": page.page(), "incidents": page.events(selectors.unresolved_incidents())}
 
 
 def maintenances(page: Page, statuses=None) -> dict:
-    rows = [page.incident(m) for m in selectors.recent_maintenances(statuses=statuses)]
-    return {"page": page.page(), "scheduled_maintenances": rows}
+    return {
+        "page": page.page(),
+        "scheduled_maintenances": page.events(selectors.recent_maintenances(statuses=statuses)),
+    }
 
 
 DOCUMENTS = {

@@ -18,8 +18,11 @@ from .public import (
 from .statuspage import (
     MAINTENANCE_ACTIVE,
     MAINTENANCE_UPCOMING,
+    Timelines,
+    UpdateRow,
     recent_incidents,
     recent_maintenances,
+    timelines,
     unresolved_incidents,
 )
 from .uptime import (
@@ -58,6 +61,9 @@ __all__ = [
     "related_incidents",
     "recent_incidents",
     "recent_maintenances",
+    "timelines",
+    "Timelines",
+    "UpdateRow",
     "status_periods",
     "unresolved_incidents",
     "uptime",

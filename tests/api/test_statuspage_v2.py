@@ -8,6 +8,8 @@ from pathlib import Path
 import pytest
 import time_machine
 from django.core.cache import cache
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from incidents.lifecycle.commands import PostUpdate, ScheduleMaintenance, WritePostmortem
 from incidents.lifecycle.opening import schedule_maintenance
@@ -320,6 +322,14 @@ def test_a_second_read_is_served_from_the_cache(client, page, django_assert_num_
     get(client, "summary")
     with django_assert_num_queries(0):
         assert get(client, "summary").status_code == 200
+
+
+@pytest.mark.parametrize("endpoint", sorted(set(TOP_LEVEL) - {"summary", "components"}))
+def test_documents_without_metrics_never_read_samples(client, page, endpoint):
+    with CaptureQueriesContext(connection) as queries:
+        assert get(client, endpoint).status_code == 200
+
+    assert not [query for query in queries if "incidents_sample" in query["sql"]]
 
 
 def test_a_committed_change_invalidates_the_cached_documents(

@@ -6,6 +6,7 @@ import json
 import re
 
 import pytest
+from django.core.cache import cache
 from django.test import Client
 
 from incidents.importers.samples.service import import_samples
@@ -52,6 +53,16 @@ def test_a_components_charts_say_each_hour_and_day_in_the_pages_zone(client, sit
     assert [text for _x, text in chart_readouts(page, delay_chart(site, "90d"))] == [
         "Mar 10, 2026: 2.7\u00a0sec"
     ]
+
+
+def test_the_same_hours_read_in_the_zone_the_page_is_set_to_now(client, site, settings):
+    client.get("/components/webhook-delivery/")  # the hours said once in Europe/Oslo
+    settings.STATUS_TIME_ZONE = "UTC"
+    cache.clear()
+
+    page = client.get("/components/webhook-delivery/").content.decode()
+
+    assert chart_readouts(page, delay_chart(site, "24h"))[0][1] == "Mar 10, 09:00: 2.7\u00a0sec"
 
 
 def test_a_components_charts_say_their_points_in_the_pages_language(client, site):

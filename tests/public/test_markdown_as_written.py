@@ -10,7 +10,7 @@ from incidents.lifecycle.commands import DeclareIncident, PostUpdate
 from incidents.lifecycle.opening import declare_incident
 from incidents.lifecycle.updates import post_update
 from incidents.models import IncidentUpdate
-from incidents.rendering import render_markdown
+from incidents.rendering import markdown_digest, render_markdown
 
 pytestmark = pytest.mark.django_db
 
@@ -107,3 +107,17 @@ def test_html_stored_under_the_previous_rules_is_rendered_again(client, admin):
     assert f"<p>{NORWEGIAN}</p>" in page
     feed = client.get("/nb/history.atom").content.decode()
     assert "&lt;li&gt;september" not in feed and "12. september mellom" in feed
+
+
+def test_the_incident_page_shows_the_html_stored_with_the_update(client, admin):
+    incident = declare_incident(
+        DeclareIncident(title="Forsinkelse", language="nb", body=NORWEGIAN), actor=admin
+    )
+    # Stored under the current rules, so the page shows it as written rather than rendering again.
+    IncidentUpdate.objects.filter(incident=incident).update(
+        body_html={markdown_digest(NORWEGIAN): "<p>As stored when it was posted.</p>"}
+    )
+
+    page = client.get(f"/nb/incidents/{incident.slug}/").content.decode()
+
+    assert "<p>As stored when it was posted.</p>" in page
