@@ -42,6 +42,7 @@ class MetricRow:
     late: str = ""  # "23 minutes": a latency metric's value when past its degraded threshold
     threshold: str = ""  # "limit 500 ms": the mildest threshold the value is judged against
     exact: str = ""  # "1,380.0 s": the value unscaled, when `value` reads it in another unit
+    aggregation: str = ""  # "p95": how the value is aggregated
 
 
 @dataclass
@@ -120,6 +121,7 @@ def metric_row(
         status=reading.status,
         late=latency_text(metric, reading.value, language) if excess is not None else "",
         threshold=threshold_text(metric, language),
+        aggregation=metric.get_aggregation_display(),
     )
     if hourly is not None:
         present = [v for v in hourly if v is not None]
