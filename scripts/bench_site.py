@@ -38,7 +38,9 @@ The overview's render cost is measured on the demo data (`load_demo`, loaded afr
 SQLite file), served as users run it (DEBUG off, the page cache on): render_ms is the overview
 right after a content change (the content version moves, so every cache kept under it is cold),
 live_render_ms after a live-figure change only (the live version moves), each the p50 of
-BENCH_SITE_RENDER_RUNS (default 40); overview_bytes is the overview's uncompressed HTML.
+BENCH_SITE_RENDER_RUNS (default 40); overview_bytes is the overview's uncompressed HTML. On
+stderr, beside them, the Python function calls of one such render (render_calls,
+live_render_calls): what a render costs in work, which load on the machine does not move.
 
 Prints one line per page, then the churn figures, then the overall figures:
     page=<name> queries_small=<n> queries_large=<n> p50_ms_small=<x> p50_ms_large=<y> ratio=<r>
@@ -129,7 +131,10 @@ def child(dataset: str) -> None:
         reply({"overview_bytes": len(client.get("/").content)})
         for line in sys.stdin:
             command, argument = line.split()
-            reply(render_after_change(client, argument, content=command == "render"))
+            if command.endswith("-calls"):
+                reply(calls_after_change(client, argument, content=command == "render-calls"))
+            else:
+                reply(render_after_change(client, argument, content=command == "render"))
         return
     if dataset != "churn":
         for name, path in pages.items():
@@ -171,6 +176,18 @@ def timed_get(client, path: str) -> float:
     if status != 200:
         raise SystemExit(f"{path} answered {status}")
     return elapsed
+
+
+def calls_after_change(client, path: str, *, content: bool) -> int:
+    """The Python function calls of one render after a change: the work a render does, the same
+    on a busy machine as on a quiet one, where its time is not."""
+    import cProfile
+    import io
+    import pstats
+
+    profile = cProfile.Profile()
+    profile.runcall(render_after_change, client, path, content=content)
+    return pstats.Stats(profile, stream=io.StringIO()).total_calls
 
 
 def render_after_change(client, path: str, *, content: bool) -> float:
@@ -502,14 +519,16 @@ def render_figures(var_dir: Path, *, runs: int) -> dict:
     shutil.rmtree(demo_dir, ignore_errors=True)
     site = Site("demo", database=database, var_dir=demo_dir, page_cache=True, debug=False)
     figures = {"overview_bytes": site.ready["overview_bytes"]}
-    for name, command in (("render_ms", "render"), ("live_render_ms", "live")):
+    for name, command in (("render", "render"), ("live_render", "live")):
         for _ in range(WARM_UP):
             site.ask(command, "/")
-        figures[name] = p50(site, command, "/", runs)
+        figures[f"{name}_ms"] = p50(site, command, "/", runs)
+        figures[f"{name}_calls"] = site.ask(f"{command}-calls", "/")
     site.close()
     database.unlink()
     print(
         f"overview: render_ms={figures['render_ms']:.1f} live_render_ms={figures['live_render_ms']:.1f} "
+        f"render_calls={figures['render_calls']} live_render_calls={figures['live_render_calls']} "
         f"overview_bytes={figures['overview_bytes']}",
         file=sys.stderr,
     )
