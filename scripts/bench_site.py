@@ -30,13 +30,26 @@ and the updates posted; renders are the views the page cache ran (incidents.publ
 .renders), summed over the languages; renders_feeds is the most any one feed (the history
 Atom and RSS) rendered.
 
-Prints one line per page, then the churn figures, then the worst ratio and the most queries:
-    page=<name> queries_small=<n> queries_large=<n> p50_ms_small=<x> p50_ms_large=<y> ratio=<y/x>
+A page's ratio is the median of its paired ratios (the large dataset's time over the small
+one's, request by request), each request timed with the garbage collector held off, after a
+warm-up: a pause that slows one request of a pair no longer moves the figure.
+
+The overview's render cost is measured on the demo data (`load_demo`, loaded afresh into its own
+SQLite file), served as users run it (DEBUG off, the page cache on): render_ms is the overview
+right after a content change (the content version moves, so every cache kept under it is cold),
+live_render_ms after a live-figure change only (the live version moves), each the p50 of
+BENCH_SITE_RENDER_RUNS (default 40); overview_bytes is the overview's uncompressed HTML. On
+stderr, beside them, the Python function calls of one such render (render_calls,
+live_render_calls): what a render costs in work, which load on the machine does not move.
+
+Prints one line per page, then the churn figures, then the overall figures:
+    page=<name> queries_small=<n> queries_large=<n> p50_ms_small=<x> p50_ms_large=<y> ratio=<r>
         cached_p50_ms_small=<a> cached_p50_ms_large=<b>
     churn: samples=<n> edits=<e> renders_history=<h> renders_feeds=<f> renders_maintenance=<m>
-    site: worst_ratio=<r> max_queries=<q>
+    site: worst_ratio=<r> max_queries=<q> render_ms=<x> live_render_ms=<y> overview_bytes=<b>
 """
 
+import gc
 import hashlib
 import json
 import os
@@ -51,6 +64,8 @@ from pathlib import Path
 from xml.etree import ElementTree
 
 ROOT = Path(__file__).resolve().parent.parent
+# Untimed requests before each page's timed ones: code paths, templates and SQLite's pages warm.
+WARM_UP = 5
 
 
 def child(dataset: str) -> None:
@@ -75,7 +90,12 @@ def child(dataset: str) -> None:
     with open(os.devnull, "w") as quiet:  # stdout carries the answers to the parent
         call_command("migrate", verbosity=0, interactive=False, stdout=quiet)
     if not Component.objects.exists():
-        build_history(**SHAPES[dataset])
+        if dataset == "demo":
+            from incidents.demo.loader import load_demo
+
+            load_demo()
+        else:
+            build_history(**SHAPES[dataset])
 
     incident = (
         Incident.objects.published()
@@ -107,6 +127,15 @@ def child(dataset: str) -> None:
         "rollups": Rollup.objects.count(),
     }
     shown = {}
+    if dataset == "demo":
+        reply({"overview_bytes": len(client.get("/").content)})
+        for line in sys.stdin:
+            command, argument = line.split()
+            if command.endswith("-calls"):
+                reply(calls_after_change(client, argument, content=command == "render-calls"))
+            else:
+                reply(render_after_change(client, argument, content=command == "render"))
+        return
     if dataset != "churn":
         for name, path in pages.items():
             response = client.get(path)
@@ -130,11 +159,47 @@ def child(dataset: str) -> None:
             reply(churn(client, component, seconds=int(argument)))
         else:
             with override_settings(PUBLIC_PAGE_CACHE_SECONDS=300 if command == "cached" else 0):
-                started = time.perf_counter()
-                client.get(argument)
-                elapsed = (time.perf_counter() - started) * 1000
-            reply(elapsed)
+                reply(timed_get(client, argument))
             connection.queries_log.clear()
+
+
+def timed_get(client, path: str) -> float:
+    """One request in ms, the garbage collector held off: a collection is not the page's cost."""
+    gc.collect()
+    gc.disable()
+    try:
+        started = time.perf_counter()
+        status = client.get(path).status_code
+        elapsed = (time.perf_counter() - started) * 1000
+    finally:
+        gc.enable()
+    if status != 200:
+        raise SystemExit(f"{path} answered {status}")
+    return elapsed
+
+
+def calls_after_change(client, path: str, *, content: bool) -> int:
+    """The Python function calls of one render after a change: the work a render does, the same
+    on a busy machine as on a quiet one, where its time is not."""
+    import cProfile
+    import io
+    import pstats
+
+    profile = cProfile.Profile()
+    profile.runcall(render_after_change, client, path, content=content)
+    return pstats.Stats(profile, stream=io.StringIO()).total_calls
+
+
+def render_after_change(client, path: str, *, content: bool) -> float:
+    """`path` right after a content change (`content`) or a live-figure change, in ms: the version
+    moves as a commit moves it, so the request finds nothing kept and renders."""
+    from django.core.cache import cache
+
+    from incidents.public import versions
+
+    versions.page_version(live=True)  # both versions exist from here on
+    cache.incr(versions.CONTENT_KEY if content else versions.LIVE_KEY)
+    return timed_get(client, path)
 
 
 # What each page shows, counted from its markup: (tag, classes) of one shown row (any of the
@@ -343,14 +408,18 @@ def reply(value) -> None:
 class Site:
     """A child process serving one dataset's pages, one request at a time."""
 
-    def __init__(self, dataset: str, *, database: Path, var_dir: Path, page_cache: bool = False):
+    def __init__(
+        self, dataset: str, *, database: Path, var_dir: Path, page_cache: bool = False, debug: bool = True
+    ):
         var_dir.mkdir(parents=True, exist_ok=True)
         env = {
             **os.environ,
             "DATABASE_URL": f"sqlite:///{database}",
             # Its own cache and snapshot folders: the processes must not share cached pages.
             "STATUSPAGE_VAR_DIR": str(var_dir),
-            "DEBUG": "1",
+            # Off as users run it; on, Django keeps every query, which the counts read.
+            "DEBUG": "1" if debug else "0",
+            "LOCAL_RUN": "1",
             "LOG_LEVEL": "ERROR",
         }
         if not page_cache:
@@ -415,7 +484,7 @@ def main() -> None:
             continue
         paths = {dataset: site.ready["pages"][name] for dataset, site in sites.items()}
         queries = {dataset: site.ask("count", paths[dataset]) for dataset, site in sites.items()}
-        for _ in range(3):
+        for _ in range(WARM_UP):
             for dataset, site in sites.items():
                 site.ask("time", paths[dataset])
         timings: dict[str, list[float]] = {"small": [], "large": []}
@@ -424,7 +493,7 @@ def main() -> None:
                 timings[dataset].append(site.ask("time", paths[dataset]))
         small, large = statistics.median(timings["small"]), statistics.median(timings["large"])
         cached = {dataset: p50(site, "cached", paths[dataset], runs) for dataset, site in sites.items()}
-        ratio = large / small
+        ratio = statistics.median(b / a for a, b in zip(timings["small"], timings["large"], strict=True))
         worst, most = max(worst, ratio), max(most, queries["small"], queries["large"])
         print(
             f"page={name} queries_small={queries['small']} queries_large={queries['large']} "
@@ -434,8 +503,36 @@ def main() -> None:
         )
     for site in sites.values():
         site.close()
+    render = render_figures(var_dir, runs=int(os.environ.get("BENCH_SITE_RENDER_RUNS", "40")))
     print(churn_line(var_dir, seconds=churn_seconds), flush=True)
-    print(f"site: worst_ratio={worst:.2f} max_queries={most}")
+    print(
+        f"site: worst_ratio={worst:.2f} max_queries={most} render_ms={render['render_ms']:.1f} "
+        f"live_render_ms={render['live_render_ms']:.1f} overview_bytes={render['overview_bytes']}"
+    )
+
+
+def render_figures(var_dir: Path, *, runs: int) -> dict:
+    """The overview's render after a content change and after a live one, on fresh demo data."""
+    database = var_dir / "bench-site-demo.sqlite3"
+    database.unlink(missing_ok=True)
+    demo_dir = var_dir / "bench-site-demo"
+    shutil.rmtree(demo_dir, ignore_errors=True)
+    site = Site("demo", database=database, var_dir=demo_dir, page_cache=True, debug=False)
+    figures = {"overview_bytes": site.ready["overview_bytes"]}
+    for name, command in (("render", "render"), ("live_render", "live")):
+        for _ in range(WARM_UP):
+            site.ask(command, "/")
+        figures[f"{name}_ms"] = p50(site, command, "/", runs)
+        figures[f"{name}_calls"] = site.ask(f"{command}-calls", "/")
+    site.close()
+    database.unlink()
+    print(
+        f"overview: render_ms={figures['render_ms']:.1f} live_render_ms={figures['live_render_ms']:.1f} "
+        f"render_calls={figures['render_calls']} live_render_calls={figures['live_render_calls']} "
+        f"overview_bytes={figures['overview_bytes']}",
+        file=sys.stderr,
+    )
+    return figures
 
 
 def churn_line(var_dir: Path, *, seconds: int) -> str:

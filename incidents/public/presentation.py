@@ -1,7 +1,7 @@
 """What the public pages show, built from selector results and formatted in the page's language."""
 
 import datetime as dt
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from zoneinfo import ZoneInfo
@@ -15,6 +15,7 @@ from incidents.metrics import readings
 from incidents.metrics.uptime import day_starts
 from incidents.models import Component, ComponentGroup, ComponentStatus, Incident, Metric
 from incidents.public import charts
+from incidents.public.links import slug_link
 from incidents.public.uptime_bars import overview_bars
 from incidents.translation import Shown, pick
 
@@ -42,6 +43,7 @@ class MetricRow:
     late: str = ""  # "23 minutes": a latency metric's value when past its degraded threshold
     threshold: str = ""  # "limit 500 ms": the mildest threshold the value is judged against
     exact: str = ""  # "1,380.0 s": the value unscaled, when `value` reads it in another unit
+    aggregation: str = ""  # "p95": how the value is aggregated
 
 
 @dataclass
@@ -52,6 +54,7 @@ class ComponentRow:
     metrics: list[MetricRow] = field(default_factory=list)
     bars: str = ""
     uptime: str = ""  # "99.982 %" over the bars' days
+    url: str = ""  # the component's own page
 
     @property
     def late(self) -> MetricRow | None:
@@ -119,6 +122,7 @@ def metric_row(
         status=reading.status,
         late=latency_text(metric, reading.value, language) if excess is not None else "",
         threshold=threshold_text(metric, language),
+        aggregation=metric.get_aggregation_display(),
     )
     if hourly is not None:
         present = [v for v in hourly if v is not None]
@@ -146,6 +150,7 @@ def metric_row(
 
 
 def _readouts(metric: Metric, points: Iterable[tuple[str, float | None]], language: str) -> list[str]:
+    # Translated once per chart, not once per point: a page of charts looked up hundreds.
     no_data, measured = _("%(time)s: no data"), _("%(time)s: %(value)s")
     return [
         no_data % {"time": when}
@@ -181,22 +186,27 @@ def component_rows(
     components: list[Component],
     *,
     language: str,
+    metrics: Mapping[int, list[Metric]],
     hourly: dict[int, list[float | None]],
     hours: Sequence[str] = (),
     detailed: int | None = None,
 ) -> list[ComponentRow]:
-    """Each component row with its metrics and showcase bars; past the first `detailed`, name and status."""
+    """Each component row with its `metrics` (by component id) and showcase bars; past the first
+    `detailed`, name and status."""
+    now = timezone.now()
+    link = slug_link("public:component")
     rows = [
         ComponentRow(
             component=component,
             name=shown(component.name, component, language=language),
             status=ComponentStatus(component.status),
             metrics=[
-                metric_row(m, language=language, hourly=hourly.get(m.pk), hours=hours)
-                for m in component.metrics.all()
+                metric_row(m, language=language, hourly=hourly.get(m.pk), hours=hours, now=now)
+                for m in metrics.get(component.pk, [])
             ]
             if detailed is None or position < detailed
             else [],
+            url=link(component.slug),
         )
         for position, component in enumerate(components)
     ]
@@ -351,16 +361,24 @@ def metric_charts(
 
 def overview_context(language: str) -> dict:
     """The overview: indicator, open events, and each shown component's row in its group."""
-    summary = selectors.page_summary()
+    overview = selectors.overview_summary()
+    summary = overview.summary
     shown_components = [c for g in summary.groups for c in g.components]
     # A page of hundreds of components drew megabytes of bars: the first ones in page order get
     # their bars and sparklines, the others their name and status (their own pages have the rest).
     detailed = settings.PUBLIC_OVERVIEW_DETAILED_COMPONENTS
-    metrics = [m for c in shown_components[:detailed] for m in c.metrics.all()]
+    metrics = [m for c in shown_components[:detailed] for m in overview.metrics.get(c.pk, [])]
     hourly = selectors.hourly_values(metrics)
     hours = [formatting.format_clock_time(start, language) for start in selectors.hour_starts()]
     rows = iter(
-        component_rows(shown_components, language=language, hourly=hourly, hours=hours, detailed=detailed)
+        component_rows(
+            shown_components,
+            language=language,
+            metrics=overview.metrics,
+            hourly=hourly,
+            hours=hours,
+            detailed=detailed,
+        )
     )
     groups = [
         GroupRow(group=view.group, status=view.status, rows=[next(rows) for _component in view.components])

@@ -2,9 +2,10 @@
 size of the history."""
 
 import datetime as dt
+from collections import defaultdict
 from dataclasses import dataclass, field
 
-from django.db.models import F, Max, Prefetch, QuerySet
+from django.db.models import F, Max, OuterRef, Prefetch, QuerySet, Subquery
 from django.shortcuts import get_object_or_404
 
 from incidents.metrics.indicator import Indicator, page_indicator
@@ -66,11 +67,28 @@ class PageSummary:
         return [c for g in self.groups for c in g.components]
 
 
-def _with_timeline(queryset: QuerySet[Incident]) -> QuerySet[Incident]:
-    return queryset.prefetch_related(
-        Prefetch("updates", queryset=IncidentUpdate.objects.timeline()),
-        Prefetch("components", queryset=Component.objects.order_by("position", "slug")),
+def open_events() -> list[Incident]:
+    """Published open incidents and maintenance, newest first, with their components and, in
+    `latest_updates`, their newest update (or none) read in one more query: an incident gathers
+    an update every few minutes, and prefetching all of them on every render grew with its age."""
+    newest = IncidentUpdate.objects.filter(incident=OuterRef("pk")).timeline().values("pk")[:1]
+    events = list(
+        Incident.objects.published()
+        .open()
+        .order_by("-started_at")
+        .annotate(latest_update_id=Subquery(newest))
+        .prefetch_related(
+            Prefetch(
+                "components",
+                queryset=Component.objects.order_by("position", "slug").only("pk", "slug", "name"),
+            )
+        )
     )
+    latest = IncidentUpdate.objects.in_bulk([e.latest_update_id for e in events if e.latest_update_id])
+    for event in events:
+        found = latest.get(event.latest_update_id)
+        event.latest_updates = [found] if found else []
+    return events
 
 
 def current_indicator() -> Indicator:
@@ -81,12 +99,15 @@ def current_indicator() -> Indicator:
 def page_summary() -> PageSummary:
     """What the overview (and Statuspage's summary.json) says: indicator, groups, open events."""
     groups = grouped_components()
-    components = [c for g in groups for c in g.components]
-    open_events = list(_with_timeline(Incident.objects.published().open().order_by("-started_at")))
-    active = [i for i in open_events if not i.is_maintenance]
-    in_progress = [i for i in open_events if i.is_maintenance and i.status != IncidentStatus.SCHEDULED]
+    return _summary(groups, [c for g in groups for c in g.components])
+
+
+def _summary(groups: list[GroupView], components: list[Component]) -> PageSummary:
+    events = open_events()
+    active = [i for i in events if not i.is_maintenance]
+    in_progress = [i for i in events if i.is_maintenance and i.status != IncidentStatus.SCHEDULED]
     upcoming = sorted(
-        (i for i in open_events if i.is_maintenance and i.status == IncidentStatus.SCHEDULED),
+        (i for i in events if i.is_maintenance and i.status == IncidentStatus.SCHEDULED),
         key=lambda i: i.scheduled_for or i.started_at,
     )
     for view in groups:
@@ -102,6 +123,46 @@ def page_summary() -> PageSummary:
         maintenance_in_progress=in_progress,
         upcoming_maintenance=upcoming,
     )
+
+
+@dataclass
+class OverviewSummary:
+    """What the overview shows: `page_summary`, its components loaded without their relations, and
+    each one's live metrics (probe and health loaded) by component id."""
+
+    summary: PageSummary
+    metrics: dict[int, list[Metric]]
+
+
+# What the overview reads of a component and of a group: the rest stays in the database.
+OVERVIEW_COMPONENT_FIELDS = (
+    "pk",
+    "slug",
+    "name",
+    "group_id",
+    "status",
+    "showcase",
+    "only_show_if_degraded",
+    "start_date",
+)
+OVERVIEW_GROUP_FIELDS = ("pk", "slug", "name", "position")
+
+
+def overview_summary() -> OverviewSummary:
+    """`page_summary` for the overview in four plain queries: components, groups and metrics are
+    read without select_related or prefetch machinery, which cost more than the rows."""
+    components = list(Component.objects.only(*OVERVIEW_COMPONENT_FIELDS).order_by(*PAGE_ORDER))
+    groups = {g.pk: g for g in ComponentGroup.objects.only(*OVERVIEW_GROUP_FIELDS)}
+    views: dict[int | None, GroupView] = {}
+    for component in components:
+        key = component.group_id
+        if key not in views:
+            views[key] = GroupView(groups.get(key) if key is not None else None)
+        views[key].components.append(component)
+    metrics: dict[int, list[Metric]] = defaultdict(list)
+    for metric in live_metrics().filter(component_id__in=[c.pk for c in components]):
+        metrics[metric.component_id].append(metric)
+    return OverviewSummary(summary=_summary(list(views.values()), components), metrics=metrics)
 
 
 def public_incident(slug: str) -> Incident:
