@@ -1,5 +1,5 @@
-/* Day bars: each day is a link to that day's history (which is all there is without
-   JavaScript). Here a click, a tap or Enter opens the day's popover instead: what the day
+/* Day bars: each day that had something to tell is a link to that day's history (which is all
+   there is without JavaScript); quiet days get theirs here. Here a click, a tap or Enter opens the day's popover instead: what the day
    says, its incidents and the link to its history, placed right after the day so Tab reaches
    it; Escape or a click elsewhere closes it. Arrow keys, Home and End move between days, so a
    bar is one stop for Tab rather than ninety. */
@@ -13,8 +13,30 @@
     });
   }
 
+  function daysBefore(day, count) {
+    var date = new Date(day + "T00:00:00Z");
+    date.setUTCDate(date.getUTCDate() - count);
+    return date.toISOString().slice(0, 10);
+  }
+
+  // A quiet day comes without a link (its history says no more than its text): it takes its
+  // bar's last link, which is always there, with its own date counted back from that day's.
+  function linkQuietDays(list) {
+    var days = list.querySelectorAll(":scope > li > a");
+    var last = days[days.length - 1];
+    var href = last && last.getAttribute("href");
+    var lastDay = href && /\d{4}-\d\d-\d\d/.exec(href);
+    if (!lastDay) return;
+    Array.prototype.forEach.call(days, function (link, index) {
+      if (link.hasAttribute("href")) return;
+      link.setAttribute("href", href.split(lastDay[0]).join(daysBefore(lastDay[0], days.length - 1 - index)));
+      link.tabIndex = -1;
+    });
+  }
+
   // The page gives each bar one tab stop (its last day); arrow keys move it below.
   function prepare(root) {
+    root.querySelectorAll("ol.days").forEach(linkQuietDays);
     root.querySelectorAll("ol.days > li > a").forEach(function (link) {
       link.setAttribute("aria-expanded", "false");
     });
@@ -73,6 +95,7 @@
     var link = event.target.closest && event.target.closest("ol.days > li > a");
     if (link) {
       event.preventDefault();
+      prepareOnce();
       if (open && open.link === link) close(false); else show(link);
       return;
     }
@@ -98,9 +121,9 @@
     if (wasOpen) show(days[next]); else close(false);
   });
 
-  // aria-expanded matters only to the keyboard and to assistive technology, so it is set on the
-  // first key press or focus (before the browser moves focus for that Tab) rather than on every
-  // day of every bar at load.
+  // aria-expanded and the quiet days' links matter only once a visitor reaches for a day, so they
+  // are set on the first key press, focus or click on a day (before the browser moves focus for
+  // that Tab) rather than on every day of every bar at load.
   var prepared = false;
   function prepareOnce() {
     if (prepared) return;
