@@ -21,8 +21,8 @@ from incidents.translation import pick
 
 logger = logging.getLogger(__name__)
 
-# A fragment cache; why it is kept, with its measurement, is in docs/public-site.md.
-# The days before today change only with content; the bound covers status periods edited by hand.
+# Fragment caches (by content version, and by the days' own data); that each pays is measured in
+# docs/public-site.md. The bound covers status periods edited by hand and a new deployment's markup.
 PAST_DAYS_SECONDS = 600
 
 
