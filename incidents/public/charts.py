@@ -228,14 +228,15 @@ def day_items(days: Sequence[Day], *, ends_bar: bool = True) -> str:
     """The list items of `days`, oldest first. A bar is one Tab stop, its last day (`ends_bar`): days
     are too narrow on a phone to be separate touch targets (WCAG 2.5.8); arrow keys move between
     them. A day that had something to tell links to its history, its incidents hidden beside it for
-    day-bars.js's popover; a quiet day carries only its text, and day-bars.js gives it the bar's
-    last link with its own date (a link per day was two thirds of the overview's weight)."""
+    day-bars.js's popover; a quiet day carries only its text, which day-bars.js turns into the
+    bar's last link with its own date (a link per day was two thirds of the overview's weight; an
+    `<a>` without href would be an uncrawlable link to Lighthouse)."""
     parts = []
     for index, day in enumerate(days, start=1):
         ends = ends_bar and index == len(days)
         status = "" if day.status == QUIET_STATUS else f' class="status-{day.status}"'
         if day.is_quiet and not ends:
-            parts.append(f"<li{status}><a>{escape(day.text)}</a></li>")
+            parts.append(f"<li{status}><span>{escape(day.text)}</span></li>")
             continue
         stop = "" if ends else ' tabindex="-1"'
         parts.append(f'<li{status}><a href="{escape(day.href)}"{stop}>{escape(day.text)}</a>')

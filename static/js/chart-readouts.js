@@ -181,7 +181,7 @@
 
   // == Days of the day bars ==
   function dayOf(target) {
-    return target.closest && target.closest("ol.days > li > a");
+    return target.closest && target.closest("ol.days > li > :is(a, span)");
   }
 
   // Above the day, centred on it, never past the edges of the bar's box (where the popover goes).

@@ -19,18 +19,20 @@
     return date.toISOString().slice(0, 10);
   }
 
-  // A quiet day comes without a link (its history says no more than its text): it takes its
-  // bar's last link, which is always there, with its own date counted back from that day's.
+  // A quiet day comes as text, not a link (its history says no more than its text): it becomes
+  // its bar's last link, which is always there, with its own date counted back from that day's.
   function linkQuietDays(list) {
-    var days = list.querySelectorAll(":scope > li > a");
-    var last = days[days.length - 1];
-    var href = last && last.getAttribute("href");
+    var days = list.querySelectorAll(":scope > li > :is(a, span)");
+    var href = days.length && days[days.length - 1].getAttribute("href");
     var lastDay = href && /\d{4}-\d\d-\d\d/.exec(href);
     if (!lastDay) return;
-    Array.prototype.forEach.call(days, function (link, index) {
-      if (link.hasAttribute("href")) return;
-      link.setAttribute("href", href.split(lastDay[0]).join(daysBefore(lastDay[0], days.length - 1 - index)));
+    Array.prototype.forEach.call(days, function (day, index) {
+      if (day.tagName !== "SPAN") return;
+      var link = document.createElement("a");
+      link.href = href.split(lastDay[0]).join(daysBefore(lastDay[0], days.length - 1 - index));
       link.tabIndex = -1;
+      link.textContent = day.textContent;
+      day.replaceWith(link);
     });
   }
 
@@ -92,10 +94,12 @@
   }
 
   document.addEventListener("click", function (event) {
-    var link = event.target.closest && event.target.closest("ol.days > li > a");
-    if (link) {
+    var day = event.target.closest && event.target.closest("ol.days > li > :is(a, span)");
+    if (day) {
       event.preventDefault();
+      var item = day.parentElement;
       prepareOnce();
+      var link = item.querySelector(":scope > a");
       if (open && open.link === link) close(false); else show(link);
       return;
     }

@@ -22,7 +22,7 @@ def bar_texts(html: str, component: str) -> list[str]:
     days = re.search(rf'<ol class="days" aria-label="{component}, last 90 days[^"]*">.*?</ol>', html, re.S)
     assert days, f"no bars for {component}"
     return re.findall(
-        r'<li(?: class="status-[a-z_]+")?><a(?: href="[^"]*")?(?: tabindex="-1")?>([^<]*)</a>', days.group(0)
+        r'<li(?: class="status-[a-z_]+")?><(?:span|a href="[^"]*"(?: tabindex="-1")?)>([^<]*)<', days.group(0)
     )
 
 
