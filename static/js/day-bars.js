@@ -21,6 +21,7 @@
 
   // A quiet day comes as text, not a link (its history says no more than its text): it becomes
   // its bar's last link, which is always there, with its own date counted back from that day's.
+  // One bar at a time, as it is reached: all of them at once took a long task on a phone.
   function linkQuietDays(list) {
     var days = list.querySelectorAll(":scope > li > :is(a, span)");
     var href = days.length && days[days.length - 1].getAttribute("href");
@@ -31,6 +32,7 @@
       var link = document.createElement("a");
       link.href = href.split(lastDay[0]).join(daysBefore(lastDay[0], days.length - 1 - index));
       link.tabIndex = -1;
+      link.setAttribute("aria-expanded", "false");
       link.textContent = day.textContent;
       day.replaceWith(link);
     });
@@ -38,7 +40,6 @@
 
   // The page gives each bar one tab stop (its last day); arrow keys move it below.
   function prepare(root) {
-    root.querySelectorAll("ol.days").forEach(linkQuietDays);
     root.querySelectorAll("ol.days > li > a").forEach(function (link) {
       link.setAttribute("aria-expanded", "false");
     });
@@ -98,7 +99,7 @@
     if (day) {
       event.preventDefault();
       var item = day.parentElement;
-      prepareOnce();
+      linkQuietDays(item.parentElement);
       var link = item.querySelector(":scope > a");
       if (open && open.link === link) close(false); else show(link);
       return;
@@ -125,9 +126,9 @@
     if (wasOpen) show(days[next]); else close(false);
   });
 
-  // aria-expanded and the quiet days' links matter only once a visitor reaches for a day, so they
-  // are set on the first key press, focus or click on a day (before the browser moves focus for
-  // that Tab) rather than on every day of every bar at load.
+  // aria-expanded matters only to the keyboard and to assistive technology, so it is set on the
+  // first key press or focus (before the browser moves focus for that Tab) rather than on every
+  // day of every bar at load.
   var prepared = false;
   function prepareOnce() {
     if (prepared) return;
@@ -138,5 +139,10 @@
   }
   document.addEventListener("keydown", prepareOnce, true);
   document.addEventListener("focusin", prepareOnce, true);
+  // A bar's quiet days become links once a day of it has focus, so arrow keys reach each of them.
+  document.addEventListener("focusin", function (event) {
+    var list = event.target.closest && event.target.closest("ol.days");
+    if (list) linkQuietDays(list);
+  }, true);
   document.addEventListener("refresh:replaced", function (event) { if (prepared) prepare(event.detail); });
 })();

@@ -155,6 +155,27 @@ def test_a_days_popover_opens_by_touch_on_a_phone_with_fewer_wider_days(browser,
     assert inside
 
 
+def test_a_quiet_day_served_as_text_opens_a_popover_leading_to_that_days_history(browser, live_server, page):
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    browser.get(live_server.url + "/")
+    unfold(browser, "Core")
+    quiet = css(browser, "#component-public-api ol.days > li:nth-child(80) > span")
+    said = quiet.get_attribute("textContent")
+
+    ActionChains(browser).move_to_element(quiet).click().perform()
+
+    popover = wait(browser, lambda _: css(browser, ".day-popover"))
+    day = (timezone.now().astimezone(formatting.status_zone()) - dt.timedelta(days=10)).date().isoformat()
+    assert popover.text.startswith(said)
+    history = popover.find_element("link text", "This day in the history")
+    assert (
+        history.get_attribute("href")
+        == f"{live_server.url}/history/?from={day}&to={day}&component=public-api"
+    )
+    assert browser.current_url == live_server.url + "/"
+
+
 def test_the_page_refreshes_a_components_status_without_a_reload(browser, live_server, page, admin):
     browser.get(live_server.url + "/")
     core = css(browser, "details.group")
