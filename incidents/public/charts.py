@@ -16,10 +16,19 @@ from django.utils.safestring import SafeString, mark_safe
 
 @dataclass(frozen=True)
 class Day:
-    css_class: str  # status-operational, status-major_outage, … or status-none for no data
+    status: str  # operational, major_outage, … or none for no data
     text: str  # what the day says: its link's text and the first line of its popover
     href: str  # that day's history, the detail without JavaScript
     incidents: tuple[tuple[str, str], ...] = ()  # (href, title) of the day's incidents
+
+    @property
+    def is_quiet(self) -> bool:
+        """Operational or without data, and no incident: its history says nothing its text does not."""
+        return self.status in (QUIET_STATUS, NO_DATA) and not self.incidents
+
+
+QUIET_STATUS = "operational"  # a bar's usual day, drawn without a class
+NO_DATA = "none"
 
 
 def _number(value: float) -> str:
@@ -216,13 +225,21 @@ def line_chart(
 
 
 def day_items(days: Sequence[Day], *, ends_bar: bool = True) -> str:
-    """The list items of `days`, oldest first: each a link to its history, its incidents hidden beside
-    it for day-bars.js's popover. A bar is one Tab stop, its last day (`ends_bar`): days are too
-    narrow on a phone to be separate touch targets (WCAG 2.5.8); arrow keys move between them."""
+    """The list items of `days`, oldest first. A bar is one Tab stop, its last day (`ends_bar`): days
+    are too narrow on a phone to be separate touch targets (WCAG 2.5.8); arrow keys move between
+    them. A day that had something to tell links to its history, its incidents hidden beside it for
+    day-bars.js's popover; a quiet day carries only its text, which day-bars.js turns into the
+    bar's last link with its own date (a link per day was two thirds of the overview's weight; an
+    `<a>` without href would be an uncrawlable link to Lighthouse)."""
     parts = []
     for index, day in enumerate(days, start=1):
-        stop = "" if ends_bar and index == len(days) else ' tabindex="-1"'
-        parts.append(f'<li class="{day.css_class}"><a href="{escape(day.href)}"{stop}>{escape(day.text)}</a>')
+        ends = ends_bar and index == len(days)
+        status = "" if day.status == QUIET_STATUS else f' class="status-{day.status}"'
+        if day.is_quiet and not ends:
+            parts.append(f"<li{status}><span>{escape(day.text)}</span></li>")
+            continue
+        stop = "" if ends else ' tabindex="-1"'
+        parts.append(f'<li{status}><a href="{escape(day.href)}"{stop}>{escape(day.text)}</a>')
         if day.incidents:
             links = "".join(
                 f'<li><a href="{escape(href)}">{escape(title)}</a></li>' for href, title in day.incidents
@@ -234,6 +251,6 @@ def day_items(days: Sequence[Day], *, ends_bar: bool = True) -> str:
 
 def day_bars(items: str, *, label: str) -> SafeString:
     """One bar per day (list items from day_items), oldest first, named by `label`."""
-    # HTML links rather than SVG shapes: each day is reachable by keyboard and touch, and its
-    # pattern and colour come from CSS (status-* classes), light and dark.
+    # HTML rather than SVG shapes: each day is reachable by keyboard and touch, and its pattern
+    # and colour come from CSS (status-* classes), light and dark.
     return mark_safe(f'<ol class="days" aria-label="{escape(label)}">{items}</ol>')  # texts escaped

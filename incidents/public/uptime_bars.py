@@ -21,9 +21,8 @@ from incidents.translation import pick
 
 logger = logging.getLogger(__name__)
 
-NO_DATA = "none"
-# A fragment cache; why it is kept, with its measurement, is in docs/public-site.md.
-# The days before today change only with content; the bound covers status periods edited by hand.
+# Fragment caches (by content version, and by the days' own data); that each pays is measured in
+# docs/public-site.md. The bound covers status periods edited by hand and a new deployment's markup.
 PAST_DAYS_SECONDS = 600
 
 
@@ -38,6 +37,7 @@ class BarTexts:
         self._labels = {status: str(status.label) for status in ComponentStatus}
         self._no_data = _("%(day)s: no data")
         self._links: dict[str, str] = {}
+        self._components: dict[str, str] = {}
         self._degraded = _("degraded for %(duration)s")
         self._down = _("down for %(duration)s")
         self._maintenance = _("under maintenance for %(duration)s")
@@ -63,8 +63,13 @@ class BarTexts:
 
     def history(self, date: dt.date, component_slug: str) -> str:
         """That day's history of one component: the day's detail without JavaScript."""
+        # The component's part is encoded once a bar: urlencode for each of 90 days of dozens of
+        # components was most of drawing them. An ISO date needs no quoting.
+        component = self._components.get(component_slug)
+        if component is None:
+            component = self._components[component_slug] = urlencode({"component": component_slug})
         day = date.isoformat()
-        return f"{self._history}?{urlencode({'from': day, 'to': day, 'component': component_slug})}"
+        return f"{self._history}?from={day}&to={day}&{component}"
 
     def text(self, span: Span) -> str:
         """What one day's bar says: its date, worst status, time degraded, down and in maintenance."""
@@ -104,7 +109,7 @@ class BarTexts:
 def _day(span: Span, texts: BarTexts, component_slug: str) -> charts.Day:
     worst = span.worst
     return charts.Day(
-        css_class=f"status-{worst.value if worst else NO_DATA}",
+        status=worst.value if worst else charts.NO_DATA,
         text=texts.text(span),
         href=texts.history(span.date, component_slug),
         incidents=texts.incidents(span),
@@ -172,13 +177,37 @@ def overview_bars(
     past = _kept(key)
     if past is None:
         spans = selectors.uptime_days(components, days=days, now=now)
-        slugs = {c.pk: c.slug for c in components}
-        past = {pk: past_days(days_of[:-1], texts, slugs[pk]) for pk, days_of in spans.items()}
+        past = _drawn_past_days(components, spans, texts, cached=key is not None)
         today = {pk: component_spans[-1] for pk, component_spans in spans.items()}
         _keep(key, past)
     else:
         today = {pk: spans[0] for pk, spans in selectors.uptime_days(components, days=1, now=now).items()}
     return {c.pk: bars_with_today(names[c.pk], past[c.pk], today[c.pk], texts, c.slug) for c in components}
+
+
+def _drawn_past_days(
+    components: Sequence[Component], spans: dict[int, list[Span]], texts: BarTexts, *, cached: bool
+) -> dict[int, PastDays]:
+    """Each component's days before today, drawn again only if what they show changed: kept under
+    their own data rather than the content version, so a content change redraws only the bars it
+    touched (an update to an incident that began today touches none)."""
+    keys = {c.pk: _shown_days_key(c.slug, spans[c.pk][:-1], texts.language) for c in components}
+    found = _kept_many(list(keys.values())) if cached else {}
+    past, drawn = {}, {}
+    for component in components:
+        key = keys[component.pk]
+        past[component.pk] = found.get(key) or past_days(spans[component.pk][:-1], texts, component.slug)
+        if key not in found:
+            drawn[key] = past[component.pk]
+    if cached:
+        _keep_many(drawn)
+    return past
+
+
+def _shown_days_key(component_slug: str, days: list[Span], language: str) -> str:
+    shown = repr([(span.start, span.seconds, span.incidents) for span in days])
+    digest = hashlib.sha256(shown.encode()).hexdigest()[:32]
+    return f"public:past-days:shown:{language}:{component_slug}:{digest}"
 
 
 def _past_days_key(
@@ -190,7 +219,7 @@ def _past_days_key(
         return None
     today = now.astimezone(formatting.status_zone()).date()
     ids = hashlib.sha256(",".join(str(c.pk) for c in components).encode()).hexdigest()[:16]
-    return f"public:past-days:days-html:{version}:{language}:{today.isoformat()}:{days}:{ids}"
+    return f"public:past-days:drawn:{version}:{language}:{today.isoformat()}:{days}:{ids}"
 
 
 def _kept(key: str | None) -> dict[int, PastDays] | None:
@@ -201,6 +230,24 @@ def _kept(key: str | None) -> dict[int, PastDays] | None:
     except Exception:  # any cache failure: the bars are computed afresh
         cache_breaker.cache_failed()
         return None
+
+
+def _kept_many(keys: list[str]) -> dict[str, PastDays]:
+    try:
+        return cache.get_many(keys)
+    except Exception:  # any cache failure: the bars are drawn afresh
+        cache_breaker.cache_failed()
+        return {}
+
+
+def _keep_many(past: dict[str, PastDays]) -> None:
+    if not past:
+        return
+    try:
+        cache.set_many(past, timeout=PAST_DAYS_SECONDS)
+    except Exception:  # a cache failure must never fail the page
+        cache_breaker.cache_failed()
+        logger.warning("Cache unreachable: drawn days not kept", exc_info=True)
 
 
 def _keep(key: str | None, past: dict[int, PastDays]) -> None:

@@ -181,7 +181,7 @@
 
   // == Days of the day bars ==
   function dayOf(target) {
-    return target.closest && target.closest("ol.days > li > a");
+    return target.closest && target.closest("ol.days > li > :is(a, span)");
   }
 
   // Above the day, centred on it, never past the edges of the bar's box (where the popover goes).
@@ -198,10 +198,16 @@
     tip.style.top = item.offsetTop - tip.offsetHeight - 4 + "px";
   }
 
+  // A pointer that has not moved is over a day day-bars.js just put in place of the one it was
+  // over: the focused day keeps the tip.
+  var resting = null;
   document.addEventListener("pointerover", function (event) {
     if (event.pointerType === "touch") return;
+    var at = event.clientX + "," + event.clientY;
+    var moved = at !== resting;
+    resting = at;
     var link = dayOf(event.target);
-    if (link) showDay(link);
+    if (link && moved) showDay(link);
   });
   document.addEventListener("pointerout", function (event) {
     var link = dayOf(event.target);

@@ -1,5 +1,5 @@
-/* Day bars: each day is a link to that day's history (which is all there is without
-   JavaScript). Here a click, a tap or Enter opens the day's popover instead: what the day
+/* Day bars: each day that had something to tell is a link to that day's history (which is all
+   there is without JavaScript); quiet days get theirs here. Here a click, a tap or Enter opens the day's popover instead: what the day
    says, its incidents and the link to its history, placed right after the day so Tab reaches
    it; Escape or a click elsewhere closes it. Arrow keys, Home and End move between days, so a
    bar is one stop for Tab rather than ninety. */
@@ -10,6 +10,31 @@
   function visibleDays(list) {
     return Array.prototype.filter.call(list.querySelectorAll(":scope > li > a"), function (link) {
       return link.offsetParent !== null;
+    });
+  }
+
+  function daysBefore(day, count) {
+    var date = new Date(day + "T00:00:00Z");
+    date.setUTCDate(date.getUTCDate() - count);
+    return date.toISOString().slice(0, 10);
+  }
+
+  // A quiet day comes as text, not a link (its history says no more than its text): it becomes
+  // its bar's last link, which is always there, with its own date counted back from that day's.
+  // One bar at a time, as it is reached: all of them at once took a long task on a phone.
+  function linkQuietDays(list) {
+    var days = list.querySelectorAll(":scope > li > :is(a, span)");
+    var href = days.length && days[days.length - 1].getAttribute("href");
+    var lastDay = href && /\d{4}-\d\d-\d\d/.exec(href);
+    if (!lastDay) return;
+    Array.prototype.forEach.call(days, function (day, index) {
+      if (day.tagName !== "SPAN") return;
+      var link = document.createElement("a");
+      link.href = href.split(lastDay[0]).join(daysBefore(lastDay[0], days.length - 1 - index));
+      link.tabIndex = -1;
+      link.setAttribute("aria-expanded", "false");
+      link.textContent = day.textContent;
+      day.replaceWith(link);
     });
   }
 
@@ -70,9 +95,12 @@
   }
 
   document.addEventListener("click", function (event) {
-    var link = event.target.closest && event.target.closest("ol.days > li > a");
-    if (link) {
+    var day = event.target.closest && event.target.closest("ol.days > li > :is(a, span)");
+    if (day) {
       event.preventDefault();
+      var item = day.parentElement;
+      linkQuietDays(item.parentElement);
+      var link = item.querySelector(":scope > a");
       if (open && open.link === link) close(false); else show(link);
       return;
     }
@@ -111,5 +139,10 @@
   }
   document.addEventListener("keydown", prepareOnce, true);
   document.addEventListener("focusin", prepareOnce, true);
+  // A bar's quiet days become links once a day of it has focus, so arrow keys reach each of them.
+  document.addEventListener("focusin", function (event) {
+    var list = event.target.closest && event.target.closest("ol.days");
+    if (list) linkQuietDays(list);
+  }, true);
   document.addEventListener("refresh:replaced", function (event) { if (prepared) prepare(event.detail); });
 })();

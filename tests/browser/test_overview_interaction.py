@@ -7,6 +7,7 @@ import pytest
 import time_machine
 from django.utils import timezone
 
+from incidents import formatting
 from incidents.lifecycle.commands import DeclareIncident, ResolveIncident, ScheduleMaintenance
 from incidents.lifecycle.opening import declare_incident, schedule_maintenance
 from incidents.lifecycle.updates import resolve_incident
@@ -102,9 +103,12 @@ def test_a_days_popover_opens_by_keyboard_and_its_links_come_next_in_tab_order(b
     ActionChains(browser).send_keys(Keys.TAB).perform()
     assert not browser.execute_script(in_bar)
     today.send_keys(Keys.HOME)
-    assert browser.switch_to.active_element.get_attribute("href").startswith(
-        live_server.url + "/history/?from="
+    first = (timezone.now().astimezone(formatting.status_zone()) - dt.timedelta(days=89)).date().isoformat()
+    # A quiet day: the page gives it no link, the script its day's own.
+    assert browser.switch_to.active_element.get_attribute("href") == (
+        f"{live_server.url}/history/?from={first}&to={first}&component=public-api"
     )
+    assert browser.switch_to.active_element.get_attribute("tabindex") == "0"
     day = incident_day(browser)
     browser.execute_script("arguments[0].focus()", day)
 
@@ -149,6 +153,27 @@ def test_a_days_popover_opens_by_touch_on_a_phone_with_fewer_wider_days(browser,
         popover,
     )
     assert inside
+
+
+def test_a_quiet_day_served_as_text_opens_a_popover_leading_to_that_days_history(browser, live_server, page):
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    browser.get(live_server.url + "/")
+    unfold(browser, "Core")
+    quiet = css(browser, "#component-public-api ol.days > li:nth-child(80) > span")
+    said = quiet.get_attribute("textContent")
+
+    ActionChains(browser).move_to_element(quiet).click().perform()
+
+    popover = wait(browser, lambda _: css(browser, ".day-popover"))
+    day = (timezone.now().astimezone(formatting.status_zone()) - dt.timedelta(days=10)).date().isoformat()
+    assert popover.text.startswith(said)
+    history = popover.find_element("link text", "This day in the history")
+    assert (
+        history.get_attribute("href")
+        == f"{live_server.url}/history/?from={day}&to={day}&component=public-api"
+    )
+    assert browser.current_url == live_server.url + "/"
 
 
 def test_the_page_refreshes_a_components_status_without_a_reload(browser, live_server, page, admin):

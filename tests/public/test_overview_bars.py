@@ -8,7 +8,8 @@ import pytest
 from django.utils import timezone
 
 from incidents import selectors
-from incidents.lifecycle.commands import DeclareIncident, ResolveIncident
+from incidents.lifecycle.commands import DeclareIncident, EditIncident, ResolveIncident
+from incidents.lifecycle.edits import edit_incident
 from incidents.lifecycle.opening import declare_incident
 from incidents.lifecycle.updates import resolve_incident
 from incidents.models import Component
@@ -21,7 +22,7 @@ def bar_texts(html: str, component: str) -> list[str]:
     days = re.search(rf'<ol class="days" aria-label="{component}, last 90 days[^"]*">.*?</ol>', html, re.S)
     assert days, f"no bars for {component}"
     return re.findall(
-        r'<li class="status-[a-z_]+"><a href="[^"]*"(?: tabindex="-1")?>([^<]*)</a>', days.group(0)
+        r'<li(?: class="status-[a-z_]+")?><(?:span|a href="[^"]*"(?: tabindex="-1")?)>([^<]*)<', days.group(0)
     )
 
 
@@ -67,6 +68,26 @@ def test_an_incident_published_for_an_earlier_day_shows_in_its_bar_at_once(
 
     assert any(text.startswith("Mar 5, 2026") and text.endswith("1 incident") for text in texts)
     assert '<ul hidden><li><a href="/incidents/' in client.get("/").content.decode()
+
+
+@pytest.mark.django_db
+def test_a_past_incidents_new_title_shows_in_its_days_bar_at_once(
+    client, site, admin, django_capture_on_commit_callbacks
+):
+    before = client.get("/").content.decode()
+    incident = site["past"]
+    assert f'<a href="/incidents/{incident.slug}/">Webhooks delayed</a>' in before
+    with django_capture_on_commit_callbacks(execute=True):
+        edit_incident(
+            incident,
+            EditIncident(expected_version=incident.version, title={"en": "Webhooks held back"}),
+            actor=admin,
+        )
+
+    after = client.get("/").content.decode()
+
+    assert f'<a href="/incidents/{incident.slug}/">Webhooks held back</a>' in after
+    assert "Webhooks delayed" not in after
 
 
 @pytest.mark.django_db

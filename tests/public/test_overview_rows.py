@@ -34,6 +34,11 @@ def days_of(page: str, component: str) -> str:
     return found.group(1)
 
 
+def without_incidents(days: str) -> str:
+    """The bar's own days, without the incident lists hidden beside them for the popover."""
+    return re.sub(r"<ul hidden>.*?</ul>", "", days)
+
+
 def at_the_delay_sample(client, site, path: str) -> str:
     with time_machine.travel(site["delay"].latest_at + dt.timedelta(seconds=40), tick=False):
         return client.get(path).content.decode()
@@ -77,13 +82,20 @@ def test_uptime_is_said_with_two_decimals(client, site):
     assert uptimes and all(re.fullmatch(r"\d+\.\d\d", uptime) for uptime in uptimes)
 
 
-def test_each_day_is_a_link_to_that_days_history_of_the_component(client, site):
-    days = days_of(client.get("/").content.decode(), "webhook-delivery")
+def test_a_day_with_something_to_tell_links_to_that_days_history_a_quiet_day_carries_its_text(client, site):
+    days = without_incidents(days_of(client.get("/").content.decode(), "webhook-delivery"))
 
-    links = re.findall(r'<li class="status-[a-z_]+"><a href="([^"]+)"', days)
-    assert len(links) == 90
-    assert links[0] == "/history/?from=2025-12-11&amp;to=2025-12-11&amp;component=webhook-delivery"
-    assert links[-1] == "/history/?from=2026-03-10&amp;to=2026-03-10&amp;component=webhook-delivery"
+    items = re.findall(
+        r"<li(?: class=\"status-([a-z_]+)\")?><(?:span|a href=\"([^\"]+)\"[^>]*)>([^<]*)<", days
+    )
+    assert len(items) == 90
+    linked = [(status, href) for status, href, _text in items if href]
+    assert linked == [
+        ("partial_outage", "/history/?from=2026-03-07&amp;to=2026-03-07&amp;component=webhook-delivery"),
+        ("", "/history/?from=2026-03-10&amp;to=2026-03-10&amp;component=webhook-delivery"),  # today
+    ]
+    assert items[0] == ("none", "", "Dec 11, 2025: no data")  # day-bars.js links it from today's
+    assert ("", "", "Mar 9, 2026: Operational") in items
 
 
 def test_each_bar_is_one_tab_stop_its_last_day(client, site):
@@ -94,10 +106,11 @@ def test_each_bar_is_one_tab_stop_its_last_day(client, site):
         re.S,
     ).group(1)
 
-    for days in (overview, component_page):
-        tab_stops = re.findall(r'<li class="status-[a-z_]+"><a href="([^"]+)">', days)
+    for days in map(without_incidents, (overview, component_page)):
+        tab_stops = re.findall(r'<li(?: class="status-[a-z_]+")?><a href="([^"]+)">', days)
         assert tab_stops == ["/history/?from=2026-03-10&amp;to=2026-03-10&amp;component=webhook-delivery"]
-        assert days.count('tabindex="-1"') == 89
+        linked_days = re.findall(r'<li(?: class="status-[a-z_]+")?><a href=', days)
+        assert days.count('tabindex="-1"') == len(linked_days) - 1 == 1  # quiet days: no link yet
 
 
 def test_day_links_stay_in_the_pages_language(client, site):
@@ -119,6 +132,7 @@ def test_each_day_carries_its_status_class_which_gives_it_its_pattern(client, si
         '<ul hidden><li><a href="/incidents/' + site["current"].slug + '/">Сбой API</a></li></ul></li>'
     )
     assert days_of(page, "email-delivery").endswith("Mar 10, 2026: Under maintenance</a></li>")
+    assert "<li><span>Mar 9, 2026: Operational</span></li>" in days_of(page, "email-delivery")
 
 
 def test_day_patterns_are_defined_for_every_status_in_the_stylesheet():
