@@ -203,7 +203,7 @@ CACHES = {
     }
     if REDIS_URL
     else {
-        "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+        "BACKEND": "statuspage.file_cache.FileCache",
         "LOCATION": str(VAR_DIR / "cache"),
         "TIMEOUT": 300,
     }

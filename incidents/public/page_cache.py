@@ -6,6 +6,7 @@ render; only with no copy at all do they wait (briefly). While the cache is unre
 render live.
 """
 
+import gzip
 import hashlib
 import logging
 import time
@@ -50,22 +51,24 @@ def page_key(request: HttpRequest, version: str, query: str = "") -> str:
     # SITE_URL is part of the key: pages hold absolute links, and `make run PORT=8001` after a
     # run on 8000 reads the same cache folder.
     path = hashlib.sha256(f"{settings.SITE_URL}{request.path}?{query}".encode()).hexdigest()[:32]
-    # "kept" names the stored shape (KeptPage): entries of an earlier shape are never read.
-    return f"public:kept:{version}:{current_language()}:{path}"
+    # "kept2" names the stored shape (KeptPage): entries of an earlier shape are never read.
+    return f"public:kept2:{version}:{current_language()}:{path}"
 
 
 @dataclass(frozen=True)
 class KeptPage:
-    """A rendered page as stored, compressed once rather than on every request, with its headers."""
+    """A rendered page as stored: compressed once rather than on every request, with its headers.
 
-    content: bytes
+    Only the compressed bytes are kept: nearly every reader accepts gzip, and storing the page
+    once halves what each render writes to the cache."""
+
     gzipped: bytes
     headers: dict[str, str]
 
     def response(self, request: HttpRequest) -> HttpResponse:
         """The page, compressed when the client accepts gzip (GZipMiddleware leaves it alone then)."""
         compressed = bool(re_accepts_gzip.search(request.headers.get("Accept-Encoding", "")))
-        response = HttpResponse(self.gzipped if compressed else self.content)
+        response = HttpResponse(self.gzipped if compressed else gzip.decompress(self.gzipped))
         for name, value in self.headers.items():
             response[name] = value
         if compressed:
@@ -83,7 +86,7 @@ def keep(response: HttpResponse) -> KeptPage:
         if response.has_header(name)
     }
     gzipped = compress_string(response.content, max_random_bytes=GZipMiddleware.max_random_bytes)
-    return KeptPage(content=response.content, gzipped=gzipped, headers=headers)
+    return KeptPage(gzipped=gzipped, headers=headers)
 
 
 def cache_control(*, max_age: int | None = None) -> str:
@@ -175,7 +178,7 @@ def page_name(request: HttpRequest) -> str:
 def latest_key(key: str) -> str:
     """The key of the newest copy of a page whatever its content version (the stale fallback)."""
     _prefix, _kind, _version, rest = key.split(":", 3)
-    return f"public:kept-latest:{rest}"
+    return f"public:kept2-latest:{rest}"
 
 
 def fetch(
