@@ -10,8 +10,9 @@ from incidents.management.commands.build_site_history import build_history
 pytestmark = pytest.mark.django_db
 
 # Bytes as the app sends them to a browser (compressed) and as the browser parses them, per
-# language: Russian dates and statuses take two bytes a letter.
-BUDGETS = {"/": (25_000, 450_000), "/ru/": (33_000, 680_000)}
+# language: Russian dates and statuses take two bytes a letter. The room above what the page
+# weighs today is for month names, which change length with the date the test runs on.
+BUDGETS = {"/": (26_000, 470_000), "/ru/": (33_000, 700_000)}
 
 
 def test_the_overview_with_60_components_and_a_year_of_history_stays_within_its_budget(client):
