@@ -29,7 +29,7 @@ from incidents.channels.registry import CHANNELS
 from incidents.models import Channel, Delivery, DeliveryState
 from incidents.telemetry import instruments
 
-MARK_WITHIN_SECONDS = 1.0
+MARK_WITHIN_SECONDS = 0.25
 # A channel whose claim found nothing is asked again after this long within a dispatch run.
 IDLE_CHANNEL_SECONDS = 1.0
 

@@ -316,3 +316,22 @@ def test_a_batch_slower_than_its_lease_hands_the_rest_back(
     assert untried.count() == 3
     assert {d.attempts for d in untried} == {0}
     assert len(smtp_sink.messages) == 2
+
+
+def test_the_mail_lane_sends_the_mail_and_leaves_webhooks_to_their_own_lane(
+    mailoutbox, make_subscriber, make_webhook_subscriber, webhook_receiver, declare
+):
+    make_subscriber("reader@example.com")
+    make_webhook_subscriber(webhook_receiver.url)
+    declare()
+
+    notify.dispatch(lane="mail")
+
+    assert [m.to for m in mailoutbox] == [["reader@example.com"]]
+    assert webhook_receiver.requests == []
+
+    notify.dispatch(lane="posts")
+
+    assert webhook_receiver.requests  # the incident and its component's change
+    assert set(Delivery.objects.values_list("state", flat=True)) == {DeliveryState.SENT}
+    assert len(mailoutbox) == 1

@@ -126,11 +126,11 @@ def test_a_worker_process_killed_mid_batch_leaves_nobody_missing(
     assert set(Delivery.objects.values_list("state", flat=True)) == {DeliveryState.SENT}
 
 
-def test_a_worker_killed_while_a_slow_server_takes_its_batch_sends_again_at_most_a_second_of_mail(
+def test_a_worker_killed_while_a_slow_server_takes_its_batch_sends_again_only_mail_since_its_last_mark(
     smtp_sink, settings, make_subscriber, declare, tmp_path
 ):
     # A server some network away takes a while per mail: accepted mails are marked sent at least
-    # every MARK_WITHIN_SECONDS, so a crash late in a long batch repeats only the last second's.
+    # every MARK_WITHIN_SECONDS, so a crash late in a long batch repeats only the last interval's.
     rcpt_delay = 0.15
     for n in range(30):
         make_subscriber(f"f{n:02}@example.com")
