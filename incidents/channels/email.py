@@ -133,9 +133,13 @@ def _through_backend(backend: BaseEmailBackend, delivery: Delivery, mail: Notifi
         if _is_connection_error(error):
             raise
         return _refused(delivery, error)
-    except ValueError as error:  # an address that cannot be encoded: no retry will help
-        return Result(delivery, error=f"Invalid address: {error}", permanent=True)
+    except ValueError as error:
+        return _invalid_address(delivery, error)
     return Result(delivery)
+
+
+def _invalid_address(delivery: Delivery, error: ValueError) -> Result:
+    return Result(delivery, error=f"Invalid address: {error}", permanent=True)  # no retry will help
 
 
 class EmailChannel:
@@ -163,11 +167,16 @@ class EmailChannel:
             _release(backend, reusable=finished)
 
     def _send_over(self, backend: BaseEmailBackend, deliveries: list[Delivery]) -> Iterator[Result]:
-        smtp = backend.connection if isinstance(backend, SMTPBackend) else None
-        if smtp is None:
+        if not isinstance(backend, SMTPBackend) or backend.connection is None:
             for delivery in deliveries:
-                yield _through_backend(backend, delivery, personalise(delivery, backend))
+                try:
+                    mail = personalise(delivery, backend)
+                except ValueError as error:
+                    yield _invalid_address(delivery, error)
+                    continue
+                yield _through_backend(backend, delivery, mail)
             return
+        smtp = backend.connection
         envelope_from = backend.prep_address(settings.DEFAULT_FROM_EMAIL)
         refused: list[Result] = []
         needs_smtputf8: list[tuple[Delivery, NotificationMail]] = []
@@ -176,14 +185,14 @@ class EmailChannel:
             for delivery in deliveries:
                 try:
                     mail = personalise(delivery, backend)
-                    if not mail.to[0].isascii():
+                    if not (mail.to[0].isascii() and envelope_from.isascii()):
                         needs_smtputf8.append((delivery, mail))  # the backend knows SMTPUTF8
                         continue
                     # The same MIME as Django's SMTP backend writes, without its parsing both
                     # addresses of every message again (a third of the cost of a mail).
                     message = mail.message(policy=email.policy.SMTP).as_bytes()
                 except ValueError as error:
-                    refused.append(Result(delivery, error=f"Invalid address: {error}", permanent=True))
+                    refused.append(_invalid_address(delivery, error))
                     continue
                 yield Outgoing(key=delivery, sender=envelope_from, recipient=mail.to[0], message=message)
 

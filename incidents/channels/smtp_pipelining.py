@@ -46,6 +46,7 @@ class Outcome:
 def send_all(smtp: smtplib.SMTP, mails: Iterable[Outgoing]) -> Iterator[Outcome]:
     """Sends `mails` over `smtp` (connected, EHLO done), yielding each one's outcome in order.
     `mails` is read one ahead of the server: the next mail is built while the server answers."""
+    smtp.ehlo_or_helo_if_needed()  # what the server offers is known only after EHLO
     if smtp.has_extn("pipelining"):
         return _pipelined(smtp, iter(mails))
     return _one_at_a_time(smtp, mails)

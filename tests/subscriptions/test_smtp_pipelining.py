@@ -89,8 +89,7 @@ def mails(count: int, body: str = "Hello.") -> list[Outgoing]:
 
 
 def send(sink: ScriptedSink, outgoing: list[Outgoing]) -> dict[object, smtplib.SMTPException | None]:
-    with smtplib.SMTP("127.0.0.1", sink.port) as smtp:
-        smtp.ehlo()
+    with smtplib.SMTP("127.0.0.1", sink.port) as smtp:  # no EHLO yet, as the mail backend opens it
         return {outcome.key: outcome.error for outcome in send_all(smtp, outgoing)}
 
 
@@ -156,7 +155,6 @@ def test_a_connection_lost_midway_reports_only_what_the_server_answered(scripted
     reported: list[object] = []
 
     with pytest.raises(smtplib.SMTPServerDisconnected), smtplib.SMTP("127.0.0.1", scripted_sink.port) as smtp:
-        smtp.ehlo()
         for outcome in send_all(smtp, mails(8)):
             assert outcome.accepted
             reported.append(outcome.key)
@@ -208,6 +206,17 @@ def test_one_connection_carries_every_batch_of_a_dispatch_run(
     assert Delivery.objects.filter(state=DeliveryState.SENT).count() == 12
     assert len(scripted_sink.messages) == 12
     assert len(connections) == 1
+
+
+def test_the_first_batch_of_a_dispatch_run_is_pipelined_too(scripted_sink, make_subscriber, declare):
+    for n in range(10):
+        make_subscriber(f"r{n}@example.com")
+    declare()
+
+    outbox.deliver_due(seconds=30)
+
+    assert len(scripted_sink.messages) == 10
+    assert sum(scripted_sink.mail_with_rcpt_waiting) >= 8
 
 
 def test_a_message_read_back_is_the_one_sent(scripted_sink, make_subscriber, declare):
