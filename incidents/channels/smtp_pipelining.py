@@ -92,7 +92,8 @@ def _reply(smtp: smtplib.SMTP) -> tuple[int, bytes]:
 
 
 def _pipelined(smtp: smtplib.SMTP, mails: Iterator[Outgoing]) -> Iterator[Outcome]:
-    current, in_flight, reset = next(mails, None), None, False
+    # RSET first: a kept connection's last transaction may have ended in a refusal, still open.
+    current, in_flight, reset = next(mails, None), None, True
     while current is not None or in_flight is not None:
         group = data_block(in_flight.message) if in_flight is not None else b""
         if current is not None:
@@ -129,9 +130,10 @@ def _envelope_answers(smtp: smtplib.SMTP, mail: Outgoing) -> Outcome | None:
     if data_code == 354 and mail_code < 300 and rcpt_code < 300:
         return None
     if data_code == 354:
-        # Nobody to deliver to, yet the server waits for a message: end an empty one.
-        smtp.send(b"." + CRLF)
-        _reply(smtp)
+        # The server waits for a message it refused a sender or recipient for: a "." would deliver
+        # an empty one to whatever it did accept, so only hanging up ends the transaction.
+        smtp.close()
+        raise smtplib.SMTPServerDisconnected(f"DATA accepted after {mail_code}/{rcpt_code}")
     error: smtplib.SMTPResponseException | smtplib.SMTPRecipientsRefused
     if not 200 <= mail_code < 300:
         error = smtplib.SMTPSenderRefused(mail_code, mail_text, mail.sender)

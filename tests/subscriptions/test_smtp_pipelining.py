@@ -229,3 +229,19 @@ def test_a_message_read_back_is_the_one_sent(scripted_sink, make_subscriber, dec
     parsed = email.message_from_bytes(raw, policy=email.policy.default)
     assert parsed["Subject"].endswith("Database failover")
     assert parsed["To"] == "reader@example.com"
+
+
+def test_a_batch_ending_in_a_refusal_leaves_the_kept_connection_ready_for_the_next(
+    scripted_sink, settings, make_subscriber, declare
+):
+    settings.NOTIFY_BATCH_SIZE = 2
+    for n in range(4):
+        make_subscriber(f"r{n}@example.com")
+    scripted_sink.rcpt_answers["r1@example.com"] = "451 4.3.0 Try again later"
+    declare()
+
+    outbox.deliver_due(seconds=30)
+
+    states = dict(Delivery.objects.values_list("subscriber__email", "state"))
+    assert scripted_sink.recipients() == ["r0@example.com", "r2@example.com", "r3@example.com"]
+    assert states["r1@example.com"] == DeliveryState.PENDING  # retried later, not failed
