@@ -1,4 +1,5 @@
 """A local SMTP sink for `make bench-notify` and `make drill`: writes each Message-ID to a file.
+It offers what a real mail server offers: PIPELINING (RFC 2920), 8BITMIME and SMTPUTF8.
 
 Usage: python scripts/smtp_sink.py --port 8610 --out /tmp/received.txt
            [--refuse-until <unix time>] [--rcpt-delay 0.01] [--attempts /tmp/attempts.txt]
@@ -32,6 +33,11 @@ class Recorder:
         self.refuse_until = refuse_until
         self.rcpt_delay = rcpt_delay
         self.attempts = attempts
+
+    async def handle_EHLO(self, server, session, envelope, hostname, responses):
+        session.host_name = hostname
+        # aiosmtpd reads commands one line at a time, so it takes pipelined groups as they come.
+        return [*responses[:-1], "250-PIPELINING", responses[-1]]
 
     async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
         if self.rcpt_delay:
@@ -70,7 +76,7 @@ def main() -> int:
             rcpt_delay=args.rcpt_delay,
             attempts=attempts,
         )
-        controller = Controller(recorder, hostname="127.0.0.1", port=args.port)
+        controller = Controller(recorder, hostname="127.0.0.1", port=args.port, enable_SMTPUTF8=True)
         controller.start()
         print("ready", flush=True)
         stop = threading.Event()

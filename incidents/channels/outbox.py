@@ -4,15 +4,17 @@ A row moves pending → sending → sent or failed. Claiming is one transaction:
 rows with SKIP LOCKED (workers never wait for each other) and flip them to sending with a
 lease, checking the conditional UPDATE's row count. A worker that dies leaves its rows in
 sending; once the lease expires the sweep puts them back to pending. So no row is lost, and a
-duplicate can only come from rows sent but not yet marked when the crash happened. SMTP cannot
-close that window (RFC 1047: the server has the mail before the client hears "250"), so marks
-are written at least every MARK_WITHIN_SECONDS (`SentMarks`): after every mail against a
-server that takes longer than that per mail, every few mails against a fast local one.
+duplicate can only come from rows the server accepted but this worker had not yet marked when
+it died. SMTP cannot close that window (RFC 1047: the server has the mail before the client
+hears "250"); the marks bound it (`SentMarks`): a batch's accepted rows are marked in one UPDATE
+at its end, or every MARK_WITHIN_SECONDS against a server slow enough to make a batch last
+longer. So a killed worker sends again at most one batch, each mail with its Message-ID.
 """
 
 import datetime as dt
 import random
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.conf import settings
@@ -21,13 +23,15 @@ from django.db.models import F
 from django.utils import timezone
 
 from incidents.channels.base import Result
+from incidents.channels.email import kept_mail_connection
 from incidents.channels.http_posts import kept_connections
 from incidents.channels.registry import CHANNELS
 from incidents.models import Channel, Delivery, DeliveryState
 from incidents.telemetry import instruments
 
-MARK_EVERY = 50
-MARK_WITHIN_SECONDS = 0.02
+MARK_WITHIN_SECONDS = 0.25
+# A channel whose claim found nothing is asked again after this long within a dispatch run.
+IDLE_CHANNEL_SECONDS = 1.0
 
 
 def retry_delay(attempts: int) -> dt.timedelta:
@@ -76,10 +80,10 @@ class BatchReport:
 
 
 class SentMarks:
-    """Rows the server accepted, marked `sent` every MARK_WITHIN_SECONDS or MARK_EVERY rows, and
-    a group answered together (concurrent posts, or one message a channel wants marked at once)
-    in one UPDATE before the next group goes out. An UPDATE per mail would cost more than the
-    mail against a fast server."""
+    """Rows the server accepted, marked `sent` at the end of the batch or every
+    MARK_WITHIN_SECONDS, and a group answered together (concurrent posts, or one message a
+    channel wants marked at once) in one UPDATE before the next group goes out. An UPDATE per
+    mail would cost more than the mail against a fast server."""
 
     def __init__(self) -> None:
         self.unmarked: list[int] = []
@@ -88,11 +92,7 @@ class SentMarks:
 
     def add(self, pks: list[int], *, group: bool) -> None:
         self.unmarked.extend(pks)
-        if (
-            group
-            or len(self.unmarked) >= MARK_EVERY
-            or time.monotonic() - self.last_mark_at >= MARK_WITHIN_SECONDS
-        ):
+        if group or time.monotonic() - self.last_mark_at >= MARK_WITHIN_SECONDS:
             self.flush()
 
     def flush(self) -> None:
@@ -185,20 +185,31 @@ class DispatchReport(BatchReport):
     done: bool = True
 
 
-def deliver_due(*, seconds: float) -> DispatchReport:
-    """Claims and sends due rows, channel by channel, until none is left or time is up."""
+def deliver_due(*, seconds: float, channels: Iterable[Channel] | None = None) -> DispatchReport:
+    """Claims and sends due rows of `channels` (all by default), channel by channel, until none
+    is left or time is up."""
     report = DispatchReport()
     deadline = time.monotonic() + seconds
-    with kept_connections():
+    transports = {channel: CHANNELS[channel] for channel in (channels or CHANNELS)}
+    idle_until = dict.fromkeys(transports, 0.0)  # claims that find nothing cost a query each
+    with kept_connections(), kept_mail_connection():
         while time.monotonic() < deadline:
-            progressed = False
-            for channel, transport in CHANNELS.items():
+            progressed, skipped = False, []
+            for channel, transport in transports.items():
+                if time.monotonic() < idle_until[channel]:
+                    skipped.append(channel)
+                    continue
                 ids = claim(channel=channel, size=getattr(settings, transport.batch_size_setting))
                 if ids:
                     report.add(deliver_batch(ids))
                     progressed = True
-            if not progressed:
+                else:
+                    idle_until[channel] = time.monotonic() + IDLE_CHANNEL_SECONDS
+            if progressed:
+                continue
+            if not skipped or not has_due(channels=skipped):
                 return report
+            time.sleep(max(0.0, min(idle_until[channel] for channel in skipped) - time.monotonic()))
     report.done = False
     return report
 
@@ -213,6 +224,9 @@ def release_expired_leases(now: dt.datetime | None = None) -> int:
     return expired.update(state=DeliveryState.PENDING, lease_until=None, next_attempt_at=now)
 
 
-def has_due(now: dt.datetime | None = None) -> bool:
+def has_due(now: dt.datetime | None = None, *, channels: Iterable[Channel] | None = None) -> bool:
     now = now or timezone.now()
-    return Delivery.objects.filter(state=DeliveryState.PENDING, next_attempt_at__lte=now).exists()
+    due = Delivery.objects.filter(state=DeliveryState.PENDING, next_attempt_at__lte=now)
+    if channels is not None:
+        due = due.filter(channel__in=list(channels))
+    return due.exists()

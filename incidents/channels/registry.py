@@ -22,6 +22,11 @@ CHANNELS: dict[Channel, Transport] = {
     Channel.APPRISE: OneAtATime(chat_services.send_delivery),
     Channel.SMS: OneAtATime(sms.send_delivery),
 }
+# Each lane is a dispatch task of its own, so mail never waits behind webhook and chat posts.
+DISPATCH_LANES: dict[str, tuple[Channel, ...]] = {
+    "mail": (Channel.EMAIL,),
+    "posts": tuple(channel for channel in CHANNELS if channel != Channel.EMAIL),
+}
 TARGETS = {Channel.SLACK: slack, Channel.TEAMS: teams, Channel.APPRISE: chat_services, Channel.SMS: sms}
 
 

@@ -12,7 +12,7 @@ event); email subscribers hear about the incident updates that explain them.
 """
 
 import logging
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -24,6 +24,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from incidents.channels.registry import DISPATCH_LANES
 from incidents.models import (
     Channel,
     ComponentStatusChange,
@@ -38,6 +39,7 @@ from incidents.models import (
 logger = logging.getLogger(__name__)
 
 DISPATCH_TASK = "incidents.notify.dispatch"
+WEBHOOK_LANE = next(lane for lane, channels in DISPATCH_LANES.items() if Channel.WEBHOOK in channels)
 
 
 class KickOutcome(models.TextChoices):
@@ -132,7 +134,7 @@ def enqueue_component_update(change: ComponentStatusChange) -> int:
     if written:
         # Only the kick is reported: "nobody to tell" about a status change is not news to the
         # editor, who hears about the update that carries it.
-        transaction.on_commit(lambda: kick(change))
+        transaction.on_commit(lambda: kick(change, lanes=[WEBHOOK_LANE]))
     return written
 
 
@@ -160,12 +162,16 @@ def _insert_deliveries(recipients, *, subject_field: str, subject) -> int:
         return max(cursor.rowcount, 0)
 
 
-def kick(subject: IncidentUpdate | ComponentStatusChange | None = None) -> KickOutcome:
-    """Tells the notify workers to look now. Never raises: the outbox rows are the truth."""
+def kick(
+    subject: IncidentUpdate | ComponentStatusChange | None = None, *, lanes: Iterable[str] = DISPATCH_LANES
+) -> KickOutcome:
+    """Tells the notify workers to look now, in each of `lanes` (mail first). Never raises: the
+    outbox rows are the truth."""
     try:
-        # One message per worker slot that should work in parallel (claims never overlap).
-        for _ in range(max(settings.NOTIFY_DISPATCH_PARALLEL, 1)):
-            current_app.send_task(DISPATCH_TASK, retry=False)  # routed to `notify` by name
+        for lane in lanes:
+            # One message per worker slot that should work in parallel (claims never overlap).
+            for _ in range(max(settings.NOTIFY_DISPATCH_PARALLEL, 1)):
+                current_app.send_task(DISPATCH_TASK, kwargs={"lane": lane}, retry=False)  # to `notify`
         outcome = KickOutcome.QUEUED
     except Exception:  # any broker failure; the sweep sends the rows later
         logger.warning("Task queue unreachable; notifications wait for the sweep", exc_info=True)

@@ -10,15 +10,18 @@ from celery import shared_task
 from django.conf import settings
 
 from incidents.channels import outbox
+from incidents.channels.registry import DISPATCH_LANES
 from incidents.services.notifications import kick
 
 
 @shared_task(name="incidents.notify.dispatch", acks_late=True, ignore_result=True)
-def dispatch() -> dict:
-    """Sends due deliveries; hands what is left to a fresh task when its time is up."""
-    report = outbox.deliver_due(seconds=settings.NOTIFY_DISPATCH_SECONDS)
+def dispatch(lane: str | None = None) -> dict:
+    """Sends due deliveries of the lane's channels (of every channel without a lane); hands what
+    is left to a fresh task when its time is up."""
+    channels = DISPATCH_LANES[lane] if lane else None
+    report = outbox.deliver_due(seconds=settings.NOTIFY_DISPATCH_SECONDS, channels=channels)
     if not report.done:
-        kick()
+        kick(lanes=[lane] if lane else DISPATCH_LANES)
     return asdict(report)
 
 

@@ -38,13 +38,18 @@ def free_port() -> int:
 
 
 class SinkHandler:
-    """Accepts mail, keeps it parsed; can refuse the next N recipients with a 4xx."""
+    """Accepts mail, keeps it parsed; can refuse the next N recipients with a 4xx. Offers
+    PIPELINING, 8BITMIME and SMTPUTF8, as real mail servers do."""
 
     def __init__(self):
         self.messages: list[email.message.EmailMessage] = []
         self.raw: list[bytes] = []  # the bytes as they arrived, for checks of header encoding
         self.refuse_next = 0
         self.refusal = "451 4.3.0 Try again later"
+
+    async def handle_EHLO(self, server, session, envelope, hostname, responses):
+        session.host_name = hostname
+        return [*responses[:-1], "250-PIPELINING", responses[-1]]
 
     async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
         if self.refuse_next > 0:
@@ -66,7 +71,7 @@ class SinkHandler:
 def smtp_sink(settings):
     handler = SinkHandler()
     port = free_port()
-    controller = Controller(handler, hostname="127.0.0.1", port=port)
+    controller = Controller(handler, hostname="127.0.0.1", port=port, enable_SMTPUTF8=True)
     controller.start()
     settings.MAILERS = {
         "default": {

@@ -10,6 +10,7 @@ import pytest
 import redis
 from django.conf import settings as django_settings
 
+from incidents.channels.registry import DISPATCH_LANES
 from incidents.lifecycle.commands import PostUpdate
 from incidents.lifecycle.updates import post_update
 from incidents.models import Delivery, DeliveryState
@@ -72,7 +73,7 @@ def test_broker_down_at_publication_then_back(
     # The broker is back: the periodic sweep sees pending rows and tells a worker to look.
     result = notify.sweep()
     assert result["due"] is True
-    assert notify_queue.llen("notify") == 1
+    assert notify_queue.llen("notify") == len(DISPATCH_LANES)
     notify.dispatch()  # what the worker runs for that message
 
     assert sorted(m["To"] for m in smtp_sink.messages) == ["a@example.com", "b@example.com"]
@@ -94,7 +95,7 @@ def test_post_update_reports_an_unreachable_broker_on_the_update(
     assert Delivery.objects.filter(update=update, state=DeliveryState.PENDING).count() == 1
 
 
-def test_publication_with_the_broker_up_queues_one_dispatch(
+def test_publication_with_the_broker_up_queues_one_dispatch_per_lane(
     notify_queue, make_subscriber, declare, django_capture_on_commit_callbacks
 ):
     make_subscriber()
@@ -102,7 +103,7 @@ def test_publication_with_the_broker_up_queues_one_dispatch(
         declare()
 
     assert kicks.outcomes == [KickOutcome.QUEUED]
-    assert notify_queue.llen("notify") == 1
+    assert notify_queue.llen("notify") == len(DISPATCH_LANES)
 
 
 def test_one_dispatch_per_worker_slot_when_configured(
@@ -113,7 +114,7 @@ def test_one_dispatch_per_worker_slot_when_configured(
     with django_capture_on_commit_callbacks(execute=True):
         declare()
 
-    assert notify_queue.llen("notify") == 2
+    assert notify_queue.llen("notify") == 2 * len(DISPATCH_LANES)
 
 
 # A real commit: the kick runs on commit, inside the editor's request, as in production.

@@ -297,16 +297,16 @@ def test_a_batch_slower_than_its_lease_hands_the_rest_back(
     for n in range(5):
         make_subscriber(f"r{n}@example.com")
     declare()
-    real_personalise = email_channel.personalise
+    accept = smtp_sink.handle_DATA
     clock = types.SimpleNamespace(now=1000.0)
     # The batch's own clock, so the test does not depend on how fast this machine sends mail.
     monkeypatch.setattr(outbox, "time", types.SimpleNamespace(monotonic=lambda: clock.now))
 
-    def slow_personalise(*args):
+    async def slow_server(*args):
         clock.now += 1.0  # a slow SMTP server: each mail takes a second
-        return real_personalise(*args)
+        return await accept(*args)
 
-    monkeypatch.setattr(email_channel, "personalise", slow_personalise)
+    smtp_sink.handle_DATA = slow_server
     ids = outbox.claim(channel="email", size=5)
 
     report = outbox.deliver_batch(ids)
@@ -316,3 +316,22 @@ def test_a_batch_slower_than_its_lease_hands_the_rest_back(
     assert untried.count() == 3
     assert {d.attempts for d in untried} == {0}
     assert len(smtp_sink.messages) == 2
+
+
+def test_the_mail_lane_sends_the_mail_and_leaves_webhooks_to_their_own_lane(
+    mailoutbox, make_subscriber, make_webhook_subscriber, webhook_receiver, declare
+):
+    make_subscriber("reader@example.com")
+    make_webhook_subscriber(webhook_receiver.url)
+    declare()
+
+    notify.dispatch(lane="mail")
+
+    assert [m.to for m in mailoutbox] == [["reader@example.com"]]
+    assert webhook_receiver.requests == []
+
+    notify.dispatch(lane="posts")
+
+    assert webhook_receiver.requests  # the incident and its component's change
+    assert set(Delivery.objects.values_list("state", flat=True)) == {DeliveryState.SENT}
+    assert len(mailoutbox) == 1

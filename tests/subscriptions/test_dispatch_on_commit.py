@@ -10,6 +10,7 @@ from django.core import mail
 from django.db import transaction
 from django.test import Client
 
+from incidents.channels.registry import DISPATCH_LANES
 from incidents.models import Delivery, DeliveryState
 from statuspage.celery import app as celery_app
 
@@ -88,4 +89,4 @@ def test_the_dispatch_is_queued_on_commit_and_not_for_a_rolled_back_update(
 
     declare()
 
-    assert len(notify_messages(embedded_broker)) == 1
+    assert len(notify_messages(embedded_broker)) == len(DISPATCH_LANES)  # one per lane
