@@ -16,7 +16,7 @@ UV_VERSION := 0.13.8
 UV := var/tools/uv-$(UV_VERSION)/bin/uv
 $(VENV)/installed: requirements.txt requirements-dev.txt scripts/find-python
 	@test -n "$(PYTHON_BIN)" || { echo "Python 3.12 or newer is needed (Django 6.1); install python3.12 or python3.13." >&2; exit 1; }
-	test -x $(UV) || $(PYTHON_BIN) -m pip install --quiet --disable-pip-version-check --root-user-action=ignore --target var/tools/uv-$(UV_VERSION) uv==$(UV_VERSION)
+	test -x $(UV) || $(PYTHON_BIN) -m pip install --quiet --disable-pip-version-check --root-user-action=ignore --upgrade --target var/tools/uv-$(UV_VERSION) uv==$(UV_VERSION)
 	test -x $(PY) || $(UV) venv --quiet --python $(PYTHON_BIN) $(VENV)
 	$(UV) pip install --quiet --compile-bytecode --python $(PY) -r requirements-dev.txt
 	touch $@
