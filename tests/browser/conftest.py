@@ -26,6 +26,7 @@ except ImportError:  # without selenium the browser tests skip
 REQUIRE_SERVICES = os.environ.get("REQUIRE_SERVICES") == "1"
 CHROMIUM = os.environ.get("CHROMIUM_BINARY", "/usr/bin/chromium")
 CHROMEDRIVER = os.environ.get("CHROMEDRIVER_BINARY", "/usr/bin/chromedriver")
+WINDOW_SIZE = (1280, 1600)
 CHROMIUM_FLAGS = (
     "--headless",
     "--no-sandbox",
@@ -35,7 +36,7 @@ CHROMIUM_FLAGS = (
     "--disable-component-update",
     "--disable-sync",
     "--no-first-run",
-    "--window-size=1280,1600",
+    f"--window-size={WINDOW_SIZE[0]},{WINDOW_SIZE[1]}",
 )
 
 
@@ -64,7 +65,6 @@ def pytest_runtest_setup(item):
             pytest.skip(reason)
 
 
-WINDOW_SIZE = (1280, 1600)
 # What a test may have changed in the tab it was given, put back as a new browser has it.
 EMULATION_RESETS = (
     ("Emulation.clearDeviceMetricsOverride", {}),
@@ -110,9 +110,10 @@ def as_new(driver) -> None:
 
 
 @pytest.fixture(scope="session")
-def _chromium():
-    """One Chromium for the test process: starting one costs more than most browser tests take
-    (docs/bench/tests.md). A holder, so a browser that stops answering can be replaced."""
+def _chromium(live_server):
+    """One Chromium for the test process: starting one costs seconds, handing it over as new a
+    fraction of one (docs/bench/tests.md). A holder, so one that stops answering is replaced.
+    It quits before the live server stops, closing the connections it keeps open to it."""
     holder = {}
     yield holder
     if "driver" in holder:
@@ -121,19 +122,18 @@ def _chromium():
 
 @pytest.fixture
 def browser(_chromium):
-    """The process's Chromium, as a new one would be (see as_new)."""
-    driver = _chromium.get("driver")
-    if driver is not None:
-        try:
-            as_new(driver)
-        except Exception:  # an earlier test left it closed, crashed or behind a dialog
-            with contextlib.suppress(Exception):
-                driver.quit()
-            driver = None
-    if driver is None:
-        driver = _chromium["driver"] = start_chromium()
-        as_new(driver)
-    return driver
+    """The process's Chromium, as a new one would be (see as_new). It is put back right after
+    the test, before the database is emptied: a page left open would go on asking the live
+    server for its refreshes meanwhile."""
+    if "driver" not in _chromium:
+        _chromium["driver"] = start_chromium()
+        as_new(_chromium["driver"])
+    yield _chromium["driver"]
+    try:
+        as_new(_chromium["driver"])
+    except Exception:  # the test left it closed, crashed or behind a dialog: the next gets another
+        with contextlib.suppress(Exception):
+            _chromium.pop("driver").quit()
 
 
 def serious_axe_violations(driver) -> list[str]:
