@@ -10,11 +10,15 @@ TYPED := $(wildcard incidents/lifecycle incidents/selectors incidents/channels)
 .PHONY: run test lint format messages compilemessages migrate demo check-deploy clean
 
 # Runtime and development requirements both: a production install takes requirements.txt alone.
+# uv installs them, far faster than pip from a warm cache (docs/bench/tests.md); it comes from
+# PyPI through the interpreter's own pip, pinned here.
+UV_VERSION := 0.13.8
+UV := var/tools/uv-$(UV_VERSION)/bin/uv
 $(VENV)/installed: requirements.txt requirements-dev.txt scripts/find-python
 	@test -n "$(PYTHON_BIN)" || { echo "Python 3.12 or newer is needed (Django 6.1); install python3.12 or python3.13." >&2; exit 1; }
-	test -x $(PY) || $(PYTHON_BIN) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -r requirements-dev.txt
+	test -x $(UV) || $(PYTHON_BIN) -m pip install --quiet --disable-pip-version-check --root-user-action=ignore --upgrade --target var/tools/uv-$(UV_VERSION) uv==$(UV_VERSION)
+	test -x $(PY) || $(UV) venv --quiet --python $(PYTHON_BIN) $(VENV)
+	$(UV) pip install --quiet --compile-bytecode --python $(PY) -r requirements-dev.txt
 	touch $@
 
 venv: $(VENV)/installed
@@ -40,6 +44,9 @@ run: venv compilemessages migrate
 # keeps every worker busy to the end: each starts with a contiguous share of the tests, and one
 # that runs dry takes the last pending ones of another.
 TEST_WORKERS ?= auto
+# Every worker, and every process a system test starts, imports the same modules: compiled (and
+# the tests' asserts rewritten) once into __pycache__, not again in each, whatever the shell says.
+test test-fast test-browser: export PYTHONDONTWRITEBYTECODE =
 test: venv compilemessages
 	$(PY) -m pytest -n $(TEST_WORKERS) --dist worksteal --durations=15 $(PYTEST_ARGS)
 

@@ -4,6 +4,7 @@ Tests marked `browser` skip with a reason when Chromium or its driver is missing
 with scripts/ci-install-browser), and fail instead under REQUIRE_SERVICES=1, as in CI.
 """
 
+import contextlib
 import os
 import shutil
 from pathlib import Path
@@ -25,6 +26,7 @@ except ImportError:  # without selenium the browser tests skip
 REQUIRE_SERVICES = os.environ.get("REQUIRE_SERVICES") == "1"
 CHROMIUM = os.environ.get("CHROMIUM_BINARY", "/usr/bin/chromium")
 CHROMEDRIVER = os.environ.get("CHROMEDRIVER_BINARY", "/usr/bin/chromedriver")
+WINDOW_SIZE = (1280, 1600)
 CHROMIUM_FLAGS = (
     "--headless",
     "--no-sandbox",
@@ -34,7 +36,7 @@ CHROMIUM_FLAGS = (
     "--disable-component-update",
     "--disable-sync",
     "--no-first-run",
-    "--window-size=1280,1600",
+    f"--window-size={WINDOW_SIZE[0]},{WINDOW_SIZE[1]}",
 )
 
 
@@ -63,8 +65,16 @@ def pytest_runtest_setup(item):
             pytest.skip(reason)
 
 
-@pytest.fixture
-def browser():
+# What a test may have changed in the tab it was given, put back as a new browser has it.
+EMULATION_RESETS = (
+    ("Emulation.clearDeviceMetricsOverride", {}),
+    ("Emulation.setTouchEmulationEnabled", {"enabled": False}),
+    ("Emulation.setEmulatedMedia", {"media": "", "features": []}),
+    ("Emulation.setTimezoneOverride", {"timezoneId": ""}),
+)
+
+
+def start_chromium():
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 
@@ -73,11 +83,57 @@ def browser():
     for flag in CHROMIUM_FLAGS:
         options.add_argument(flag)
     options.add_argument("--lang=en")
-    driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
+    return webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
+
+
+def as_new(driver) -> None:
+    """Leaves one tab, blank, with none of an earlier test's cookies, storage, cached responses,
+    emulated screen, colour scheme or time zone, and the default timeouts and window size."""
+    from selenium.webdriver.common.actions.action_builder import ActionBuilder
+
+    first, *others = driver.window_handles
+    for handle in others:
+        driver.switch_to.window(handle)
+        driver.close()
+    driver.switch_to.window(first)
+    driver.get("about:blank")
+    ActionBuilder(driver).clear_actions()  # releases keys and buttons a test left pressed
+    driver.execute_cdp_cmd("Storage.clearDataForOrigin", {"origin": "*", "storageTypes": "all"})
+    driver.execute_cdp_cmd("Network.clearBrowserCache", {})
+    driver.execute_cdp_cmd("Network.clearBrowserCookies", {})
+    for command, arguments in EMULATION_RESETS:
+        driver.execute_cdp_cmd(command, arguments)
+    driver.set_window_size(*WINDOW_SIZE)
     driver.set_page_load_timeout(30)
+    driver.set_script_timeout(30)
     driver.implicitly_wait(2)
-    yield driver
-    driver.quit()
+
+
+@pytest.fixture(scope="session")
+def _chromium(live_server):
+    """One Chromium for the test process: starting one costs seconds, handing it over as new a
+    fraction of one (docs/bench/tests.md). A holder, so one that stops answering is replaced.
+    It quits before the live server stops, closing the connections it keeps open to it."""
+    holder = {}
+    yield holder
+    if "driver" in holder:
+        holder["driver"].quit()
+
+
+@pytest.fixture
+def browser(_chromium):
+    """The process's Chromium, as a new one would be (see as_new). It is put back right after
+    the test, before the database is emptied: a page left open would go on asking the live
+    server for its refreshes meanwhile."""
+    if "driver" not in _chromium:
+        _chromium["driver"] = start_chromium()
+        as_new(_chromium["driver"])
+    yield _chromium["driver"]
+    try:
+        as_new(_chromium["driver"])
+    except Exception:  # the test left it closed, crashed or behind a dialog: the next gets another
+        with contextlib.suppress(Exception):
+            _chromium.pop("driver").quit()
 
 
 def serious_axe_violations(driver) -> list[str]:
