@@ -4,9 +4,8 @@ from one batch to the next in a dispatch run; over SMTP pipelined where the serv
 
 import email.policy
 import smtplib
-import threading
 from collections.abc import Generator, Iterator
-from contextlib import contextmanager, suppress
+from contextlib import AbstractContextManager, suppress
 from typing import cast
 
 from django.conf import settings
@@ -20,6 +19,7 @@ from incidents.models import Delivery
 from .base import Result, update_of
 from .content import ContentCache, content_key, render_content
 from .emails import NotificationMail, RenderedEmail, update_notification
+from .run_scoped import RunScoped
 from .smtp_pipelining import Outgoing, send_all
 
 # Errors that concern the connection rather than one message: the rest of the batch waits.
@@ -65,27 +65,13 @@ def _is_permanent(error: Exception) -> bool:
     return isinstance(code, int) and code >= 500 and not _is_connection_error(error)
 
 
-class _KeptConnection(threading.local):
-    depth = 0
-    backend: BaseEmailBackend | None = None
+_kept = RunScoped(close=lambda backend: backend.close())
 
 
-_kept = _KeptConnection()
-
-
-@contextmanager
-def kept_mail_connection() -> Iterator[None]:
+def kept_mail_connection() -> AbstractContextManager[None]:
     """Mail batches inside the block (a worker's dispatch run) share one connection of the mail
     backend, opened by the first batch and closed at the end, or when it fails."""
-    _kept.depth += 1
-    try:
-        yield
-    finally:
-        _kept.depth -= 1
-        if _kept.depth == 0 and _kept.backend is not None:
-            backend, _kept.backend = _kept.backend, None
-            with suppress(OSError):
-                backend.close()
+    return _kept.kept()
 
 
 def _still_open(backend: BaseEmailBackend) -> bool:
@@ -102,7 +88,7 @@ def _still_open(backend: BaseEmailBackend) -> bool:
 
 def _open_backend() -> BaseEmailBackend:
     """The kept connection if it still answers, else a new one (raises OSError if none opens)."""
-    backend, _kept.backend = _kept.backend, None
+    backend, _kept.value = _kept.value, None
     if backend is not None and _still_open(backend):
         return backend
     if backend is not None:
@@ -115,7 +101,7 @@ def _open_backend() -> BaseEmailBackend:
 
 def _release(backend: BaseEmailBackend, *, reusable: bool) -> None:
     if reusable and _kept.depth:
-        _kept.backend = backend
+        _kept.value = backend
         return
     with suppress(OSError):
         backend.close()

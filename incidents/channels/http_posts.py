@@ -12,9 +12,8 @@ going into maintenance and out of it must not arrive the other way round).
 
 import datetime as dt
 import json
-import threading
 from collections.abc import Callable, Generator, Iterable, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
@@ -31,6 +30,7 @@ from incidents.security.masking import is_masked, mask_secret
 from . import receiver_breakers
 from .base import Result, Sent
 from .chat_content import ChatContent, chat_content, with_manage_link
+from .run_scoped import RunScoped
 
 CONCURRENT_POSTS = 10
 EVENT_ID_HEADER = "X-Status-Event-Id"
@@ -84,36 +84,22 @@ def sent_of(outcome: Answer | BaseException) -> Sent:
     )
 
 
-class _KeptClient(threading.local):
-    # The client's event loop belongs to the thread that opened it.
-    depth = 0
-    client: BlockingClient | None = None
+_kept = RunScoped(close=lambda client: client.__exit__(None, None, None))
 
 
-_kept = _KeptClient()
-
-
-@contextmanager
-def kept_connections() -> Iterator[None]:
+def kept_connections() -> AbstractContextManager[None]:
     """Posts inside the block (a worker's dispatch run) share one client, opened at the first post
     and closed at the end: connections and TLS handshakes are reused from one batch to the next."""
-    _kept.depth += 1
-    try:
-        yield
-    finally:
-        _kept.depth -= 1
-        if _kept.depth == 0 and _kept.client is not None:
-            client, _kept.client = _kept.client, None
-            client.__exit__(None, None, None)
+    return _kept.kept()
 
 
 @contextmanager
 def guarded_client() -> Iterator[BlockingClient]:
     """The client kept by `kept_connections`, or one for this block alone."""
     if _kept.depth:
-        if _kept.client is None:
-            _kept.client = BlockingClient().__enter__()
-        yield _kept.client
+        if _kept.value is None:
+            _kept.value = BlockingClient().__enter__()
+        yield _kept.value
         return
     with BlockingClient() as client:
         yield client
