@@ -69,7 +69,11 @@ class SinkHandler:
 
 @pytest.fixture
 def smtp_sink(settings):
-    handler = SinkHandler()
+    yield from serving(SinkHandler(), settings)
+
+
+def serving(handler, settings):
+    """Runs `handler` as a local SMTP server that the default mailer sends to, until the test ends."""
     port = free_port()
     controller = Controller(handler, hostname="127.0.0.1", port=port, enable_SMTPUTF8=True)
     controller.start()

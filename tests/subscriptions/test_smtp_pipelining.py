@@ -7,13 +7,12 @@ import email.policy
 import smtplib
 
 import pytest
-from aiosmtpd.controller import Controller
 
 from incidents.channels import outbox
 from incidents.channels.smtp_pipelining import Outgoing, data_block, send_all
 from incidents.models import Delivery, DeliveryState
 
-from .conftest import SinkHandler, free_port
+from .conftest import SinkHandler, serving
 
 
 class ScriptedSink(SinkHandler):
@@ -59,19 +58,7 @@ class ScriptedSink(SinkHandler):
 
 @pytest.fixture
 def scripted_sink(settings):
-    handler = ScriptedSink()
-    port = free_port()
-    controller = Controller(handler, hostname="127.0.0.1", port=port, enable_SMTPUTF8=True)
-    controller.start()
-    settings.MAILERS = {
-        "default": {
-            "BACKEND": "django.core.mail.backends.smtp.EmailBackend",
-            "OPTIONS": {"host": "127.0.0.1", "port": port, "use_tls": False, "timeout": 10},
-        }
-    }
-    handler.port = port
-    yield handler
-    controller.stop()
+    yield from serving(ScriptedSink(), settings)
 
 
 def mails(count: int, body: str = "Hello.") -> list[Outgoing]:
