@@ -223,13 +223,7 @@ def _past_days_key(
 
 
 def _kept(key: str | None) -> dict[int, PastDays] | None:
-    if key is None:
-        return None
-    try:
-        return cache.get(key)
-    except Exception:  # any cache failure: the bars are computed afresh
-        cache_breaker.cache_failed()
-        return None
+    return None if key is None else _kept_many([key]).get(key)
 
 
 def _kept_many(keys: list[str]) -> dict[str, PastDays]:
@@ -247,14 +241,9 @@ def _keep_many(past: dict[str, PastDays]) -> None:
         cache.set_many(past, timeout=PAST_DAYS_SECONDS)
     except Exception:  # a cache failure must never fail the page
         cache_breaker.cache_failed()
-        logger.warning("Cache unreachable: drawn days not kept", exc_info=True)
+        logger.warning("Cache unreachable: drawn bars not kept", exc_info=True)
 
 
 def _keep(key: str | None, past: dict[int, PastDays]) -> None:
-    if key is None:
-        return
-    try:
-        cache.set(key, past, timeout=PAST_DAYS_SECONDS)
-    except Exception:  # a cache failure must never fail the page
-        cache_breaker.cache_failed()
-        logger.warning("Cache unreachable: overview bars not kept", exc_info=True)
+    if key is not None:
+        _keep_many({key: past})
