@@ -7,6 +7,7 @@ from functools import lru_cache
 from zoneinfo import ZoneInfo
 
 from django.conf import settings
+from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -15,6 +16,7 @@ from incidents.metrics import readings
 from incidents.metrics.uptime import day_starts
 from incidents.models import Component, ComponentGroup, ComponentStatus, Incident, Metric
 from incidents.public import charts
+from incidents.public.components_section import components_section
 from incidents.public.links import slug_link
 from incidents.public.uptime_bars import overview_bars
 from incidents.translation import Shown, pick
@@ -360,21 +362,38 @@ def metric_charts(
 
 
 def overview_context(language: str) -> dict:
-    """The overview: indicator, open events, and each shown component's row in its group."""
-    overview = selectors.overview_summary()
+    """The overview: indicator, open events, the components section and the past days' events."""
+    starts = day_starts(days=PAST_DAYS, now=timezone.now(), zone=formatting.status_zone())
+    overview = selectors.overview_summary(past_since=starts[0])
     summary = overview.summary
+    return {
+        "summary": summary,
+        "components_section": components_section(
+            summary.groups,
+            language=language,
+            days=UPTIME_DAYS,
+            draw=lambda: render_to_string(
+                "public/_components_section.html", components_section_context(summary, language)
+            ),
+        ),
+        "past_days": past_days(overview.past_events, starts[:-1], language),
+    }
+
+
+def components_section_context(summary: selectors.PageSummary, language: str) -> dict:
+    """Each shown component's row in its group, the first ones with their bars and sparklines."""
     shown_components = [c for g in summary.groups for c in g.components]
     # A page of hundreds of components drew megabytes of bars: the first ones in page order get
     # their bars and sparklines, the others their name and status (their own pages have the rest).
     detailed = settings.PUBLIC_OVERVIEW_DETAILED_COMPONENTS
-    metrics = [m for c in shown_components[:detailed] for m in overview.metrics.get(c.pk, [])]
-    hourly = selectors.hourly_values(metrics)
+    metrics = selectors.overview_metrics(shown_components[:detailed])
+    hourly = selectors.hourly_values([m for found in metrics.values() for m in found])
     hours = [formatting.format_clock_time(start, language) for start in selectors.hour_starts()]
     rows = iter(
         component_rows(
             shown_components,
             language=language,
-            metrics=overview.metrics,
+            metrics=metrics,
             hourly=hourly,
             hours=hours,
             detailed=detailed,
@@ -384,11 +403,8 @@ def overview_context(language: str) -> dict:
         GroupRow(group=view.group, status=view.status, rows=[next(rows) for _component in view.components])
         for view in summary.groups
     ]
-    starts = day_starts(days=PAST_DAYS, now=timezone.now(), zone=formatting.status_zone())
     return {
-        "summary": summary,
         "groups": groups,
-        "past_days": past_days(selectors.events_since(starts[0]), starts[:-1], language),
         "has_components": bool(summary.components),
         "undetailed_components": max(len(shown_components) - detailed, 0),
         "detailed_components": detailed,

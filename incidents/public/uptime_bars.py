@@ -2,11 +2,9 @@
 
 import datetime as dt
 import hashlib
-import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from django.core.cache import cache
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.http import urlencode
@@ -16,10 +14,8 @@ from django.utils.translation import ngettext
 from incidents import formatting, selectors
 from incidents.metrics.uptime import SHOWN_DECIMALS, Span, overall, shown_uptime
 from incidents.models import Component, ComponentStatus
-from incidents.public import cache_breaker, charts, versions
+from incidents.public import charts, fragment_cache, versions
 from incidents.translation import pick
-
-logger = logging.getLogger(__name__)
 
 # Fragment caches (by content version, and by the days' own data); that each pays is measured in
 # docs/public-site.md. The bound covers status periods edited by hand and a new deployment's markup.
@@ -192,7 +188,7 @@ def _drawn_past_days(
     their own data rather than the content version, so a content change redraws only the bars it
     touched (an update to an incident that began today touches none)."""
     keys = {c.pk: _shown_days_key(c.slug, spans[c.pk][:-1], texts.language) for c in components}
-    found = _kept_many(list(keys.values())) if cached else {}
+    found = fragment_cache.kept_many(list(keys.values())) if cached else {}
     past, drawn = {}, {}
     for component in components:
         key = keys[component.pk]
@@ -200,7 +196,7 @@ def _drawn_past_days(
         if key not in found:
             drawn[key] = past[component.pk]
     if cached:
-        _keep_many(drawn)
+        fragment_cache.keep_many(drawn, seconds=PAST_DAYS_SECONDS)
     return past
 
 
@@ -223,27 +219,9 @@ def _past_days_key(
 
 
 def _kept(key: str | None) -> dict[int, PastDays] | None:
-    return None if key is None else _kept_many([key]).get(key)
-
-
-def _kept_many(keys: list[str]) -> dict[str, PastDays]:
-    try:
-        return cache.get_many(keys)
-    except Exception:  # any cache failure: the bars are drawn afresh
-        cache_breaker.cache_failed()
-        return {}
-
-
-def _keep_many(past: dict[str, PastDays]) -> None:
-    if not past:
-        return
-    try:
-        cache.set_many(past, timeout=PAST_DAYS_SECONDS)
-    except Exception:  # a cache failure must never fail the page
-        cache_breaker.cache_failed()
-        logger.warning("Cache unreachable: drawn bars not kept", exc_info=True)
+    return None if key is None else fragment_cache.kept_many([key]).get(key)
 
 
 def _keep(key: str | None, past: dict[int, PastDays]) -> None:
     if key is not None:
-        _keep_many({key: past})
+        fragment_cache.keep_many({key: past}, seconds=PAST_DAYS_SECONDS)

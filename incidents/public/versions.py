@@ -8,6 +8,7 @@ change commits, so a page rendered meanwhile never shows uncommitted data; old e
 """
 
 import time
+from collections.abc import Callable
 
 from django.conf import settings
 from django.core.cache import cache
@@ -67,10 +68,19 @@ def page_version(*, live: bool) -> str:
 
 def page_version_or_none(*, live: bool) -> str | None:
     """`page_version`, or None while the cache server is unreachable (render live then)."""
+    return _or_none(lambda: page_version(live=live))
+
+
+def live_version_or_none() -> int | None:
+    """`live_version`, or None while the cache server is unreachable."""
+    return _or_none(live_version)
+
+
+def _or_none[T](read: Callable[[], T]) -> T | None:
     if cache_breaker.cache_down():
         return None
     try:
-        return page_version(live=live)
+        return read()
     except Exception:  # any cache failure; a saved change must never fail a page
         cache_breaker.cache_failed()
         return None

@@ -4,10 +4,12 @@ from .history import events_since, feed_updates, first_history_month, history, m
 from .metrics import hour_starts, hourly_values, metric_series, metric_window_values
 from .public import (
     GroupView,
+    PageSummary,
     component_choices,
     component_incidents,
     current_indicator,
     grouped_components,
+    overview_metrics,
     overview_summary,
     page_summary,
     page_updated_at,
@@ -39,6 +41,7 @@ __all__ = [
     "MAINTENANCE_ACTIVE",
     "MAINTENANCE_UPCOMING",
     "GroupView",
+    "PageSummary",
     "component_choices",
     "component_incidents",
     "current_indicator",
@@ -54,6 +57,7 @@ __all__ = [
     "maintenance_windows",
     "metric_series",
     "metric_window_values",
+    "overview_metrics",
     "overview_summary",
     "page_summary",
     "page_updated_at",

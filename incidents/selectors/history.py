@@ -12,7 +12,7 @@ from incidents.models.incidents import STATUSES_BY_KIND
 from incidents.validation.instants import EARLIEST
 
 
-def _with_components(events: list[Incident]) -> list[Incident]:
+def with_shown_components(events: list[Incident]) -> list[Incident]:
     """The events with their components (names in page order) loaded in one query."""
     components = Component.objects.order_by("position", "slug").only("pk", "slug", "name")
     prefetch_related_objects(events, Prefetch("components", queryset=components))
@@ -35,10 +35,12 @@ def past_events(*, component: Component | int | None = None, impact: str = "") -
     return queryset
 
 
-def events_since(since: dt.datetime, *, limit: int = 100) -> list[Incident]:
-    """Past events begun since `since`, newest first, at most `limit` so the overview stays short."""
+def events_since(since: dt.datetime, *, limit: int = 100, with_components: bool = True) -> list[Incident]:
+    """Past events begun since `since`, newest first, at most `limit` so the overview stays short;
+    with their components unless the caller loads them with others'."""
     queryset = past_events().filter(started_at__gte=since).order_by("-started_at", "-id")
-    return _with_components(list(queryset[:limit]))
+    events = list(queryset[:limit])
+    return with_shown_components(events) if with_components else events
 
 
 def history(
@@ -61,7 +63,7 @@ def history(
     # texts costs more than sorting their ids.
     paginator = Paginator(queryset.values_list("pk", flat=True), page_size)
     found: Page = paginator.page(page if 1 <= page <= paginator.num_pages else 1)
-    found.object_list = _with_components(
+    found.object_list = with_shown_components(
         list(Incident.objects.filter(pk__in=found.object_list).order_by(*order))
     )
     return found
@@ -95,7 +97,7 @@ def maintenance_windows(*, past_limit: int = 20) -> tuple[list[Incident], list[I
     past = list(
         queryset.exclude(pk__in=[w.pk for w in coming]).order_by("-scheduled_for", "-started_at")[:past_limit]
     )
-    _with_components([*coming, *past])
+    with_shown_components([*coming, *past])
     return coming, past
 
 

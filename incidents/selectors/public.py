@@ -24,6 +24,7 @@ from incidents.models import (
 )
 from incidents.translation import Shown
 
+from .history import events_since, with_shown_components
 from .metrics import live_metrics
 
 
@@ -67,23 +68,20 @@ class PageSummary:
         return [c for g in self.groups for c in g.components]
 
 
-def open_events() -> list[Incident]:
-    """Published open incidents and maintenance, newest first, with their components and, in
-    `latest_updates`, their newest update (or none) read in one more query: an incident gathers
-    an update every few minutes, and prefetching all of them on every render grew with its age."""
+def open_events(*, with_components: bool = True) -> list[Incident]:
+    """Published open incidents and maintenance, newest first, with their components (unless the
+    caller loads them with others') and, in `latest_updates`, their newest update (or none) read
+    in one more query: an incident gathers an update every few minutes, and prefetching all of
+    them on every render grew with its age."""
     newest = IncidentUpdate.objects.filter(incident=OuterRef("pk")).timeline().values("pk")[:1]
     events = list(
         Incident.objects.published()
         .open()
         .order_by("-started_at")
         .annotate(latest_update_id=Subquery(newest))
-        .prefetch_related(
-            Prefetch(
-                "components",
-                queryset=Component.objects.order_by("position", "slug").only("pk", "slug", "name"),
-            )
-        )
     )
+    if with_components:
+        with_shown_components(events)
     latest = IncidentUpdate.objects.in_bulk([e.latest_update_id for e in events if e.latest_update_id])
     for event in events:
         found = latest.get(event.latest_update_id)
@@ -102,8 +100,10 @@ def page_summary() -> PageSummary:
     return _summary(groups, [c for g in groups for c in g.components])
 
 
-def _summary(groups: list[GroupView], components: list[Component]) -> PageSummary:
-    events = open_events()
+def _summary(
+    groups: list[GroupView], components: list[Component], events: list[Incident] | None = None
+) -> PageSummary:
+    events = open_events() if events is None else events
     active = [i for i in events if not i.is_maintenance]
     in_progress = [i for i in events if i.is_maintenance and i.status != IncidentStatus.SCHEDULED]
     upcoming = sorted(
@@ -125,15 +125,6 @@ def _summary(groups: list[GroupView], components: list[Component]) -> PageSummar
     )
 
 
-@dataclass
-class OverviewSummary:
-    """What the overview shows: `page_summary`, its components loaded without their relations, and
-    each one's live metrics (probe and health loaded) by component id."""
-
-    summary: PageSummary
-    metrics: dict[int, list[Metric]]
-
-
 # What the overview reads of a component and of a group: the rest stays in the database.
 OVERVIEW_COMPONENT_FIELDS = (
     "pk",
@@ -144,13 +135,22 @@ OVERVIEW_COMPONENT_FIELDS = (
     "showcase",
     "only_show_if_degraded",
     "start_date",
+    "updated_at",
 )
-OVERVIEW_GROUP_FIELDS = ("pk", "slug", "name", "position")
+OVERVIEW_GROUP_FIELDS = ("pk", "slug", "name", "position", "updated_at")
 
 
-def overview_summary() -> OverviewSummary:
-    """`page_summary` for the overview in four plain queries: components, groups and metrics are
-    read without select_related or prefetch machinery, which cost more than the rows."""
+@dataclass
+class OverviewSummary:
+    summary: PageSummary
+    past_events: list[Incident]  # begun since the overview's first past day, newest first
+
+
+def overview_summary(*, past_since: dt.datetime) -> OverviewSummary:
+    """`page_summary` and the events begun since `past_since` for the overview, in plain queries:
+    components and groups read without select_related or prefetch machinery, which cost more
+    than the rows, and without their metrics (overview_metrics), which a kept components
+    section does not need; the components of open and past events in one query."""
     components = list(Component.objects.only(*OVERVIEW_COMPONENT_FIELDS).order_by(*PAGE_ORDER))
     groups = {g.pk: g for g in ComponentGroup.objects.only(*OVERVIEW_GROUP_FIELDS)}
     views: dict[int | None, GroupView] = {}
@@ -159,10 +159,18 @@ def overview_summary() -> OverviewSummary:
         if key not in views:
             views[key] = GroupView(groups.get(key) if key is not None else None)
         views[key].components.append(component)
+    events = open_events(with_components=False)
+    past = events_since(past_since, with_components=False)
+    with_shown_components([*events, *past])
+    return OverviewSummary(_summary(list(views.values()), components, events), past)
+
+
+def overview_metrics(components: list[Component]) -> dict[int, list[Metric]]:
+    """Each component's live metrics (probe and health loaded) by component id, in one query."""
     metrics: dict[int, list[Metric]] = defaultdict(list)
     for metric in live_metrics().filter(component_id__in=[c.pk for c in components]):
         metrics[metric.component_id].append(metric)
-    return OverviewSummary(summary=_summary(list(views.values()), components), metrics=metrics)
+    return metrics
 
 
 def public_incident(slug: str) -> Incident:
