@@ -135,6 +135,15 @@ def format_full_date(value: dt.date, language: str) -> str:
 
 def _date_time_offset(local: dt.datetime, code: str, locale: Locale) -> tuple[str, str, str]:
     """ "Nov 19, 2026", "08:25" and "GMT+01:00": the parts a medium date and time is made of."""
+    return _wall_time_parts(local.replace(tzinfo=None), local.utcoffset(), code)
+
+
+# The same few times (open events, their updates) are written on every render: by wall time and
+# offset, which is all the three patterns read, rather than by instant (equal across zones).
+@lru_cache(maxsize=4096)
+def _wall_time_parts(wall: dt.datetime, offset: dt.timedelta | None, code: str) -> tuple[str, str, str]:
+    locale = _parsed_locale(code)
+    local = wall.replace(tzinfo=dt.timezone(offset)) if offset is not None else wall
     return (
         _skeleton_pattern("yMMMd", code).apply(local, locale),
         _skeleton_pattern("Hm", code).apply(local, locale),

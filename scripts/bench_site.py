@@ -38,7 +38,9 @@ The overview's render cost is measured on the demo data (`load_demo`, loaded afr
 SQLite file), served as users run it (DEBUG off, the page cache on): render_ms is the overview
 right after a content change (the content version moves, so every cache kept under it is cold),
 live_render_ms after a live-figure change only (the live version moves), each the p50 of
-BENCH_SITE_RENDER_RUNS (default 40); overview_bytes is the overview's uncompressed HTML. On
+BENCH_SITE_RENDER_RUNS (default 40); overview_bytes is the overview's uncompressed HTML. With
+DATABASE_URL naming PostgreSQL, pg_render_ms is render_ms there (and on Redis when REDIS_URL is
+set), in a database of its own beside the one named, made afresh on each run. On
 stderr, beside them, the Python function calls of one such render (render_calls,
 live_render_calls): what a render costs in work, which load on the machine does not move.
 
@@ -47,6 +49,7 @@ Prints one line per page, then the churn figures, then the overall figures:
         cached_p50_ms_small=<a> cached_p50_ms_large=<b>
     churn: samples=<n> edits=<e> renders_history=<h> renders_feeds=<f> renders_maintenance=<m>
     site: worst_ratio=<r> max_queries=<q> render_ms=<x> live_render_ms=<y> overview_bytes=<b>
+        [pg_render_ms=<z>: render_ms on PostgreSQL, when DATABASE_URL names one]
 """
 
 import gc
@@ -409,12 +412,19 @@ class Site:
     """A child process serving one dataset's pages, one request at a time."""
 
     def __init__(
-        self, dataset: str, *, database: Path, var_dir: Path, page_cache: bool = False, debug: bool = True
+        self,
+        dataset: str,
+        *,
+        database: Path | str,
+        var_dir: Path,
+        page_cache: bool = False,
+        debug: bool = True,
+        redis: bool = False,
     ):
         var_dir.mkdir(parents=True, exist_ok=True)
         env = {
             **os.environ,
-            "DATABASE_URL": f"sqlite:///{database}",
+            "DATABASE_URL": database if isinstance(database, str) else f"sqlite:///{database}",
             # Its own cache and snapshot folders: the processes must not share cached pages.
             "STATUSPAGE_VAR_DIR": str(var_dir),
             # Off as users run it; on, Django keeps every query, which the counts read.
@@ -424,7 +434,8 @@ class Site:
         }
         if not page_cache:
             env["PUBLIC_PAGE_CACHE_SECONDS"] = "0"  # timed requests turn it on when they want it
-        env.pop("REDIS_URL", None)
+        if not redis:
+            env.pop("REDIS_URL", None)
         self.process = subprocess.Popen(
             [sys.executable, __file__, "--child", dataset],
             env=env,
@@ -508,6 +519,7 @@ def main() -> None:
     print(
         f"site: worst_ratio={worst:.2f} max_queries={most} render_ms={render['render_ms']:.1f} "
         f"live_render_ms={render['live_render_ms']:.1f} overview_bytes={render['overview_bytes']}"
+        + (f" pg_render_ms={render['pg_render_ms']:.1f}" if "pg_render_ms" in render else "")
     )
 
 
@@ -532,7 +544,33 @@ def render_figures(var_dir: Path, *, runs: int) -> dict:
         f"overview_bytes={figures['overview_bytes']}",
         file=sys.stderr,
     )
+    url = os.environ.get("DATABASE_URL", "")
+    if url.startswith(("postgres://", "postgresql://")):
+        figures["pg_render_ms"] = postgresql_render_ms(url, var_dir, runs=runs)
     return figures
+
+
+def postgresql_render_ms(url: str, var_dir: Path, *, runs: int) -> float:
+    """render_ms on PostgreSQL (with Redis when REDIS_URL is set), as users run it there: fresh demo
+    data in a database of its own beside the one DATABASE_URL names, made again on each run."""
+    import psycopg
+
+    base, _slash, name = url.rpartition("/")
+    database = f"{name.split('?')[0]}_bench_render"
+    with psycopg.connect(f"{base}/postgres", autocommit=True) as admin:
+        admin.execute(f'DROP DATABASE IF EXISTS "{database}"')
+        admin.execute(f'CREATE DATABASE "{database}"')
+    demo_dir = var_dir / "bench-site-demo-pg"
+    shutil.rmtree(demo_dir, ignore_errors=True)
+    site = Site(
+        "demo", database=f"{base}/{database}", var_dir=demo_dir, page_cache=True, debug=False, redis=True
+    )
+    for _ in range(WARM_UP):
+        site.ask("render", "/")
+    found = p50(site, "render", "/", runs)
+    site.close()
+    print(f"overview on PostgreSQL: pg_render_ms={found:.1f}", file=sys.stderr)
+    return found
 
 
 def churn_line(var_dir: Path, *, seconds: int) -> str:

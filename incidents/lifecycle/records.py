@@ -98,6 +98,8 @@ def write_records_impact(incidents: Iterable[Incident]) -> int:
                 _lay_over_days(touched[component_id], segment)
     if touched:
         recount_uptime_months(touched.values())
+        # Their history changed: what is kept under what the components show is drawn again.
+        Component.objects.filter(pk__in=touched).update(updated_at=timezone.now())
         content_changed()
     return len(touched)
 

@@ -1,6 +1,8 @@
 """Reads of published incidents and maintenance as lists: history, maintenance and feeds."""
 
 import datetime as dt
+from collections import defaultdict
+from collections.abc import Iterable
 from zoneinfo import ZoneInfo
 
 from django.core.paginator import Page, Paginator
@@ -11,6 +13,8 @@ from incidents.models import Component, Incident, IncidentKind, IncidentStatus, 
 from incidents.models.incidents import STATUSES_BY_KIND
 from incidents.validation.instants import EARLIEST
 
+from .precompiled import Precompiled
+
 
 def with_shown_components(events: list[Incident]) -> list[Incident]:
     """The events with their components (names in page order) loaded in one query."""
@@ -19,11 +23,28 @@ def with_shown_components(events: list[Incident]) -> list[Incident]:
     return events
 
 
-def past_events(*, component: Component | int | None = None, impact: str = "") -> QuerySet[Incident]:
+def attach_components(events: list[Incident], links: Iterable[tuple[int, Component]]) -> None:
+    """Gives each event the components that `links` (event id, component) pair it with, in their
+    order, where `event.components.all()` finds them as prefetch_related leaves them: its work for
+    each event cost the overview more than the query."""
+    found: dict[int, list[Component]] = defaultdict(list)
+    for event_id, component in links:
+        found[event_id].append(component)
+    for event in events:
+        loaded = Component.objects.none()
+        loaded._result_cache = found.get(event.pk, [])
+        loaded._prefetch_done = True  # type: ignore[attr-defined]
+        cached = getattr(event, "_prefetched_objects_cache", {})
+        event._prefetched_objects_cache = {**cached, "components": loaded}  # type: ignore[attr-defined]
+
+
+def past_events(
+    *, component: Component | int | None = None, impact: str = "", now: dt.datetime | None = None
+) -> QuerySet[Incident]:
     """Published events begun (upcoming maintenance is not history), of one component and impact."""
     queryset = (
         Incident.objects.published()
-        .filter(started_at__lte=timezone.now())
+        .filter(started_at__lte=now or timezone.now())
         .exclude(kind=IncidentKind.MAINTENANCE, status=IncidentStatus.SCHEDULED)
     )
     if component is not None:
@@ -35,11 +56,25 @@ def past_events(*, component: Component | int | None = None, impact: str = "") -
     return queryset
 
 
-def events_since(since: dt.datetime, *, limit: int = 100, with_components: bool = True) -> list[Incident]:
-    """Past events begun since `since`, newest first, at most `limit` so the overview stays short;
+# The most past events the overview lists, so that it stays short.
+EVENTS_SINCE_LIMIT = 100
+
+
+def past_events_between(since: dt.datetime, now: dt.datetime) -> QuerySet[Incident]:
+    return (
+        past_events(now=now).filter(started_at__gte=since).order_by("-started_at", "-id")[:EVENTS_SINCE_LIMIT]
+    )
+
+
+_events_since = Precompiled(past_events_between, times=("since", "now"))
+
+
+def events_since(
+    since: dt.datetime, *, now: dt.datetime | None = None, with_components: bool = True
+) -> list[Incident]:
+    """Past events begun since `since` (and by `now`), newest first, at most EVENTS_SINCE_LIMIT;
     with their components unless the caller loads them with others'."""
-    queryset = past_events().filter(started_at__gte=since).order_by("-started_at", "-id")
-    events = list(queryset[:limit])
+    events = _events_since(since=since, now=now or timezone.now())
     return with_shown_components(events) if with_components else events
 
 

@@ -4,9 +4,11 @@ size of the history."""
 import datetime as dt
 from collections import defaultdict
 from dataclasses import dataclass, field
+from typing import Any
 
-from django.db.models import F, Max, OuterRef, Prefetch, QuerySet, Subquery
+from django.db.models import F, Max, OuterRef, Prefetch, Q, QuerySet, Subquery
 from django.shortcuts import get_object_or_404
+from django.utils import timezone
 
 from incidents.metrics.indicator import Indicator, page_indicator
 from incidents.models import (
@@ -24,8 +26,9 @@ from incidents.models import (
 )
 from incidents.translation import Shown
 
-from .history import events_since, with_shown_components
+from .history import attach_components, events_since, past_events_between, with_shown_components
 from .metrics import live_metrics
+from .precompiled import Precompiled
 
 
 @dataclass
@@ -68,21 +71,53 @@ class PageSummary:
         return [c for g in self.groups for c in g.components]
 
 
-def open_events(*, with_components: bool = True) -> list[Incident]:
-    """Published open incidents and maintenance, newest first, with their components (unless the
-    caller loads them with others') and, in `latest_updates`, their newest update (or none) read
-    in one more query: an incident gathers an update every few minutes, and prefetching all of
-    them on every render grew with its age."""
+def _open_events_with_latest_update_id() -> QuerySet[Incident]:
     newest = IncidentUpdate.objects.filter(incident=OuterRef("pk")).timeline().values("pk")[:1]
-    events = list(
+    return (
         Incident.objects.published()
         .open()
         .order_by("-started_at")
         .annotate(latest_update_id=Subquery(newest))
     )
+
+
+def _newest_updates_of_open_events() -> QuerySet[IncidentUpdate]:
+    # The ids as a subquery rather than a list of them: a query of one shape.
+    newest = IncidentUpdate.objects.filter(incident=OuterRef("pk")).timeline().values("pk")[:1]
+    return IncidentUpdate.objects.filter(pk__in=Incident.objects.published().open().values(newest=newest))
+
+
+def _components_of_overview_events(since: dt.datetime, now: dt.datetime) -> QuerySet[Any]:
+    """(incident, component) links of the open events and of those begun between the two times."""
+    shown = Q(incident__in=_open_events_with_latest_update_id().values("pk")) | Q(
+        incident__in=past_events_between(since, now).values("pk")
+    )
+    return (
+        Incident.components.through.objects.filter(shown)
+        .select_related("component")
+        .only("incident_id", "component__slug", "component__name")
+        .order_by("component__position", "component__slug")
+    )
+
+
+_open_events = Precompiled(_open_events_with_latest_update_id)
+_latest_updates = Precompiled(_newest_updates_of_open_events)
+_overview_event_links = Precompiled(_components_of_overview_events, times=("since", "now"))
+
+
+def open_events(*, with_components: bool = True) -> list[Incident]:
+    """Published open incidents and maintenance, newest first, with their components (unless the
+    caller loads them with others') and, in `latest_updates`, their newest update (or none) read
+    in one more query: an incident gathers an update every few minutes, and prefetching all of
+    them on every render grew with its age."""
+    events = _open_events()
     if with_components:
         with_shown_components(events)
-    latest = IncidentUpdate.objects.in_bulk([e.latest_update_id for e in events if e.latest_update_id])
+    latest = {update.pk: update for update in _latest_updates()} if events else {}
+    # An update posted between the two reads: the one the first read named, by its id.
+    missing = [e.latest_update_id for e in events if e.latest_update_id and e.latest_update_id not in latest]
+    if missing:
+        latest.update(IncidentUpdate.objects.in_bulk(missing))
     for event in events:
         found = latest.get(event.latest_update_id)
         event.latest_updates = [found] if found else []
@@ -147,22 +182,35 @@ class OverviewSummary:
 
 
 def overview_summary(*, past_since: dt.datetime) -> OverviewSummary:
-    """`page_summary` and the events begun since `past_since` for the overview, in plain queries:
-    components and groups read without select_related or prefetch machinery, which cost more
-    than the rows, and without their metrics (overview_metrics), which a kept components
-    section does not need; the components of open and past events in one query."""
-    components = list(Component.objects.only(*OVERVIEW_COMPONENT_FIELDS).order_by(*PAGE_ORDER))
-    groups = {g.pk: g for g in ComponentGroup.objects.only(*OVERVIEW_GROUP_FIELDS)}
+    """`page_summary` and the events begun since `past_since` for the overview, in five queries:
+    components with their groups and only the fields shown, without their metrics
+    (overview_metrics), which a kept components section does not need; open events, their
+    newest updates, past events, and the components of both in one query."""
+    components = _overview_components()
     views: dict[int | None, GroupView] = {}
     for component in components:
         key = component.group_id
         if key not in views:
-            views[key] = GroupView(groups.get(key) if key is not None else None)
+            views[key] = GroupView(component.group)
         views[key].components.append(component)
+    now = timezone.now()
     events = open_events(with_components=False)
-    past = events_since(past_since, with_components=False)
-    with_shown_components([*events, *past])
+    past = events_since(past_since, now=now, with_components=False)
+    links = _overview_event_links(since=past_since, now=now)
+    attach_components([*events, *past], ((link.incident_id, link.component) for link in links))
     return OverviewSummary(_summary(list(views.values()), components, events), past)
+
+
+def _components_in_page_order_with_groups() -> QuerySet[Component]:
+    groups = (f"group__{name}" for name in OVERVIEW_GROUP_FIELDS if name != "pk")
+    return (
+        Component.objects.select_related("group")
+        .only(*OVERVIEW_COMPONENT_FIELDS, *groups)
+        .order_by(*PAGE_ORDER)
+    )
+
+
+_overview_components = Precompiled(_components_in_page_order_with_groups)
 
 
 def overview_metrics(components: list[Component]) -> dict[int, list[Metric]]:

@@ -1,6 +1,7 @@
 """Template tags of the public site: status badges, times, fallback notes, language links."""
 
 import datetime as dt
+from functools import lru_cache
 from zoneinfo import ZoneInfo
 
 from django import template
@@ -157,24 +158,33 @@ def language_links(context) -> list[dict]:
 
 
 def _language_links(path: str) -> list[dict]:
-    current = current_language()
+    links = _links_in_every_language(path, current_language(), settings.SITE_URL, tuple(language_codes()))
+    return [dict(link) for link in links]
+
+
+# The same few paths are asked for on every render, and resolving and reversing a path once per
+# language was a tenth of an overview's render; bounded, as query strings are the visitor's.
+@lru_cache(maxsize=1024)
+def _links_in_every_language(
+    path: str, current: str, site_url: str, codes: tuple[str, ...]
+) -> tuple[dict, ...]:
     links = []
     # Resolve the path in the language its prefix names (none: the default language), not in
     # the reader's language, which may differ on unprefixed URLs (see incidents.request_context).
     path_language = get_language_from_path(path.split("?")[0]) or settings.LANGUAGE_CODE
-    for code in language_codes():
+    for code in codes:
         with override(path_language):
             url = translate_url(path, code)
         links.append(
             {
                 "code": code,
                 "name": formatting.language_name(code, code),
-                "url": settings.SITE_URL + url,
+                "url": site_url + url,
                 "switch": f"{reverse('public:language', args=[code])}?{urlencode({'next': url})}",
                 "current": code == current,
             }
         )
-    return links
+    return tuple(links)
 
 
 @register.simple_tag
