@@ -55,7 +55,7 @@ def section_key(groups: Sequence[selectors.GroupView], *, language: str, days: i
         settings.PUBLIC_OVERVIEW_DETAILED_COMPONENTS,
         [_group_fields(view) for view in groups],
         [_component_fields(c) for c in components],
-        components_section_stamp(since=since, now=now),
+        components_section_stamp(since=since),
     )
     digest = hashlib.sha256(repr(shown).encode()).hexdigest()[:32]
     return f"public:components-section:{language}:{digest}"

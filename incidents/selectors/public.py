@@ -71,20 +71,22 @@ class PageSummary:
         return [c for g in self.groups for c in g.components]
 
 
+def _newest_update_id() -> Subquery:
+    """The id of the outer incident's newest update, as readers see the timeline."""
+    return Subquery(IncidentUpdate.objects.filter(incident=OuterRef("pk")).timeline().values("pk")[:1])
+
+
 def _open_events_with_latest_update_id() -> QuerySet[Incident]:
-    newest = IncidentUpdate.objects.filter(incident=OuterRef("pk")).timeline().values("pk")[:1]
-    return (
-        Incident.objects.published()
-        .open()
-        .order_by("-started_at")
-        .annotate(latest_update_id=Subquery(newest))
-    )
+    # Unordered: sorting in the query led SQLite to walk every incident by start instead of
+    # finding the few open ones through the (kind, status) index; open_events sorts them.
+    return Incident.objects.published().open().order_by().annotate(latest_update_id=_newest_update_id())
 
 
 def _newest_updates_of_open_events() -> QuerySet[IncidentUpdate]:
     # The ids as a subquery rather than a list of them: a query of one shape.
-    newest = IncidentUpdate.objects.filter(incident=OuterRef("pk")).timeline().values("pk")[:1]
-    return IncidentUpdate.objects.filter(pk__in=Incident.objects.published().open().values(newest=newest))
+    return IncidentUpdate.objects.filter(
+        pk__in=Incident.objects.published().open().values(newest=_newest_update_id())
+    )
 
 
 def _components_of_overview_events(since: dt.datetime, now: dt.datetime) -> QuerySet[Any]:
@@ -110,7 +112,7 @@ def open_events(*, with_components: bool = True) -> list[Incident]:
     caller loads them with others') and, in `latest_updates`, their newest update (or none) read
     in one more query: an incident gathers an update every few minutes, and prefetching all of
     them on every render grew with its age."""
-    events = _open_events()
+    events = sorted(_open_events(), key=lambda event: event.started_at, reverse=True)
     if with_components:
         with_shown_components(events)
     latest = {update.pk: update for update in _latest_updates()} if events else {}
@@ -177,6 +179,8 @@ OVERVIEW_GROUP_FIELDS = ("pk", "slug", "name", "position", "updated_at")
 
 @dataclass
 class OverviewSummary:
+    """What the overview reads besides its components section."""
+
     summary: PageSummary
     past_events: list[Incident]  # begun since the overview's first past day, newest first
 

@@ -7,12 +7,12 @@ import hashlib
 
 from django.db import connection
 
-from incidents.models import Incident, IncidentKind, Metric, Probe, StatusPeriod
+from incidents.models import Incident, Metric, Probe, StatusPeriod
 
 
-def components_section_stamp(*, since: dt.datetime, now: dt.datetime) -> tuple:
+def components_section_stamp(*, since: dt.datetime) -> tuple:
     """Metrics and probes (how many, last edited), the status periods since `since` (how many,
-    the newest) and a digest of the incidents the day bars since `since` list: a metric,
+    the newest) and a digest of the incidents the day bars since `since` may list: a metric,
     threshold or probe edited, a status period begun or closed, or a listed incident retitled,
     resolved or linked to another component moves it. Periods laid over past days move their
     components' `updated_at` instead."""
@@ -22,7 +22,7 @@ def components_section_stamp(*, since: dt.datetime, now: dt.datetime) -> tuple:
         cursor.execute(
             f"SELECT * FROM ({_counts_sql()}) counts LEFT JOIN ({_bar_incidents_sql()}) bars ON 1 = 1"
             " ORDER BY bars.component_id, bars.started_at, bars.id",
-            [adapt(since), IncidentKind.INCIDENT.value, adapt(since), adapt(now)],
+            [adapt(since), adapt(since)],
         )
         rows = cursor.fetchall()
     counts = rows[0][:COUNTS]
@@ -45,17 +45,18 @@ def _counts_sql() -> str:
 
 
 def _bar_incidents_sql() -> str:
-    """The published incidents touching any component, unresolved or resolved since one time
-    and begun before another (its parameters: the kind, then the two times), as
-    selectors.uptime.incidents_by_component reads them for the bars."""
+    """The incidents touching any component that are unresolved or were resolved since the
+    query's one parameter: those the day bars since then may list, and a few more (maintenance,
+    drafts), whose changes only draw the section again. Two parts, each found through the
+    resolved_at index; one condition with OR, or with the kind or start, led the planner to read
+    every incident there ever was."""
     q = connection.ops.quote_name
     links, incident = q(Incident.components.through._meta.db_table), q(Incident._meta.db_table)
     fields = ", ".join(
         f"i.{q(name)}" for name in ("id", "slug", "title", "original_language", "started_at", "resolved_at")
     )
-    return (
-        f"SELECT l.{q('component_id')} component_id, {fields} FROM {links} l"
-        f" JOIN {incident} i ON i.{q('id')} = l.{q('incident_id')}"
-        f" WHERE i.{q('published_at')} IS NOT NULL AND i.{q('kind')} = %s"
-        f" AND (i.{q('resolved_at')} IS NULL OR i.{q('resolved_at')} >= %s) AND i.{q('started_at')} < %s"
+    select = (
+        f"SELECT l.{q('component_id')} component_id, {fields} FROM {incident} i"
+        f" JOIN {links} l ON l.{q('incident_id')} = i.{q('id')}"
     )
+    return f"{select} WHERE i.{q('resolved_at')} IS NULL UNION ALL {select} WHERE i.{q('resolved_at')} >= %s"
