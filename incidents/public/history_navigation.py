@@ -1,26 +1,13 @@
 """Month navigation: the history page's month index and links, and the uptime page's month steps."""
 
 import datetime as dt
-from dataclasses import dataclass, field
 from functools import lru_cache
 from urllib.parse import urlencode
 
+from django.utils.html import format_html
+from django.utils.safestring import SafeString, mark_safe
+
 from incidents import formatting
-
-
-@dataclass
-class MonthLink:
-    first_day: dt.date
-    short: str  # "Mar"
-    label: str  # "March 2026"
-    href: str
-    current: bool
-
-
-@dataclass
-class YearOfMonths:
-    year: int
-    months: list[MonthLink] = field(default_factory=list)
 
 
 def month_value(month: dt.date) -> str:
@@ -56,20 +43,37 @@ def month_label(month: dt.date, language: str) -> str:
 
 def month_index(
     first: dt.date, last: dt.date, *, query: dict[str, str], chosen: dt.date | None, language: str
-) -> list[YearOfMonths]:
-    """Every month from `last` back to `first` by year, newest first (not counted: that costs too much)."""
-    years: list[YearOfMonths] = []
+) -> SafeString:
+    """Every month from `last` back to `first` as links by year, newest first (not counted: that
+    costs too much), as the history page lists them."""
+    return _month_index(first, last, tuple(sorted(query.items())), chosen, language)
+
+
+# Drawn once per months, filters and language: a history of ten years is 120 links, and drawing
+# them in the template grew a render with the length of the history (docs/public-site.md).
+@lru_cache(maxsize=256)
+def _month_index(
+    first: dt.date, last: dt.date, query: tuple[tuple[str, str], ...], chosen: dt.date | None, language: str
+) -> SafeString:
+    years: dict[int, list[str]] = {}
     for month in months_between(first, last):
-        if not years or years[-1].year != month.year:
-            years.append(YearOfMonths(month.year))
-        short, label = _labels(month, language)
-        years[-1].months.append(
-            MonthLink(
-                first_day=month,
-                short=short,
-                label=label,
-                href=history_href(query, month=month_value(month)),
-                current=month == chosen,
+        short, _label = _labels(month, language)
+        current = mark_safe(' aria-current="page"') if month == chosen else ""
+        years.setdefault(month.year, []).append(
+            format_html(
+                '<li><a href="{}"{}>{}<span class="visually-hidden"> {}</span></a></li>',
+                history_href(dict(query), month=month_value(month)),
+                current,
+                short,
+                month.year,
             )
         )
-    return years
+    items = (
+        format_html(
+            '<li><span class="year">{}</span>\n      <ul class="months">{}</ul>\n    </li>',
+            year,
+            mark_safe("".join(links)),
+        )
+        for year, links in years.items()
+    )
+    return format_html('<ul class="years">\n    {}\n  </ul>', mark_safe("".join(items)))

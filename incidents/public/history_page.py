@@ -58,7 +58,7 @@ def history_page(params, *, page_number: int, page_size: int, language: str) -> 
             first, this_month, query=query, chosen=filters.month, language=language
         )
         if first
-        else [],
+        else "",
         "chosen_month": filters.month and formatting.format_month(filters.month, language),
         "newer_month": _month_link(filters.month, +1, first, this_month, query, language),
         "older_month": _month_link(filters.month, -1, first, this_month, query, language),
