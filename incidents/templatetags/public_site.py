@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 
 from incidents import formatting
 from incidents.models import ComponentStatus
+from incidents.public import event_blocks
 from incidents.public.durations import duration_text
 from incidents.rendering import stored_or_rendered
 from incidents.translation import Shown, current_language, language_codes, pick
@@ -227,6 +228,12 @@ def key_figure_value(figure, language: str = "") -> str:
 def body_html(body: Shown, update) -> str:
     """The HTML of an update's body as shown, as stored when it was written."""
     return stored_or_rendered(str(body), update.body_html)
+
+
+@register.simple_tag(name="event_block")
+def event_block_tag(template_name: str, event, heading: str = "") -> str:
+    """An event's block (`template_name`), kept per process under what it shows."""
+    return event_blocks.event_block(template_name, event, heading=heading)
 
 
 @register.simple_tag
