@@ -9,6 +9,7 @@ change commits, so a page rendered meanwhile never shows uncommitted data; old e
 
 import time
 from collections.abc import Callable
+from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
@@ -76,7 +77,7 @@ def live_version_or_none() -> int | None:
     return _or_none(live_version)
 
 
-def _or_none[T](read: Callable[[], T]) -> T | None:
+def _or_none(read: Callable[[], Any]) -> Any:
     if cache_breaker.cache_down():
         return None
     try:
