@@ -195,7 +195,7 @@ REDIS_TIMEOUT_SECONDS = env_int("REDIS_TIMEOUT_SECONDS", 1)
 # Without Redis a file cache, shared by the web server and the workers so invalidation reaches both.
 CACHES = {
     "default": {
-        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "BACKEND": "statuspage.redis_cache.RedisCache",
         "LOCATION": REDIS_URL,
         "KEY_PREFIX": "statuspage",
         "TIMEOUT": 300,

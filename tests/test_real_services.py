@@ -71,10 +71,22 @@ def test_celery_broker_is_redis_and_carries_messages():
 
 @pytest.mark.redis
 def test_redis_cache_is_shared_between_connections():
-    from django.core.cache.backends.redis import RedisCache
+    from statuspage.redis_cache import RedisCache
 
     first = RedisCache(settings.REDIS_URL, {"KEY_PREFIX": "selftest"})
     second = RedisCache(settings.REDIS_URL, {"KEY_PREFIX": "selftest"})
     first.set("banner", "degraded", 30)
     assert second.get("banner") == "degraded"
     second.delete("banner")
+
+
+@pytest.mark.redis
+def test_the_redis_cache_builds_one_client_and_keeps_using_it():
+    from statuspage.redis_cache import RedisCache
+
+    cache = RedisCache(settings.REDIS_URL, {"KEY_PREFIX": "selftest"})
+    cache.set("banner", "degraded", 30)
+    assert cache.get_many(["banner"]) == {"banner": "degraded"}
+    assert cache.add("banner", "operational", 30) is False
+    cache.delete("banner")
+    assert len(cache._cache._clients) == 1

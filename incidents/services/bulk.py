@@ -36,26 +36,51 @@ def insert_many(model: type[models.Model], rows: list[dict], *, using="default")
 
 
 def update_many(
-    model: type[models.Model], objs: list[models.Model], fields: list[str], *, using="default"
-) -> None:
-    """Saves `fields` of each object in `objs` (by primary key), like bulk_update."""
+    model: type[models.Model],
+    objs: list[models.Model],
+    fields: list[str],
+    *,
+    unless_later: str | None = None,
+    using="default",
+) -> set:
+    """Saves `fields` of each object in `objs` (by primary key), like bulk_update, and returns the
+    primary keys of the rows written. With `unless_later` (one of `fields`), a row whose stored
+    value of that field is later than the object's stays as it is: the check and the write are one
+    statement, so a concurrent writer cannot slip in between."""
     if not objs:
-        return
+        return set()
     connection = connections[using]
+    if unless_later is not None and unless_later not in fields:
+        raise ValueError(f"unless_later names {unless_later!r}, which is not among the fields written")
     if connection.vendor not in ("postgresql", "sqlite"):
-        model.objects.using(using).bulk_update(objs, fields)
-        return
+        if unless_later is None:
+            model.objects.using(using).bulk_update(objs, fields)
+            return {obj.pk for obj in objs}
+        return _update_one_by_one(model, objs, fields, unless_later=unless_later, using=using)
     meta = model._meta
     columns = [meta.get_field(name) for name in fields]
     rows = [
         [obj.pk, *(field.get_db_prep_save(getattr(obj, field.attname), connection) for field in columns)]
         for obj in objs
     ]
+    condition = meta.get_field(unless_later) if unless_later else None
     write = _update_from_arrays if connection.vendor == "postgresql" else _update_from_values
-    write(connection, meta, columns, rows)
+    return write(connection, meta, columns, rows, condition)
 
 
-def _update_from_arrays(connection, meta, columns, rows) -> None:
+def _update_one_by_one(model, objs, fields, *, unless_later: str, using) -> set:
+    written = set()
+    for obj in objs:
+        not_later = models.Q(**{f"{unless_later}__isnull": True}) | models.Q(
+            **{f"{unless_later}__lte": getattr(obj, unless_later)}
+        )
+        values = {name: getattr(obj, name) for name in fields}
+        if model.objects.using(using).filter(not_later, pk=obj.pk).update(**values):
+            written.add(obj.pk)
+    return written
+
+
+def _update_from_arrays(connection, meta, columns, rows, condition) -> set:
     # One array parameter per column, so the statement's size does not grow with the number of
     # rows: psycopg parses and the server plans a short query.
     quote = connection.ops.quote_name
@@ -67,28 +92,37 @@ def _update_from_arrays(connection, meta, columns, rows) -> None:
     names = [quote(field.column) for field in [pk, *columns]]
     with connection.cursor() as cursor:
         cursor.execute(
-            _update_sql(connection, meta, names, columns, source), [list(c) for c in zip(*rows, strict=True)]
+            _update_sql(connection, meta, names, columns, source, condition),
+            [list(c) for c in zip(*rows, strict=True)],
         )
+        return {row[0] for row in cursor.fetchall()}
 
 
-def _update_from_values(connection, meta, columns, rows) -> None:
+def _update_from_values(connection, meta, columns, rows, condition) -> set:
     # SQLite names the columns of a VALUES list column1, column2, … and caps a statement's
     # parameters, so rows go in batches.
     names = [f"column{i}" for i in range(1, len(columns) + 2)]
     per_row = len(names)
     batch = max(1, connection.features.max_query_params // per_row)
+    written = set()
     with connection.cursor() as cursor:
         for start in range(0, len(rows), batch):
             chunk = rows[start : start + batch]
             source = "VALUES " + ", ".join(["(" + ", ".join(["%s"] * per_row) + ")"] * len(chunk))
             params = [value for row in chunk for value in row]
-            cursor.execute(_update_sql(connection, meta, names, columns, source), params)
+            cursor.execute(_update_sql(connection, meta, names, columns, source, condition), params)
+            written.update(row[0] for row in cursor.fetchall())
+    return written
 
 
-def _update_sql(connection, meta, names, columns, source: str) -> str:
+def _update_sql(connection, meta, names, columns, source: str, condition) -> str:
     quote = connection.ops.quote_name
     table = quote(meta.db_table)
-    assignments = ", ".join(
-        f"{quote(field.column)} = v.{name}" for field, name in zip(columns, names[1:], strict=True)
-    )
-    return f"UPDATE {table} SET {assignments} FROM ({source}) AS v WHERE {table}.{quote(meta.pk.column)} = v.{names[0]}"
+    value_of = dict(zip(columns, names[1:], strict=True))
+    assignments = ", ".join(f"{quote(field.column)} = v.{value_of[field]}" for field in columns)
+    pk = f"{table}.{quote(meta.pk.column)}"
+    where = f"{pk} = v.{names[0]}"
+    if condition is not None:
+        stored = f"{table}.{quote(condition.column)}"
+        where += f" AND ({stored} IS NULL OR {stored} <= v.{value_of[condition]})"
+    return f"UPDATE {table} SET {assignments} FROM ({source}) AS v WHERE {where} RETURNING {pk}"

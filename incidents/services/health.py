@@ -52,7 +52,8 @@ def _locked_health(metric_ids) -> dict[int, MetricHealth]:
     return {row.metric_id: row for row in rows}
 
 
-@transaction.atomic
+# No savepoint: as metrics.record_samples, which every caller runs just before.
+@transaction.atomic(savepoint=False)
 def evaluate_metrics(
     new_samples: dict[int, list[tuple[dt.datetime, float | None]]],
     *,

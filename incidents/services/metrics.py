@@ -59,7 +59,6 @@ def checked(entry: NewSample) -> NewSample:
     return NewSample(entry.metric, float(entry.value), entry.at, outcome)
 
 
-@transaction.atomic
 def record_samples(entries: list[NewSample]) -> list[Sample]:
     """Stores measurements and folds them into the minute, hour and day rollups, in a few queries.
 
@@ -70,6 +69,13 @@ def record_samples(entries: list[NewSample]) -> list[Sample]:
     entries = [checked(entry) for entry in entries]
     if not entries:
         return []
+    return _store(entries)
+
+
+# No savepoint: a failure here rolls the caller's transaction back with it, and no caller goes on
+# after one (bad values are refused before); a savepoint costs two round trips on every push.
+@transaction.atomic(savepoint=False)
+def _store(entries: list[NewSample]) -> list[Sample]:
     samples = Sample.objects.bulk_create(
         [Sample(metric=e.metric, at=e.at, value=e.value, outcome=e.outcome) for e in entries]
     )
@@ -117,17 +123,20 @@ def _locked_rollups(keys: set[tuple[int, str, dt.datetime]]) -> dict[tuple, Roll
 
 
 def _advance_latest(entries: list[NewSample]) -> None:
+    """Moves each metric's latest figure to its newest entry, unless a later one is stored."""
     newest: dict[int, NewSample] = {}
     for entry in entries:
         if entry.metric.pk not in newest or entry.at >= newest[entry.metric.pk].at:
             newest[entry.metric.pk] = entry
-    stored = dict(Metric.objects.filter(pk__in=newest).values_list("pk", "latest_at"))
-    moved = []
-    for metric_id, entry in newest.items():
-        if stored.get(metric_id) is None or entry.at >= stored[metric_id]:
-            entry.metric.latest_value, entry.metric.latest_at = entry.value, entry.at
-            moved.append(entry.metric)
-    update_many(Metric, moved, ["latest_value", "latest_at"])
+    written = update_many(
+        Metric,
+        [Metric(pk=pk, latest_value=e.value, latest_at=e.at) for pk, e in newest.items()],
+        ["latest_value", "latest_at"],
+        unless_later="latest_at",
+    )
+    for metric_id in written:
+        metric = newest[metric_id].metric
+        metric.latest_value, metric.latest_at = newest[metric_id].value, newest[metric_id].at
 
 
 def record_sample(

@@ -150,7 +150,7 @@ def test_the_throttle_counts_in_redis(responder, settings):
     """The counter works on the production cache (shared by every web process)."""
     settings.CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "statuspage.redis_cache.RedisCache",
             "LOCATION": settings.REDIS_URL,
             # A fresh prefix instead of flushing: the database may hold other data.
             "KEY_PREFIX": f"test-editor-throttle-{uuid.uuid4().hex}",

@@ -21,7 +21,7 @@ def redis_down(settings):
     settings.PUBLIC_PAGE_CACHE_SECONDS = 300
     settings.CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "statuspage.redis_cache.RedisCache",
             "LOCATION": "redis://127.0.0.1:8899/0",  # nothing listens there
         }
     }

@@ -62,3 +62,33 @@ def test_more_rows_than_one_statement_takes_are_all_written(latency_metric):
         update_many(Rollup, many, ["count"])
     assert sorted(Rollup.objects.values_list("count", flat=True)) == list(range(1200))
     assert len(queries) < 10, "rows go in a few statements, not one per row"
+
+
+@pytest.mark.django_db
+def test_unless_later_leaves_rows_holding_a_later_time_and_says_which_it_wrote(
+    latency_metric, make_component
+):
+    later = Metric.objects.create(
+        component=make_component("later"),
+        slug="later",
+        name={"en": "Later"},
+        unit="ms",
+        latest_value=1.0,
+        latest_at=START + dt.timedelta(hours=5),
+    )
+    latency_metric.latest_value, latency_metric.latest_at = 12.5, START + dt.timedelta(hours=3)
+    late = Metric(pk=later.pk, latest_value=99.0, latest_at=START + dt.timedelta(hours=3))
+    written = update_many(
+        Metric, [latency_metric, late], ["latest_value", "latest_at"], unless_later="latest_at"
+    )
+    later.refresh_from_db()
+    latency_metric.refresh_from_db()
+    assert written == {latency_metric.pk}
+    assert (later.latest_value, later.latest_at) == (1.0, START + dt.timedelta(hours=5))
+    assert latency_metric.latest_value == 12.5
+
+
+@pytest.mark.django_db
+def test_unless_later_must_name_a_written_field(latency_metric):
+    with pytest.raises(ValueError, match="latest_at"):
+        update_many(Metric, [latency_metric], ["latest_value"], unless_later="latest_at")

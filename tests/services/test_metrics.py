@@ -62,6 +62,15 @@ def test_samples_roll_up_by_minute_hour_and_day(latency_metric, at):
     assert latency_metric.latest_value is None and latency_metric.latest_at == at + dt.timedelta(seconds=3001)
 
 
+def test_a_late_arriving_older_sample_leaves_the_latest_figure_alone(latency_metric, at):
+    record_sample(latency_metric, value=80.0, at=at + dt.timedelta(minutes=5))
+    record_sample(latency_metric, value=20.0, at=at)
+    assert (latency_metric.latest_value, latency_metric.latest_at) == (80.0, at + dt.timedelta(minutes=5))
+    latency_metric.refresh_from_db()
+    assert (latency_metric.latest_value, latency_metric.latest_at) == (80.0, at + dt.timedelta(minutes=5))
+    assert Sample.objects.filter(metric=latency_metric).count() == 2
+
+
 def test_sketches_merge_like_the_union_of_their_values():
     rng = random.Random(5)
     a = [rng.uniform(0.1, 50) for _ in range(500)]
