@@ -3,6 +3,8 @@
 import json
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from incidents.models import Rollup, Sample
 
@@ -23,6 +25,20 @@ def test_a_pushed_value_is_stored_as_a_sample_with_rollups(client, push_probe):
     assert Rollup.objects.filter(metric=push_probe.metric).count() == 3
     push_probe.metric.refresh_from_db()
     assert push_probe.metric.latest_value == 42.5
+
+
+def test_a_push_into_existing_buckets_takes_one_statement_per_step(client, push_probe):
+    """Systems push every few seconds: a push is its lookup, one transaction and, in it, the
+    sample, the rollups read and written, the latest figure and the metric's health (with no
+    savepoints of its own)."""
+    push(client, push_probe, {"value": 40}, token=push_probe.token)
+    with CaptureQueriesContext(connection) as queries:
+        assert push(client, push_probe, {"value": 41}, token=push_probe.token).status_code == 202
+    statements = [q["sql"].split()[0].upper() for q in queries.captured_queries]
+    assert statements.count("SAVEPOINT") <= 1  # the push's own transaction, inside the test's
+    assert len(statements) <= 9, statements
+    push_probe.metric.refresh_from_db()
+    assert push_probe.metric.latest_value == 41
 
 
 def test_a_small_batch_is_accepted_with_its_times(client, push_probe):
