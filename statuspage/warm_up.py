@@ -9,7 +9,7 @@ from pathlib import Path
 
 from django.conf import settings
 from django.template import engines
-from django.urls import Resolver404, get_resolver
+from django.urls import get_resolver
 from django.utils import translation
 
 from incidents import formatting
@@ -28,10 +28,7 @@ def warm_up() -> None:
 def _url_tables(language: str) -> None:
     resolver = get_resolver()
     resolver.reverse_dict  # noqa: B018 - imports the URLconf and every view, builds the language's table
-    try:
-        resolver.resolve("/" if language == settings.LANGUAGE_CODE else f"/{language}/")
-    except Resolver404:
-        pass  # a language without a prefix of its own: its patterns are compiled all the same
+    resolver.resolve("/" if language == settings.LANGUAGE_CODE else f"/{language}/")
 
 
 def _locale_data(language: str) -> None:

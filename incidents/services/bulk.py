@@ -43,20 +43,23 @@ def update_many(
     unless_later: str | None = None,
     using="default",
 ) -> set:
-    """Saves `fields` of each object in `objs` (by primary key), like bulk_update, and returns the
-    primary keys of the rows written. With `unless_later` (one of `fields`), a row whose stored
-    value of that field is later than the object's stays as it is: the check and the write are one
-    statement, so a concurrent writer cannot slip in between."""
+    """Saves `fields` of each object in `objs` (by primary key), like bulk_update. With
+    `unless_later` (one of `fields`, PostgreSQL and SQLite only), a row whose stored value of that
+    field is later than the object's stays as it is: the check and the write are one statement,
+    so a concurrent writer cannot slip in between. Returns the primary keys written (all of
+    them without `unless_later`)."""
     if not objs:
         return set()
     connection = connections[using]
     if unless_later is not None and unless_later not in fields:
         raise ValueError(f"unless_later names {unless_later!r}, which is not among the fields written")
     if connection.vendor not in ("postgresql", "sqlite"):
-        if unless_later is None:
-            model.objects.using(using).bulk_update(objs, fields)
-            return {obj.pk for obj in objs}
-        return _update_one_by_one(model, objs, fields, unless_later=unless_later, using=using)
+        if unless_later is not None:
+            raise NotImplementedError(
+                f"unless_later is written for PostgreSQL and SQLite, not {connection.vendor}"
+            )
+        model.objects.using(using).bulk_update(objs, fields)
+        return {obj.pk for obj in objs}
     meta = model._meta
     columns = [meta.get_field(name) for name in fields]
     rows = [
@@ -65,19 +68,8 @@ def update_many(
     ]
     condition = meta.get_field(unless_later) if unless_later else None
     write = _update_from_arrays if connection.vendor == "postgresql" else _update_from_values
-    return write(connection, meta, columns, rows, condition)
-
-
-def _update_one_by_one(model, objs, fields, *, unless_later: str, using) -> set:
-    written = set()
-    for obj in objs:
-        not_later = models.Q(**{f"{unless_later}__isnull": True}) | models.Q(
-            **{f"{unless_later}__lte": getattr(obj, unless_later)}
-        )
-        values = {name: getattr(obj, name) for name in fields}
-        if model.objects.using(using).filter(not_later, pk=obj.pk).update(**values):
-            written.add(obj.pk)
-    return written
+    written = write(connection, meta, columns, rows, condition)
+    return written if condition is not None else {obj.pk for obj in objs}
 
 
 def _update_from_arrays(connection, meta, columns, rows, condition) -> set:
@@ -95,7 +87,7 @@ def _update_from_arrays(connection, meta, columns, rows, condition) -> set:
             _update_sql(connection, meta, names, columns, source, condition),
             [list(c) for c in zip(*rows, strict=True)],
         )
-        return {row[0] for row in cursor.fetchall()}
+        return {row[0] for row in cursor.fetchall()} if condition is not None else set()
 
 
 def _update_from_values(connection, meta, columns, rows, condition) -> set:
@@ -111,7 +103,8 @@ def _update_from_values(connection, meta, columns, rows, condition) -> set:
             source = "VALUES " + ", ".join(["(" + ", ".join(["%s"] * per_row) + ")"] * len(chunk))
             params = [value for row in chunk for value in row]
             cursor.execute(_update_sql(connection, meta, names, columns, source, condition), params)
-            written.update(row[0] for row in cursor.fetchall())
+            if condition is not None:
+                written.update(row[0] for row in cursor.fetchall())
     return written
 
 
@@ -121,8 +114,8 @@ def _update_sql(connection, meta, names, columns, source: str, condition) -> str
     value_of = dict(zip(columns, names[1:], strict=True))
     assignments = ", ".join(f"{quote(field.column)} = v.{value_of[field]}" for field in columns)
     pk = f"{table}.{quote(meta.pk.column)}"
-    where = f"{pk} = v.{names[0]}"
-    if condition is not None:
-        stored = f"{table}.{quote(condition.column)}"
-        where += f" AND ({stored} IS NULL OR {stored} <= v.{value_of[condition]})"
-    return f"UPDATE {table} SET {assignments} FROM ({source}) AS v WHERE {where} RETURNING {pk}"
+    update = f"UPDATE {table} SET {assignments} FROM ({source}) AS v WHERE {pk} = v.{names[0]}"
+    if condition is None:
+        return update  # every row is written: nothing to read back
+    stored = f"{table}.{quote(condition.column)}"
+    return f"{update} AND ({stored} IS NULL OR {stored} <= v.{value_of[condition]}) RETURNING {pk}"
