@@ -185,6 +185,15 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "transaction_mode": "IMMEDIATE",
     }
     DATABASES["default"]["CONN_MAX_AGE"] = 0
+
+# A region's probe worker (PROBE_REGION other than the home region) holds no database
+# credentials: any database access fails there, rather than falling back to a local file.
+PROBE_HOME_REGION = env_str("PROBE_HOME_REGION", "local")
+PROBE_REGION = env_str("PROBE_REGION", "")
+PROBE_REGION_KEY = env_str("PROBE_REGION_KEY", "")
+BROKER_ONLY = bool(PROBE_REGION) and PROBE_REGION != PROBE_HOME_REGION
+if BROKER_ONLY:
+    DATABASES = {"default": {"ENGINE": "django.db.backends.dummy"}}
 # SQLite's planner has statistics only once ANALYZE runs; PostgreSQL keeps its own. 0: off.
 PLANNER_STATISTICS_SECONDS = env_int("PLANNER_STATISTICS_SECONDS", 3600)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
@@ -428,6 +437,15 @@ PROBE_BREAKER_COOLDOWN = env_int("PROBE_BREAKER_COOLDOWN", 300)
 PROBE_RECOVERY_EVALUATIONS = env_int("PROBE_RECOVERY_EVALUATIONS", 3)
 # Retention of raw samples and runs; rollups are kept.
 SAMPLE_RETENTION_DAYS = env_int("SAMPLE_RETENTION_DAYS", 30)
+# Regions (docs/probes.md, "Regions"): the home region's workers reach the database and consume
+# the `probes` queue; a worker started with PROBE_REGION and its PROBE_REGION_KEY reaches only
+# the broker. A quorum of 0 means a majority of the reporting regions, at least 2 where 2 or more
+# are configured; recovery needs the quorum for this many ticks in a row.
+# Region keys derive from this (SECRET_KEY when empty); `manage.py probe_region key <name>` prints one.
+PROBE_REGION_SECRET = env_str("PROBE_REGION_SECRET", "")
+PROBE_QUORUM = env_int("PROBE_QUORUM", 0)
+PROBE_QUORUM_RECOVERY_TICKS = env_int("PROBE_QUORUM_RECOVERY_TICKS", 3)
+PROBE_REGION_MISSED_TICKS = env_int("PROBE_REGION_MISSED_TICKS", 2)
 PROBE_RUN_RETENTION_DAYS = env_int("PROBE_RUN_RETENTION_DAYS", 7)
 PROBE_MAX_RESPONSE_BYTES = env_int("PROBE_MAX_RESPONSE_BYTES", 1_048_576)
 PUSH_MAX_BODY_BYTES = env_int("PUSH_MAX_BODY_BYTES", 65536)

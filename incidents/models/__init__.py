@@ -45,6 +45,7 @@ from .probes import (
     ProbeRun,
     RunState,
 )
+from .regions import ProbeRegion, RegionHealth, queue_of
 from .security import Counter
 from .subscribers import (
     Channel,

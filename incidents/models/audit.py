@@ -12,6 +12,7 @@ class Subject(models.TextChoices):
     METRIC = "metric", _("Metric")
     THRESHOLD = "threshold", _("Threshold")
     PROBE = "probe", _("Probe")
+    PROBE_REGION = "probe_region", _("Probe region")
     ALERT_RULE = "alert_rule", _("Alert rule")
     INCIDENT = "incident", _("Incident")
     UPDATE = "update", _("Incident update")
@@ -28,6 +29,7 @@ CONFIGURATION_SUBJECTS = (
     Subject.METRIC,
     Subject.THRESHOLD,
     Subject.PROBE,
+    Subject.PROBE_REGION,
     Subject.ALERT_RULE,
 )
 

@@ -53,6 +53,13 @@ class Probe(models.Model):
     push_token_hash = models.CharField(max_length=64, blank=True, editable=False)
     webhook_secret = models.CharField(max_length=64, blank=True, editable=False)
     next_run_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    regions = models.ManyToManyField(
+        "incidents.ProbeRegion",
+        blank=True,
+        related_name="probes",
+        verbose_name=_("Regions"),
+        help_text=_("Where the probe runs from; none chosen means every active region."),
+    )
     created_at = models.DateTimeField(default=timezone.now)
     updated_at = models.DateTimeField(default=timezone.now)
 
@@ -97,6 +104,7 @@ class ProbeRun(models.Model):
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     worker = models.CharField(max_length=120, blank=True)
+    region = models.CharField(max_length=40, blank=True)
     value = models.FloatField(null=True, blank=True)
     detail = models.CharField(max_length=500, blank=True)
     # Webhook round-trips: the unique nonce carried by the canary, and when it was triggered.
@@ -158,6 +166,12 @@ class MetricHealth(models.Model):
     # No sample since 3 intervals before this moment means no data.
     stale_after = models.DateTimeField(null=True, blank=True, db_index=True)
     no_data_since = models.DateTimeField(null=True, blank=True)
+    # Measured from several regions: how many report fresh data, and how many of those agree on
+    # the status; the tick the good streak last counted, and when the current status began.
+    regions_reporting = models.PositiveSmallIntegerField(default=0)
+    regions_agreeing = models.PositiveSmallIntegerField(default=0)
+    tick_at = models.DateTimeField(null=True, blank=True)
+    since = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         verbose_name_plural = "metric health"
