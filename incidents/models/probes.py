@@ -172,6 +172,7 @@ class MetricHealth(models.Model):
     regions_agreeing = models.PositiveSmallIntegerField(default=0)
     tick_at = models.DateTimeField(null=True, blank=True)
     since = models.DateTimeField(null=True, blank=True)
+    streak_since = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         verbose_name_plural = "metric health"

@@ -32,6 +32,7 @@ class RunSpec:
     nonce: str | None = None
     webhook_secret: str = ""
     public_id: str = ""
+    region: str = ""
 
 
 @dataclass

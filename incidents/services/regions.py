@@ -29,7 +29,9 @@ def regions_of(probe_ids, *, active: list[ProbeRegion] | None = None) -> dict[in
     by_id = {region.pk: region for region in active}
     chosen: dict[int, list[ProbeRegion]] = defaultdict(list)
     limited: set[int] = set()
-    rows = Probe.regions.through.objects.filter(probe_id__in=probe_ids).values_list("probe_id", "proberegion_id")
+    rows = Probe.regions.through.objects.filter(probe_id__in=probe_ids).values_list(
+        "probe_id", "proberegion_id"
+    )
     for probe_id, region_id in rows:
         limited.add(probe_id)
         if region_id in by_id:
