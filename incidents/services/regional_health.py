@@ -15,6 +15,7 @@ from django.conf import settings
 from django.db import transaction
 
 from incidents.metrics import health, quorum, readings
+from incidents.metrics.readings import is_region_reporting as is_reporting
 from incidents.metrics.rollups import exact_quantile
 from incidents.models import ComponentStatus, Metric, MetricHealth, RegionHealth
 from incidents.services.bulk import update_many
@@ -71,17 +72,6 @@ def _fold(row: RegionHealth, metric: Metric, reading: RegionReading) -> None:
     row.p95 = _finite(exact_quantile([v for v in values if v is not None], 0.95))
     row.tick_at = reading.tick if row.tick_at is None else max(row.tick_at, reading.tick)
     row.reachable = reading.reachable
-
-
-def is_reporting(row: RegionHealth, metric: Metric, *, now: dt.datetime) -> bool:
-    """A region reports while its reachability check passes and it missed fewer than
-    PROBE_REGION_MISSED_TICKS ticks (counted from its latest tick, with the run's own time)."""
-    if not row.reachable or row.tick_at is None:
-        return False
-    probe = getattr(metric, "probe", None)
-    allowance = settings.PROBE_REGION_MISSED_TICKS * readings.expected_interval(metric)
-    allowance += probe.timeout if probe is not None else 0
-    return now - row.tick_at <= dt.timedelta(seconds=allowance)
 
 
 # No savepoint: the caller stores the samples in the same transaction just before.
