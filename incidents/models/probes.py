@@ -167,7 +167,7 @@ class MetricHealth(models.Model):
     stale_after = models.DateTimeField(null=True, blank=True, db_index=True)
     no_data_since = models.DateTimeField(null=True, blank=True)
     # Measured from several regions: how many report fresh data, and how many of those agree on
-    # the status; the tick the good streak last counted, and when the current status began.
+    # the status; the tick the good streak last counted and its first, and when the status began.
     regions_reporting = models.PositiveSmallIntegerField(default=0)
     regions_agreeing = models.PositiveSmallIntegerField(default=0)
     tick_at = models.DateTimeField(null=True, blank=True)

@@ -126,26 +126,28 @@ def evaluate_regions(
 
 
 def _apply(row: MetricHealth, decision: quorum.Decision | None, *, tick: dt.datetime) -> bool:
-    """Moves the metric's status as the quorum says; True when the status changed."""
+    """Moves the metric's status as the quorum says; True when the status changed.
+
+    Results of one tick arrive region by region, so the last view of a tick counts: a good
+    tick is counted once (`tick_at` is the last tick counted), and a later worse view of the
+    same tick takes it back."""
     if decision is None:  # too few regions report: no decision, the status stays
         row.regions_agreeing = 0
         return False
     row.regions_reporting, row.regions_agreeing = decision.reporting, decision.agreeing
     row.figure = decision.figure
-    new_tick = row.tick_at is None or tick > row.tick_at
-    row.tick_at = tick if new_tick else row.tick_at
     current = ComponentStatus(row.status)
     if decision.status.severity >= current.severity:
-        row.good_streak, row.streak_since = 0, None
+        row.good_streak, row.streak_since, row.tick_at = 0, None, None
         if decision.status == current:
             return False
         row.status, row.since = decision.status, decision.since or tick
         return True
-    if new_tick:
+    if row.tick_at != tick:
         row.good_streak += 1
-        row.streak_since = row.streak_since or tick
+        row.streak_since, row.tick_at = row.streak_since or tick, tick
     if row.good_streak < settings.PROBE_QUORUM_RECOVERY_TICKS:
         return False
     row.status, row.since = decision.status, row.streak_since or tick
-    row.good_streak, row.streak_since = 0, None
+    row.good_streak, row.streak_since, row.tick_at = 0, None, None
     return True
