@@ -103,6 +103,8 @@ class ProbeRun(models.Model):
     abandon_after = models.DateTimeField()
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # When the centre stored the result: with several regions, when the quorum was decided.
+    recorded_at = models.DateTimeField(null=True, blank=True)
     worker = models.CharField(max_length=120, blank=True)
     region = models.CharField(max_length=40, blank=True)
     value = models.FloatField(null=True, blank=True)

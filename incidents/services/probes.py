@@ -295,11 +295,6 @@ def _remote_spec(run: ProbeRun) -> dict:
     }  # fmt: skip
 
 
-def spec_of_dict(values: dict) -> RunSpec:
-    """A RunSpec from the dict `_remote_spec` made, as a region's worker receives it."""
-    return RunSpec(**values, target=target_of(values["url"]), host=host_of(values["url"]))
-
-
 def claim_runs(run_ids: list[int], *, worker: str) -> list[RunSpec]:
     """Takes pending runs for this worker with a conditional update, so a redelivered message
     claims nothing; returns them as plain values for the event loop."""
