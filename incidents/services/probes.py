@@ -368,5 +368,5 @@ def prune_old_data(*, now: dt.datetime | None = None, chunk: int = 5000) -> dict
 def delete_probe(probe: Probe, *, actor: AbstractBaseUser | None) -> None:
     """Deletes a probe with its runs; its metric and samples stay."""
     _lock(probe)
-    _record(probe, "probe.deleted", actor=actor, before=_audited(probe))
+    _record(probe, "probe.deleted", actor=actor, before=_audited(probe, _region_names(probe)))
     probe.delete()
