@@ -11,14 +11,16 @@ TYPED := $(wildcard incidents/lifecycle incidents/selectors incidents/channels)
 
 # Runtime and development requirements both: a production install takes requirements.txt alone.
 # uv installs them, far faster than pip from a warm cache (docs/bench/tests.md); it comes from
-# PyPI through the interpreter's own pip, pinned here.
+# PyPI through the interpreter's own pip, pinned here. No bytecode is compiled here: compiling
+# every installed module costs 15 s of CPU, and the suite and lint import under a third of them,
+# writing theirs on first import (docs/bench/tests.md).
 UV_VERSION := 0.13.8
 UV := var/tools/uv-$(UV_VERSION)/bin/uv
 $(VENV)/installed: requirements.txt requirements-dev.txt scripts/find-python
 	@test -n "$(PYTHON_BIN)" || { echo "Python 3.12 or newer is needed (Django 6.1); install python3.12 or python3.13." >&2; exit 1; }
 	test -x $(UV) || $(PYTHON_BIN) -m pip install --quiet --disable-pip-version-check --root-user-action=ignore --upgrade --target var/tools/uv-$(UV_VERSION) uv==$(UV_VERSION)
 	test -x $(PY) || $(UV) venv --quiet --python $(PYTHON_BIN) $(VENV)
-	$(UV) pip install --quiet --compile-bytecode --python $(PY) -r requirements-dev.txt
+	$(UV) pip install --quiet --python $(PY) -r requirements-dev.txt
 	touch $@
 
 venv: $(VENV)/installed
@@ -46,7 +48,7 @@ run: venv compilemessages migrate
 TEST_WORKERS ?= auto
 # Every worker, and every process a system test starts, imports the same modules: compiled (and
 # the tests' asserts rewritten) once into __pycache__, not again in each, whatever the shell says.
-test test-fast test-browser: export PYTHONDONTWRITEBYTECODE =
+test test-fast test-browser lint: export PYTHONDONTWRITEBYTECODE =
 test: venv compilemessages
 	$(PY) -m pytest -n $(TEST_WORKERS) --dist worksteal --durations=15 $(PYTEST_ARGS)
 

@@ -27,6 +27,7 @@ REQUIRE_SERVICES = os.environ.get("REQUIRE_SERVICES") == "1"
 CHROMIUM = os.environ.get("CHROMIUM_BINARY", "/usr/bin/chromium")
 CHROMEDRIVER = os.environ.get("CHROMEDRIVER_BINARY", "/usr/bin/chromedriver")
 WINDOW_SIZE = (1280, 1600)
+IMPLICIT_WAIT_SECONDS = 2
 CHROMIUM_FLAGS = (
     "--headless",
     "--no-sandbox",
@@ -106,7 +107,7 @@ def as_new(driver) -> None:
     driver.set_window_size(*WINDOW_SIZE)
     driver.set_page_load_timeout(30)
     driver.set_script_timeout(30)
-    driver.implicitly_wait(2)
+    driver.implicitly_wait(IMPLICIT_WAIT_SECONDS)
 
 
 @pytest.fixture(scope="session")
@@ -167,6 +168,16 @@ def css(driver, selector: str):
     from selenium.webdriver.common.by import By
 
     return driver.find_element(By.CSS_SELECTOR, selector)
+
+
+def none_shown(driver, selector: str) -> bool:
+    """Whether no element matches now. Without the implicit wait, a check that something is
+    absent would wait its whole length on every passing run."""
+    driver.implicitly_wait(0)
+    try:
+        return not driver.find_elements("css selector", selector)
+    finally:
+        driver.implicitly_wait(IMPLICIT_WAIT_SECONDS)
 
 
 def text_of(driver, css: str) -> str:

@@ -11,7 +11,7 @@ import itertools
 import pytest
 
 from incidents.models import ActionItem, AuditEvent, Component, Incident, Postmortem
-from tests.browser.conftest import STALE
+from tests.browser.conftest import STALE, none_shown
 
 PASSWORD = "correct horse battery"
 
@@ -225,7 +225,7 @@ def check_viewer_cannot_edit(steps: Steps, incident: Incident):
     steps.log_in("victor")
     steps.open(f"/editor/incidents/{incident.pk}/")
     assert "Webhook deliveries delayed" in steps.text()  # a viewer reads the cockpit
-    assert not steps.browser.find_elements("css selector", "#reopen, #post-update, #resolve")
+    assert none_shown(steps.browser, "#reopen, #post-update, #resolve")
     steps.shot("viewer-cockpit")
     # A form built by hand (with a valid CSRF token) is still refused by the server.
     events = AuditEvent.objects.count()

@@ -16,6 +16,7 @@ from incidents.services.components import save_component, save_group, set_compon
 from incidents.services.metrics import record_sample
 from tests.browser.conftest import (
     css,
+    none_shown,
     serious_axe_violations,
     text_of,
     use_color_scheme,
@@ -122,7 +123,7 @@ def test_a_days_popover_opens_by_keyboard_and_its_links_come_next_in_tab_order(b
     ActionChains(browser).send_keys(Keys.TAB).perform()
     assert browser.switch_to.active_element.text == "Requests failed"
     ActionChains(browser).send_keys(Keys.ESCAPE).perform()
-    assert not browser.find_elements("css selector", ".day-popover")
+    assert none_shown(browser, ".day-popover")
     assert browser.switch_to.active_element == day
 
 

@@ -50,10 +50,11 @@ def database_down(settings, tmp_path):
     degraded.state.down_since = None
 
 
-@pytest.fixture(scope="module")
-def module_snapshot(django_db_setup, django_db_blocker, tmp_path_factory):
-    """One export of the public test site for the whole module, which only reads it. The site's
-    rows are flushed right after, as after every test here, so each test starts as before."""
+@pytest.fixture(scope="session")
+def site_snapshot(django_db_setup, django_db_blocker, tmp_path_factory):
+    """One export of the public test site for the test process: the degraded-mode modules only
+    read it, and an export renders every page in every language. The site's rows are flushed
+    right after, as after every test here, so each test starts as before."""
     folder = tmp_path_factory.mktemp("degraded") / "snapshot"
     quiet = override_settings(
         STATUS_SNAPSHOT_DIR=folder,
@@ -69,7 +70,7 @@ def module_snapshot(django_db_setup, django_db_blocker, tmp_path_factory):
 
 
 @pytest.fixture
-def exported(module_snapshot, settings):
-    """The module's snapshot, current for this test."""
-    settings.STATUS_SNAPSHOT_DIR, made = module_snapshot
+def exported(site_snapshot, settings):
+    """The process's snapshot, current for this test."""
+    settings.STATUS_SNAPSHOT_DIR, made = site_snapshot
     return made
