@@ -151,9 +151,13 @@ def _apply(row: MetricHealth, decision: quorum.Decision | None, *, tick: dt.date
             return False
         row.status, row.since = decision.status, decision.since or tick
         return True
-    if new_tick:
+    # Each region's results arrive on their own: a tick's first evaluation may weigh one region's
+    # new result against the others' verdicts of the tick before (still failing) and reset the
+    # streak, so a better decision later in the same tick starts it again from this tick.
+    if row.streak_since is None:
+        row.good_streak, row.streak_since = 1, row.tick_at
+    elif new_tick:
         row.good_streak += 1
-        row.streak_since = row.streak_since or tick
     if row.good_streak < settings.PROBE_QUORUM_RECOVERY_TICKS:
         return False
     row.status, row.since = decision.status, row.streak_since or tick
