@@ -112,10 +112,14 @@ bench-scan: venv
 bench-import: venv
 	$(BENCH) bench-import -- $(PY) scripts/bench_import.py
 .PHONY: bench-probes
-# 1,000 local HTTP targets probed every 30 s for 90 s through beat, Redis and a probes worker.
-# Needs REDIS_URL; uses DATABASE_URL's server with a database of its own (SQLite otherwise).
+# TARGETS local HTTP targets probed every 30 s for 90 s through beat, Redis and a probes worker,
+# from REGIONS regions (each a broker-only worker; every target from every region). Needs
+# REDIS_URL; uses DATABASE_URL's server with a database of its own (SQLite otherwise).
+TARGETS ?= 1000
+REGIONS ?= 1
+PROBES_RECORD = $(if $(filter 1000-1,$(TARGETS)-$(REGIONS)),probes,probes-$(REGIONS)x$(TARGETS))
 bench-probes: venv
-	$(BENCH) bench-probes -- $(PY) scripts/bench_probes.py
+	$(BENCH) $(PROBES_RECORD) -- $(PY) scripts/bench_probes.py --targets $(TARGETS) --regions $(REGIONS)
 # The app direct and through the shipped nginx configuration, against nginx serving the same
 # bytes statically.
 bench-load: venv compilemessages

@@ -92,6 +92,11 @@ class Migration(migrations.Migration):
         ),
         migrations.AddField(
             model_name="proberun",
+            name="recorded_at",
+            field=models.DateTimeField(blank=True, null=True),
+        ),
+        migrations.AddField(
+            model_name="proberun",
             name="region",
             field=models.CharField(blank=True, max_length=40),
         ),

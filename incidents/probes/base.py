@@ -72,6 +72,11 @@ def host_of(url: str) -> str:
     return urlsplit(url).netloc.lower()
 
 
+def spec_of_dict(values: dict) -> RunSpec:
+    """A RunSpec from a run as sent to another region (plain values, no target or host)."""
+    return RunSpec(**values, target=target_of(values["url"]), host=host_of(values["url"]))
+
+
 def validate_target_url(url: str, *, field_name: str = "url") -> None:
     """An http(s) URL with an allowed host name. The rest of its shape and its address are
     checked by `validate_probe` when the URL changes, and the address by the client at every run."""

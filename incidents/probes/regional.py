@@ -7,7 +7,7 @@ import logging
 
 from django.conf import settings
 
-from .base import RunResult, RunSpec
+from .base import RunResult, RunSpec, spec_of_dict
 from .sealing import signed_body, unseal
 
 logger = logging.getLogger(__name__)
@@ -16,8 +16,6 @@ logger = logging.getLogger(__name__)
 def opened_runs(token: str) -> tuple[list[RunSpec], str]:
     """The runs in a sealed batch and the region's reachability URL; BadSeal when the batch was
     not sealed with this worker's key."""
-    from incidents.services.probes import spec_of_dict  # plain code: no database is touched
-
     payload = unseal(token, key=settings.PROBE_REGION_KEY)
     specs = [spec_of_dict(values) for values in payload["runs"]]
     return [s for s in specs if s.region == settings.PROBE_REGION], payload.get("reference_url", "")

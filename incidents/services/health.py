@@ -190,6 +190,8 @@ def settle_component(
     if not statuses and not quiet_is_operational:
         return None
     status = ComponentStatus.worst(statuses)
+    if at is not None and component.status_changed_at is not None:
+        at = max(at, component.status_changed_at)  # a backdated change never precedes the last one
     changed = observe_component_status(
         component, status=status, at=at or now, reason=reason, automation=automation
     )

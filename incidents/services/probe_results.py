@@ -66,6 +66,7 @@ def record_run_results(results: list[RunResult]) -> int:
     if not live:
         return 0
     ended = [by_id[pk] for pk in sorted(live)]
+    now = timezone.now()
     update_many(
         ProbeRun,
         [
@@ -74,12 +75,13 @@ def record_run_results(results: list[RunResult]) -> int:
                 state=r.state,
                 started_at=_at(r.started_at),
                 finished_at=_at(r.finished_at),
+                recorded_at=now,
                 value=r.value,
                 detail=r.detail[:500],
             )
             for r in ended
         ],
-        ["state", "started_at", "finished_at", "value", "detail"],
+        ["state", "started_at", "finished_at", "recorded_at", "value", "detail"],
     )
     for r in ended:
         instruments.count_probe_run(
@@ -91,7 +93,6 @@ def record_run_results(results: list[RunResult]) -> int:
         )
     measured = [r for r in ended if r.state in SAMPLE_OUTCOMES]
     metrics = Metric.objects.select_related("probe").in_bulk({r.spec.metric_id for r in measured})
-    now = timezone.now()
     entries = [
         NewSample(
             metrics[r.spec.metric_id],

@@ -3,6 +3,7 @@
 import datetime as dt
 import random
 import secrets
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from django.conf import settings
@@ -99,18 +100,27 @@ def _record(probe: Probe, action: str, *, actor: AbstractBaseUser | None, **chan
     )
 
 
-def _audited(probe: Probe) -> dict:
-    """The probe's audited fields, with its header values, credentials and URL query values masked."""
-    return masked_probe_fields({f: getattr(probe, f) for f in PROBE_FIELDS})
+def _audited(probe: Probe, regions: list[str]) -> dict:
+    """The probe's audited fields, with its header values, credentials and URL query values
+    masked, and the names of the regions it was given."""
+    return {**masked_probe_fields({f: getattr(probe, f) for f in PROBE_FIELDS}), "regions": regions}
+
+
+def _region_names(probe: Probe) -> list[str]:
+    return sorted(probe.regions.values_list("name", flat=True)) if probe.pk else []
 
 
 @transaction.atomic
-def save_probe(probe: Probe, *, actor: AbstractBaseUser | None) -> Probe:
-    """Creates or edits a probe after validating it, and records what changed."""
+def save_probe(
+    probe: Probe, *, actor: AbstractBaseUser | None, regions: Iterable[ProbeRegion] | None = None
+) -> Probe:
+    """Creates or edits a probe after validating it, and records what changed. `regions`: where
+    it runs from (empty: every active region); None leaves them as they are."""
     probe.full_clean(exclude=["url"])
     validate_probe(probe)
     creating = probe.pk is None
-    before = {} if creating else _audited(Probe.objects.get(pk=probe.pk))
+    before_regions = _region_names(probe)
+    before = {} if creating else _audited(Probe.objects.get(pk=probe.pk), before_regions)
     if probe.kind == ProbeKind.WEBHOOK and not probe.webhook_secret:
         probe.webhook_secret = secrets.token_hex(32)
     if probe.is_scheduled and (creating or probe.next_run_at is None):
@@ -118,13 +128,15 @@ def save_probe(probe: Probe, *, actor: AbstractBaseUser | None) -> Probe:
         probe.next_run_at = timezone.now() + dt.timedelta(seconds=random.uniform(0, probe.interval))
     probe.updated_at = timezone.now()
     probe.save()
+    if regions is not None:
+        probe.regions.set(regions)
     record_changes(
         probe,
         actor=actor,
         action="probe.created" if creating else "probe.changed",
         subject_type=Subject.PROBE,
         before=before,
-        after=_audited(probe),
+        after=_audited(probe, _region_names(probe) if regions is not None else before_regions),
     )
     return probe
 
@@ -283,11 +295,6 @@ def _remote_spec(run: ProbeRun) -> dict:
     }  # fmt: skip
 
 
-def spec_of_dict(values: dict) -> RunSpec:
-    """A RunSpec from the dict `_remote_spec` made, as a region's worker receives it."""
-    return RunSpec(**values, target=target_of(values["url"]), host=host_of(values["url"]))
-
-
 def claim_runs(run_ids: list[int], *, worker: str) -> list[RunSpec]:
     """Takes pending runs for this worker with a conditional update, so a redelivered message
     claims nothing; returns them as plain values for the event loop."""
@@ -361,5 +368,5 @@ def prune_old_data(*, now: dt.datetime | None = None, chunk: int = 5000) -> dict
 def delete_probe(probe: Probe, *, actor: AbstractBaseUser | None) -> None:
     """Deletes a probe with its runs; its metric and samples stay."""
     _lock(probe)
-    _record(probe, "probe.deleted", actor=actor, before=_audited(probe))
+    _record(probe, "probe.deleted", actor=actor, before=_audited(probe, _region_names(probe)))
     probe.delete()

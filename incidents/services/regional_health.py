@@ -15,6 +15,7 @@ from django.conf import settings
 from django.db import transaction
 
 from incidents.metrics import health, quorum, readings
+from incidents.metrics.readings import is_region_reporting as is_reporting
 from incidents.metrics.rollups import exact_quantile
 from incidents.models import ComponentStatus, Metric, MetricHealth, RegionHealth
 from incidents.services.bulk import update_many
@@ -73,17 +74,6 @@ def _fold(row: RegionHealth, metric: Metric, reading: RegionReading) -> None:
     row.reachable = reading.reachable
 
 
-def is_reporting(row: RegionHealth, metric: Metric, *, now: dt.datetime) -> bool:
-    """A region reports while its reachability check passes and it missed fewer than
-    PROBE_REGION_MISSED_TICKS ticks (counted from its latest tick, with the run's own time)."""
-    if not row.reachable or row.tick_at is None:
-        return False
-    probe = getattr(metric, "probe", None)
-    allowance = settings.PROBE_REGION_MISSED_TICKS * readings.expected_interval(metric)
-    allowance += probe.timeout if probe is not None else 0
-    return now - row.tick_at <= dt.timedelta(seconds=allowance)
-
-
 # No savepoint: the caller stores the samples in the same transaction just before.
 @transaction.atomic(savepoint=False)
 def evaluate_regions(
@@ -136,30 +126,28 @@ def evaluate_regions(
 
 
 def _apply(row: MetricHealth, decision: quorum.Decision | None, *, tick: dt.datetime) -> bool:
-    """Moves the metric's status as the quorum says; True when the status changed."""
+    """Moves the metric's status as the quorum says; True when the status changed.
+
+    Results of one tick arrive region by region, so the last view of a tick counts: a good
+    tick is counted once (`tick_at` is the last tick counted), and a later worse view of the
+    same tick takes it back."""
     if decision is None:  # too few regions report: no decision, the status stays
         row.regions_agreeing = 0
         return False
     row.regions_reporting, row.regions_agreeing = decision.reporting, decision.agreeing
     row.figure = decision.figure
-    new_tick = row.tick_at is None or tick > row.tick_at
-    row.tick_at = tick if new_tick else row.tick_at
     current = ComponentStatus(row.status)
     if decision.status.severity >= current.severity:
-        row.good_streak, row.streak_since = 0, None
+        row.good_streak, row.streak_since, row.tick_at = 0, None, None
         if decision.status == current:
             return False
         row.status, row.since = decision.status, decision.since or tick
         return True
-    # Each region's results arrive on their own: a tick's first evaluation may weigh one region's
-    # new result against the others' verdicts of the tick before (still failing) and reset the
-    # streak, so a better decision later in the same tick starts it again from this tick.
-    if row.streak_since is None:
-        row.good_streak, row.streak_since = 1, row.tick_at
-    elif new_tick:
+    if row.tick_at != tick:
         row.good_streak += 1
+        row.streak_since, row.tick_at = row.streak_since or tick, tick
     if row.good_streak < settings.PROBE_QUORUM_RECOVERY_TICKS:
         return False
     row.status, row.since = decision.status, row.streak_since or tick
-    row.good_streak, row.streak_since = 0, None
+    row.good_streak, row.streak_since, row.tick_at = 0, None, None
     return True
