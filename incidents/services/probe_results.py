@@ -13,6 +13,7 @@ from incidents.models import (
     Metric,
     Outcome,
     Probe,
+    ProbeKind,
     ProbeRun,
     RunState,
 )
@@ -115,12 +116,16 @@ def record_run_results(results: list[RunResult]) -> int:
 
 
 def _regions_configured(results: list[RunResult]) -> dict[int, int]:
-    """How many regions each result's metric is measured from (1 for a single-region install)."""
+    """How many regions each result's metric is measured from (1 for a single-region install;
+    webhook round-trips run at home only)."""
     active = active_regions()
     if len(active) < 2:
         return {}
-    probes = {r.spec.probe_id: r.spec.metric_id for r in results}
-    return {probes[pk]: len(regions) for pk, regions in regions_of(list(probes), active=active).items()}
+    probes = {r.spec.probe_id: r.spec for r in results}
+    return {
+        probes[pk].metric_id: 1 if probes[pk].kind == ProbeKind.WEBHOOK else len(regions)
+        for pk, regions in regions_of(list(probes), active=active).items()
+    }
 
 
 def _reading(result: RunResult, entry: NewSample) -> RegionReading:

@@ -116,6 +116,7 @@ def evaluate_regions(
         decision = quorum.decide(
             verdicts, configured=configured.get(metric_id, 1), setting=settings.PROBE_QUORUM
         )
+        row.regions_reporting = sum(1 for verdict in verdicts if verdict.fresh)
         if _apply(row, decision, tick=tick):
             changed[metric.component_id] = (metric, row.figure, decision.agreeing, row.since)
         row.evaluated_at, row.no_data_since = now, None
