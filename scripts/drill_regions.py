@@ -569,6 +569,7 @@ def show_logs() -> None:
 def main() -> int:
     missing = namespaces_missing()
     if missing:
+        shutil.rmtree(SCRATCH, ignore_errors=True)
         print(f"drill=regions skipped: {missing}", flush=True)
         return 2 if REQUIRE_SERVICES else 0
     began = time.monotonic()
