@@ -289,6 +289,7 @@ import django  # noqa: E402
 
 django.setup()  # connects lazily: PostgreSQL is started in main()
 
+from django.conf import settings  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 from django.db import connection  # noqa: E402
 from django.utils import timezone  # noqa: E402
@@ -316,7 +317,7 @@ from incidents.services.regions import key_of, save_region  # noqa: E402
 def set_up_site() -> list[Probe]:
     """The regions, and two automatic components with a probe each (not yet scheduled)."""
     call_command("migrate", verbosity=0)
-    home = ProbeRegion.objects.get(name="local")
+    home = ProbeRegion.objects.get(name=settings.PROBE_HOME_REGION)
     home.active = False
     save_region(home, actor=None)
     for region in REGIONS:
@@ -586,7 +587,10 @@ def main() -> int:
         private_services.start_postgres(SCRATCH, PG_PORT, "statuspage_regions")
         say("migrating the drill database")
         probes = set_up_site()
-        assert all(key_of(r) == region_key(r.name, 1) for r in ProbeRegion.objects.exclude(name="local"))
+        assert all(
+            key_of(r) == region_key(r.name, 1)
+            for r in ProbeRegion.objects.exclude(name=settings.PROBE_HOME_REGION)
+        )
         start("centre-worker", [*CELERY, "worker", "-Q", "probes", "-P", "solo", "-n", "centre@%h", *QUIET])
         start("beat", [*CELERY, "beat", "-s", str(SCRATCH / "beat-schedule")])
         first_tick = timezone.now().replace(microsecond=0) + dt.timedelta(seconds=4)
