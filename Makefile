@@ -135,3 +135,9 @@ bench-surge: venv compilemessages
 # hand, not in .ci/run; the output goes to docs/bench/drill.md.
 drill: venv compilemessages
 	$(BENCH) drill -- $(PY) scripts/drill.py
+# Probe regions in network namespaces of their own (needs root and `ip netns`; skips otherwise):
+# one region cut off, two regions' targets failing, recovery, all decided by quorum. Output in
+# docs/bench/drill-regions.md; DRILL_REGIONS_INTERVAL (s, default 10) sets the probes' interval.
+.PHONY: drill-regions
+drill-regions: venv
+	$(BENCH) drill-regions -- $(PY) scripts/drill_regions.py

@@ -101,12 +101,15 @@ def evaluate_regions(
     regions_of: dict[int, list[RegionHealth]] = defaultdict(list)
     for (metric_id, _region), row in rows.items():
         regions_of[metric_id].append(row)
+    latest: dict[int, dt.datetime] = {}
+    ticks: dict[int, dt.datetime] = {}
+    for e in entries:
+        latest[e.metric_id] = max(latest.get(e.metric_id, e.at), e.at)
+        ticks[e.metric_id] = max(ticks.get(e.metric_id, e.tick), e.tick)
     health_rows = locked_health(metric_ids)
     changed = {}
     for metric_id in metric_ids:
         metric, row = metrics[metric_id], health_rows[metric_id]
-        latest = max(e.at for e in entries if e.metric_id == metric_id)
-        tick = max(e.tick for e in entries if e.metric_id == metric_id)
         verdicts = [
             quorum.Verdict(
                 r.region, ComponentStatus(r.status), r.figure, r.since, is_reporting(r, metric, now=now)
@@ -117,13 +120,30 @@ def evaluate_regions(
             verdicts, configured=configured.get(metric_id, 1), setting=settings.PROBE_QUORUM
         )
         row.regions_reporting = sum(1 for verdict in verdicts if verdict.fresh)
-        if _apply(row, decision, tick=tick):
-            changed[metric.component_id] = (metric, row.figure, decision.agreeing, row.since)
+        if _apply(row, decision, tick=ticks[metric_id]):
+            changed[metric.component_id] = (
+                metric,
+                _described(row),
+                _window_length(metric, regions_of[metric_id]),
+                row.since,
+            )
         row.evaluated_at, row.no_data_since = now, None
-        row.stale_after = health.stale_after(latest, readings.expected_interval(metric))
+        row.stale_after = health.stale_after(latest[metric_id], readings.expected_interval(metric))
     update_many(MetricHealth, [health_rows[m] for m in metric_ids], HEALTH_FIELDS)
     for component_id, (metric, figure, count, since) in changed.items():
         derive_component_status(component_id, cause=metric, figure=figure, count=count, now=now, since=since)
+
+
+def _described(row: MetricHealth) -> float | None:
+    """The figure the audit reason gives: a failing quorum without a value read as failed runs."""
+    if row.figure is None and row.status != ComponentStatus.OPERATIONAL:
+        return math.inf
+    return row.figure
+
+
+def _window_length(metric: Metric, rows: list[RegionHealth]) -> int:
+    """How many samples each region's figure covers (the longest window among them)."""
+    return max((len(row.recent) for row in rows), default=metric.window)
 
 
 def _apply(row: MetricHealth, decision: quorum.Decision | None, *, tick: dt.datetime) -> bool:

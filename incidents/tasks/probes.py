@@ -6,6 +6,8 @@ message only names run ids (or, to another region, carries its runs sealed), and
 the service makes a redelivery harmless.
 """
 
+import logging
+
 from celery import shared_task
 from celery.signals import worker_process_shutdown, worker_shutdown
 from django.conf import settings
@@ -17,6 +19,8 @@ from incidents.services.health import mark_stale_metrics
 from incidents.services.probes import claim_runs, dispatch_due_runs, prune_old_data, sweep_abandoned_runs
 from incidents.services.regional_results import store_region_results
 from incidents.services.regions import key_of
+
+logger = logging.getLogger(__name__)
 
 MESSAGE_BATCH = 50
 SEALED_BATCH = 200
@@ -49,10 +53,13 @@ def run_probes(run_ids: list[int]) -> int:
 def run_sealed(region: str, sealed: str) -> int:
     """On a region's worker: the runs the centre sent this region, opened with its key."""
     if region != settings.PROBE_REGION:
+        logger.warning("runs for region %s dropped: this worker is region %r", region, settings.PROBE_REGION)
         return 0
     try:
         specs, reference_url = opened_runs(sealed)
     except BadSeal:
+        # Every run of the region is then abandoned at the centre: say why, where it can be fixed.
+        logger.warning("runs for region %s refused: not sealed with this worker's PROBE_REGION_KEY", region)
         return 0
     engine = get_engine()
     engine.watch_reachability(reference_url)
