@@ -5,7 +5,9 @@ webhook receiver), inside their transaction.
 """
 
 import datetime as dt
+import math
 from collections import defaultdict
+from dataclasses import dataclass
 
 from django.conf import settings
 from django.db import transaction
@@ -30,7 +32,7 @@ from incidents.models import (
 )
 from incidents.probes import upstream
 from incidents.public.versions import live_changed
-from incidents.services.bulk import update_many
+from incidents.services.bulk import insert_rows, update_many, update_rows
 
 from .audit import record_event
 from .components import observe_component_status
@@ -47,9 +49,32 @@ def _observed(metric: Metric, figure: float | None) -> ComponentStatus:
     return health.status_for_figure(metric, figure)
 
 
-def _locked_health(metric_ids) -> dict[int, MetricHealth]:
-    rows = MetricHealth.objects.select_for_update().filter(metric_id__in=metric_ids).order_by("metric_id")
-    return {row.metric_id: row for row in rows}
+@dataclass(slots=True)
+class _Health:
+    """What evaluation reads and writes of a metric's MetricHealth row."""
+
+    pk: int
+    metric_id: int
+    status: str
+    good_streak: int
+    recent: list
+    figure: float | None = None
+    evaluated_at: dt.datetime | None = None
+    no_data_since: dt.datetime | None = None
+    stale_after: dt.datetime | None = None
+
+
+EVALUATED = ("recent", "figure", "status", "good_streak", "evaluated_at", "no_data_since", "stale_after")
+
+
+def _locked_health(metric_ids) -> dict[int, _Health]:
+    rows = (
+        MetricHealth.objects.select_for_update()
+        .filter(metric_id__in=metric_ids)
+        .order_by("metric_id")
+        .values_list("pk", "metric_id", "status", "good_streak", "recent")
+    )
+    return {row[1]: _Health(*row) for row in rows}
 
 
 # No savepoint: as metrics.record_samples, which every caller runs just before.
@@ -70,8 +95,8 @@ def evaluate_metrics(
     rows = _locked_health(new_samples)
     missing = new_samples.keys() - rows.keys()
     if missing:
-        MetricHealth.objects.bulk_create(
-            [MetricHealth(metric_id=metric_id) for metric_id in missing], ignore_conflicts=True
+        insert_rows(
+            MetricHealth, ("metric",), [(metric_id,) for metric_id in sorted(missing)], ignore_conflicts=True
         )
         rows.update(_locked_health(missing))
     if metrics is None or not new_samples.keys() <= metrics.keys():
@@ -89,15 +114,27 @@ def evaluate_metrics(
         if step.status != row.status:
             changed[metric.component_id] = (metric, figure, len(values))
         row.status, row.good_streak = step.status, step.good_streak
-        row.figure = None if figure in (float("inf"), float("-inf")) else figure
+        row.figure = None if figure is None or math.isinf(figure) else float(figure)
         row.evaluated_at = now
         row.no_data_since = None
         latest = dt.datetime.fromisoformat(row.recent[-1][0])
         row.stale_after = health.stale_after(latest, readings.expected_interval(metric))
-    update_many(
+    update_rows(
         MetricHealth,
-        list(rows.values()),
-        ["recent", "figure", "status", "good_streak", "evaluated_at", "no_data_since", "stale_after"],
+        EVALUATED,
+        [
+            (
+                r.pk,
+                r.recent,
+                r.figure,
+                r.status,
+                r.good_streak,
+                r.evaluated_at,
+                r.no_data_since,
+                r.stale_after,
+            )
+            for r in rows.values()
+        ],
     )
     for component_id, (metric, figure, count) in changed.items():
         derive_component_status(component_id, cause=metric, figure=figure, count=count, now=now)

@@ -18,7 +18,7 @@ from incidents.models import (
 )
 from incidents.probes import push, webhook
 from incidents.probes.base import RunResult, elapsed_in_unit
-from incidents.services.bulk import update_many
+from incidents.services.bulk import insert_rows, update_many, update_rows
 from incidents.telemetry import instruments
 from incidents.validation.instants import check_happened
 from incidents.validation.json_bodies import JsonTooDeep, UnstorableText
@@ -64,21 +64,7 @@ def record_run_results(results: list[RunResult]) -> int:
     if not live:
         return 0
     ended = [by_id[pk] for pk in sorted(live)]
-    update_many(
-        ProbeRun,
-        [
-            ProbeRun(
-                pk=r.spec.run_id,
-                state=r.state,
-                started_at=_at(r.started_at),
-                finished_at=_at(r.finished_at),
-                value=r.value,
-                detail=r.detail[:500],
-            )
-            for r in ended
-        ],
-        ["state", "started_at", "finished_at", "value", "detail"],
-    )
+    _end_runs(ended)
     for r in ended:
         instruments.count_probe_run(
             kind=r.spec.kind,
@@ -105,11 +91,29 @@ def record_run_results(results: list[RunResult]) -> int:
     return len(ended)
 
 
+def _end_runs(ended: list[RunResult]) -> None:
+    update_rows(
+        ProbeRun,
+        ("state", "started_at", "finished_at", "value", "detail"),
+        [
+            (
+                r.spec.run_id,
+                r.state,
+                _at(r.started_at),
+                _at(r.finished_at),
+                None if r.value is None else float(r.value),
+                r.detail[:500],
+            )
+            for r in ended
+        ],
+    )
+
+
 def _update_breakers(results: list[RunResult]) -> None:
     """Consecutive failures per target, timeouts included; writes only breakers that change."""
     now = timezone.now()
     failing = {r.spec.target for r in results if r.state in BREAKER_FAILURES}
-    CircuitBreaker.objects.bulk_create([CircuitBreaker(target=t) for t in failing], ignore_conflicts=True)
+    insert_rows(CircuitBreaker, ("target",), [(target,) for target in sorted(failing)], ignore_conflicts=True)
     targets = {r.spec.target for r in results}
     breakers = CircuitBreaker.objects.select_for_update().in_bulk(targets, field_name="target")
     changed = {}
