@@ -1,9 +1,11 @@
 """Benchmark of the probe system: 1,000 local HTTP targets, every 30 s, 5 s timeout, 90 s.
 
-Run by `make bench-probes`. Starts, as separate processes: a target server on 127.0.0.1
-(80 % answer at once, 10 % after 2 s, 10 % accept the connection and never answer), the Celery
-beat scheduler (dispatcher and watchdog) and a Celery worker consuming the `probes` queue:
-the real dispatcher and worker code, through Redis. Needs REDIS_URL; uses a database of its
+Run by `make bench-probes` (`--targets 10000` for ten thousand). Starts, as separate processes: a
+target server on 127.0.0.1 (80 % answer at once, 10 % after 2 s, 10 % accept the connection and
+never answer), the Celery beat scheduler (dispatcher and watchdog) and a Celery worker consuming
+the `probes` queue: the real dispatcher and worker code, through Redis. The server listens on one
+port per 100 targets from 8480: to the worker's per-host bound and connection pools, the targets
+are services on many hosts, not ten thousand paths of one. Needs REDIS_URL; uses a database of its
 own (`<DATABASE_URL's name>_bench` on PostgreSQL, a SQLite file otherwise).
 
 The last line is:
@@ -30,6 +32,8 @@ from urllib.parse import urlsplit, urlunsplit
 
 ROOT = Path(__file__).resolve().parent.parent
 TARGET_PORT = 8480
+# Targets per host:port: 10,000 targets on one port would all share PROBE_CONCURRENCY_PER_HOST.
+TARGETS_PER_PORT = 100
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
 
@@ -53,11 +57,13 @@ async def _answer(reader, writer):
         writer.close()
 
 
-def serve_targets(port: int) -> None:
+def serve_targets(port: int, ports: int) -> None:
     async def main():
-        server = await asyncio.start_server(_answer, "127.0.0.1", port, backlog=2048, reuse_address=True)
-        async with server:
-            await server.serve_forever()
+        servers = [
+            await asyncio.start_server(_answer, "127.0.0.1", port + i, backlog=2048, reuse_address=True)
+            for i in range(ports)
+        ]
+        await asyncio.gather(*(server.serve_forever() for server in servers))
 
     asyncio.run(main())
 
@@ -115,9 +121,10 @@ def main() -> int:
     parser.add_argument("--timeout", type=float, default=5.0)
     parser.add_argument("--pool", choices=["solo", "prefork"], default=os.environ.get("BENCH_POOL", "solo"))
     parser.add_argument("--serve-targets", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--ports", type=int, default=1, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve_targets:
-        serve_targets(args.serve_targets)
+        serve_targets(args.serve_targets, args.ports)
         return 0
     if not os.environ.get("REDIS_URL"):
         print(
@@ -171,7 +178,8 @@ def main() -> int:
             command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
         )
 
-    start("targets", [sys.executable, __file__, "--serve-targets", str(TARGET_PORT)])
+    ports = math.ceil(args.targets / TARGETS_PER_PORT)
+    start("targets", [sys.executable, __file__, "--serve-targets", str(TARGET_PORT), "--ports", str(ports)])
 
     # 1,000 probes, each feeding its own metric; 100 components of 10 metrics.
     components = Component.objects.bulk_create(
@@ -198,7 +206,7 @@ def main() -> int:
             name=f"target {i}",
             kind=ProbeKind.HTTP,
             metric=metrics[i],
-            url=f"http://127.0.0.1:{TARGET_PORT}/t/{i}",
+            url=f"http://127.0.0.1:{TARGET_PORT + i // TARGETS_PER_PORT}/t/{i}",
             interval=args.interval,
             timeout=args.timeout,
             connect_timeout=args.timeout,

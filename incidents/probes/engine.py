@@ -133,11 +133,13 @@ class ProbeEngine:
             flush_at = time.time() + self.linger
             flush_at = min(flush_at, first.spec.abandon_after - WRITE_MARGIN)
             while len(batch) < WRITE_BATCH:
+                # Past the flush time, results already waiting still join the batch: storing
+                # them one by one would cost the most exactly when the writer is behind.
                 remaining = flush_at - time.time()
-                if remaining <= 0:
-                    break
                 try:
-                    result = self.results.get(timeout=remaining)
+                    result = (
+                        self.results.get(timeout=remaining) if remaining > 0 else self.results.get_nowait()
+                    )
                 except queue.Empty:
                     break
                 if result is STOP:
