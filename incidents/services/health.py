@@ -136,8 +136,23 @@ def evaluate_metrics(
             for r in rows.values()
         ],
     )
+    if changed:
+        _derive_automatic(changed, now=now)
+
+
+def _derive_automatic(changed: dict[int, tuple[Metric, float | None, int]], *, now: dt.datetime) -> None:
+    """Derives the status of the automatic ones of the components whose metrics changed status.
+
+    One query finds them, rather than three per change (the cause's status, the reason's
+    component, the component) for a component that does not follow its metrics."""
+    automatic = set(
+        Component.objects.filter(pk__in=changed, status_mode=StatusMode.AUTOMATIC).values_list(
+            "pk", flat=True
+        )
+    )
     for component_id, (metric, figure, count) in changed.items():
-        derive_component_status(component_id, cause=metric, figure=figure, count=count, now=now)
+        if component_id in automatic:
+            derive_component_status(component_id, cause=metric, figure=figure, count=count, now=now)
 
 
 def in_maintenance(component: Component, *, now: dt.datetime) -> bool:

@@ -86,8 +86,9 @@ def record_run_results(results: list[RunResult]) -> int:
         for r in measured
     ]
     record_samples(entries)
-    _update_breakers(measured)
     evaluate_metrics(group_samples(entries), metrics=metrics)
+    # Last, so the breakers, which the dispatcher locks too, are held only until the commit.
+    _update_breakers(measured)
     return len(ended)
 
 
