@@ -112,10 +112,14 @@ bench-scan: venv
 bench-import: venv
 	$(BENCH) bench-import -- $(PY) scripts/bench_import.py
 .PHONY: bench-probes
-# 1,000 local HTTP targets probed every 30 s for 90 s through beat, Redis and a probes worker.
-# Needs REDIS_URL; uses DATABASE_URL's server with a database of its own (SQLite otherwise).
+# TARGETS local HTTP targets probed every 30 s for 90 s through beat, Redis and a probes worker,
+# from REGIONS regions (each a broker-only worker; every target from every region). Needs
+# REDIS_URL; uses DATABASE_URL's server with a database of its own (SQLite otherwise).
+TARGETS ?= 1000
+REGIONS ?= 1
+PROBES_RECORD = $(if $(filter 1000-1,$(TARGETS)-$(REGIONS)),probes,probes-$(REGIONS)x$(TARGETS))
 bench-probes: venv
-	$(BENCH) bench-probes -- $(PY) scripts/bench_probes.py
+	$(BENCH) $(PROBES_RECORD) -- $(PY) scripts/bench_probes.py --targets $(TARGETS) --regions $(REGIONS)
 # The app direct and through the shipped nginx configuration, against nginx serving the same
 # bytes statically.
 bench-load: venv compilemessages
@@ -129,3 +133,9 @@ bench-surge: venv compilemessages
 # hand, not in .ci/run; the output goes to docs/bench/drill.md.
 drill: venv compilemessages
 	$(BENCH) drill -- $(PY) scripts/drill.py
+# Probe regions in network namespaces of their own (needs root and `ip netns`; skips otherwise):
+# one region cut off, two regions' targets failing, recovery, all decided by quorum. Output in
+# docs/bench/drill-regions.md; DRILL_REGIONS_INTERVAL (s, default 10) sets the probes' interval.
+.PHONY: drill-regions
+drill-regions: venv
+	$(BENCH) drill-regions -- $(PY) scripts/drill_regions.py

@@ -1,19 +1,26 @@
-"""Benchmark of the probe system: 1,000 local HTTP targets, every 30 s, 5 s timeout, 90 s.
+"""Benchmark of the probe system: local HTTP targets (1,000 by default), every 30 s, 5 s
+timeout, 90 s, measured from one region or from several.
 
-Run by `make bench-probes` (`--targets 10000` for ten thousand). Starts, as separate processes: a
-target server on 127.0.0.1 (80 % answer at once, 10 % after 2 s, 10 % accept the connection and
-never answer), the Celery beat scheduler (dispatcher and watchdog) and a Celery worker consuming
-the `probes` queue: the real dispatcher and worker code, through Redis. The server listens on one
-port per 100 targets from 8480: to the worker's per-host bound and connection pools, the targets
-are services on many hosts, not ten thousand paths of one. Needs REDIS_URL; uses a database of its
-own (`<DATABASE_URL's name>_bench` on PostgreSQL, a SQLite file otherwise).
+Run by `make bench-probes` (TARGETS=, REGIONS=). Starts, as separate processes: a target server
+on 127.0.0.1 (80 % answer at once, 10 % after 2 s, 10 % accept the connection and never answer),
+the Celery beat scheduler (dispatcher and watchdog) and a Celery worker consuming the `probes`
+queue: the real dispatcher and worker code, through Redis. The server listens on one port per
+100 targets from the target port: to the workers' per-host bound and connection pools, the
+targets are services on many hosts, not thousands of paths of one. With REGIONS=1 that worker probes
+(the home region, as a single-place install runs); with more, the home region is inactive and
+each region gets its own worker started as a region's worker is (broker only, no database),
+every target is probed from every region, and the `probes` worker stores the signed results
+and decides status by quorum. Needs REDIS_URL; uses a database of its own
+(`<DATABASE_URL's name>_bench` on PostgreSQL, a SQLite file otherwise).
 
 The last line is:
-probes=<n> expected_runs=<a> done_runs=<b> lateness_p99_ms=<x> hanging_cut_p99_ms=<y> stuck=<z>
-breakers_open=<k> cpu_s=<c> cpu_ms_per_run=<m>
-where expected/done count the answering targets' runs due in the 90 s, cpu_s is the CPU time
-of the scheduler and worker processes (not the target server, database or Redis), and
-cpu_ms_per_run divides it by the runs that made a request (skipped runs excluded).
+probes=<n> regions=<r> expected_runs=<a> done_runs=<b> lateness_p99_ms=<x> hanging_cut_p99_ms=<y>
+stuck=<z> breakers_open=<k> cpu_s=<c> cpu_ms_per_run=<m> quorum_p99_ms=<q>
+where expected/done count the answering targets' runs due in the 90 s (in every region), cpu_s
+is the CPU time of the scheduler and worker processes (not the target server, database or
+Redis), cpu_ms_per_run divides it by the runs that made a request (skipped runs excluded), and
+quorum_p99_ms is, per target and tick, the time from the last region's result to its storing
+(where the quorum is decided).
 """
 
 import argparse
@@ -31,7 +38,6 @@ from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 ROOT = Path(__file__).resolve().parent.parent
-TARGET_PORT = 8480
 # Targets per host:port: 10,000 targets on one port would all share PROBE_CONCURRENCY_PER_HOST.
 TARGETS_PER_PORT = 100
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
@@ -116,6 +122,8 @@ def percentile(values: list[float], q: float) -> float:
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--targets", type=int, default=1000)
+    parser.add_argument("--regions", type=int, default=1)
+    parser.add_argument("--port", type=int, default=int(os.environ.get("BENCH_TARGET_PORT", "8480")))
     parser.add_argument("--seconds", type=int, default=90)
     parser.add_argument("--interval", type=int, default=30)
     parser.add_argument("--timeout", type=float, default=5.0)
@@ -163,12 +171,14 @@ def main() -> int:
         Metric,
         Probe,
         ProbeKind,
+        ProbeRegion,
         ProbeRun,
         RunState,
     )
     from incidents.probes.base import target_of
     from incidents.services.bulk import update_rows
-    from incidents.services.probes import validate_probe
+    from incidents.services.probes import breaker_key, validate_probe
+    from incidents.services.regions import key_of
 
     redis.Redis.from_url(env["REDIS_URL"]).flushdb()
     started = {}
@@ -179,8 +189,8 @@ def main() -> int:
             command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
         )
 
-    ports = math.ceil(args.targets / TARGETS_PER_PORT)
-    start("targets", [sys.executable, __file__, "--serve-targets", str(TARGET_PORT), "--ports", str(ports)])
+    ports = str(math.ceil(args.targets / TARGETS_PER_PORT))
+    start("targets", [sys.executable, __file__, "--serve-targets", str(args.port), "--ports", ports])
 
     # 1,000 probes, each feeding its own metric; 100 components of 10 metrics.
     components = Component.objects.bulk_create(
@@ -207,7 +217,7 @@ def main() -> int:
             name=f"target {i}",
             kind=ProbeKind.HTTP,
             metric=metrics[i],
-            url=f"http://127.0.0.1:{TARGET_PORT + i // TARGETS_PER_PORT}/t/{i}",
+            url=f"http://127.0.0.1:{args.port + i // TARGETS_PER_PORT}/t/{i}",
             interval=args.interval,
             timeout=args.timeout,
             connect_timeout=args.timeout,
@@ -221,18 +231,32 @@ def main() -> int:
     Probe.objects.bulk_create(probes)
 
     celery = [sys.executable, "-m", "celery", "-A", "statuspage"]
+    quiet = ["--without-gossip", "--without-mingle", "--without-heartbeat", "-l", "warning"]
     start(
         "worker",
         celery
-        + ["worker", "-Q", "probes", "--without-gossip", "--without-mingle", "--without-heartbeat"]
+        + ["worker", "-Q", "probes"]
         + (["-P", "solo"] if args.pool == "solo" else ["-P", "prefork", "-c", "1"])
-        + ["-l", "warning"],
+        + quiet,
     )
+    regions = []
+    if args.regions > 1:
+        ProbeRegion.objects.update(active=False)
+        regions = [ProbeRegion.objects.create(name=f"region-{n}") for n in range(1, args.regions + 1)]
+        for region in regions:
+            region_env = {**env, "PROBE_REGION": region.name, "PROBE_REGION_KEY": key_of(region)}
+            region_env.pop("DATABASE_URL")  # a region's worker holds no database credentials
+            log = open(tmp / f"{region.name}.log", "wb")
+            started[region.name] = subprocess.Popen(
+                celery + ["worker", "-Q", region.queue, "-P", "solo", "-n", f"{region.name}@%h"] + quiet,
+                cwd=ROOT, env=region_env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+            )  # fmt: skip
+    probing = ["worker", *(r.name for r in regions)]
     start("beat", celery + ["beat", "-l", "warning", "-s", str(tmp / "beat-schedule")])
     from statuspage.celery import app
 
     deadline = time.monotonic() + 90
-    while not app.control.ping(timeout=1.0):
+    while len(app.control.ping(timeout=1.0)) < 1 + len(regions):
         if time.monotonic() > deadline:
             print(f"the worker did not start; see {tmp}/worker.log", file=sys.stderr)
             return 1
@@ -246,7 +270,7 @@ def main() -> int:
     # One statement: bulk_update's CASE per row took seconds for 10,000 probes, and the first
     # runs, due from T0, became visible to the dispatcher only when it committed, late.
     update_rows(Probe, ["next_run_at"], [(probe.pk, probe.next_run_at) for probe in probes])
-    cpu_start_each = {name: session_cpu_seconds({started[name].pid}) for name in ("worker", "beat")}
+    cpu_start_each = {name: session_cpu_seconds({started[name].pid}) for name in (*probing, "beat")}
     end = t0 + dt.timedelta(seconds=args.seconds)
     time.sleep(max(0.0, (end - timezone.now()).total_seconds()))
 
@@ -257,23 +281,23 @@ def main() -> int:
     drain_until = time.monotonic() + args.timeout + 10
     while time.monotonic() < drain_until and window.filter(state__in=["pending", "running"]).exists():
         time.sleep(0.5)
-    cpu_each = {
-        "worker": session_cpu_seconds({started["worker"].pid}) - cpu_start_each["worker"],
-        "scheduler": beat_cpu_at_end - cpu_start_each["beat"],
+    cpu_each = {name: session_cpu_seconds({started[name].pid}) - cpu_start_each[name] for name in probing} | {
+        "scheduler": beat_cpu_at_end - cpu_start_each["beat"]
     }
-    cpu_s = cpu_each["worker"] + cpu_each["scheduler"]
+    cpu_s = sum(cpu_each.values())
     worker_threads = thread_cpu(started["worker"].pid) if args.pool == "solo" else []
 
     def kind_of(index: int) -> str:
         return {9: "hanging", 8: "slow"}.get(index % 10, "fast")
 
     expected = 0
+    places = max(1, len(regions))
     for probe in probes:
         if kind_of(int(probe.name.split()[1])) == "hanging":
             continue
         due = probe.next_run_at
         while due < end:
-            expected += 1
+            expected += places
             due += dt.timedelta(seconds=args.interval)
     runs = list(window.select_related("probe"))
     by_kind: dict[str, list] = {"fast": [], "slow": [], "hanging": []}
@@ -289,11 +313,23 @@ def main() -> int:
         if r.state == RunState.TIMEOUT
     ]
     stuck = window.filter(state__in=["pending", "running"]).count()
-    hanging_targets = {target_of(p.url) for p in probes if kind_of(int(p.name.split()[1])) == "hanging"}
+    hanging_targets = {
+        breaker_key(region, target_of(p.url))
+        for p in probes
+        if kind_of(int(p.name.split()[1])) == "hanging"
+        for region in ([r.name for r in regions] or [""])
+    }
     breakers_open = CircuitBreaker.objects.filter(
         target__in=hanging_targets, state__in=[BreakerState.OPEN, BreakerState.HALF_OPEN]
     ).count()
     states = {state: sum(1 for r in runs if r.state == state) for state in RunState.values}
+    last_of_tick: dict = {}
+    for run in answering:
+        if run.recorded_at and run.finished_at:
+            key = (run.probe_id, run.scheduled_at)
+            if key not in last_of_tick or run.recorded_at > last_of_tick[key].recorded_at:
+                last_of_tick[key] = run
+    quorum_ms = [(r.recorded_at - r.finished_at).total_seconds() * 1000 for r in last_of_tick.values()]
 
     for process in started.values():
         if process.poll() is None:
@@ -315,10 +351,11 @@ def main() -> int:
         f"max_ms={max(lateness, default=float('nan')):.0f}; requests={len(checks)}"
     )
     print(
-        f"probes={args.targets} expected_runs={expected} done_runs={done} "
+        f"probes={args.targets} regions={places} expected_runs={expected} done_runs={done} "
         f"lateness_p99_ms={percentile(lateness, 0.99):.0f} hanging_cut_p99_ms={percentile(cuts, 0.99):.0f} "
         f"stuck={stuck} breakers_open={breakers_open} cpu_s={cpu_s:.2f} "
-        f"cpu_ms_per_run={cpu_s * 1000 / max(1, len(checks)):.2f}"
+        f"cpu_ms_per_run={cpu_s * 1000 / max(1, len(checks)):.2f} "
+        f"quorum_p99_ms={percentile(quorum_ms, 0.99):.0f}"
     )
     return 0
 

@@ -30,7 +30,7 @@ def machine() -> str:
 
 def settings_given() -> str:
     """The environment a run depends on: its own knobs by value, the servers only as set."""
-    knobs = [f"{k}={v}" for k, v in sorted(os.environ.items()) if k.startswith(("BENCH_", "DRILLS"))]
+    knobs = [f"{k}={v}" for k, v in sorted(os.environ.items()) if k.startswith(("BENCH_", "DRILL"))]
     servers = [f"{k} set" for k in ("DATABASE_URL", "REDIS_URL") if os.environ.get(k)]
     return ", ".join(knobs + servers) or "none"
 

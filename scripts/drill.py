@@ -66,6 +66,8 @@ import urllib.request
 from collections import Counter
 from pathlib import Path
 
+import private_services
+
 ROOT = Path(__file__).resolve().parent.parent
 PYTHON = str(ROOT / ".venv/bin/python")
 PG_PORT, REDIS_PORT, APP_PORT, SMTP_PORT = 8850, 8851, 8852, 8853
@@ -113,70 +115,18 @@ def say(text: str) -> None:
     print(f"  {text}", file=sys.stderr, flush=True)
 
 
-def as_postgres(command: list[str]) -> list[str]:
-    return ["runuser", "-u", "postgres", "--", *command] if os.geteuid() == 0 else command
-
-
 def pg_ctl(action: str) -> None:
-    options = f"-p {PG_PORT} -h 127.0.0.1 -k {SCRATCH} -c fsync=off"
-    subprocess.run(
-        as_postgres(
-            ["pg_ctl", "-D", str(SCRATCH / "pg"), "-l", str(SCRATCH / "pg.log"), "-w", "-o", options, action]
-        ),
-        check=True,
-        stdout=subprocess.DEVNULL,
-    )
+    private_services.pg_ctl(SCRATCH, PG_PORT, action)
 
 
 def start_postgres() -> None:
-    (SCRATCH / "pg").mkdir()
-    if os.geteuid() == 0:
-        shutil.chown(SCRATCH / "pg", "postgres")
-        shutil.chown(SCRATCH, "postgres")
-    subprocess.run(
-        as_postgres(["initdb", "-D", str(SCRATCH / "pg"), "-U", "postgres", "--auth=trust", "-E", "UTF8"]),
-        check=True,
-        stdout=subprocess.DEVNULL,
-    )
-    pg_ctl("start")
-    subprocess.run(
-        [
-            "psql",
-            "-h",
-            "127.0.0.1",
-            "-p",
-            str(PG_PORT),
-            "-U",
-            "postgres",
-            "-q",
-            "-c",
-            "CREATE DATABASE statuspage_drill",
-        ],
-        check=True,
-    )
+    private_services.start_postgres(SCRATCH, PG_PORT, "statuspage_drill")
 
 
 def start_redis() -> subprocess.Popen:
-    process = subprocess.Popen(
-        [
-            "redis-server",
-            "--bind",
-            "127.0.0.1",
-            "--port",
-            str(REDIS_PORT),
-            "--save",
-            "",
-            "--appendonly",
-            "no",
-        ],
-        stdout=subprocess.DEVNULL,
-    )
+    process = private_services.start_redis(REDIS_PORT)
     started.append(process)
-    for _ in range(100):
-        if subprocess.run(["redis-cli", "-p", str(REDIS_PORT), "ping"], capture_output=True).returncode == 0:
-            return process
-        time.sleep(0.05)
-    raise SystemExit("redis did not start")
+    return process
 
 
 def start(

@@ -153,6 +153,8 @@ def pages(ids):
         ("overview-ru", "/ru/"),
         ("incident", f"/incidents/{inc}/"),
         ("component", f"/components/{comp}/"),
+        # The demo's metric measured from three regions (incidents.demo.regions).
+        ("component-regions", "/components/public-api/"),
         ("history", "/history/"),
         ("uptime", "/uptime/"),
         ("maintenance", "/maintenance/"),
@@ -176,6 +178,7 @@ def editor_pages(ids):
         ("editor-components", "/editor/components/"),
         ("editor-component", f"/editor/components/{ids['component_pk']}/"),
         ("editor-probes", "/editor/probes/"),
+        ("editor-regions", "/editor/regions/"),
         ("editor-action-items", "/editor/action-items/"),
         ("editor-audit", "/editor/audit/"),
         ("editor-users", "/editor/users/"),

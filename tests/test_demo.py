@@ -25,6 +25,7 @@ from incidents.models import (
     Postmortem,
     Probe,
     ProbeKind,
+    RegionHealth,
     Rollup,
     Sample,
     StatusPeriod,
@@ -120,9 +121,13 @@ def test_demo_status_history_matches_the_incidents(demo):
 
 
 @pytest.mark.django_db
-def test_every_demo_metric_has_a_push_probe(demo):
+def test_every_demo_metric_has_a_push_probe_but_the_one_measured_from_three_regions(demo):
     assert Metric.objects.count() > 0
-    assert Probe.objects.filter(kind=ProbeKind.PUSH).count() == Metric.objects.count()
+    assert Probe.objects.filter(kind=ProbeKind.PUSH).count() == Metric.objects.count() - 1
+    regional = Probe.objects.get(metric__component__slug="public-api", metric__slug="latency-p95")
+    assert regional.kind == ProbeKind.HTTP and not regional.enabled
+    assert sorted(regional.regions.values_list("name", flat=True)) == ["ap-south", "eu-north", "us-east"]
+    assert RegionHealth.objects.filter(metric=regional.metric).count() == 3
 
 
 def _overview(client) -> str:
@@ -140,9 +145,10 @@ def test_the_demo_feed_adds_one_sample_per_metric_and_the_overview_shows_it_fres
         before = dict(Metric.objects.values_list("pk", "latest_at"))
         samples = Sample.objects.count()
 
-        assert feed() == len(before)
+        # One sample per push metric, and one from each of the regional metric's three regions.
+        assert feed() == len(before) + 2
 
-        assert Sample.objects.count() == samples + len(before)
+        assert Sample.objects.count() == samples + len(before) + 2
         assert all(at == later for at in Metric.objects.values_list("latest_at", flat=True))
         assert MetricHealth.objects.filter(evaluated_at=later).count() == len(before)
         page = _overview(client)

@@ -15,11 +15,11 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
-from incidents.models import Probe, ProbeKind, ProbeRun
+from incidents.models import Probe, ProbeKind, ProbeRegion, ProbeRun
 from incidents.security.masking import masked_probe_fields
 from incidents.services.probes import save_probe
 
-from .serializers import ServiceSavedSerializer
+from .serializers import RelatedBySlug, ServiceSavedSerializer, actor
 from .strict import ApiModelSerializer, ApiSerializer
 
 
@@ -47,6 +47,16 @@ class ProbeSerializer(ServiceSavedSerializer):
     receiver_url = serializers.SerializerMethodField(
         help_text=_("Where the monitored system calls us: the push endpoint or the webhook receiver.")
     )
+    regions = RelatedBySlug(
+        slug_field="name",
+        queryset=ProbeRegion.objects.all(),
+        many=True,
+        required=False,
+        help_text=_(
+            "Names of the regions the probe runs from; empty for every active region. Push and "
+            "webhook probes are measured where the site runs, whatever is chosen."
+        ),
+    )
 
     class Meta:
         model = Probe
@@ -64,6 +74,7 @@ class ProbeSerializer(ServiceSavedSerializer):
             "read_timeout",
             "has_push_token",
             "receiver_url",
+            "regions",
             "next_run_at",
             "created_at",
             "updated_at",
@@ -76,6 +87,16 @@ class ProbeSerializer(ServiceSavedSerializer):
                 for name in ("timeout", "connect_timeout", "read_timeout")
             },
         }
+
+    def create(self, validated_data):
+        regions = validated_data.pop("regions", None)
+        return save_probe(Probe(**validated_data), actor=actor(self), regions=regions)
+
+    def update(self, instance, validated_data):
+        regions = validated_data.pop("regions", None)
+        for name, value in validated_data.items():
+            setattr(instance, name, value)
+        return save_probe(instance, actor=actor(self), regions=regions)
 
     def get_has_push_token(self, probe) -> bool:
         return bool(probe.push_token_hash)

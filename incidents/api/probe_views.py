@@ -26,7 +26,7 @@ class ProbeViewSet(ByPublicId, ServiceCrudViewSet):
     """Probes that measure a metric. Secrets are never returned: a push token or a webhook
     signing secret is shown once, by the action that issues it."""
 
-    queryset = Probe.objects.select_related("metric")
+    queryset = Probe.objects.select_related("metric").prefetch_related("regions")
     serializer_class = s.ProbeSerializer
     ordering_fields = ["name", "kind", "interval", "created_at", "updated_at", "next_run_at"]
     ordering = ["name", "id"]

@@ -20,6 +20,7 @@ from incidents.services.metrics import save_metric
 from incidents.translation import language_codes
 from incidents.validation.instants import check_happened
 
+from .region_serializers import MetricListSerializer, RegionFigureSerializer, region_figures
 from .strict import ApiModelSerializer, ApiSerializer
 
 MAX_TEXT = 50_000
@@ -137,9 +138,33 @@ class MetricSerializer(ServiceSavedSerializer):
     service = staticmethod(save_metric)
     component = PublicIdField(queryset=Component.objects.all())
     name = TranslationsField()
+    regions = serializers.SerializerMethodField(
+        help_text=_(
+            "Measured from two regions or more: each region's figures, by name; empty when measured "
+            "from one place."
+        )
+    )
+    regions_reporting = serializers.IntegerField(
+        source="health.regions_reporting",
+        read_only=True,
+        allow_null=True,
+        help_text=_(
+            "How many regions had fresh data at the last evaluation; null when measured from one place."
+        ),
+    )
+    regions_agreeing = serializers.IntegerField(
+        source="health.regions_agreeing",
+        read_only=True,
+        allow_null=True,
+        help_text=_(
+            "How many of the reporting regions agreed on the metric's status (0 while too few report "
+            "for a quorum); null when measured from one place."
+        ),
+    )
 
     class Meta:
         model = Metric
+        list_serializer_class = MetricListSerializer
         fields = [
             "id",
             "component",
@@ -158,6 +183,9 @@ class MetricSerializer(ServiceSavedSerializer):
             "position",
             "latest_value",
             "latest_at",
+            "regions",
+            "regions_reporting",
+            "regions_agreeing",
             "created_at",
             "updated_at",
         ]
@@ -172,6 +200,16 @@ class MetricSerializer(ServiceSavedSerializer):
                 for status in ("degraded", "partial_outage", "major_outage")
             },
         }
+
+    @extend_schema_field(RegionFigureSerializer(many=True))
+    def get_regions(self, metric) -> list:
+        return RegionFigureSerializer(region_figures(metric), many=True).data
+
+    def to_representation(self, instance):
+        data = super().to_representation(instance)
+        if not region_figures(instance):
+            data["regions_reporting"] = data["regions_agreeing"] = None
+        return data
 
 
 class SampleSerializer(ApiModelSerializer):

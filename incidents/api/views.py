@@ -49,7 +49,7 @@ class ComponentViewSet(ByPublicId, ServiceCrudViewSet):
 
 
 class MetricViewSet(ServiceCrudViewSet):
-    queryset = Metric.objects.select_related("component")
+    queryset = Metric.objects.select_related("component", "probe", "health")
     serializer_class = s.MetricSerializer
     ordering_fields = ["position", "slug", "created_at", "updated_at", "latest_at"]
     filterset_class = filters.MetricFilters

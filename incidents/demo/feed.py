@@ -20,6 +20,7 @@ from incidents.services.metrics import NewSample, record_samples
 
 from .loader import current_figures, demo_content, demo_specs
 from .measurements import CURVE_NOISE
+from .regions import METRIC, feed_regions
 
 FIXED = {IncidentStatus.MONITORING, IncidentStatus.RESOLVED}
 
@@ -92,4 +93,4 @@ def feed_demo(*, now: dt.datetime | None = None, rng: random.Random | None = Non
     ]
     record_samples(entries)
     evaluate_metrics(group_samples(entries), metrics={metric.pk: metric for metric, _spec in pairs})
-    return len(entries)
+    return len(entries) + feed_regions(spec=demo_specs()[METRIC], now=now, rng=rng)

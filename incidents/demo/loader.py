@@ -50,6 +50,7 @@ from incidents.services.uptime_months import recount_uptime_months
 
 from .alert_rules import load_alert_rules
 from .measurements import HISTORY_DAYS, FigureCurve, write_metric_history
+from .regions import METRIC, feed_regions, place_regional_probe
 from .update_templates import load_update_templates
 
 CONTENT_FILE = Path(__file__).with_name("content.json")
@@ -101,9 +102,12 @@ def load_demo(*, now: dt.datetime | None = None, seed: int = 7) -> dict[str, int
             if not metric.rollups.exists():
                 own = curves.get((metric.component.slug, metric.slug), [])
                 write_metric_history(metric, _spec_for(metric), windows, now=now, rng=rng, curves=own)
-        created["probes"] = _push_probes()
+        regional = place_regional_probe()
+        created["probes"] = regional + _push_probes()
         created["update_templates"] = load_update_templates()
         created["alert_rules"] = load_alert_rules(components)
+        if regional:  # its regions' first figures, as the feed gives them every minute
+            feed_regions(spec=demo_specs()[METRIC], now=now, rng=rng)
     refresh_statistics()
     return created
 

@@ -54,6 +54,9 @@ SENTENCES = {
     "probe.deleted": gettext_lazy("Probe %(subject)s deleted"),
     "probe.token_issued": gettext_lazy("New push token issued for probe %(subject)s"),
     "probe.secret_rotated": gettext_lazy("Signing secret of probe %(subject)s rotated"),
+    "probe_region.created": gettext_lazy("Probe region %(subject)s added"),
+    "probe_region.changed": gettext_lazy("Probe region %(subject)s changed"),
+    "probe_region.key_rotated": gettext_lazy("New key issued for probe region %(subject)s"),
     "samples.imported": gettext_lazy("Samples imported into %(subject)s"),
     "incident.declared": gettext_lazy("Incident declared: %(subject)s"),
     "maintenance.scheduled": gettext_lazy("Maintenance scheduled: %(subject)s"),
@@ -151,6 +154,7 @@ EMPTY = {
     "source": gettext_lazy("Any source"),
     "group_id": gettext_lazy("no group"),
     "role": gettext_lazy("No role"),
+    "regions": gettext_lazy("every active region"),
 }
 
 LONG_TEXT = 80  # longer values (Markdown bodies, postmortem sections) are named, not quoted
@@ -214,7 +218,7 @@ def value_text(key: str, value, language: str, *, precision: str = "day", names=
     if isinstance(value, dict):
         return value_text(key, pick(value, language=language).text, language)
     if isinstance(value, list):
-        return ", ".join(value_text(key, item, language) for item in value) or "—"
+        return ", ".join(value_text(key, item, language) for item in value) or str(EMPTY.get(key, "—"))
     text = str(value)
     if key.endswith(("_at", "_for", "_until", "_since", "_before")):
         try:

@@ -5,7 +5,7 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from incidents.models import Metric, Probe, ProbeKind
+from incidents.models import Metric, Probe, ProbeKind, ProbeRegion
 from incidents.translation import current_language, pick
 from incidents.validation.json_bodies import UnstorableText, loads_bounded
 
@@ -38,6 +38,16 @@ class ProbeForm(forms.Form):
     connect_timeout = forms.FloatField(label=label(Probe, "connect_timeout"), initial=3.0)
     read_timeout = forms.FloatField(label=label(Probe, "read_timeout"), initial=5.0)
     timeout = forms.FloatField(label=label(Probe, "timeout"), initial=5.0)
+    regions = forms.ModelMultipleChoiceField(
+        label=label(Probe, "regions"),
+        queryset=ProbeRegion.objects.all(),
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        help_text=_(
+            "Where the probe runs from. None chosen: every active region. Push and webhook probes "
+            "are measured where the site runs."
+        ),
+    )
 
     def __init__(self, *args, probe=None, **kwargs):
         super().__init__(*args, **kwargs)
@@ -48,6 +58,7 @@ class ProbeForm(forms.Form):
         metrics = Metric.objects.select_related("component").filter(unfed)
         self.fields["metric"].queryset = metrics.order_by("component__position", "position", "pk")
         self.fields["metric"].label_from_instance = metric_label
+        self.fields["regions"].label_from_instance = region_label
 
     def clean_config(self):
         text = (self.cleaned_data.get("config") or "").strip() or "{}"
@@ -70,6 +81,10 @@ class ProbeForm(forms.Form):
 def metric_label(metric: Metric) -> str:
     name = pick(metric.name, language=current_language()).text or metric.slug
     return f"{component_label(metric.component)} — {name}"
+
+
+def region_label(region: ProbeRegion) -> str:
+    return region.name if region.active else _("%(name)s (inactive)") % {"name": region.name}
 
 
 def _refuse_json_constant(name: str):

@@ -15,6 +15,7 @@ from django.conf import settings
 from django.db.models import Q
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from incidents import formatting
 from incidents.models import (
@@ -61,19 +62,31 @@ class MetricHold:
         figure = self.health.figure
         limit = dict(metric.thresholds()).get(self.status)
         if figure is None or limit is None:
-            return _("%(metric)s: checks failing") % {"metric": name}
+            return self._by_quorum(_("%(metric)s: checks failing") % {"metric": name})
         past = figure != limit
         if metric.higher_is_worse:
             sign = ">" if past else "≥"
         else:
             sign = "<" if past else "≤"
-        return _("%(metric)s (%(aggregation)s) %(value)s %(sign)s %(limit)s") % {
+        held = _("%(metric)s (%(aggregation)s) %(value)s %(sign)s %(limit)s") % {
             "metric": name,
             "aggregation": metric.get_aggregation_display(),
             "value": formatting.format_measure(figure, metric.unit, language, precision=metric.precision),
             "sign": sign,
             "limit": formatting.format_measure(limit, metric.unit, language, precision=metric.precision),
         }
+        return self._by_quorum(held)
+
+    def _by_quorum(self, held: str) -> str:
+        """ "2 of 3 regions, …" for a metric whose status the regions' quorum decided."""
+        reporting, agreeing = self.health.regions_reporting, self.health.regions_agreeing
+        if reporting < 2 or agreeing == 0:
+            return held
+        return ngettext(
+            "%(agreeing)s of %(reporting)s region, %(held)s",
+            "%(agreeing)s of %(reporting)s regions, %(held)s",
+            reporting,
+        ) % {"agreeing": agreeing, "reporting": reporting, "held": held}
 
 
 @dataclass(frozen=True)

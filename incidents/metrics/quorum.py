@@ -25,7 +25,7 @@ class Verdict:
 class Decision:
     status: ComponentStatus
     figure: float | None  # the figure of the region that completes the quorum
-    agreeing: int  # reporting regions at or past `status`
+    agreeing: int  # reporting regions at or past `status` (at it, for operational)
     reporting: int
     configured: int
     since: dt.datetime | None  # the earliest first tick among the agreeing regions
@@ -49,7 +49,10 @@ def decide(verdicts: list[Verdict], *, configured: int, setting: int = 0) -> Dec
     ranked = sorted(fresh, key=lambda v: ComponentStatus(v.status).severity, reverse=True)
     deciding = ranked[needed - 1]
     status = ComponentStatus(deciding.status)
-    agreeing = [v for v in fresh if ComponentStatus(v.status).severity >= status.severity]
+    if status == ComponentStatus.OPERATIONAL:
+        agreeing = [v for v in fresh if ComponentStatus(v.status) == status]
+    else:
+        agreeing = [v for v in fresh if ComponentStatus(v.status).severity >= status.severity]
     starts = [v.since for v in agreeing if v.since is not None]
     return Decision(
         status=status,

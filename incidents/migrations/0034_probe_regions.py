@@ -82,7 +82,17 @@ class Migration(migrations.Migration):
         ),
         migrations.AddField(
             model_name="metrichealth",
+            name="streak_since",
+            field=models.DateTimeField(blank=True, null=True),
+        ),
+        migrations.AddField(
+            model_name="metrichealth",
             name="tick_at",
+            field=models.DateTimeField(blank=True, null=True),
+        ),
+        migrations.AddField(
+            model_name="proberun",
+            name="recorded_at",
             field=models.DateTimeField(blank=True, null=True),
         ),
         migrations.AddField(

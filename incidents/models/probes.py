@@ -103,6 +103,8 @@ class ProbeRun(models.Model):
     abandon_after = models.DateTimeField()
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # When the centre stored the result: with several regions, when the quorum was decided.
+    recorded_at = models.DateTimeField(null=True, blank=True)
     worker = models.CharField(max_length=120, blank=True)
     region = models.CharField(max_length=40, blank=True)
     value = models.FloatField(null=True, blank=True)
@@ -167,11 +169,12 @@ class MetricHealth(models.Model):
     stale_after = models.DateTimeField(null=True, blank=True, db_index=True)
     no_data_since = models.DateTimeField(null=True, blank=True)
     # Measured from several regions: how many report fresh data, and how many of those agree on
-    # the status; the tick the good streak last counted, and when the current status began.
+    # the status; the tick the good streak last counted and its first, and when the status began.
     regions_reporting = models.PositiveSmallIntegerField(default=0)
     regions_agreeing = models.PositiveSmallIntegerField(default=0)
     tick_at = models.DateTimeField(null=True, blank=True)
     since = models.DateTimeField(null=True, blank=True)
+    streak_since = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         verbose_name_plural = "metric health"

@@ -30,7 +30,9 @@ class ProbeRegion(models.Model):
         _("Reachability check"),
         max_length=500,
         blank=True,
-        help_text=_("A URL the region's workers fetch to tell a region cut off from the targets it measures."),
+        help_text=_(
+            "A URL the region's workers fetch to tell a region cut off from the targets it measures."
+        ),
     )
     # Raised to revoke a region's key: results signed with the previous one are refused.
     key_generation = models.PositiveIntegerField(default=1, editable=False)

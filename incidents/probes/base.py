@@ -33,6 +33,7 @@ class RunSpec:
     nonce: str | None = None
     webhook_secret: str = ""
     public_id: str = ""
+    region: str = ""
 
 
 @dataclass
@@ -73,6 +74,11 @@ def target_of(url: str) -> str:
 @functools.lru_cache(maxsize=65536)
 def host_of(url: str) -> str:
     return urlsplit(url).netloc.lower()
+
+
+def spec_of_dict(values: dict) -> RunSpec:
+    """A RunSpec from a run as sent to another region (plain values, no target or host)."""
+    return RunSpec(**values, target=target_of(values["url"]), host=host_of(values["url"]))
 
 
 def validate_target_url(url: str, *, field_name: str = "url") -> None:

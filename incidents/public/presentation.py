@@ -10,6 +10,7 @@ from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from incidents import formatting, selectors
 from incidents.metrics import readings
@@ -46,6 +47,8 @@ class MetricRow:
     threshold: str = ""  # "limit 500 ms": the mildest threshold the value is judged against
     exact: str = ""  # "1,380.0 s": the value unscaled, when `value` reads it in another unit
     aggregation: str = ""  # "p95": how the value is aggregated
+    # Measured from several regions: "2 of 3 regions agree" when the reporting ones differ.
+    agreement: str = ""
 
 
 @dataclass
@@ -99,6 +102,20 @@ def latency_text(metric: Metric, value: float, language: str) -> str:
     return metric_value(metric, value, language)
 
 
+def agreement_text(reading: readings.MetricReading) -> str:
+    """ "2 of 3 regions agree" when the regions measuring the metric differ, "" when they all agree."""
+    reporting, agreeing = reading.regions_reporting, reading.regions_agreeing
+    if reporting < 2 or agreeing == reporting:
+        return ""
+    if agreeing == 0:
+        return _("too few regions report to agree")
+    return ngettext(
+        "%(agreeing)s of %(reporting)s region agree",
+        "%(agreeing)s of %(reporting)s regions agree",
+        reporting,
+    ) % {"agreeing": agreeing, "reporting": reporting}
+
+
 def metric_row(
     metric: Metric,
     *,
@@ -125,6 +142,7 @@ def metric_row(
         late=latency_text(metric, reading.value, language) if excess is not None else "",
         threshold=threshold_text(metric, language),
         aggregation=metric.get_aggregation_display(),
+        agreement=agreement_text(reading) if not reading.no_data else "",
     )
     if hourly is not None:
         present = [v for v in hourly if v is not None]
@@ -224,6 +242,8 @@ def component_rows(
 class MetricCharts:
     row: MetricRow
     charts: list[charts.LineChart]  # 24 hours, 7 days, 90 days
+    # Measured from several regions: each region's figures (region_figures.RegionLine).
+    regions: list = field(default_factory=list)
 
 
 def threshold_lines(metric: Metric, language: str) -> list[charts.Threshold]:

@@ -13,6 +13,7 @@ from django.conf import settings
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone, translation
+from django.utils.translation import gettext as _
 
 from incidents.lifecycle.commands import DeclareIncident
 from incidents.lifecycle.opening import declare_incident
@@ -40,7 +41,7 @@ from .components import observe_component_status
 AUTOMATION = "probes"
 
 
-def _observed(metric: Metric, figure: float | None) -> ComponentStatus:
+def observed_status(metric: Metric, figure: float | None) -> ComponentStatus:
     probe = getattr(metric, "probe", None)
     if figure is None:
         return ComponentStatus.OPERATIONAL
@@ -49,9 +50,27 @@ def _observed(metric: Metric, figure: float | None) -> ComponentStatus:
     return health.status_for_figure(metric, figure)
 
 
+def _locked_rows(metric_ids) -> dict[int, MetricHealth]:
+    rows = MetricHealth.objects.select_for_update().filter(metric_id__in=metric_ids).order_by("metric_id")
+    return {row.metric_id: row for row in rows}
+
+
+def locked_health(metric_ids) -> dict[int, MetricHealth]:
+    """The metrics' health rows, locked until the transaction ends; created where missing."""
+    rows = _locked_rows(metric_ids)
+    missing = set(metric_ids) - rows.keys()
+    if missing:
+        MetricHealth.objects.bulk_create(
+            [MetricHealth(metric_id=metric_id) for metric_id in missing], ignore_conflicts=True
+        )
+        rows.update(_locked_rows(missing))
+    return rows
+
+
 @dataclass(slots=True)
 class _Health:
-    """What evaluation reads and writes of a metric's MetricHealth row."""
+    """What evaluation reads and writes of a metric's MetricHealth row: plain values, not an
+    instance, as evaluation runs for every probe result."""
 
     pk: int
     metric_id: int
@@ -67,7 +86,19 @@ class _Health:
 EVALUATED = ("recent", "figure", "status", "good_streak", "evaluated_at", "no_data_since", "stale_after")
 
 
-def _locked_health(metric_ids) -> dict[int, _Health]:
+def _evaluated_rows(metric_ids) -> dict[int, _Health]:
+    """As locked_health, as plain values."""
+    rows = _locked_values(metric_ids)
+    missing = set(metric_ids) - rows.keys()
+    if missing:
+        insert_rows(
+            MetricHealth, ("metric",), [(metric_id,) for metric_id in sorted(missing)], ignore_conflicts=True
+        )
+        rows.update(_locked_values(missing))
+    return rows
+
+
+def _locked_values(metric_ids) -> dict[int, _Health]:
     rows = (
         MetricHealth.objects.select_for_update()
         .filter(metric_id__in=metric_ids)
@@ -92,13 +123,7 @@ def evaluate_metrics(
     if not new_samples:
         return
     now = now or timezone.now()
-    rows = _locked_health(new_samples)
-    missing = new_samples.keys() - rows.keys()
-    if missing:
-        insert_rows(
-            MetricHealth, ("metric",), [(metric_id,) for metric_id in sorted(missing)], ignore_conflicts=True
-        )
-        rows.update(_locked_health(missing))
+    rows = _evaluated_rows(new_samples)
     if metrics is None or not new_samples.keys() <= metrics.keys():
         metrics = Metric.objects.select_related("probe").in_bulk(new_samples)
     needed = settings.PROBE_RECOVERY_EVALUATIONS
@@ -109,7 +134,7 @@ def evaluate_metrics(
         values = [value for _at, value in row.recent]
         figure = health.window_figure(metric, values)
         step = health.next_status(
-            row.status, _observed(metric, figure), good_streak=row.good_streak, needed=needed
+            row.status, observed_status(metric, figure), good_streak=row.good_streak, needed=needed
         )
         if step.status != row.status:
             changed[metric.component_id] = (metric, figure, len(values))
@@ -170,15 +195,32 @@ def pinned_by_incident(component: Component) -> bool:
 
 
 def derive_component_status(
-    component_id: int, *, cause: Metric, figure: float | None, count: int, now: dt.datetime
+    component_id: int,
+    *,
+    cause: Metric,
+    figure: float | None,
+    count: int,
+    now: dt.datetime,
+    since: dt.datetime | None = None,
 ) -> None:
-    """Gives an automatic component the worst status of its metrics and firing alerts."""
-    cause_status = MetricHealth.objects.get(metric=cause).status
+    """Gives an automatic component the worst status of its metrics and firing alerts, dated
+    `since` (the first tick that contributed to the change) when given."""
+    cause_health = MetricHealth.objects.get(metric=cause)
     with translation.override(settings.LANGUAGE_CODE):
-        reason = health.describe_figure(cause, figure, count, ComponentStatus(cause_status))
-    status = settle_component(component_id, reason=reason, now=now, automation=_probe_automation(cause))
+        reason = health.describe_figure(cause, figure, count, ComponentStatus(cause_health.status))
+        if cause_health.regions_reporting > 1:
+            reason = _("%(agreeing)s of %(reporting)s regions: %(reason)s") % {
+                "agreeing": cause_health.regions_agreeing,
+                "reporting": cause_health.regions_reporting,
+                "reason": reason,
+            }
+    status = settle_component(
+        component_id, reason=reason, now=now, automation=_probe_automation(cause), at=since
+    )
     if status is not None and status.counts_as_down:
-        open_draft_incident(Component.objects.get(pk=component_id), status=status, evidence=reason, now=now)
+        open_draft_incident(
+            Component.objects.get(pk=component_id), status=status, evidence=reason, now=since or now
+        )
 
 
 def _probe_automation(metric: Metric) -> str:
@@ -188,7 +230,13 @@ def _probe_automation(metric: Metric) -> str:
 
 
 def settle_component(
-    component_id: int, *, reason: str, now: dt.datetime, automation: str, quiet_is_operational: bool = False
+    component_id: int,
+    *,
+    reason: str,
+    now: dt.datetime,
+    automation: str,
+    quiet_is_operational: bool = False,
+    at: dt.datetime | None = None,
 ) -> ComponentStatus | None:
     """Moves an automatic component to the worst of what its fresh metrics and its firing alerts
     say; returns the new status, or None when nothing changed.
@@ -212,7 +260,11 @@ def settle_component(
     if not statuses and not quiet_is_operational:
         return None
     status = ComponentStatus.worst(statuses)
-    changed = observe_component_status(component, status=status, at=now, reason=reason, automation=automation)
+    if at is not None and component.status_changed_at is not None:
+        at = max(at, component.status_changed_at)  # a backdated change never precedes the last one
+    changed = observe_component_status(
+        component, status=status, at=at or now, reason=reason, automation=automation
+    )
     return status if changed else None
 
 

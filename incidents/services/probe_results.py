@@ -13,6 +13,7 @@ from incidents.models import (
     Metric,
     Outcome,
     Probe,
+    ProbeKind,
     ProbeRun,
     RunState,
 )
@@ -25,7 +26,9 @@ from incidents.validation.json_bodies import JsonTooDeep, UnstorableText
 
 from .health import evaluate_metrics, group_samples
 from .metrics import NewSample, record_samples
-from .probes import run_specs
+from .probes import breaker_key, run_specs
+from .regional_health import RegionReading, evaluate_regions
+from .regions import active_regions, regions_of
 
 SAMPLE_OUTCOMES = {
     RunState.OK: Outcome.OK,
@@ -64,7 +67,8 @@ def record_run_results(results: list[RunResult]) -> int:
     if not live:
         return 0
     ended = [by_id[pk] for pk in sorted(live)]
-    _end_runs(ended)
+    now = timezone.now()
+    _end_runs(ended, now=now)
     for r in ended:
         instruments.count_probe_run(
             kind=r.spec.kind,
@@ -75,7 +79,6 @@ def record_run_results(results: list[RunResult]) -> int:
         )
     measured = [r for r in ended if r.state in SAMPLE_OUTCOMES]
     metrics = Metric.objects.select_related("probe").in_bulk({r.spec.metric_id for r in measured})
-    now = timezone.now()
     entries = [
         NewSample(
             metrics[r.spec.metric_id],
@@ -86,22 +89,29 @@ def record_run_results(results: list[RunResult]) -> int:
         for r in measured
     ]
     record_samples(entries)
-    evaluate_metrics(group_samples(entries), metrics=metrics)
+    configured = _regions_configured(measured)
+    several = [configured.get(r.spec.metric_id, 1) > 1 for r in measured]
+    regional = [_reading(r, e) for r, e, s in zip(measured, entries, several, strict=True) if s]
+    if regional:
+        evaluate_regions(regional, metrics=metrics, configured=configured, now=now)
+    single = [e for e, s in zip(entries, several, strict=True) if not s]
+    evaluate_metrics(group_samples(single), metrics=metrics)
     # Last, so the breakers, which the dispatcher locks too, are held only until the commit.
     _update_breakers(measured)
     return len(ended)
 
 
-def _end_runs(ended: list[RunResult]) -> None:
+def _end_runs(ended: list[RunResult], *, now: dt.datetime) -> None:
     update_rows(
         ProbeRun,
-        ("state", "started_at", "finished_at", "value", "detail"),
+        ("state", "started_at", "finished_at", "recorded_at", "value", "detail"),
         [
             (
                 r.spec.run_id,
                 r.state,
                 _at(r.started_at),
                 _at(r.finished_at),
+                now,
                 None if r.value is None else float(r.value),
                 r.detail[:500],
             )
@@ -110,18 +120,42 @@ def _end_runs(ended: list[RunResult]) -> None:
     )
 
 
+def _regions_configured(results: list[RunResult]) -> dict[int, int]:
+    """How many regions each result's metric is measured from (1 for a single-region install;
+    webhook round-trips run at home only)."""
+    active = active_regions()
+    if len(active) < 2:
+        return {}
+    probes = {r.spec.probe_id: r.spec for r in results}
+    return {
+        probes[pk].metric_id: 1 if probes[pk].kind == ProbeKind.WEBHOOK else len(regions)
+        for pk, regions in regions_of(list(probes), active=active).items()
+    }
+
+
+def _reading(result: RunResult, entry: NewSample) -> RegionReading:
+    return RegionReading(
+        metric_id=result.spec.metric_id,
+        region=result.spec.region or settings.PROBE_HOME_REGION,
+        at=entry.at,
+        value=entry.value,
+        tick=_at(result.spec.scheduled_at),
+        reachable=bool(result.extra.get("reachable", True)),
+    )
+
+
 def _update_breakers(results: list[RunResult]) -> None:
     """Consecutive failures per target, timeouts included; writes only breakers that change."""
     now = timezone.now()
-    failing = {r.spec.target for r in results if r.state in BREAKER_FAILURES}
+    failing = {_breaker_of(r) for r in results if r.state in BREAKER_FAILURES}
     insert_rows(CircuitBreaker, ("target",), [(target,) for target in sorted(failing)], ignore_conflicts=True)
-    targets = {r.spec.target for r in results}
+    targets = {_breaker_of(r) for r in results}
     breakers = CircuitBreaker.objects.select_for_update().in_bulk(targets, field_name="target")
     changed = {}
     threshold = settings.PROBE_BREAKER_FAILURES
     cooldown = dt.timedelta(seconds=settings.PROBE_BREAKER_COOLDOWN)
     for result in sorted(results, key=lambda r: r.finished_at):
-        breaker = breakers.get(result.spec.target)
+        breaker = breakers.get(_breaker_of(result))
         if breaker is None:
             continue
         if result.state in BREAKER_FAILURES:
@@ -142,6 +176,10 @@ def _update_breakers(results: list[RunResult]) -> None:
         list(changed.values()),
         ["state", "consecutive_failures", "opened_at", "retry_at", "updated_at"],
     )
+
+
+def _breaker_of(result: RunResult) -> str:
+    return breaker_key(result.spec.region, result.spec.target)
 
 
 class CanaryRefused(Exception):

@@ -3,6 +3,8 @@
 import datetime as dt
 import random
 import secrets
+from collections.abc import Iterable
+from dataclasses import dataclass, field
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
@@ -18,6 +20,7 @@ from incidents.models import (
     CircuitBreaker,
     Probe,
     ProbeKind,
+    ProbeRegion,
     ProbeRun,
     RunState,
     Sample,
@@ -37,6 +40,7 @@ from incidents.security.masking import (
 from incidents.services.bulk import update_many
 
 from .audit import record_changes, record_event
+from .regions import regions_of
 
 PROBE_FIELDS = ("name", "kind", "metric_id", "enabled", "url", "config", "interval", "timeout")
 PROBE_FIELDS += ("connect_timeout", "read_timeout")
@@ -96,18 +100,27 @@ def _record(probe: Probe, action: str, *, actor: AbstractBaseUser | None, **chan
     )
 
 
-def _audited(probe: Probe) -> dict:
-    """The probe's audited fields, with its header values, credentials and URL query values masked."""
-    return masked_probe_fields({f: getattr(probe, f) for f in PROBE_FIELDS})
+def _audited(probe: Probe, regions: list[str]) -> dict:
+    """The probe's audited fields, with its header values, credentials and URL query values
+    masked, and the names of the regions it was given."""
+    return {**masked_probe_fields({f: getattr(probe, f) for f in PROBE_FIELDS}), "regions": regions}
+
+
+def _region_names(probe: Probe) -> list[str]:
+    return sorted(probe.regions.values_list("name", flat=True)) if probe.pk else []
 
 
 @transaction.atomic
-def save_probe(probe: Probe, *, actor: AbstractBaseUser | None) -> Probe:
-    """Creates or edits a probe after validating it, and records what changed."""
+def save_probe(
+    probe: Probe, *, actor: AbstractBaseUser | None, regions: Iterable[ProbeRegion] | None = None
+) -> Probe:
+    """Creates or edits a probe after validating it, and records what changed. `regions`: where
+    it runs from (empty: every active region); None leaves them as they are."""
     probe.full_clean(exclude=["url"])
     validate_probe(probe)
     creating = probe.pk is None
-    before = {} if creating else _audited(Probe.objects.get(pk=probe.pk))
+    before_regions = _region_names(probe)
+    before = {} if creating else _audited(Probe.objects.get(pk=probe.pk), before_regions)
     if probe.kind == ProbeKind.WEBHOOK and not probe.webhook_secret:
         probe.webhook_secret = secrets.token_hex(32)
     if probe.is_scheduled and (creating or probe.next_run_at is None):
@@ -115,13 +128,15 @@ def save_probe(probe: Probe, *, actor: AbstractBaseUser | None) -> Probe:
         probe.next_run_at = timezone.now() + dt.timedelta(seconds=random.uniform(0, probe.interval))
     probe.updated_at = timezone.now()
     probe.save()
+    if regions is not None:
+        probe.regions.set(regions)
     record_changes(
         probe,
         actor=actor,
         action="probe.created" if creating else "probe.changed",
         subject_type=Subject.PROBE,
         before=before,
-        after=_audited(probe),
+        after=_audited(probe, _region_names(probe) if regions is not None else before_regions),
     )
     return probe
 
@@ -161,29 +176,54 @@ def _grace(timeout: float) -> float:
     return max(0.5, min(2.0, timeout - settings.PROBE_DISPATCH_EVERY - 0.5))
 
 
+@dataclass
+class DueRuns:
+    """What one dispatch created: run ids for the home region's workers, which claim them in the
+    database, and for every other region its runs as plain specs, to be sealed with its key."""
+
+    home: list[int] = field(default_factory=list)
+    remote: dict[ProbeRegion, list[dict]] = field(default_factory=dict)
+
+
+def breaker_key(region: str, target: str) -> str:
+    """Each region counts its own failures: one region's broken network opens no other's circuit."""
+    return target if region in ("", settings.PROBE_HOME_REGION) else f"{region} {target}"[:500]
+
+
 def dispatch_due_probes(*, now: dt.datetime | None = None, limit: int = 5000) -> list[int]:
-    """Creates runs for probes due before the next dispatch; returns the ids of pending runs.
+    """The home region's share of `dispatch_due_runs`."""
+    return dispatch_due_runs(now=now, limit=limit).home
+
+
+def dispatch_due_runs(*, now: dt.datetime | None = None, limit: int = 5000) -> DueRuns:
+    """Creates runs for probes due before the next dispatch, one per region the probe runs in.
 
     Runs are rows first: the caller sends the Celery messages after this commits. A run for a
     target whose circuit is open is created as `skipped`; when the cool-down is over one run
-    goes through with the breaker half open.
+    goes through with the breaker half open. A run sent to another region is marked running at
+    once (that region's workers cannot claim it in the database); the watchdog ends it if no
+    result comes back.
     """
     now = now or timezone.now()
     horizon = now + dt.timedelta(seconds=2 * settings.PROBE_DISPATCH_EVERY)
+    due = DueRuns()
     with transaction.atomic():
         probes = list(
-            Probe.objects.select_for_update(skip_locked=True)
+            Probe.objects.select_for_update(skip_locked=True, of=("self",))
+            .select_related("metric")
             .filter(enabled=True, next_run_at__lte=horizon)
             .exclude(kind=ProbeKind.PUSH)
             .order_by("next_run_at")[:limit]
         )
         if not probes:
-            return []
+            return due
+        placed = _placed_runs(probes)
         breakers = CircuitBreaker.objects.select_for_update().in_bulk(
-            {target_of(p.url) for p in probes}, field_name="target"
+            {breaker_key(region.name, target_of(p.url)) for p, region in placed}, field_name="target"
         )
-        runs, trying = [], []
-        for probe in probes:
+        runs: list[tuple[ProbeRun, ProbeRegion]] = []
+        trying = []
+        for probe, region in placed:
             scheduled = probe.next_run_at
             if scheduled < now - dt.timedelta(seconds=probe.interval):
                 scheduled = now  # far behind (the system was down): do not replay missed runs
@@ -192,12 +232,13 @@ def dispatch_due_probes(*, now: dt.datetime | None = None, limit: int = 5000) ->
             deadline = max(scheduled, now) + dt.timedelta(seconds=probe.timeout)
             run = ProbeRun(
                 probe=probe,
+                region=region.name,
                 scheduled_at=scheduled,
                 deadline=deadline,
                 abandon_after=deadline + dt.timedelta(seconds=_grace(probe.timeout)),
                 nonce=secrets.token_urlsafe(24) if probe.kind == ProbeKind.WEBHOOK else None,
             )
-            breaker = breakers.get(target_of(probe.url))
+            breaker = breakers.get(breaker_key(region.name, target_of(probe.url)))
             if breaker and breaker.state != BreakerState.CLOSED:
                 if breaker.retry_at and breaker.retry_at <= scheduled:
                     # Cool-down over (or the last trial never finished): let one run through.
@@ -207,14 +248,51 @@ def dispatch_due_probes(*, now: dt.datetime | None = None, limit: int = 5000) ->
                 else:
                     run.state, run.detail = RunState.SKIPPED, f"circuit {breaker.state.replace('_', ' ')}"
                     run.started_at = run.finished_at = scheduled
-            runs.append(run)
+            if run.state == RunState.PENDING and not region.is_home:
+                run.state, run.worker = RunState.RUNNING, f"region {region.name}"
+            runs.append((run, region))
+        for probe in probes:
+            scheduled = probe.next_run_at
+            if scheduled < now - dt.timedelta(seconds=probe.interval):
+                scheduled = now
             probe.next_run_at = scheduled + dt.timedelta(seconds=probe.interval)
-        ProbeRun.objects.bulk_create(runs)
+        ProbeRun.objects.bulk_create([run for run, _region in runs])
         update_many(Probe, probes, ["next_run_at"])
         for breaker in trying:
             breaker.updated_at = now
         update_many(CircuitBreaker, trying, ["state", "retry_at", "updated_at"])
-    return [run.pk for run in runs if run.state == RunState.PENDING]
+    for run, region in runs:
+        if run.state == RunState.PENDING:
+            due.home.append(run.pk)
+        elif run.state == RunState.RUNNING:
+            due.remote.setdefault(region, []).append(_remote_spec(run))
+    return due
+
+
+def _placed_runs(probes: list[Probe]) -> list[tuple[Probe, ProbeRegion]]:
+    """(probe, region) for every region each probe runs in; webhook round-trips run at home only,
+    since their canary's trigger time is written to the database as it is sent."""
+    by_probe = regions_of([probe.pk for probe in probes])
+    placed = []
+    for probe in probes:
+        regions = by_probe.get(probe.pk, [])
+        if probe.kind == ProbeKind.WEBHOOK:
+            regions = [r for r in regions if r.is_home][:1] or [ProbeRegion(name=settings.PROBE_HOME_REGION)]
+        placed.extend((probe, region) for region in regions)
+    return placed
+
+
+def _remote_spec(run: ProbeRun) -> dict:
+    """A run as the region's worker needs it, without the database: the same fields as RunSpec."""
+    probe = run.probe
+    return {
+        "run_id": run.pk, "probe_id": probe.pk, "metric_id": probe.metric_id, "kind": probe.kind,
+        "url": probe.url, "config": probe.config, "unit": probe.metric.unit,
+        "connect_timeout": probe.connect_timeout, "read_timeout": probe.read_timeout,
+        "timeout": probe.timeout, "scheduled_at": run.scheduled_at.timestamp(),
+        "deadline": run.deadline.timestamp(), "abandon_after": run.abandon_after.timestamp(),
+        "public_id": probe.public_id, "region": run.region,
+    }  # fmt: skip
 
 
 def claim_runs(run_ids: list[int], *, worker: str) -> list[RunSpec]:
@@ -243,7 +321,7 @@ CLAIM_COLUMNS = {
     "config": "probe__config", "unit": "probe__metric__unit",
     "connect_timeout": "probe__connect_timeout", "read_timeout": "probe__read_timeout",
     "timeout": "probe__timeout", "webhook_secret": "probe__webhook_secret",
-    "public_id": "probe__public_id",
+    "public_id": "probe__public_id", "region": "region",
 }  # fmt: skip
 
 
@@ -281,13 +359,13 @@ def prune_old_data(*, now: dt.datetime | None = None, chunk: int = 5000) -> dict
     """
     now = now or timezone.now()
     deleted = {"samples": 0, "runs": 0}
-    for key, objects, field, days in (
+    for key, objects, column, days in (
         ("samples", Sample.objects.filter(imported=False), "at", settings.SAMPLE_RETENTION_DAYS),
         ("runs", ProbeRun.objects.all(), "scheduled_at", settings.PROBE_RUN_RETENTION_DAYS),
     ):
         cutoff = now - dt.timedelta(days=days)
         while True:
-            ids = list(objects.filter(**{f"{field}__lt": cutoff}).values_list("pk", flat=True)[:chunk])
+            ids = list(objects.filter(**{f"{column}__lt": cutoff}).values_list("pk", flat=True)[:chunk])
             if not ids:
                 break
             deleted[key] += objects.model.objects.filter(pk__in=ids).delete()[0]
@@ -298,5 +376,5 @@ def prune_old_data(*, now: dt.datetime | None = None, chunk: int = 5000) -> dict
 def delete_probe(probe: Probe, *, actor: AbstractBaseUser | None) -> None:
     """Deletes a probe with its runs; its metric and samples stay."""
     _lock(probe)
-    _record(probe, "probe.deleted", actor=actor, before=_audited(probe))
+    _record(probe, "probe.deleted", actor=actor, before=_audited(probe, _region_names(probe)))
     probe.delete()

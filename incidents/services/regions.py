@@ -1,40 +1,19 @@
-"""Probe regions: which regions a probe runs in, saving regions, and their keys."""
+"""Probe regions: saving them, and their keys (which regions a probe runs in is read in
+incidents.selectors.regions, re-exported here for the services)."""
 
-from collections import defaultdict
-
-from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.db.models import F
 
-from incidents.models import Probe, ProbeRegion, Subject
+from incidents.models import ProbeRegion, Subject
 from incidents.probes.sealing import region_key
+from incidents.selectors.regions import active_regions, regions_of
 
 from .audit import record_changes, record_event
 
+__all__ = ["active_regions", "key_of", "regions_of", "rotate_region_key", "save_region"]
+
 REGION_FIELDS = ("name", "active", "reference_url")
-
-
-def active_regions() -> list[ProbeRegion]:
-    """The active regions; with none at all (a database from before regions), the home region."""
-    regions = list(ProbeRegion.objects.filter(active=True))
-    if not regions and not ProbeRegion.objects.exists():
-        return [ProbeRegion(name=settings.PROBE_HOME_REGION)]
-    return regions
-
-
-def regions_of(probe_ids, *, active: list[ProbeRegion] | None = None) -> dict[int, list[ProbeRegion]]:
-    """The active regions each probe runs in: those it was given, or every active one."""
-    active = active_regions() if active is None else active
-    by_id = {region.pk: region for region in active}
-    chosen: dict[int, list[ProbeRegion]] = defaultdict(list)
-    limited: set[int] = set()
-    rows = Probe.regions.through.objects.filter(probe_id__in=probe_ids).values_list("probe_id", "proberegion_id")
-    for probe_id, region_id in rows:
-        limited.add(probe_id)
-        if region_id in by_id:
-            chosen[probe_id].append(by_id[region_id])
-    return {pk: (chosen[pk] if pk in limited else list(active)) for pk in probe_ids}
 
 
 def key_of(region: ProbeRegion) -> str:

@@ -19,8 +19,10 @@ from incidents.public.history_page import RenderedPage, history_page
 from incidents.public.incident_charts import incident_charts
 from incidents.public.page_cache import cached_page, no_query
 from incidents.public.page_numbers import page_number
+from incidents.public.region_figures import region_lines
 from incidents.public.uptime_bars import uptime_bars
 from incidents.public.uptime_page import uptime_page
+from incidents.selectors.regions import metric_regions
 from incidents.translation import current_language, language_codes
 
 UPTIME_DAYS = presentation.UPTIME_DAYS
@@ -85,6 +87,10 @@ def component(request, slug: str):
         )
         for m in metrics
     ]
+    by_region = metric_regions(metrics, now=now)
+    for chart in charts:
+        metric = chart.row.metric
+        chart.regions = region_lines(metric, by_region.get(metric.pk, []), language=language)
     late = presentation.ComponentRow(
         component=found, name=name, status=ComponentStatus(found.status), metrics=[c.row for c in charts]
     ).late

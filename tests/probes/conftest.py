@@ -218,6 +218,8 @@ class ProbeSystem:
             **os.environ,
             "DATABASE_URL": _database_url(),
             "REDIS_URL": settings.REDIS_URL,
+            # One deployment, one key: region keys the test derives are the ones the workers derive.
+            "SECRET_KEY": settings.SECRET_KEY,
             "STATUSPAGE_VAR_DIR": str(tmp_path),
             "OUTBOUND_ALLOW_PRIVATE_TARGETS": "1",
             "PROBE_DISPATCH_EVERY": "1",
@@ -229,12 +231,12 @@ class ProbeSystem:
         self.tmp_path = tmp_path
         self.processes: dict[str, subprocess.Popen] = {}
 
-    def start(self, name: str, args: list[str]) -> subprocess.Popen:
+    def start(self, name: str, args: list[str], *, env: dict[str, str] | None = None) -> subprocess.Popen:
         log = open(self.tmp_path / f"{name}.log", "ab")
         process = subprocess.Popen(
             [sys.executable, "-m", "celery", "-A", "statuspage", *args],
             cwd=ROOT,
-            env=self.env,
+            env=env or self.env,
             stdout=log,
             stderr=subprocess.STDOUT,
             start_new_session=True,
@@ -247,6 +249,14 @@ class ProbeSystem:
             name,
             ["worker", "-Q", "probes", "-c", "1", "-n", f"{name}@%h", "--without-gossip", "--without-mingle"],
         )
+
+    def start_region_worker(self, region: str, key: str) -> subprocess.Popen:
+        """A worker of another region, as a region starts one: the broker and the region's key
+        only (no DATABASE_URL: the database is Django's dummy backend there), another SECRET_KEY."""
+        env = {name: value for name, value in self.env.items() if name != "DATABASE_URL"}
+        env.update(PROBE_REGION=region, PROBE_REGION_KEY=key, SECRET_KEY=f"region-{region}-" + "y" * 50)
+        command = ["worker", "-Q", f"probes.{region}", "-P", "solo", "-n", f"{region}@%h", "--without-gossip"]
+        return self.start(region, [*command, "--without-mingle", "--without-heartbeat"], env=env)
 
     def start_beat(self) -> subprocess.Popen:
         return self.start("beat", ["beat", "-s", str(self.tmp_path / "beat-schedule")])

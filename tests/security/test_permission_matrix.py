@@ -35,6 +35,7 @@ from incidents.models import (
     IntakeAlert,
     Metric,
     Probe,
+    ProbeRegion,
     ProbeRun,
     Sample,
     Subscriber,
@@ -259,6 +260,8 @@ def build_editor_side(users) -> dict:
         "push": probe("push", "lag"),
         "webhook": probe("webhook", "round-trip", "http://93.184.216.34/trigger"),
         "spare_metric": Metric.objects.create(component=component, slug="errors-total", name={"en": "E"}),
+        # Inactive: it takes no runs, so the other rows' probes run as before.
+        "region": ProbeRegion.objects.create(name="eu-north", active=False),
     }
     objects["subscriber"] = confirm_subscription(
         subscribe(email=ADDRESS, language="en", components=[component], send_mail=False).subscriber
@@ -583,6 +586,19 @@ EDITOR_ROWS = [
         {},
         200,
     ),
+    Row("regions page", "get", "admin", lambda w, u: "/editor/regions/", None, 200),
+    Row("new region form", "get", "admin", lambda w, u: "/editor/regions/new/", None, 200),
+    Row("region page", "get", "admin", lambda w, u: f"/editor/regions/{w['region'].pk}/", None, 200),
+    Row("add region", "post", "admin", lambda w, u: "/editor/regions/new/", {"name": "ap-south"}, 200),
+    Row(
+        "edit region",
+        "post",
+        "admin",
+        lambda w, u: f"/editor/regions/{w['region'].pk}/",
+        {"name": "eu-north", "reference_url": "https://example.com/ping"},
+        302,
+    ),
+    Row("issue region key", "post", "admin", lambda w, u: f"/editor/regions/{w['region'].pk}/key/", {}, 200),
 ]
 
 ADMIN_SITE_ROWS = [

@@ -23,6 +23,7 @@ from incidents.models import (
     StatusMode,
 )
 from tests.measuring import measure
+from tests.regions import make_regions, measure_from_regions, probe_in_regions
 
 HELD = "held by: Webhook delivery delay (95th percentile) 84.0 sec > 60.0 sec"
 
@@ -235,3 +236,19 @@ def test_the_mail_of_the_resolving_update_says_what_holds_a_component(
     text = render_to_string("emails/incident_update/body.txt", {"content": content})
     assert f"- Webhook delivery: Degraded performance ({HELD})" in plain(text)
     assert "- Email delivery: Operational\n" in text
+
+
+def test_a_metric_held_by_a_quorum_of_regions_says_how_many_agree(
+    outage, responder, webhooks, latency_metric, at
+):
+    probe_in_regions(latency_metric, make_regions().values())
+    later = at + dt.timedelta(minutes=20)
+    with time_machine.travel(later, tick=False):
+        measure_from_regions(latency_metric, {"eu-north": 84.0, "us-east": 84.0, "ap-south": 20.0})
+        update = resolve_incident(
+            outage, ResolveIncident(body={"en": "Fixed."}, language="en"), actor=responder
+        )
+
+    held = update.component_changes.get(component=webhooks).held_by
+    assert plain(held["en"]) == HELD.replace("held by: ", "held by: 2 of 3 regions, ")
+    assert "2 из 3 регионов" in held["ru"] and "2 de 3 regiones" in held["es"]

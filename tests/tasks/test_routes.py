@@ -16,7 +16,10 @@ QUEUE_OF_TASK = {
     "incidents.notify.overdue_reminders": "notify",
     "incidents.notify.sweep": "notify",
     "incidents.probes.dispatch": "probes",
+    "incidents.probes.results": "probes",
     "incidents.probes.run": "probes",
+    # Sent to each region's own queue (probes.<region>) when dispatched; `probes` by name.
+    "incidents.probes.run_sealed": "probes",
     "incidents.probes.watchdog": "probes",
     "incidents.snapshot.export": "default",
 }

@@ -25,7 +25,7 @@ from .access import admin_required
 from .config import recent_samples
 
 RECENT_RUNS = 20
-PROBE_FIELDS = tuple(name for name in ProbeForm.base_fields if name != "metric")
+PROBE_FIELDS = tuple(name for name in ProbeForm.base_fields if name not in ("metric", "regions"))
 
 
 def _breakers_for(probes) -> dict[str, CircuitBreaker]:
@@ -51,7 +51,7 @@ def _save(request, form: ProbeForm, probe: Probe) -> Probe | None:
     for field in (*PROBE_FIELDS, "metric"):
         setattr(probe, field, form.cleaned_data[field])
     try:
-        return save_probe(probe, actor=request.user)
+        return save_probe(probe, actor=request.user, regions=form.cleaned_data["regions"])
     except ValidationError as error:
         apply_errors(form, error, renamed={"metric_id": "metric"})
         return None
@@ -114,6 +114,7 @@ def probe_detail(request, pk: int):
     initial = masked_probe_fields({field: getattr(probe, field) for field in PROBE_FIELDS})
     initial["config"] = json.dumps(initial["config"], indent=2, ensure_ascii=False)
     initial["metric"] = probe.metric_id
+    initial["regions"] = list(probe.regions.values_list("pk", flat=True))
     form = ProbeForm(request.POST or None, initial=initial, probe=probe)
     if request.method == "POST" and form.is_valid():
         was_webhook = probe.kind == ProbeKind.WEBHOOK

@@ -15,6 +15,7 @@ from . import (
     people,
     postmortems,
     probes,
+    regions,
     update_templates,
 )
 
@@ -70,6 +71,10 @@ urlpatterns = [
     path("probes/<int:pk>/", probes.probe_detail, name="probe"),
     path("probes/<int:pk>/token/", probes.probe_token, name="probe-token"),
     path("probes/<int:pk>/secret/", probes.probe_secret, name="probe-secret"),
+    path("regions/", regions.region_list, name="regions"),
+    path("regions/new/", regions.region_new, name="new-region"),
+    path("regions/<int:pk>/", regions.region_detail, name="region"),
+    path("regions/<int:pk>/key/", regions.region_key, name="region-key"),
     path("groups/new/", people.group_edit, name="new-group"),
     path("groups/<int:pk>/", people.group_edit, name="group"),
     path("users/", people.users, name="users"),

@@ -1,0 +1,69 @@
+"""Storing results that a region's workers sent through the broker.
+
+A batch is stored only when it is signed with the key of the region it names, and only for runs
+the centre sent to that region and that are still running: a region can neither forge another
+region's results nor end runs that are not its own.
+"""
+
+import logging
+
+from incidents.models import ProbeRegion, ProbeRun, RunState
+from incidents.probes.base import RunResult
+from incidents.probes.sealing import BadSeal, verified_results
+
+from .probe_results import record_run_results
+from .probes import run_specs
+from .regions import key_of
+
+logger = logging.getLogger(__name__)
+
+STATES = {RunState.OK, RunState.FAILED, RunState.TIMEOUT, RunState.ERROR}
+
+
+def store_region_results(region_name: str, body: str, signature: str) -> int:
+    """Verifies and stores one signed batch; returns how many runs it ended (0 when refused)."""
+    region = ProbeRegion.objects.filter(name=region_name).first()
+    if region is None or region.is_home:
+        logger.warning("probe results from unknown region %r refused", region_name)
+        return 0
+    try:
+        rows = verified_results(region.name, body, signature, key=key_of(region))
+    except (BadSeal, ValueError, TypeError) as error:
+        logger.warning("probe results from region %s refused: %s", region.name, error)
+        return 0
+    by_id = {}
+    for row in rows:
+        try:
+            by_id[int(row["run_id"])] = row
+        except (KeyError, TypeError, ValueError):
+            continue
+    specs = run_specs(ProbeRun.objects.filter(pk__in=by_id, region=region.name, state=RunState.RUNNING))
+    results = []
+    for spec in specs:
+        row = by_id[spec.run_id]
+        result = _result(spec, row)
+        if result is not None:
+            results.append(result)
+    return record_run_results(results) if results else 0
+
+
+def _result(spec, row: dict) -> RunResult | None:
+    try:
+        state = RunState(row["state"])
+        if state not in STATES:
+            return None
+        value = None if row.get("value") is None else float(row["value"])
+        extra = {"reachable": bool(row.get("reachable", True))}
+        if row.get("sampled_at") is not None:
+            extra["sampled_at"] = float(row["sampled_at"])
+        return RunResult(
+            spec,
+            state,
+            None if row.get("started_at") is None else float(row["started_at"]),
+            float(row["finished_at"]),
+            value,
+            str(row.get("detail", ""))[:500],
+            extra,
+        )
+    except (KeyError, TypeError, ValueError):
+        return None
