@@ -4,7 +4,9 @@ timeout, 90 s, measured from one region or from several.
 Run by `make bench-probes` (TARGETS=, REGIONS=). Starts, as separate processes: a target server
 on 127.0.0.1 (80 % answer at once, 10 % after 2 s, 10 % accept the connection and never answer),
 the Celery beat scheduler (dispatcher and watchdog) and a Celery worker consuming the `probes`
-queue: the real dispatcher and worker code, through Redis. With REGIONS=1 that worker probes
+queue: the real dispatcher and worker code, through Redis. The server listens on one port per
+100 targets from the target port: to the workers' per-host bound and connection pools, the
+targets are services on many hosts, not thousands of paths of one. With REGIONS=1 that worker probes
 (the home region, as a single-place install runs); with more, the home region is inactive and
 each region gets its own worker started as a region's worker is (broker only, no database),
 every target is probed from every region, and the `probes` worker stores the signed results
@@ -36,6 +38,8 @@ from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 ROOT = Path(__file__).resolve().parent.parent
+# Targets per host:port: 10,000 targets on one port would all share PROBE_CONCURRENCY_PER_HOST.
+TARGETS_PER_PORT = 100
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
 
@@ -59,11 +63,13 @@ async def _answer(reader, writer):
         writer.close()
 
 
-def serve_targets(port: int) -> None:
+def serve_targets(port: int, ports: int) -> None:
     async def main():
-        server = await asyncio.start_server(_answer, "127.0.0.1", port, backlog=2048, reuse_address=True)
-        async with server:
-            await server.serve_forever()
+        servers = [
+            await asyncio.start_server(_answer, "127.0.0.1", port + i, backlog=2048, reuse_address=True)
+            for i in range(ports)
+        ]
+        await asyncio.gather(*(server.serve_forever() for server in servers))
 
     asyncio.run(main())
 
@@ -123,9 +129,10 @@ def main() -> int:
     parser.add_argument("--timeout", type=float, default=5.0)
     parser.add_argument("--pool", choices=["solo", "prefork"], default=os.environ.get("BENCH_POOL", "solo"))
     parser.add_argument("--serve-targets", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--ports", type=int, default=1, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve_targets:
-        serve_targets(args.serve_targets)
+        serve_targets(args.serve_targets, args.ports)
         return 0
     if not os.environ.get("REDIS_URL"):
         print(
@@ -169,6 +176,7 @@ def main() -> int:
         RunState,
     )
     from incidents.probes.base import target_of
+    from incidents.services.bulk import update_rows
     from incidents.services.probes import breaker_key, validate_probe
     from incidents.services.regions import key_of
 
@@ -181,7 +189,8 @@ def main() -> int:
             command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
         )
 
-    start("targets", [sys.executable, __file__, "--serve-targets", str(args.port)])
+    ports = str(math.ceil(args.targets / TARGETS_PER_PORT))
+    start("targets", [sys.executable, __file__, "--serve-targets", str(args.port), "--ports", ports])
 
     # 1,000 probes, each feeding its own metric; 100 components of 10 metrics.
     components = Component.objects.bulk_create(
@@ -208,7 +217,7 @@ def main() -> int:
             name=f"target {i}",
             kind=ProbeKind.HTTP,
             metric=metrics[i],
-            url=f"http://127.0.0.1:{args.port}/t/{i}",
+            url=f"http://127.0.0.1:{args.port + i // TARGETS_PER_PORT}/t/{i}",
             interval=args.interval,
             timeout=args.timeout,
             connect_timeout=args.timeout,
@@ -258,7 +267,9 @@ def main() -> int:
     rng = random.Random(1)
     for probe in probes:
         probe.next_run_at = t0 + dt.timedelta(seconds=rng.uniform(0, args.interval))
-    Probe.objects.bulk_update(probes, ["next_run_at"], batch_size=500)
+    # One statement: bulk_update's CASE per row took seconds for 10,000 probes, and the first
+    # runs, due from T0, became visible to the dispatcher only when it committed, late.
+    update_rows(Probe, ["next_run_at"], [(probe.pk, probe.next_run_at) for probe in probes])
     cpu_start_each = {name: session_cpu_seconds({started[name].pid}) for name in (*probing, "beat")}
     end = t0 + dt.timedelta(seconds=args.seconds)
     time.sleep(max(0.0, (end - timezone.now()).total_seconds()))

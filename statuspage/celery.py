@@ -1,8 +1,9 @@
 import os
 
 from celery import Celery, Task
-from celery.signals import worker_init
+from celery.signals import task_postrun, task_prerun, worker_init
 from django.conf import settings
+from django.db import close_old_connections
 from django.utils import timezone, translation
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "statuspage.settings")
@@ -27,3 +28,14 @@ def load_url_configuration(**_kwargs) -> None:
     from django.urls import get_resolver
 
     get_resolver().url_patterns  # noqa: B018 - evaluated for its side effect: the import
+
+
+@task_prerun.connect
+@task_postrun.connect
+def keep_database_connection(sender: Task | None = None, **_kwargs) -> None:
+    """A task finds the connection the previous one used, as a request does (closed past
+    CONN_MAX_AGE, checked before use); see CELERY_DB_REUSE_MAX. Not for a task run eagerly:
+    its caller's transaction holds the connection."""
+    if sender is not None and getattr(sender.request, "is_eager", False):
+        return
+    close_old_connections()

@@ -1,5 +1,6 @@
 """What every probe kind shares: the run description handed to it and the result it returns."""
 
+import functools
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
@@ -62,12 +63,15 @@ def elapsed_in_unit(seconds: float, unit: str) -> float:
     return round(seconds, 4) if unit == "s" else round(seconds * 1000.0, 2)
 
 
+# Both are asked for every run of every probe (dispatch and claim) with the same few URLs.
+@functools.lru_cache(maxsize=65536)
 def target_of(url: str) -> str:
     """The circuit-breaker key of a URL: scheme, host, port and path (no query or fragment)."""
     parts = urlsplit(url)
     return f"{parts.scheme}://{parts.netloc.lower()}{parts.path or '/'}"[:500]
 
 
+@functools.lru_cache(maxsize=65536)
 def host_of(url: str) -> str:
     return urlsplit(url).netloc.lower()
 

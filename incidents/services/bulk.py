@@ -5,8 +5,18 @@ statement.
 each one; at probe rates that costs milliseconds per row of CPU. This writes `UPDATE … FROM`, with
 each value prepared by its field: on PostgreSQL from one array per column (`unnest`), on SQLite
 from a VALUES list. Other databases use `bulk_update`.
+
+`update_rows` and `insert_rows` do the same from plain rows rather than model instances, for
+the probe results' path, where building an instance per row and preparing each value through
+its field cost more than the statements themselves. On PostgreSQL the arrays travel apart
+from the statement and in binary (`_binding_cursor`): Django's cursor writes every parameter
+into the SQL text, escaping each element of an array, several times slower.
 """
 
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+
+import psycopg
 from django.db import connections, models
 
 
@@ -50,9 +60,8 @@ def update_many(
     them without `unless_later`)."""
     if not objs:
         return set()
+    _check_condition(fields, unless_later)
     connection = connections[using]
-    if unless_later is not None and unless_later not in fields:
-        raise ValueError(f"unless_later names {unless_later!r}, which is not among the fields written")
     if connection.vendor not in ("postgresql", "sqlite"):
         if unless_later is not None:
             raise NotImplementedError(
@@ -60,16 +69,113 @@ def update_many(
             )
         model.objects.using(using).bulk_update(objs, fields)
         return {obj.pk for obj in objs}
-    meta = model._meta
-    columns = [meta.get_field(name) for name in fields]
+    columns = [model._meta.get_field(name) for name in fields]
     rows = [
         [obj.pk, *(field.get_db_prep_save(getattr(obj, field.attname), connection) for field in columns)]
         for obj in objs
     ]
+    return _write(connection, model._meta, columns, rows, unless_later)
+
+
+def update_rows(
+    model: type[models.Model],
+    fields: Sequence[str],
+    rows: Sequence[Sequence],
+    *,
+    unless_later: str | None = None,
+    using="default",
+) -> set:
+    """`update_many` from rows of (primary key, one value per field) instead of instances.
+
+    Values are as the model's attributes hold them. On PostgreSQL only JSON values are prepared
+    by their field; the others go to the driver as they are, which takes numbers, text and aware
+    datetimes but not a column mixing types: give float fields floats. On SQLite every value is
+    prepared by its field (it stores times as text of its own format)."""
+    if not rows:
+        return set()
+    _check_condition(fields, unless_later)
+    connection = connections[using]
+    columns = [model._meta.get_field(name) for name in fields]
+    return _write(
+        connection, model._meta, columns, _prepared(connection, columns, rows, offset=1), unless_later
+    )
+
+
+def insert_rows(
+    model: type[models.Model],
+    fields: Sequence[str],
+    rows: Sequence[Sequence],
+    *,
+    ignore_conflicts: bool = False,
+    using="default",
+) -> None:
+    """Inserts rows (one value per field, as for `update_rows`) in one statement; the fields not
+    named take their default. With `ignore_conflicts`, a row that would break a unique
+    constraint is left out, as bulk_create's."""
+    if not rows:
+        return
+    connection = connections[using]
+    meta = model._meta
+    named = [meta.get_field(name) for name in fields]
+    others = [f for f in meta.concrete_fields if not f.primary_key and f not in named]
+    defaults = [f.get_db_prep_save(f.get_default(), connection) for f in others]
+    rows = _prepared(connection, named, rows, offset=0)
+    quote = connection.ops.quote_name
+    columns = ", ".join(quote(f.column) for f in [*named, *others])
+    statement = f"INSERT INTO {quote(meta.db_table)} ({columns}) "
+    tail = " ON CONFLICT DO NOTHING" if ignore_conflicts else ""
+    if connection.vendor == "postgresql":
+        arrays = ", ".join(f"unnest(CAST(%b AS {f.db_type(connection)}[]))" for f in named)
+        constants = "".join(", %b" for _ in others)
+        with _binding_cursor(connection) as cursor:
+            cursor.execute(
+                f"{statement}SELECT {arrays}{constants}{tail}",
+                [*(list(c) for c in zip(*rows, strict=True)), *defaults],
+            )
+        return
+    marks = ", ".join(["%s"] * (len(named) + len(others)))
+    with connection.cursor() as cursor:
+        cursor.executemany(f"{statement}VALUES ({marks}){tail}", [[*row, *defaults] for row in rows])
+
+
+def _prepared(connection, columns, rows, *, offset: int) -> list:
+    """Rows with the values of `columns` (from `offset` in each row) prepared as update_rows says."""
+    if connection.vendor == "postgresql":
+        prepare = [(i + offset, f) for i, f in enumerate(columns) if f.get_internal_type() == "JSONField"]
+    else:
+        prepare = [(i + offset, f) for i, f in enumerate(columns)]
+    if not prepare:
+        return rows
+    prepared = []
+    for row in rows:
+        row = list(row)
+        for i, field in prepare:
+            row[i] = field.get_db_prep_save(row[i], connection)
+        prepared.append(row)
+    return prepared
+
+
+def _check_condition(fields: Sequence[str], unless_later: str | None) -> None:
+    if unless_later is not None and unless_later not in fields:
+        raise ValueError(f"unless_later names {unless_later!r}, which is not among the fields written")
+
+
+@contextmanager
+def _binding_cursor(connection) -> Iterator:
+    """A cursor of `connection` (PostgreSQL) that sends parameters apart from the statement, so
+    `%b` sends one in binary; wrapped as Django wraps its own, so queries are still logged."""
+    with connection.cursor():  # connects if needed, with Django's checks
+        raw = psycopg.Cursor(connection.connection)
+        wrap = connection.make_debug_cursor if connection.queries_logged else connection.make_cursor
+        with wrap(raw) as wrapped:
+            yield wrapped
+
+
+def _write(connection, meta, columns, rows, unless_later: str | None) -> set:
     condition = meta.get_field(unless_later) if unless_later else None
     write = _update_from_arrays if connection.vendor == "postgresql" else _update_from_values
     written = write(connection, meta, columns, rows, condition)
-    return written if condition is not None else {obj.pk for obj in objs}
+    return written if condition is not None else {row[0] for row in rows}
 
 
 def _update_from_arrays(connection, meta, columns, rows, condition) -> set:
@@ -78,11 +184,11 @@ def _update_from_arrays(connection, meta, columns, rows, condition) -> set:
     quote = connection.ops.quote_name
     pk = meta.pk
     arrays = ", ".join(
-        f"unnest(CAST(%s AS {field.db_type(connection)}[])) AS {quote(field.column)}" for field in columns
+        f"unnest(CAST(%b AS {field.db_type(connection)}[])) AS {quote(field.column)}" for field in columns
     )
-    source = f"SELECT unnest(CAST(%s AS {pk.rel_db_type(connection)}[])) AS {quote(pk.column)}, {arrays}"
+    source = f"SELECT unnest(CAST(%b AS {pk.rel_db_type(connection)}[])) AS {quote(pk.column)}, {arrays}"
     names = [quote(field.column) for field in [pk, *columns]]
-    with connection.cursor() as cursor:
+    with _binding_cursor(connection) as cursor:
         cursor.execute(
             _update_sql(connection, meta, names, columns, source, condition),
             [list(c) for c in zip(*rows, strict=True)],

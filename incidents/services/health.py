@@ -5,7 +5,9 @@ webhook receiver), inside their transaction.
 """
 
 import datetime as dt
+import math
 from collections import defaultdict
+from dataclasses import dataclass
 
 from django.conf import settings
 from django.db import transaction
@@ -31,7 +33,7 @@ from incidents.models import (
 )
 from incidents.probes import upstream
 from incidents.public.versions import live_changed
-from incidents.services.bulk import update_many
+from incidents.services.bulk import insert_rows, update_many, update_rows
 
 from .audit import record_event
 from .components import observe_component_status
@@ -65,6 +67,47 @@ def locked_health(metric_ids) -> dict[int, MetricHealth]:
     return rows
 
 
+@dataclass(slots=True)
+class _Health:
+    """What evaluation reads and writes of a metric's MetricHealth row: plain values, not an
+    instance, as evaluation runs for every probe result."""
+
+    pk: int
+    metric_id: int
+    status: str
+    good_streak: int
+    recent: list
+    figure: float | None = None
+    evaluated_at: dt.datetime | None = None
+    no_data_since: dt.datetime | None = None
+    stale_after: dt.datetime | None = None
+
+
+EVALUATED = ("recent", "figure", "status", "good_streak", "evaluated_at", "no_data_since", "stale_after")
+
+
+def _evaluated_rows(metric_ids) -> dict[int, _Health]:
+    """As locked_health, as plain values."""
+    rows = _locked_values(metric_ids)
+    missing = set(metric_ids) - rows.keys()
+    if missing:
+        insert_rows(
+            MetricHealth, ("metric",), [(metric_id,) for metric_id in sorted(missing)], ignore_conflicts=True
+        )
+        rows.update(_locked_values(missing))
+    return rows
+
+
+def _locked_values(metric_ids) -> dict[int, _Health]:
+    rows = (
+        MetricHealth.objects.select_for_update()
+        .filter(metric_id__in=metric_ids)
+        .order_by("metric_id")
+        .values_list("pk", "metric_id", "status", "good_streak", "recent")
+    )
+    return {row[1]: _Health(*row) for row in rows}
+
+
 # No savepoint: as metrics.record_samples, which every caller runs just before.
 @transaction.atomic(savepoint=False)
 def evaluate_metrics(
@@ -80,7 +123,7 @@ def evaluate_metrics(
     if not new_samples:
         return
     now = now or timezone.now()
-    rows = locked_health(new_samples)
+    rows = _evaluated_rows(new_samples)
     if metrics is None or not new_samples.keys() <= metrics.keys():
         metrics = Metric.objects.select_related("probe").in_bulk(new_samples)
     needed = settings.PROBE_RECOVERY_EVALUATIONS
@@ -96,18 +139,45 @@ def evaluate_metrics(
         if step.status != row.status:
             changed[metric.component_id] = (metric, figure, len(values))
         row.status, row.good_streak = step.status, step.good_streak
-        row.figure = None if figure in (float("inf"), float("-inf")) else figure
+        row.figure = None if figure is None or math.isinf(figure) else float(figure)
         row.evaluated_at = now
         row.no_data_since = None
         latest = dt.datetime.fromisoformat(row.recent[-1][0])
         row.stale_after = health.stale_after(latest, readings.expected_interval(metric))
-    update_many(
+    update_rows(
         MetricHealth,
-        list(rows.values()),
-        ["recent", "figure", "status", "good_streak", "evaluated_at", "no_data_since", "stale_after"],
+        EVALUATED,
+        [
+            (
+                r.pk,
+                r.recent,
+                r.figure,
+                r.status,
+                r.good_streak,
+                r.evaluated_at,
+                r.no_data_since,
+                r.stale_after,
+            )
+            for r in rows.values()
+        ],
+    )
+    if changed:
+        _derive_automatic(changed, now=now)
+
+
+def _derive_automatic(changed: dict[int, tuple[Metric, float | None, int]], *, now: dt.datetime) -> None:
+    """Derives the status of the automatic ones of the components whose metrics changed status.
+
+    One query finds them, rather than three per change (the cause's status, the reason's
+    component, the component) for a component that does not follow its metrics."""
+    automatic = set(
+        Component.objects.filter(pk__in=changed, status_mode=StatusMode.AUTOMATIC).values_list(
+            "pk", flat=True
+        )
     )
     for component_id, (metric, figure, count) in changed.items():
-        derive_component_status(component_id, cause=metric, figure=figure, count=count, now=now)
+        if component_id in automatic:
+            derive_component_status(component_id, cause=metric, figure=figure, count=count, now=now)
 
 
 def in_maintenance(component: Component, *, now: dt.datetime) -> bool:

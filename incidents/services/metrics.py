@@ -1,17 +1,19 @@
 """Recording samples, keeping rollups current, and changing metric thresholds."""
 
 import datetime as dt
+from collections import defaultdict
 from dataclasses import dataclass
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from incidents.metrics import rollups
 from incidents.models import Metric, Outcome, Resolution, Rollup, Sample, Subject
 from incidents.public.versions import content_changed, live_changed
-from incidents.services.bulk import update_many
+from incidents.services.bulk import insert_rows, update_rows
 from incidents.validation.instants import check_happened
 
 from .audit import record_changes
@@ -34,7 +36,24 @@ class NewSample:
     outcome: Outcome = Outcome.OK
 
 
-def _fold(rollup: Rollup, value: float | None) -> None:
+@dataclass(slots=True)
+class _Bucket:
+    """A rollup's figures as read (locked) for folding new samples into them."""
+
+    pk: int
+    count: int
+    failures: int
+    minimum: float | None
+    maximum: float | None
+    total: float
+    sketch: dict
+    p95: float | None = None
+
+
+FIGURES = ("count", "failures", "minimum", "maximum", "total", "sketch")
+
+
+def _fold(rollup: _Bucket, value: float | None) -> None:
     rollup.count += 1
     if value is None:
         rollup.failures += 1
@@ -59,8 +78,9 @@ def checked(entry: NewSample) -> NewSample:
     return NewSample(entry.metric, float(entry.value), entry.at, outcome)
 
 
-def record_samples(entries: list[NewSample]) -> list[Sample]:
-    """Stores measurements and folds them into the minute, hour and day rollups, in a few queries.
+def record_samples(entries: list[NewSample]) -> int:
+    """Stores measurements and folds them into the minute, hour and day rollups, in a few queries;
+    returns how many were stored.
 
     Every value is validated before anything is written, so a bad one stores nothing. Rollup
     rows are created empty if missing, then locked in a fixed order (concurrent writers of the
@@ -68,58 +88,80 @@ def record_samples(entries: list[NewSample]) -> list[Sample]:
     """
     entries = [checked(entry) for entry in entries]
     if not entries:
-        return []
-    return _store(entries)
+        return 0
+    _store(entries)
+    return len(entries)
 
 
 # No savepoint: a failure here rolls the caller's transaction back with it, and no caller goes on
 # after one (bad values are refused before); a savepoint costs two round trips on every push.
 @transaction.atomic(savepoint=False)
-def _store(entries: list[NewSample]) -> list[Sample]:
-    samples = Sample.objects.bulk_create(
-        [Sample(metric=e.metric, at=e.at, value=e.value, outcome=e.outcome) for e in entries]
+def _store(entries: list[NewSample]) -> None:
+    insert_rows(
+        Sample,
+        ("metric", "at", "value", "outcome"),
+        [(e.metric.pk, e.at, e.value, e.outcome) for e in entries],
     )
     fold_into_rollups(entries)
     _advance_latest(entries)
     live_changed()
-    return samples
+
+
+def _bucket_keys(entry: NewSample) -> tuple[tuple[int, str, dt.datetime], ...]:
+    """The (metric, resolution, bucket start) of the minute, hour and day the entry falls in."""
+    minute = entry.at.astimezone(dt.UTC).replace(second=0, microsecond=0)
+    hour = minute.replace(minute=0)
+    metric_id = entry.metric.pk
+    return (
+        (metric_id, Resolution.MINUTE.value, minute),
+        (metric_id, Resolution.HOUR.value, hour),
+        (metric_id, Resolution.DAY.value, hour.replace(hour=0)),
+    )
 
 
 def fold_into_rollups(entries: list[NewSample]) -> None:
     """Adds checked samples to the minute, hour and day rollups of their buckets (call inside a
     transaction)."""
-    keys = {
-        (e.metric.pk, resolution.value, bucket_start(e.at, resolution))
-        for e in entries
-        for resolution in Resolution
-    }
-    by_key = _locked_rollups(keys)
-    missing = keys - by_key.keys()
+    values: dict[tuple[int, str, dt.datetime], list[float | None]] = defaultdict(list)
+    for entry in entries:
+        for key in _bucket_keys(entry):
+            values[key].append(entry.value)
+    by_key = _locked_rollups(values.keys())
+    missing = values.keys() - by_key.keys()
     if missing:
         # Created empty, then locked like the others; a concurrent writer's row wins the race.
-        Rollup.objects.bulk_create(
-            [Rollup(metric_id=m, resolution=r, bucket_start=b) for m, r, b in missing], ignore_conflicts=True
-        )
+        insert_rows(Rollup, ("metric", "resolution", "bucket_start"), sorted(missing), ignore_conflicts=True)
         by_key.update(_locked_rollups(missing))
-    for entry in entries:
-        for resolution in Resolution:
-            _fold(
-                by_key[(entry.metric.pk, resolution.value, bucket_start(entry.at, resolution))], entry.value
-            )
-    touched = [by_key[key] for key in keys]
-    for rollup in touched:
+    for key, bucket_values in values.items():
+        rollup = by_key[key]
+        for value in bucket_values:
+            _fold(rollup, value)
         rollup.p95 = rollups.p95(rollup.sketch, minimum=rollup.minimum, maximum=rollup.maximum)
-    update_many(Rollup, touched, ["count", "failures", "minimum", "maximum", "total", "p95", "sketch"])
+    update_rows(
+        Rollup,
+        (*FIGURES, "p95"),
+        [
+            (r.pk, r.count, r.failures, r.minimum, r.maximum, r.total, r.sketch, r.p95)
+            for r in by_key.values()
+        ],
+    )
 
 
-def _locked_rollups(keys: set[tuple[int, str, dt.datetime]]) -> dict[tuple, Rollup]:
+def _locked_rollups(keys) -> dict[tuple, _Bucket]:
+    """The rollups of `keys` that exist, locked in primary key order."""
+    starts: dict[str, set[dt.datetime]] = defaultdict(set)
+    for _metric_id, resolution, start in keys:
+        starts[resolution].add(start)
+    buckets = Q()
+    for resolution, bucket_starts in starts.items():
+        buckets |= Q(resolution=resolution, bucket_start__in=bucket_starts)
     locked = (
         Rollup.objects.select_for_update()
-        .filter(metric_id__in={k[0] for k in keys}, bucket_start__in={k[2] for k in keys})
+        .filter(buckets, metric_id__in={key[0] for key in keys})
         .order_by("pk")
+        .values_list("metric_id", "resolution", "bucket_start", "pk", *FIGURES)
     )
-    rows = {(r.metric_id, r.resolution, r.bucket_start): r for r in locked}
-    return {key: row for key, row in rows.items() if key in keys}
+    return {row[:3]: _Bucket(*row[3:]) for row in locked if row[:3] in keys}
 
 
 def _advance_latest(entries: list[NewSample]) -> None:
@@ -128,10 +170,10 @@ def _advance_latest(entries: list[NewSample]) -> None:
     for entry in entries:
         if entry.metric.pk not in newest or entry.at >= newest[entry.metric.pk].at:
             newest[entry.metric.pk] = entry
-    written = update_many(
+    written = update_rows(
         Metric,
-        [Metric(pk=pk, latest_value=e.value, latest_at=e.at) for pk, e in newest.items()],
-        ["latest_value", "latest_at"],
+        ("latest_value", "latest_at"),
+        [(pk, e.value, e.at) for pk, e in newest.items()],
         unless_later="latest_at",
     )
     for metric_id in written:
@@ -141,9 +183,9 @@ def _advance_latest(entries: list[NewSample]) -> None:
 
 def record_sample(
     metric: Metric, *, value: float | None, at: dt.datetime | None = None, outcome: Outcome | str = Outcome.OK
-) -> Sample:
+) -> None:
     """Stores one measurement and folds it into the minute, hour and day rollups."""
-    return record_samples([NewSample(metric, value, at or timezone.now(), Outcome(outcome))])[0]
+    record_samples([NewSample(metric, value, at or timezone.now(), Outcome(outcome))])
 
 
 THRESHOLDS = ("degraded_threshold", "partial_outage_threshold", "major_outage_threshold")

@@ -19,7 +19,7 @@ from incidents.models import (
 )
 from incidents.probes import push, webhook
 from incidents.probes.base import RunResult, elapsed_in_unit
-from incidents.services.bulk import update_many
+from incidents.services.bulk import insert_rows, update_many, update_rows
 from incidents.telemetry import instruments
 from incidents.validation.instants import check_happened
 from incidents.validation.json_bodies import JsonTooDeep, UnstorableText
@@ -68,22 +68,7 @@ def record_run_results(results: list[RunResult]) -> int:
         return 0
     ended = [by_id[pk] for pk in sorted(live)]
     now = timezone.now()
-    update_many(
-        ProbeRun,
-        [
-            ProbeRun(
-                pk=r.spec.run_id,
-                state=r.state,
-                started_at=_at(r.started_at),
-                finished_at=_at(r.finished_at),
-                recorded_at=now,
-                value=r.value,
-                detail=r.detail[:500],
-            )
-            for r in ended
-        ],
-        ["state", "started_at", "finished_at", "recorded_at", "value", "detail"],
-    )
+    _end_runs(ended, now=now)
     for r in ended:
         instruments.count_probe_run(
             kind=r.spec.kind,
@@ -104,7 +89,6 @@ def record_run_results(results: list[RunResult]) -> int:
         for r in measured
     ]
     record_samples(entries)
-    _update_breakers(measured)
     configured = _regions_configured(measured)
     several = [configured.get(r.spec.metric_id, 1) > 1 for r in measured]
     regional = [_reading(r, e) for r, e, s in zip(measured, entries, several, strict=True) if s]
@@ -112,7 +96,28 @@ def record_run_results(results: list[RunResult]) -> int:
         evaluate_regions(regional, metrics=metrics, configured=configured, now=now)
     single = [e for e, s in zip(entries, several, strict=True) if not s]
     evaluate_metrics(group_samples(single), metrics=metrics)
+    # Last, so the breakers, which the dispatcher locks too, are held only until the commit.
+    _update_breakers(measured)
     return len(ended)
+
+
+def _end_runs(ended: list[RunResult], *, now: dt.datetime) -> None:
+    update_rows(
+        ProbeRun,
+        ("state", "started_at", "finished_at", "recorded_at", "value", "detail"),
+        [
+            (
+                r.spec.run_id,
+                r.state,
+                _at(r.started_at),
+                _at(r.finished_at),
+                now,
+                None if r.value is None else float(r.value),
+                r.detail[:500],
+            )
+            for r in ended
+        ],
+    )
 
 
 def _regions_configured(results: list[RunResult]) -> dict[int, int]:
@@ -143,7 +148,7 @@ def _update_breakers(results: list[RunResult]) -> None:
     """Consecutive failures per target, timeouts included; writes only breakers that change."""
     now = timezone.now()
     failing = {_breaker_of(r) for r in results if r.state in BREAKER_FAILURES}
-    CircuitBreaker.objects.bulk_create([CircuitBreaker(target=t) for t in failing], ignore_conflicts=True)
+    insert_rows(CircuitBreaker, ("target",), [(target,) for target in sorted(failing)], ignore_conflicts=True)
     targets = {_breaker_of(r) for r in results}
     breakers = CircuitBreaker.objects.select_for_update().in_bulk(targets, field_name="target")
     changed = {}

@@ -336,10 +336,18 @@ def mark_triggered(run_id: int, *, at: dt.datetime) -> bool:
     return bool(ProbeRun.objects.filter(pk=run_id, state=RunState.RUNNING).update(triggered_at=at))
 
 
+@transaction.atomic  # FOR UPDATE needs one, even in a subquery
 def sweep_abandoned_runs(*, now: dt.datetime | None = None) -> int:
-    """The watchdog: active runs past their abandon time (a killed worker, a lost message) end as errors."""
+    """The watchdog: active runs past their abandon time (a killed worker, a lost message) end as errors.
+
+    A run whose row a result writer holds is being stored at this moment: the sweep skips it
+    rather than wait for that batch (the next sweep ends it if the batch failed), so the
+    dispatcher, which shares the watchdog's worker, never waits behind the result writer."""
     now = now or timezone.now()
-    return ProbeRun.objects.filter(state__in=ACTIVE_RUN_STATES, abandon_after__lt=now).update(
+    overdue = ProbeRun.objects.select_for_update(skip_locked=True).filter(
+        state__in=ACTIVE_RUN_STATES, abandon_after__lt=now
+    )
+    return ProbeRun.objects.filter(pk__in=overdue.order_by().values("pk")).update(
         state=RunState.ERROR, finished_at=now, detail="abandoned: no worker finished it by its deadline"
     )
 
