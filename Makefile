@@ -119,9 +119,9 @@ bench-import: venv
 # REDIS_URL; uses DATABASE_URL's server with a database of its own (SQLite otherwise).
 TARGETS ?= 1000
 REGIONS ?= 1
-PROBES_RECORD = $(if $(filter 1000-1,$(TARGETS)-$(REGIONS)),probes,probes-$(REGIONS)x$(TARGETS))
+PROBES_RECORD = $(if $(filter 1000-1,$(TARGETS)-$(REGIONS)),bench-probes,bench-probes REGIONS=$(REGIONS) TARGETS=$(TARGETS))
 bench-probes: venv
-	$(BENCH) $(PROBES_RECORD) -- $(PY) scripts/bench_probes.py --targets $(TARGETS) --regions $(REGIONS)
+	$(BENCH) "$(PROBES_RECORD)" -- $(PY) scripts/bench_probes.py --targets $(TARGETS) --regions $(REGIONS)
 # The app direct and through the shipped nginx configuration, against nginx serving the same
 # bytes statically.
 bench-load: venv compilemessages

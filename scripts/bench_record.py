@@ -60,10 +60,15 @@ def main() -> int:
     if process.returncode:
         lines.append(f"(exit status {process.returncode})")
     BENCH.mkdir(parents=True, exist_ok=True)
-    (BENCH / f"{target.removeprefix('bench-')}.md").write_text(
-        "\n".join([*header, "```text", *lines, "```", ""])
-    )
+    (BENCH / f"{record_name(target)}.md").write_text("\n".join([*header, "```text", *lines, "```", ""]))
     return process.returncode
+
+
+def record_name(target: str) -> str:
+    """`bench-probes` → probes; `bench-probes REGIONS=3 TARGETS=3000` → probes-3x3000."""
+    name, *variables = target.split()
+    values = [variable.partition("=")[2] for variable in variables]
+    return "-".join([name.removeprefix("bench-"), *(["x".join(values)] if values else [])])
 
 
 if __name__ == "__main__":
