@@ -7,13 +7,13 @@ region's results nor end runs that are not its own.
 
 import logging
 
-from incidents.models import ProbeRegion, ProbeRun, RunState
+from incidents.models import ProbeRun, RunState
 from incidents.probes.base import RunResult
 from incidents.probes.sealing import BadSeal, verified_results
 
 from .probe_results import record_run_results
 from .probes import run_specs
-from .regions import key_of
+from .regions import forget_regions, key_of, region_named
 
 logger = logging.getLogger(__name__)
 
@@ -22,15 +22,23 @@ STATES = {RunState.OK, RunState.FAILED, RunState.TIMEOUT, RunState.ERROR}
 
 def store_region_results(region_name: str, body: str, signature: str) -> int:
     """Verifies and stores one signed batch; returns how many runs it ended (0 when refused)."""
-    region = ProbeRegion.objects.filter(name=region_name).first()
+    results = verified_region_results(region_name, body, signature)
+    return record_run_results(results) if results else 0
+
+
+def verified_region_results(region_name: str, body: str, signature: str) -> list[RunResult]:
+    """The results of one signed batch for runs sent to that region and still running, as the
+    result writer stores them; none when the region or its signature is not known."""
+    region = region_named(region_name)
     if region is None or region.is_home:
         logger.warning("probe results from unknown region %r refused", region_name)
-        return 0
+        return []
     try:
         rows = verified_results(region.name, body, signature, key=key_of(region))
     except (BadSeal, ValueError, TypeError) as error:
         logger.warning("probe results from region %s refused: %s", region.name, error)
-        return 0
+        forget_regions()  # a key rotated since the region was read counts at once
+        return []
     by_id = {}
     for row in rows:
         try:
@@ -38,13 +46,7 @@ def store_region_results(region_name: str, body: str, signature: str) -> int:
         except (KeyError, TypeError, ValueError):
             continue
     specs = run_specs(ProbeRun.objects.filter(pk__in=by_id, region=region.name, state=RunState.RUNNING))
-    results = []
-    for spec in specs:
-        row = by_id[spec.run_id]
-        result = _result(spec, row)
-        if result is not None:
-            results.append(result)
-    return record_run_results(results) if results else 0
+    return [result for spec in specs if (result := _result(spec, by_id[spec.run_id])) is not None]
 
 
 def _result(spec, row: dict) -> RunResult | None:

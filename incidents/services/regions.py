@@ -1,6 +1,8 @@
 """Probe regions: saving them, and their keys (which regions a probe runs in is read in
 incidents.selectors.regions, re-exported here for the services)."""
 
+import time
+
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.db.models import F
@@ -11,9 +13,36 @@ from incidents.selectors.regions import active_regions, regions_of
 
 from .audit import record_changes, record_event
 
-__all__ = ["active_regions", "key_of", "regions_of", "rotate_region_key", "save_region"]
+__all__ = [
+    "active_regions",
+    "forget_regions",
+    "key_of",
+    "region_named",
+    "regions_of",
+    "rotate_region_key",
+    "save_region",
+]
 
 REGION_FIELDS = ("name", "active", "reference_url")
+
+
+# Regions as last read, for REGION_READ_SECONDS: every result message names one, several a
+# second. Saving or rotating here forgets them; a key rotated in another process is read again
+# at the first message it refuses.
+REGION_READ_SECONDS = 5.0
+_read: dict[str, tuple[float, ProbeRegion | None]] = {}
+
+
+def region_named(name: str) -> ProbeRegion | None:
+    read_at, region = _read.get(name, (0.0, None))
+    if time.monotonic() - read_at > REGION_READ_SECONDS:
+        region = ProbeRegion.objects.filter(name=name).first()
+        _read[name] = (time.monotonic(), region)
+    return region
+
+
+def forget_regions() -> None:
+    _read.clear()
 
 
 def key_of(region: ProbeRegion) -> str:
@@ -30,6 +59,7 @@ def save_region(region: ProbeRegion, *, actor: AbstractBaseUser | None) -> Probe
     creating = region.pk is None
     before = {} if creating else _fields(ProbeRegion.objects.get(pk=region.pk))
     region.save()
+    forget_regions()
     record_changes(
         region,
         actor=actor,
@@ -46,6 +76,7 @@ def rotate_region_key(region: ProbeRegion, *, actor: AbstractBaseUser | None) ->
     """A new key for the region; results signed with the old one are refused from now on."""
     ProbeRegion.objects.filter(pk=region.pk).update(key_generation=F("key_generation") + 1)
     region.refresh_from_db()
+    forget_regions()
     record_event(
         actor=actor,
         action="probe_region.key_rotated",

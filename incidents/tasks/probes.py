@@ -17,7 +17,7 @@ from incidents.probes.regional import opened_runs
 from incidents.probes.sealing import BadSeal, seal
 from incidents.services.health import mark_stale_metrics
 from incidents.services.probes import claim_runs, dispatch_due_runs, prune_old_data, sweep_abandoned_runs
-from incidents.services.regional_results import store_region_results
+from incidents.services.regional_results import verified_region_results
 from incidents.services.regions import key_of
 
 logger = logging.getLogger(__name__)
@@ -70,8 +70,12 @@ def run_sealed(region: str, sealed: str) -> int:
 
 @shared_task(name="incidents.probes.results", ignore_result=True)
 def store_results(region: str, body: str, signature: str) -> int:
-    """At the centre: a region's signed results."""
-    return store_region_results(region, body, signature)
+    """At the centre: a region's signed results, stored by this worker's result writer together
+    with whatever else it holds (one transaction for many messages costs far less than one each)."""
+    results = verified_region_results(region, body, signature)
+    if results:
+        get_engine().store_later(results)
+    return len(results)
 
 
 @shared_task(name="incidents.probes.watchdog", ignore_result=True)

@@ -21,6 +21,7 @@ from django.utils import timezone
 
 from incidents.models import Metric, Probe, ProbeKind, StatusMode
 from incidents.services.probes import issue_push_token, save_probe
+from incidents.services.regions import forget_regions
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 # Engines under test store each result at once, instead of gathering results for seconds first.
@@ -34,6 +35,12 @@ if settings.DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     settings.DATABASES["default"].setdefault("TEST", {})["NAME"] = str(
         Path(settings.VAR_DIR) / "test-probes.sqlite3"
     )
+
+
+@pytest.fixture(autouse=True)
+def _regions_read_afresh():
+    # Each test's database has regions of its own, under the same names as the last test's.
+    forget_regions()
 
 
 @pytest.fixture(autouse=True)
