@@ -34,6 +34,8 @@ from .base import Measurement, RunResult, RunSpec
 logger = logging.getLogger(__name__)
 
 WRITE_BATCH = 300
+# A batch smaller than this when its linger ends waits one linger more (at most twice it).
+SMALL_BATCH = 50
 # How long the writer gathers results before writing them together (bigger batches cost less
 # CPU a run; a status decided by quorum waits for it), and how long before a run's abandon
 # time its result must be stored at the latest.
@@ -57,8 +59,10 @@ class ProbeEngine:
         per_host: int,
         linger: float = WRITE_LINGER,
         store: Callable[[list[RunResult]], object] | None = None,
+        small_batch: int = SMALL_BATCH,
     ):
         self.concurrency, self.per_host, self.linger = concurrency, per_host, linger
+        self.small_batch = small_batch
         # Where finished runs go: the database at home, a signed message from another region.
         self.store = store or _store_in_database
         self.reachability: Reachability | None = None
@@ -152,9 +156,16 @@ class ProbeEngine:
             batch = [first]
             # Gather results for a while (bigger batches cost less CPU per run), but store each
             # one well before the watchdog would call its run abandoned.
-            flush_at = time.time() + self.linger
-            flush_at = min(flush_at, first.spec.abandon_after - WRITE_MARGIN)
+            started = time.time()
+            flush_at = min(started + self.linger, first.spec.abandon_after - WRITE_MARGIN)
+            extended = False
             while len(batch) < WRITE_BATCH:
+                if not extended and len(batch) < self.small_batch and time.time() >= flush_at:
+                    # Results trickle in: wait one more linger rather than store a handful.
+                    extended = True
+                    flush_at = min(started + 2 * self.linger, first.spec.abandon_after - WRITE_MARGIN)
+                    for waiting in batch:
+                        flush_at = min(flush_at, waiting.spec.abandon_after - WRITE_MARGIN)
                 # Past the flush time, results already waiting still join the batch: storing
                 # them one by one would cost the most exactly when the writer is behind.
                 remaining = flush_at - time.time()
@@ -163,6 +174,8 @@ class ProbeEngine:
                         self.results.get(timeout=remaining) if remaining > 0 else self.results.get_nowait()
                     )
                 except queue.Empty:
+                    if not extended and len(batch) < self.small_batch:
+                        continue
                     break
                 if result is STOP:
                     self.results.put(STOP)
@@ -277,6 +290,8 @@ def get_engine() -> ProbeEngine:
                 per_host=settings.PROBE_CONCURRENCY_PER_HOST,
                 store=_send_to_centre if settings.BROKER_ONLY else None,
                 linger=REGION_LINGER if settings.BROKER_ONLY else WRITE_LINGER,
+                # A region's batches go out as they are: the centre gathers them again.
+                small_batch=0 if settings.BROKER_ONLY else SMALL_BATCH,
             )
             _engine_pid = os.getpid()
         return _engine
