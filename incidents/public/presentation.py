@@ -49,6 +49,7 @@ class MetricRow:
     aggregation: str = ""  # "p95": how the value is aggregated
     # Measured from several regions: "2 of 3 regions agree" when the reporting ones differ.
     agreement: str = ""
+    agreement_short: str = ""  # "2/3": what the overview's one line has room for
 
 
 @dataclass
@@ -116,6 +117,13 @@ def agreement_text(reading: readings.MetricReading) -> str:
     ) % {"agreeing": agreeing, "reporting": reporting}
 
 
+def agreement_short(reading: readings.MetricReading) -> str:
+    """ "2/3" where `agreement_text` says "2 of 3 regions agree"; "" where it says nothing."""
+    if not agreement_text(reading):
+        return ""
+    return f"{reading.regions_agreeing}/{reading.regions_reporting}"
+
+
 def metric_row(
     metric: Metric,
     *,
@@ -143,6 +151,7 @@ def metric_row(
         threshold=threshold_text(metric, language),
         aggregation=metric.get_aggregation_display(),
         agreement=agreement_text(reading) if not reading.no_data else "",
+        agreement_short=agreement_short(reading) if not reading.no_data else "",
     )
     if hourly is not None:
         present = [v for v in hourly if v is not None]
