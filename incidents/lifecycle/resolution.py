@@ -15,9 +15,9 @@ from django.conf import settings
 from django.db.models import Q
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 
 from incidents import formatting
+from incidents.metrics import quorum
 from incidents.models import (
     AlertState,
     Component,
@@ -78,15 +78,9 @@ class MetricHold:
         return self._by_quorum(held)
 
     def _by_quorum(self, held: str) -> str:
-        """ "2 of 3 regions, …" for a metric whose status the regions' quorum decided."""
-        reporting, agreeing = self.health.regions_reporting, self.health.regions_agreeing
-        if reporting < 2 or agreeing == 0:
-            return held
-        return ngettext(
-            "%(agreeing)s of %(reporting)s region, %(held)s",
-            "%(agreeing)s of %(reporting)s regions, %(held)s",
-            reporting,
-        ) % {"agreeing": agreeing, "reporting": reporting, "held": held}
+        return quorum.described(
+            held, reporting=self.health.regions_reporting, agreeing=self.health.regions_agreeing
+        )
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,8 @@ there is no decision and the metric keeps its status.
 import datetime as dt
 from dataclasses import dataclass
 
+from django.utils.translation import ngettext
+
 from incidents.models import ComponentStatus
 
 
@@ -62,3 +64,14 @@ def decide(verdicts: list[Verdict], *, configured: int, setting: int = 0) -> Dec
         configured=configured,
         since=min(starts) if starts else None,
     )
+
+
+def described(text: str, *, reporting: int, agreeing: int) -> str:
+    """ "2 of 3 regions, …" before what a quorum of regions decided; `text` as it is otherwise."""
+    if reporting < 2 or agreeing == 0:
+        return text
+    return ngettext(
+        "%(agreeing)s of %(reporting)s region, %(held)s",
+        "%(agreeing)s of %(reporting)s regions, %(held)s",
+        reporting,
+    ) % {"agreeing": agreeing, "reporting": reporting, "held": text}

@@ -43,6 +43,19 @@ def regions_of(
     return {pk: (chosen[pk] if pk in limited else list(active)) for pk in probe_ids}
 
 
+def measuring_regions(
+    kinds: dict[int, str], *, active: list[ProbeRegion] | None = None
+) -> dict[int, list[ProbeRegion]]:
+    """The regions each probe (by id: its kind) is measured from: those it runs in, and the home
+    region alone for a kind measured at home only."""
+    active = active_regions() if active is None else active
+    home = [r for r in active if r.is_home][:1] or [ProbeRegion(name=settings.PROBE_HOME_REGION)]
+    return {
+        pk: home if kinds[pk] in HOME_ONLY_KINDS else regions
+        for pk, regions in regions_of(kinds, active=active).items()
+    }
+
+
 @dataclass(frozen=True)
 class RegionFigure:
     """One region's view of a metric; without `health` the region has sent nothing yet."""
@@ -77,16 +90,13 @@ def metric_regions(
     active = active_regions() if active is None else active
     if len(active) < 2:
         return {}
-    probes = {
-        m.probe.pk: m
-        for m in metrics
-        if getattr(m, "probe", None) is not None and m.probe.kind not in HOME_ONLY_KINDS
-    }
+    probes = {m.probe.pk: m for m in metrics if getattr(m, "probe", None) is not None}
     if not probes:
         return {}
+    kinds = {pk: metric.probe.kind for pk, metric in probes.items()}
     placed = {
         probes[pk].pk: sorted(region.name for region in regions)
-        for pk, regions in regions_of(probes, active=active).items()
+        for pk, regions in measuring_regions(kinds, active=active).items()
         if len(regions) >= 2
     }
     if not placed:

@@ -13,11 +13,10 @@ from django.conf import settings
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone, translation
-from django.utils.translation import gettext as _
 
 from incidents.lifecycle.commands import DeclareIncident
 from incidents.lifecycle.opening import declare_incident
-from incidents.metrics import health, readings
+from incidents.metrics import health, quorum, readings
 from incidents.models import (
     AlertState,
     Component,
@@ -55,16 +54,21 @@ def _locked_rows(metric_ids) -> dict[int, MetricHealth]:
     return {row.metric_id: row for row in rows}
 
 
-def locked_health(metric_ids) -> dict[int, MetricHealth]:
-    """The metrics' health rows, locked until the transaction ends; created where missing."""
-    rows = _locked_rows(metric_ids)
+def _created_where_missing(metric_ids, read):
+    """`read(ids)` of the metrics' health rows, after creating the rows missing."""
+    rows = read(metric_ids)
     missing = set(metric_ids) - rows.keys()
     if missing:
-        MetricHealth.objects.bulk_create(
-            [MetricHealth(metric_id=metric_id) for metric_id in missing], ignore_conflicts=True
+        insert_rows(
+            MetricHealth, ("metric",), [(metric_id,) for metric_id in sorted(missing)], ignore_conflicts=True
         )
-        rows.update(_locked_rows(missing))
+        rows.update(read(missing))
     return rows
+
+
+def locked_health(metric_ids) -> dict[int, MetricHealth]:
+    """The metrics' health rows, locked until the transaction ends; created where missing."""
+    return _created_where_missing(metric_ids, _locked_rows)
 
 
 @dataclass(slots=True)
@@ -88,14 +92,7 @@ EVALUATED = ("recent", "figure", "status", "good_streak", "evaluated_at", "no_da
 
 def _evaluated_rows(metric_ids) -> dict[int, _Health]:
     """As locked_health, as plain values."""
-    rows = _locked_values(metric_ids)
-    missing = set(metric_ids) - rows.keys()
-    if missing:
-        insert_rows(
-            MetricHealth, ("metric",), [(metric_id,) for metric_id in sorted(missing)], ignore_conflicts=True
-        )
-        rows.update(_locked_values(missing))
-    return rows
+    return _created_where_missing(metric_ids, _locked_values)
 
 
 def _locked_values(metric_ids) -> dict[int, _Health]:
@@ -127,7 +124,7 @@ def evaluate_metrics(
     if metrics is None or not new_samples.keys() <= metrics.keys():
         metrics = Metric.objects.select_related("probe").in_bulk(new_samples)
     needed = settings.PROBE_RECOVERY_EVALUATIONS
-    changed: dict[int, tuple[Metric, float | None, int]] = {}
+    changed: dict[int, tuple[Metric, float | None, int, dt.datetime | None]] = {}
     for metric_id, row in sorted(rows.items()):
         metric = metrics[metric_id]
         row.recent = health.merge_recent(row.recent, new_samples[metric_id], window=metric.window)
@@ -137,7 +134,7 @@ def evaluate_metrics(
             row.status, observed_status(metric, figure), good_streak=row.good_streak, needed=needed
         )
         if step.status != row.status:
-            changed[metric.component_id] = (metric, figure, len(values))
+            changed[metric.component_id] = (metric, figure, len(values), None)
         row.status, row.good_streak = step.status, step.good_streak
         row.figure = None if figure is None or math.isinf(figure) else float(figure)
         row.evaluated_at = now
@@ -162,11 +159,15 @@ def evaluate_metrics(
         ],
     )
     if changed:
-        _derive_automatic(changed, now=now)
+        derive_automatic(changed, now=now)
 
 
-def _derive_automatic(changed: dict[int, tuple[Metric, float | None, int]], *, now: dt.datetime) -> None:
-    """Derives the status of the automatic ones of the components whose metrics changed status.
+def derive_automatic(
+    changed: dict[int, tuple[Metric, float | None, int, dt.datetime | None]], *, now: dt.datetime
+) -> None:
+    """Derives the status of the automatic ones of the components whose metrics changed status;
+    `changed` maps a component's id to (the metric, its figure, the samples it covers, when the
+    change began or None for now).
 
     One query finds them, rather than three per change (the cause's status, the reason's
     component, the component) for a component that does not follow its metrics."""
@@ -175,9 +176,11 @@ def _derive_automatic(changed: dict[int, tuple[Metric, float | None, int]], *, n
             "pk", flat=True
         )
     )
-    for component_id, (metric, figure, count) in changed.items():
+    for component_id, (metric, figure, count, since) in changed.items():
         if component_id in automatic:
-            derive_component_status(component_id, cause=metric, figure=figure, count=count, now=now)
+            derive_component_status(
+                component_id, cause=metric, figure=figure, count=count, now=now, since=since
+            )
 
 
 def in_maintenance(component: Component, *, now: dt.datetime) -> bool:
@@ -207,13 +210,11 @@ def derive_component_status(
     `since` (the first tick that contributed to the change) when given."""
     cause_health = MetricHealth.objects.get(metric=cause)
     with translation.override(settings.LANGUAGE_CODE):
-        reason = health.describe_figure(cause, figure, count, ComponentStatus(cause_health.status))
-        if cause_health.regions_reporting > 1:
-            reason = _("%(agreeing)s of %(reporting)s regions: %(reason)s") % {
-                "agreeing": cause_health.regions_agreeing,
-                "reporting": cause_health.regions_reporting,
-                "reason": reason,
-            }
+        reason = quorum.described(
+            health.describe_figure(cause, figure, count, ComponentStatus(cause_health.status)),
+            reporting=cause_health.regions_reporting,
+            agreeing=cause_health.regions_agreeing,
+        )
     status = settle_component(
         component_id, reason=reason, now=now, automation=_probe_automation(cause), at=since
     )

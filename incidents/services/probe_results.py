@@ -13,7 +13,6 @@ from incidents.models import (
     Metric,
     Outcome,
     Probe,
-    ProbeKind,
     ProbeRun,
     RunState,
 )
@@ -28,7 +27,7 @@ from .health import evaluate_metrics, group_samples
 from .metrics import NewSample, record_samples
 from .probes import breaker_key, run_specs
 from .regional_health import RegionReading, evaluate_regions
-from .regions import active_regions, regions_of
+from .regions import active_regions, measuring_regions
 
 SAMPLE_OUTCOMES = {
     RunState.OK: Outcome.OK,
@@ -121,16 +120,13 @@ def _end_runs(ended: list[RunResult], *, now: dt.datetime) -> None:
 
 
 def _regions_configured(results: list[RunResult]) -> dict[int, int]:
-    """How many regions each result's metric is measured from (1 for a single-region install;
-    webhook round-trips run at home only)."""
+    """How many regions each result's metric is measured from (none listed: one place)."""
     active = active_regions()
     if len(active) < 2:
         return {}
-    probes = {r.spec.probe_id: r.spec for r in results}
-    return {
-        probes[pk].metric_id: 1 if probes[pk].kind == ProbeKind.WEBHOOK else len(regions)
-        for pk, regions in regions_of(list(probes), active=active).items()
-    }
+    specs = {r.spec.probe_id: r.spec for r in results}
+    placed = measuring_regions({pk: spec.kind for pk, spec in specs.items()}, active=active)
+    return {specs[pk].metric_id: len(regions) for pk, regions in placed.items()}
 
 
 def _reading(result: RunResult, entry: NewSample) -> RegionReading:

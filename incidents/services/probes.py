@@ -40,7 +40,7 @@ from incidents.security.masking import (
 from incidents.services.bulk import update_many
 
 from .audit import record_changes, record_event
-from .regions import regions_of
+from .regions import measuring_regions
 
 PROBE_FIELDS = ("name", "kind", "metric_id", "enabled", "url", "config", "interval", "timeout")
 PROBE_FIELDS += ("connect_timeout", "read_timeout")
@@ -223,10 +223,9 @@ def dispatch_due_runs(*, now: dt.datetime | None = None, limit: int = 5000) -> D
         )
         runs: list[tuple[ProbeRun, ProbeRegion]] = []
         trying = []
+        scheduled_at = {probe.pk: _scheduled(probe, now=now) for probe in probes}
         for probe, region in placed:
-            scheduled = probe.next_run_at
-            if scheduled < now - dt.timedelta(seconds=probe.interval):
-                scheduled = now  # far behind (the system was down): do not replay missed runs
+            scheduled = scheduled_at[probe.pk]
             # The deadline counts from when the run can start: a late dispatch (the scheduler
             # was down) shows as lateness, not as a run with no time left.
             deadline = max(scheduled, now) + dt.timedelta(seconds=probe.timeout)
@@ -252,10 +251,7 @@ def dispatch_due_runs(*, now: dt.datetime | None = None, limit: int = 5000) -> D
                 run.state, run.worker = RunState.RUNNING, f"region {region.name}"
             runs.append((run, region))
         for probe in probes:
-            scheduled = probe.next_run_at
-            if scheduled < now - dt.timedelta(seconds=probe.interval):
-                scheduled = now
-            probe.next_run_at = scheduled + dt.timedelta(seconds=probe.interval)
+            probe.next_run_at = scheduled_at[probe.pk] + dt.timedelta(seconds=probe.interval)
         ProbeRun.objects.bulk_create([run for run, _region in runs])
         update_many(Probe, probes, ["next_run_at"])
         for breaker in trying:
@@ -269,17 +265,17 @@ def dispatch_due_runs(*, now: dt.datetime | None = None, limit: int = 5000) -> D
     return due
 
 
+def _scheduled(probe: Probe, *, now: dt.datetime) -> dt.datetime:
+    """When the probe's run is due; far behind (the system was down), now: missed runs are not replayed."""
+    if probe.next_run_at < now - dt.timedelta(seconds=probe.interval):
+        return now
+    return probe.next_run_at
+
+
 def _placed_runs(probes: list[Probe]) -> list[tuple[Probe, ProbeRegion]]:
-    """(probe, region) for every region each probe runs in; webhook round-trips run at home only,
-    since their canary's trigger time is written to the database as it is sent."""
-    by_probe = regions_of([probe.pk for probe in probes])
-    placed = []
-    for probe in probes:
-        regions = by_probe.get(probe.pk, [])
-        if probe.kind == ProbeKind.WEBHOOK:
-            regions = [r for r in regions if r.is_home][:1] or [ProbeRegion(name=settings.PROBE_HOME_REGION)]
-        placed.extend((probe, region) for region in regions)
-    return placed
+    """(probe, region) for every region each probe is measured from."""
+    by_probe = measuring_regions({probe.pk: probe.kind for probe in probes})
+    return [(probe, region) for probe in probes for region in by_probe[probe.pk]]
 
 
 def _remote_spec(run: ProbeRun) -> dict:

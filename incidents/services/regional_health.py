@@ -20,7 +20,7 @@ from incidents.metrics.rollups import exact_quantile
 from incidents.models import ComponentStatus, Metric, MetricHealth, RegionHealth
 from incidents.services.bulk import update_many
 
-from .health import derive_component_status, locked_health, observed_status
+from .health import derive_automatic, locked_health, observed_status
 
 REGION_FIELDS = ["status", "recent", "figure", "latest", "p95", "since", "tick_at", "reachable"]
 HEALTH_FIELDS = ["status", "figure", "good_streak", "evaluated_at", "no_data_since", "stale_after"]
@@ -98,9 +98,9 @@ def evaluate_regions(
             _fold(rows[key], metrics[key[0]], entry)
     update_many(RegionHealth, [rows[key] for key in sorted(by_key)], REGION_FIELDS)
 
-    regions_of: dict[int, list[RegionHealth]] = defaultdict(list)
+    by_metric: dict[int, list[RegionHealth]] = defaultdict(list)
     for (metric_id, _region), row in rows.items():
-        regions_of[metric_id].append(row)
+        by_metric[metric_id].append(row)
     latest: dict[int, dt.datetime] = {}
     ticks: dict[int, dt.datetime] = {}
     for e in entries:
@@ -114,7 +114,7 @@ def evaluate_regions(
             quorum.Verdict(
                 r.region, ComponentStatus(r.status), r.figure, r.since, is_reporting(r, metric, now=now)
             )
-            for r in regions_of[metric_id]
+            for r in by_metric[metric_id]
         ]
         decision = quorum.decide(
             verdicts, configured=configured.get(metric_id, 1), setting=settings.PROBE_QUORUM
@@ -124,14 +124,14 @@ def evaluate_regions(
             changed[metric.component_id] = (
                 metric,
                 _described(row),
-                _window_length(metric, regions_of[metric_id]),
+                _window_length(metric, by_metric[metric_id]),
                 row.since,
             )
         row.evaluated_at, row.no_data_since = now, None
         row.stale_after = health.stale_after(latest[metric_id], readings.expected_interval(metric))
     update_many(MetricHealth, [health_rows[m] for m in metric_ids], HEALTH_FIELDS)
-    for component_id, (metric, figure, count, since) in changed.items():
-        derive_component_status(component_id, cause=metric, figure=figure, count=count, now=now, since=since)
+    if changed:
+        derive_automatic(changed, now=now)
 
 
 def _described(row: MetricHealth) -> float | None:
@@ -155,8 +155,7 @@ def _apply(row: MetricHealth, decision: quorum.Decision | None, *, tick: dt.date
     if decision is None:  # too few regions report: no decision, the status stays
         row.regions_agreeing = 0
         return False
-    row.regions_reporting, row.regions_agreeing = decision.reporting, decision.agreeing
-    row.figure = decision.figure
+    row.regions_agreeing, row.figure = decision.agreeing, decision.figure
     current = ComponentStatus(row.status)
     if decision.status.severity >= current.severity:
         row.good_streak, row.streak_since, row.tick_at = 0, None, None

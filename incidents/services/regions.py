@@ -9,7 +9,7 @@ from django.db.models import F
 
 from incidents.models import ProbeRegion, Subject
 from incidents.probes.sealing import region_key
-from incidents.selectors.regions import active_regions, regions_of
+from incidents.selectors.regions import active_regions, measuring_regions, regions_of
 
 from .audit import record_changes, record_event
 
@@ -17,6 +17,7 @@ __all__ = [
     "active_regions",
     "forget_regions",
     "key_of",
+    "measuring_regions",
     "region_named",
     "regions_of",
     "rotate_region_key",

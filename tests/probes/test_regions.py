@@ -154,7 +154,7 @@ def test_quorum_a_cut_off_region_changes_nothing_two_failing_do_and_recovery_wai
     change = ComponentStatusChange.objects.filter(component=probe.metric.component).first()
     assert change.created_at == first_failing
     reason = AuditEvent.objects.filter(action="component.status_changed").latest("at").after["reason"]
-    assert reason.startswith("2 of 3 regions: ")
+    assert reason.startswith("2 of 3 regions, ")
     assert "= failed → Major outage" in reason
 
     # The target works again: recovery only after three good ticks in a row.
