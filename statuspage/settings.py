@@ -429,9 +429,9 @@ INTAKE_MATCHER_MAX_LENGTH = env_int("INTAKE_MATCHER_MAX_LENGTH", 300)
 
 # Probes
 
-# Concurrency in one probes worker process: in all, and towards one host:port. A worker carrying
-# 10,000 targets every 30 s has about 240 runs in flight when a tenth of them hang until a 5 s
-# timeout; 512 leaves room for bursts, and sockets well below the usual 1,024 open files.
+# Concurrency in one probes worker process: in all, and towards one host:port. Room for the runs
+# in flight of a worker carrying ten thousand targets (docs/probes.md, "Benchmark"), with sockets
+# below the usual limit of open files.
 PROBE_CONCURRENCY = env_int("PROBE_CONCURRENCY", 512)
 PROBE_CONCURRENCY_PER_HOST = env_int("PROBE_CONCURRENCY_PER_HOST", 64)
 PROBE_MIN_INTERVAL = env_int("PROBE_MIN_INTERVAL", 10)

@@ -156,32 +156,26 @@ class ProbeEngine:
             batch = [first]
             # Gather results for a while (bigger batches cost less CPU per run), but store each
             # one well before the watchdog would call its run abandoned.
-            started = time.time()
-            flush_at = min(started + self.linger, first.spec.abandon_after - WRITE_MARGIN)
-            extended = False
+            started, lingers = time.time(), 1
+            latest_flush = first.spec.abandon_after - WRITE_MARGIN
             while len(batch) < WRITE_BATCH:
-                if not extended and len(batch) < self.small_batch and time.time() >= flush_at:
-                    # Results trickle in: wait one more linger rather than store a handful.
-                    extended = True
-                    flush_at = min(started + 2 * self.linger, first.spec.abandon_after - WRITE_MARGIN)
-                    for waiting in batch:
-                        flush_at = min(flush_at, waiting.spec.abandon_after - WRITE_MARGIN)
                 # Past the flush time, results already waiting still join the batch: storing
                 # them one by one would cost the most exactly when the writer is behind.
-                remaining = flush_at - time.time()
+                remaining = min(started + lingers * self.linger, latest_flush) - time.time()
                 try:
                     result = (
                         self.results.get(timeout=remaining) if remaining > 0 else self.results.get_nowait()
                     )
                 except queue.Empty:
-                    if not extended and len(batch) < self.small_batch:
+                    if lingers == 1 and len(batch) < self.small_batch:
+                        lingers = 2  # results trickle in: wait one linger more than store a handful
                         continue
                     break
                 if result is STOP:
                     self.results.put(STOP)
                     break
                 batch.append(result)
-                flush_at = min(flush_at, result.spec.abandon_after - WRITE_MARGIN)
+                latest_flush = min(latest_flush, result.spec.abandon_after - WRITE_MARGIN)
             self._write(batch)
             with self.counter_lock:
                 self.in_flight -= len(batch)

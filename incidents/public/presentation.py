@@ -117,13 +117,6 @@ def agreement_text(reading: readings.MetricReading) -> str:
     ) % {"agreeing": agreeing, "reporting": reporting}
 
 
-def agreement_short(reading: readings.MetricReading) -> str:
-    """ "2/3" where `agreement_text` says "2 of 3 regions agree"; "" where it says nothing."""
-    if not agreement_text(reading):
-        return ""
-    return f"{reading.regions_agreeing}/{reading.regions_reporting}"
-
-
 def metric_row(
     metric: Metric,
     *,
@@ -150,9 +143,10 @@ def metric_row(
         late=latency_text(metric, reading.value, language) if excess is not None else "",
         threshold=threshold_text(metric, language),
         aggregation=metric.get_aggregation_display(),
-        agreement=agreement_text(reading) if not reading.no_data else "",
-        agreement_short=agreement_short(reading) if not reading.no_data else "",
     )
+    if not reading.no_data and (agreement := agreement_text(reading)):
+        row.agreement = agreement
+        row.agreement_short = f"{reading.regions_agreeing}/{reading.regions_reporting}"
     if hourly is not None:
         present = [v for v in hourly if v is not None]
         if present:

@@ -6,6 +6,7 @@ region's results nor end runs that are not its own.
 """
 
 import logging
+import math
 
 from incidents.models import ProbeRun, RunState
 from incidents.probes.base import RunResult
@@ -54,18 +55,29 @@ def _result(spec, row: dict) -> RunResult | None:
         state = RunState(row["state"])
         if state not in STATES:
             return None
-        value = None if row.get("value") is None else float(row["value"])
+        value = _finite(row.get("value"))
+        finished = _finite(row["finished_at"])
+        if finished is None or (value is None and state == RunState.OK):
+            return None  # JSON allows NaN and Infinity; no number of ours is either
         extra = {"reachable": bool(row.get("reachable", True))}
-        if row.get("sampled_at") is not None:
-            extra["sampled_at"] = float(row["sampled_at"])
+        if (sampled := _finite(row.get("sampled_at"))) is not None:
+            extra["sampled_at"] = sampled
         return RunResult(
             spec,
             state,
-            None if row.get("started_at") is None else float(row["started_at"]),
-            float(row["finished_at"]),
+            _finite(row.get("started_at")),
+            finished,
             value,
             str(row.get("detail", ""))[:500],
             extra,
         )
     except (KeyError, TypeError, ValueError):
         return None
+
+
+def _finite(number) -> float | None:
+    """A number as a float; None for none, NaN or an infinity."""
+    if number is None:
+        return None
+    value = float(number)  # TypeError or ValueError for what is not a number
+    return value if math.isfinite(value) else None

@@ -184,3 +184,13 @@ def test_a_region_whose_own_reachability_check_fails_counts_as_no_data(probe, re
     health = MetricHealth.objects.get(metric=probe.metric)
     assert (health.regions_reporting, health.regions_agreeing) == (2, 1)
     assert RegionHealth.objects.get(region="eu-north").reachable is False
+
+
+def test_a_region_cannot_store_a_number_that_is_not_one(probe, regions):
+    due = dispatch_due_runs()
+    region = regions["eu-north"]
+    [spec] = due.remote[region]
+    for bad in ({"value": float("nan")}, {"value": float("inf")}, {"finished_at": float("nan")}):
+        assert store_region_results("eu-north", *signed(region, [row_for(spec, ok=True) | bad])) == 0
+    assert ProbeRun.objects.get(pk=spec["run_id"]).state == RunState.RUNNING
+    assert store_region_results("eu-north", *signed(region, [row_for(spec, ok=True)])) == 1
