@@ -7,6 +7,7 @@ there is no decision and the metric keeps its status.
 """
 
 import datetime as dt
+import math
 from dataclasses import dataclass
 
 from django.utils.translation import ngettext
@@ -42,13 +43,25 @@ def quorum_size(*, reporting: int, configured: int, setting: int = 0) -> int:
     return max(majority, 2) if configured >= 2 else majority
 
 
-def decide(verdicts: list[Verdict], *, configured: int, setting: int = 0) -> Decision | None:
-    """The worst status a quorum of the fresh verdicts reach, or None without a quorum."""
+def decide(
+    verdicts: list[Verdict], *, configured: int, setting: int = 0, higher_is_worse: bool = True
+) -> Decision | None:
+    """The worst status a quorum of the fresh verdicts reach, or None without a quorum. Its
+    figure is the worst one that a quorum of regions measured (at least that bad from as many
+    places), a failed check (no figure) counting as the worst."""
     fresh = [v for v in verdicts if v.fresh]
     needed = quorum_size(reporting=len(fresh), configured=configured, setting=setting)
     if not fresh or len(fresh) < needed:
         return None
-    ranked = sorted(fresh, key=lambda v: ComponentStatus(v.status).severity, reverse=True)
+
+    def worse_first(verdict: Verdict) -> tuple[int, float]:
+        if verdict.figure is None:
+            return ComponentStatus(verdict.status).severity, math.inf
+        return ComponentStatus(
+            verdict.status
+        ).severity, verdict.figure if higher_is_worse else -verdict.figure
+
+    ranked = sorted(fresh, key=worse_first, reverse=True)
     deciding = ranked[needed - 1]
     status = ComponentStatus(deciding.status)
     if status == ComponentStatus.OPERATIONAL:

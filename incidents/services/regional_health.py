@@ -117,7 +117,10 @@ def evaluate_regions(
             for r in by_metric[metric_id]
         ]
         decision = quorum.decide(
-            verdicts, configured=configured.get(metric_id, 1), setting=settings.PROBE_QUORUM
+            verdicts,
+            configured=configured.get(metric_id, 1),
+            setting=settings.PROBE_QUORUM,
+            higher_is_worse=metric.higher_is_worse,
         )
         row.regions_reporting = sum(1 for verdict in verdicts if verdict.fresh)
         if _apply(row, decision, tick=ticks[metric_id]):

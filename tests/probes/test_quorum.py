@@ -61,3 +61,18 @@ def test_a_single_region_decides_alone_as_before():
 def test_an_explicit_quorum_setting_wins():
     verdicts = [v("a", S.MAJOR_OUTAGE), v("b", S.OPERATIONAL), v("c", S.OPERATIONAL)]
     assert decide(verdicts, configured=3, setting=1).status == S.MAJOR_OUTAGE
+
+
+def test_the_figure_is_the_worst_one_a_quorum_of_regions_measured():
+    # All operational: at least two regions see 342 ms or worse, whatever order they come in.
+    verdicts = [v("eu-north", S.OPERATIONAL, figure=168), v("us-east", S.OPERATIONAL, figure=342),
+                v("ap-south", S.DEGRADED_PERFORMANCE, figure=1100)]  # fmt: skip
+    assert decide(verdicts, configured=3).figure == 342
+    assert decide(list(reversed(verdicts)), configured=3).figure == 342
+    # Where lower is worse (a success rate), the second lowest.
+    rates = [
+        v("a", S.OPERATIONAL, figure=99.9),
+        v("b", S.OPERATIONAL, figure=99.5),
+        v("c", S.OPERATIONAL, figure=99.7),
+    ]
+    assert decide(rates, configured=3, higher_is_worse=False).figure == 99.7
