@@ -591,6 +591,14 @@ STATUS_SNAPSHOT_KEEP = env_int("STATUS_SNAPSHOT_KEEP", 2)
 DEGRADED_RECHECK_SECONDS = env_int("DEGRADED_RECHECK_SECONDS", 1)
 
 
+# Backups (manage.py backup and restore, docs/operations.md)
+
+# Where a backup goes when no --output is given.
+BACKUP_DIR = Path(env_str("BACKUP_DIR", str(VAR_DIR / "backups")))
+# pg_dump and pg_restore are stopped after this long, rather than hang a scheduled backup.
+BACKUP_TIMEOUT_SECONDS = env_int("BACKUP_TIMEOUT_SECONDS", 3600)
+
+
 # Platform metrics
 
 # Empty: /metrics is open, as most exporters are.
