@@ -9,6 +9,8 @@ it died. SMTP cannot close that window (RFC 1047: the server has the mail before
 hears "250"); the marks bound it (`SentMarks`): a batch's accepted rows are marked in one UPDATE
 at its end, or every MARK_WITHIN_SECONDS against a server slow enough to make a batch last
 longer. So a killed worker sends again at most one batch, each mail with its Message-ID.
+A worker cut off from the database stops sending before its lease ends (`deliver_batch`), and
+writes nothing on its return to rows the sweep has since given to another worker (`Claim`).
 """
 
 import datetime as dt
@@ -42,9 +44,26 @@ def retry_delay(attempts: int) -> dt.timedelta:
     return dt.timedelta(seconds=step / 2 + random.uniform(0, step / 2))  # jitter, not secrets
 
 
-def claim(*, channel: str, size: int, now: dt.datetime | None = None) -> list[int]:
-    """Leases up to `size` due pending rows of `channel` to this worker; returns their ids."""
+@dataclass(frozen=True)
+class Claim:
+    """Rows leased to this worker. Their lease's end doubles as the claim's mark: every later
+    write of the worker names it, so once the sweep has given the rows to another worker (a
+    node cut off from the database for longer than the lease), nothing this one writes on its
+    return touches them."""
+
+    ids: list[int]
+    lease_until: dt.datetime | None = None
+
+    def rows(self):
+        return Delivery.objects.filter(
+            pk__in=self.ids, state=DeliveryState.SENDING, lease_until=self.lease_until
+        )
+
+
+def claim(*, channel: str, size: int, now: dt.datetime | None = None) -> Claim:
+    """Leases up to `size` due pending rows of `channel` to this worker."""
     now = now or timezone.now()
+    lease_until = now + dt.timedelta(seconds=settings.NOTIFY_LEASE_SECONDS)
     with transaction.atomic():
         ids = list(
             Delivery.objects.select_for_update(skip_locked=True)
@@ -53,17 +72,15 @@ def claim(*, channel: str, size: int, now: dt.datetime | None = None) -> list[in
             .values_list("pk", flat=True)[:size]
         )
         if not ids:
-            return []
+            return Claim(ids=[])
         claimed = Delivery.objects.filter(pk__in=ids, state=DeliveryState.PENDING).update(
-            state=DeliveryState.SENDING,
-            lease_until=now + dt.timedelta(seconds=settings.NOTIFY_LEASE_SECONDS),
-            attempts=F("attempts") + 1,
+            state=DeliveryState.SENDING, lease_until=lease_until, attempts=F("attempts") + 1
         )
         if claimed != len(ids):
             # Only possible without row locks (SQLite serialises writers instead); start over.
             transaction.set_rollback(True)
-            return []
-    return ids
+            return Claim(ids=[])
+    return Claim(ids=ids, lease_until=lease_until)
 
 
 @dataclass
@@ -85,7 +102,8 @@ class SentMarks:
     channel wants marked at once) in one UPDATE before the next group goes out. An UPDATE per
     mail would cost more than the mail against a fast server."""
 
-    def __init__(self) -> None:
+    def __init__(self, claim: Claim) -> None:
+        self.claim = claim
         self.unmarked: list[int] = []
         self.marked = 0
         self.last_mark_at = time.monotonic()
@@ -97,7 +115,7 @@ class SentMarks:
 
     def flush(self) -> None:
         if self.unmarked:
-            Delivery.objects.filter(pk__in=self.unmarked, state=DeliveryState.SENDING).update(
+            self.claim.rows().filter(pk__in=self.unmarked).update(
                 state=DeliveryState.SENT, sent_at=timezone.now(), lease_until=None, last_error=""
             )
             self.marked += len(self.unmarked)
@@ -105,7 +123,7 @@ class SentMarks:
         self.last_mark_at = time.monotonic()
 
 
-def _record_failure(result: Result, report: BatchReport) -> None:
+def _record_failure(result: Result, report: BatchReport, claim: Claim) -> None:
     delivery, now = result.delivery, timezone.now()
     give_up = result.permanent or delivery.attempts >= settings.NOTIFY_MAX_ATTEMPTS
     fields: dict[str, object] = {"lease_until": None, "last_error": result.error[:2000]}
@@ -120,10 +138,10 @@ def _record_failure(result: Result, report: BatchReport) -> None:
     else:
         fields.update(state=DeliveryState.PENDING, next_attempt_at=now + retry_delay(delivery.attempts))
         report.retried += 1
-    Delivery.objects.filter(pk=delivery.pk, state=DeliveryState.SENDING).update(**fields)
+    claim.rows().filter(pk=delivery.pk).update(**fields)
 
 
-def deliver_batch(ids: list[int]) -> BatchReport:
+def deliver_batch(claim: Claim) -> BatchReport:
     """Sends claimed rows through their channel and records each outcome.
 
     Stops early, handing the unsent rows back, once three quarters of the lease are used: past
@@ -132,7 +150,7 @@ def deliver_batch(ids: list[int]) -> BatchReport:
     lease_ends_soon = time.monotonic() + settings.NOTIFY_LEASE_SECONDS * 0.75
     report = BatchReport()
     deliveries = list(
-        Delivery.objects.filter(pk__in=ids, state=DeliveryState.SENDING)
+        claim.rows()
         .select_related("update__incident", "status_change__component__group", "subscriber")
         .order_by("id")
     )
@@ -140,12 +158,12 @@ def deliver_batch(ids: list[int]) -> BatchReport:
     # to rest with the resolving update still gets that update: only unsubscribing counts.)
     gone = [d.pk for d in deliveries if d.subscriber.unsubscribed_at is not None]
     if gone:
-        Delivery.objects.filter(pk__in=gone).delete()
+        claim.rows().filter(pk__in=gone).delete()
         report.dropped = len(gone)
     deliveries = [d for d in deliveries if d.subscriber.unsubscribed_at is None]
     if not deliveries:
         return report
-    sent = SentMarks()
+    sent = SentMarks(claim)
     unreported = {d.pk for d in deliveries}
     results = CHANNELS[Channel(deliveries[0].channel)].send(deliveries)
     for item in results:
@@ -153,11 +171,11 @@ def deliver_batch(ids: list[int]) -> BatchReport:
         for result in group:
             unreported.discard(result.delivery.pk)
             if not result.ok:
-                _record_failure(result, report)
+                _record_failure(result, report, claim)
         sent.add([result.delivery.pk for result in group if result.ok], group=isinstance(item, list))
         if unreported and time.monotonic() > lease_ends_soon:
             results.close()
-            _hand_back(unreported)
+            _hand_back(claim, unreported)
             break
     sent.flush()
     report.sent += sent.marked
@@ -172,9 +190,9 @@ def deliver_batch(ids: list[int]) -> BatchReport:
     return report
 
 
-def _hand_back(ids: set[int]) -> None:
+def _hand_back(claim: Claim, ids: set[int]) -> None:
     """Returns rows this worker claimed but did not try, without counting an attempt."""
-    Delivery.objects.filter(pk__in=ids, state=DeliveryState.SENDING).update(
+    claim.rows().filter(pk__in=ids).update(
         state=DeliveryState.PENDING, lease_until=None, attempts=F("attempts") - 1
     )
 
@@ -199,9 +217,9 @@ def deliver_due(*, seconds: float, channels: Iterable[Channel] | None = None) ->
                 if time.monotonic() < idle_until[channel]:
                     skipped.append(channel)
                     continue
-                ids = claim(channel=channel, size=getattr(settings, transport.batch_size_setting))
-                if ids:
-                    report.add(deliver_batch(ids))
+                claimed = claim(channel=channel, size=getattr(settings, transport.batch_size_setting))
+                if claimed.ids:
+                    report.add(deliver_batch(claimed))
                     progressed = True
                 else:
                     idle_until[channel] = time.monotonic() + IDLE_CHANNEL_SECONDS

@@ -19,10 +19,10 @@ pytestmark = pytest.mark.django_db
 
 
 def queries_to_deliver(channel: str) -> int:
-    ids = outbox.claim(channel=channel, size=100)
+    claimed = outbox.claim(channel=channel, size=100)
     with CaptureQueriesContext(connection) as queries:
-        report = outbox.deliver_batch(ids)
-    assert report.sent == len(ids)
+        report = outbox.deliver_batch(claimed)
+    assert report.sent == len(claimed.ids)
     return len(queries.captured_queries)
 
 

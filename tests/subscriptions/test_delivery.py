@@ -216,7 +216,7 @@ def test_a_worker_killed_mid_batch_leaves_nobody_missing(smtp_sink, settings, ma
     for n in range(100):
         make_subscriber(f"r{n}@example.com")
     declare()
-    ids = outbox.claim(channel="email", size=40)
+    ids = outbox.claim(channel="email", size=40).ids
     batch = list(Delivery.objects.filter(pk__in=ids).select_related("update__incident", "subscriber"))
     results = email_channel.EmailChannel().send(batch)
     for _ in range(15):
@@ -236,6 +236,30 @@ def test_a_worker_killed_mid_batch_leaves_nobody_missing(smtp_sink, settings, ma
     assert set(received) == keys  # none missing
     assert len(received) - len(set(received)) == 15  # duplicates only from the crashed lease window
     assert set(Delivery.objects.values_list("state", flat=True)) == {DeliveryState.SENT}
+
+
+def test_a_worker_back_after_its_lease_was_taken_over_sends_and_writes_nothing_of_those_rows(
+    smtp_sink, settings, make_subscriber, declare
+):
+    """A node cut off from the database for longer than its lease: the sweep gave its rows to
+    another worker, which sent them. The first node's batch, once it runs, must neither send
+    them again nor hand them back, mark or fail them under the other worker's lease."""
+    for n in range(5):
+        make_subscriber(f"r{n}@example.com")
+    declare()
+    stale = outbox.claim(channel="email", size=5)
+    with later(minutes=settings.NOTIFY_LEASE_SECONDS / 60 + 1):
+        assert notify.sweep()["released"] == 5
+        taken = outbox.claim(channel="email", size=5)
+    assert sorted(taken.ids) == sorted(stale.ids)
+
+    report = outbox.deliver_batch(stale)
+
+    assert (report.sent, report.retried, report.failed) == (0, 0, 0)
+    assert smtp_sink.messages == []
+    assert Delivery.objects.filter(state=DeliveryState.SENDING, lease_until=taken.lease_until).count() == 5
+    assert outbox.deliver_batch(taken).sent == 5
+    assert len(smtp_sink.messages) == 5
 
 
 def test_unsubscribing_after_publication_stops_the_mail(smtp_sink, make_subscriber, declare):
@@ -307,9 +331,9 @@ def test_a_batch_slower_than_its_lease_hands_the_rest_back(
         return await accept(*args)
 
     smtp_sink.handle_DATA = slow_server
-    ids = outbox.claim(channel="email", size=5)
+    claimed = outbox.claim(channel="email", size=5)
 
-    report = outbox.deliver_batch(ids)
+    report = outbox.deliver_batch(claimed)
 
     assert report.sent == 2  # the third would have started past three quarters of the lease
     untried = Delivery.objects.filter(state=DeliveryState.PENDING)

@@ -39,7 +39,7 @@ def test_concurrent_workers_claim_disjoint_rows(make_subscriber, declare):
     def worker():
         barrier.wait()
         try:
-            claimed.append(outbox.claim(channel="email", size=25))
+            claimed.append(outbox.claim(channel="email", size=25).ids)
         finally:
             connection.close()
 
