@@ -39,7 +39,14 @@ class DocumentError(Exception):
 
 
 class _Loader(yaml.SafeLoader):
-    """YAML's safe loader without its implicit dates: `2026-03-01` stays the text the schema reads."""
+    """YAML's safe loader without its implicit dates (`2026-03-01` stays the text the schema
+    reads) and without aliases: a few bytes of nested aliases expand to gigabytes once walked."""
+
+    def compose_node(self, parent, index):
+        if self.check_event(yaml.AliasEvent):
+            mark = self.peek_event().start_mark
+            raise yaml.composer.ComposerError(None, None, "aliases (*name) are not allowed", mark)
+        return super().compose_node(parent, index)
 
 
 _Loader.yaml_implicit_resolvers = {
