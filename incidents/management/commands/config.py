@@ -58,8 +58,8 @@ class Command(BaseCommand):
         plan = preview_configuration(_read(file), environ=os.environ, prune=prune)
         for change in plan.changes:
             self.stdout.write(change_text(change.as_dict()))
-        if not plan.writes:
-            self.stdout.write("no changes")
+        count = len(plan.writes)
+        self.stdout.write(f"{count} change{'s' if count != 1 else ''} would be applied" if count else "no changes")
 
     def handle_apply(self, *, file: str, prune: bool, **options):
         applied = apply_configuration(_read(file), actor=None, environ=os.environ, prune=prune)
@@ -67,7 +67,8 @@ class Command(BaseCommand):
             self.stdout.write(change_text(change.as_dict()))
         for key, token in applied.push_tokens.items():
             self.stdout.write(f'push token of probe "{key}" (shown once): {token}')
-        self.stdout.write(f"{len(applied.plan.writes)} changes applied" if applied.plan.writes else "no changes")
+        count = len(applied.plan.writes)
+        self.stdout.write(f"{count} change{'s' if count != 1 else ''} applied" if count else "no changes")
 
 
 def _read(file: str) -> object:
