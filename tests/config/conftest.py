@@ -7,6 +7,7 @@ import yaml
 
 from incidents.configuration.document import to_yaml
 from incidents.configuration.export import export_document
+from tests.api.conftest import client_as, token_for  # noqa: F401 (the API tests' personas)
 
 
 @pytest.fixture
