@@ -118,7 +118,9 @@ class ConfigurationViewSet(ApiViewSet):
         """The JSON Schema every configuration document is checked against first."""
         return Response(schema())
 
-    @extend_schema(operation_id="config_diff", request=DOCUMENT, parameters=[PRUNE], responses={200: PlanSerializer})
+    @extend_schema(
+        operation_id="config_diff", request=DOCUMENT, parameters=[PRUNE], responses={200: PlanSerializer}
+    )
     def diff(self, request, *args, **kwargs):
         """What applying the document would change, each change in words; writes nothing."""
         try:

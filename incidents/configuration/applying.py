@@ -108,7 +108,15 @@ def _save_group(entry: Entry, row: ComponentGroup | None, *, actor, applied) -> 
 def _save_component(entry: Entry, row: Component | None, *, actor, applied) -> None:
     component = row or Component()
     values = entry.values
-    for name in ("slug", "name", "description", "position", "status_mode", "showcase", "only_show_if_degraded"):
+    for name in (
+        "slug",
+        "name",
+        "description",
+        "position",
+        "status_mode",
+        "showcase",
+        "only_show_if_degraded",
+    ):
         setattr(component, name, values[name])
     component.group = ComponentGroup.objects.get(slug=values["group"]) if values["group"] else None
     component.start_date = dt.date.fromisoformat(values["start_date"]) if values["start_date"] else None
@@ -144,7 +152,17 @@ def _save_probe(entry: Entry, row: Probe | None, *, actor, applied) -> None:
     values = entry.values
     component, metric = values["metric"].split("/", 1)
     probe.metric = Metric.objects.get(component__slug=component, slug=metric)
-    for name in ("name", "kind", "enabled", "url", "config", "interval", "timeout", "connect_timeout", "read_timeout"):
+    for name in (
+        "name",
+        "kind",
+        "enabled",
+        "url",
+        "config",
+        "interval",
+        "timeout",
+        "connect_timeout",
+        "read_timeout",
+    ):
         setattr(probe, name, values[name])
     regions = list(ProbeRegion.objects.filter(name__in=values["regions"]))
     save_probe(probe, actor=actor, regions=regions)

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from incidents.api.probe_serializers import ProbeSerializer
 from incidents.api.serializers import ComponentGroupSerializer, ComponentSerializer, MetricSerializer
@@ -18,7 +19,7 @@ from incidents.forms.regions import ProbeRegionForm
 from incidents.forms.update_templates import UpdateTemplateForm
 from incidents.intake.rules import validate_rule
 from incidents.intake.serializers import AlertRuleSerializer
-from incidents.models import AlertRule, Component, ComponentGroup, Metric, Probe, UpdateTemplate
+from incidents.models import AlertRule, Component, Metric, Probe, UpdateTemplate
 from incidents.services.component_limits import check_room_for_components
 from incidents.services.probes import validate_probe
 
@@ -28,12 +29,14 @@ from .document import DocumentError, Problem, path_text, schema_problems
 from .export import Stored, stored_rows
 from .sections import SECTIONS, THRESHOLDS, normalized
 
-# What each section's entries refer to: (the entry's key, the section it names, what it is called).
+UNKNOWN_GROUP = gettext_lazy('unknown group "%(name)s"')
+UNKNOWN_COMPONENT = gettext_lazy('unknown component "%(name)s"')
+# What each section's entries refer to: (the entry's field, the section it names, the refusal).
 REFERENCES = {
-    "components": [("group", "groups", "group")],
-    "metrics": [("component", "components", "component")],
-    "probes": [("metric", "metrics", "metric")],
-    "alert_rules": [("component", "components", "component")],
+    "components": [("group", "groups", UNKNOWN_GROUP)],
+    "metrics": [("component", "components", UNKNOWN_COMPONENT)],
+    "probes": [("metric", "metrics", gettext_lazy('unknown metric "%(name)s"'))],
+    "alert_rules": [("component", "components", UNKNOWN_COMPONENT)],
 }
 # The field of each section's entries that its key is made of, where a duplicate is reported.
 KEY_FIELDS = {
@@ -117,7 +120,10 @@ def _entries(name: str, raw: list, environ: Mapping[str, str], problems: list[Pr
         path = path_text([name, index])
         values = normalized(section, item) if isinstance(item, dict) else section.defaults()
         if name == "probes":
-            values = {**values, **credentials.resolved({"url": values["url"], "config": values["config"]}, environ)}
+            values = {
+                **values,
+                **credentials.resolved({"url": values["url"], "config": values["config"]}, environ),
+            }
         key = section.key(values)
         if key in first_at and isinstance(item, dict):
             problems.append(
@@ -139,12 +145,10 @@ def _entry_problems(name: str, entry: Entry, source: dict, checked: Checked, env
 
 def _reference_problems(name: str, entry: Entry, checked: Checked) -> list[Problem]:
     problems = []
-    for key, target, called in REFERENCES.get(name, []):
+    for key, target, refusal in REFERENCES.get(name, []):
         value = entry.values.get(key)
-        if name == "metrics" or value is not None:
-            if isinstance(value, str) and value not in checked.references[target]:
-                message = _('unknown %(kind)s "%(name)s"') % {"kind": called, "name": value}
-                problems.append(Problem(f"{entry.path}.{key}", message))
+        if isinstance(value, str) and value not in checked.references[target]:
+            problems.append(Problem(f"{entry.path}.{key}", str(refusal) % {"name": value}))
     if name == "probes":
         for index, region in enumerate(entry.values.get("regions") or []):
             if isinstance(region, str) and region not in checked.references["regions"]:
@@ -179,13 +183,17 @@ def _error_problems(path: str, errors, renamed: dict[str, str] | None = None) ->
             problems += _error_problems(where, messages)
         elif messages:
             first = messages[0]
-            problems += _error_problems(where, first) if isinstance(first, dict) else [Problem(where, str(first))]
+            problems += (
+                _error_problems(where, first) if isinstance(first, dict) else [Problem(where, str(first))]
+            )
     return problems
 
 
 def _validation_problems(path: str, error: ValidationError, renamed: dict[str, str] | None = None):
     if hasattr(error, "error_dict"):
-        return _error_problems(path, {name: errors[0].messages for name, errors in error.error_dict.items()}, renamed)
+        return _error_problems(
+            path, {name: errors[0].messages for name, errors in error.error_dict.items()}, renamed
+        )
     return [Problem(path, error.messages[0])]
 
 
@@ -230,7 +238,17 @@ METRIC_FIELDS = (
     "higher_is_worse",
     "position",
 )
-PROBE_FIELDS = ("name", "kind", "enabled", "url", "config", "interval", "timeout", "connect_timeout", "read_timeout")
+PROBE_FIELDS = (
+    "name",
+    "kind",
+    "enabled",
+    "url",
+    "config",
+    "interval",
+    "timeout",
+    "connect_timeout",
+    "read_timeout",
+)
 RULE_FIELDS = ("name", "source", "matchers", "status", "open_incident", "position", "enabled")
 THRESHOLD_PATHS = {field_name: f"thresholds.{status}" for status, field_name in THRESHOLDS.items()}
 
@@ -238,7 +256,10 @@ THRESHOLD_PATHS = {field_name: f"thresholds.{status}" for status, field_name in 
 def metric_fields(values: dict) -> dict:
     """A metric entry as the API's fields (thresholds by their model fields)."""
     thresholds = values.get("thresholds") if isinstance(values.get("thresholds"), dict) else {}
-    return {**_plain(values, METRIC_FIELDS), **{field_name: thresholds.get(status) for status, field_name in THRESHOLDS.items()}}
+    return {
+        **_plain(values, METRIC_FIELDS),
+        **{field_name: thresholds.get(status) for status, field_name in THRESHOLDS.items()},
+    }
 
 
 def _group_problems(entry: Entry, checked: Checked) -> list[Problem]:
@@ -289,7 +310,9 @@ def file_components(checked: Checked) -> dict[str, Component]:
     if "components" not in checked.sections:
         return {key: stored.row for key, stored in checked.stored["components"].items()}
     return {
-        entry.key: Component(slug=entry.key, name=entry.values.get("name"), status_mode=entry.values.get("status_mode"))
+        entry.key: Component(
+            slug=entry.key, name=entry.values.get("name"), status_mode=entry.values.get("status_mode")
+        )
         for entry in checked.sections["components"]
     }
 
@@ -353,10 +376,7 @@ def _room_problems(checked: Checked) -> list[Problem]:
     entries = checked.sections.get("components", [])
     adding = sum(1 for entry in entries if entry.key not in checked.stored["components"])
     try:
-        check_room_for_components(adding=adding) if adding else None
+        check_room_for_components(adding=adding)
     except ValidationError as error:
         return [Problem("components", error.messages[0])]
     return []
-
-
-__all__ = ["Checked", "Entry", "check_document", "ComponentGroup"]

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.utils.translation import gettext as _
 
-from incidents.models import Component, ComponentStatusChange, Incident, IntakeAlert, Metric, Sample
+from incidents.models import Component, ComponentStatusChange, Incident, IntakeAlert, Sample
 
 from . import credentials
 from .checking import Checked, Entry
@@ -58,7 +58,9 @@ class Plan:
         return [change for change in self.changes if change.action != KEPT]
 
     def entries(self, section: str, action: str) -> list[Entry]:
-        keys = {change.key for change in self.changes if change.section == section and change.action == action}
+        keys = {
+            change.key for change in self.changes if change.section == section and change.action == action
+        }
         return [entry for entry in self.checked.sections.get(section, []) if entry.key in keys]
 
     def removed(self, section: str) -> list[Stored]:
@@ -120,10 +122,10 @@ def plan_changes(checked: Checked, *, prune: bool) -> Plan:
 def history_of(component: Component) -> list[str]:
     """What a component has been through, in words; empty when nothing."""
     counts = [
-        (Incident.objects.filter(components=component).count(), _("%(n)s incidents")),
-        (ComponentStatusChange.objects.filter(component=component).count(), _("%(n)s status changes")),
-        (Sample.objects.filter(metric__component=component).count(), _("%(n)s samples")),
-        (IntakeAlert.objects.filter(component=component).count(), _("%(n)s alerts")),
+        (Incident.objects.filter(components=component).count(), _("incidents: %(n)s")),
+        (ComponentStatusChange.objects.filter(component=component).count(), _("status changes: %(n)s")),
+        (Sample.objects.filter(metric__component=component).count(), _("samples: %(n)s")),
+        (IntakeAlert.objects.filter(component=component).count(), _("alerts: %(n)s")),
     ]
     return [text % {"n": count} for count, text in counts if count]
 
@@ -140,7 +142,9 @@ def _refused_removals(plan: Plan) -> list[Problem]:
     for stored in plan.removed("metrics"):
         samples = Sample.objects.filter(metric=stored.row).count()
         if samples:
-            message = _('metric "%(key)s" has %(n)s samples and is not removed: keep it in the file') % {
+            message = _(
+                'metric "%(key)s" has history (samples: %(n)s) and is not removed: keep it in the file'
+            ) % {
                 "key": f"{stored.row.component.slug}/{stored.row.slug}",
                 "n": samples,
             }
@@ -152,6 +156,3 @@ def _refused_removals(plan: Plan) -> list[Problem]:
             }
             problems.append(Problem("regions", message))
     return problems
-
-
-__all__ = ["ADDED", "CHANGED", "KEPT", "REMOVED", "Change", "Metric", "Plan", "plan_changes"]

@@ -210,4 +210,3 @@ def normalized(section: Section, entry: dict) -> dict:
     if section.name == "probes" and isinstance(full.get("regions"), list):
         full["regions"] = sorted(full["regions"], key=str)
     return full
-

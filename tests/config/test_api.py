@@ -4,8 +4,8 @@ import pytest
 import yaml
 
 from incidents.models import AuditEvent, Component, TokenScope
-from tests.conftest import database_rows
 from tests.config.conftest import exported
+from tests.conftest import database_rows
 
 
 def renamed() -> dict:
@@ -34,7 +34,10 @@ def test_diff_and_apply_by_an_admin_token(client_as, latency_metric):
     diff = client.post("/api/v1/config/diff/", renamed(), format="json")
     assert diff.status_code == 200
     assert diff.json()["applied"] == 1
-    assert diff.json()["changes"][0]["text"] == 'component "webhooks": name.en "Webhook delivery" → "Public webhooks"'
+    assert (
+        diff.json()["changes"][0]["text"]
+        == 'component "webhooks": name.en "Webhook delivery" → "Public webhooks"'
+    )
     assert Component.objects.get().name["en"] == "Webhook delivery"
 
     body = yaml.safe_dump(renamed(), allow_unicode=True)
@@ -66,7 +69,9 @@ def test_a_document_with_mistakes_is_a_400_naming_each_path_and_changes_nothing(
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("persona", ["anonymous", "outsider", "viewer", "responder", "read_token"])
-def test_others_may_neither_read_nor_apply_the_configuration(client_as, persona, latency_metric, token_for, admin):
+def test_others_may_neither_read_nor_apply_the_configuration(
+    client_as, persona, latency_metric, token_for, admin
+):
     client = client_as(persona)
     before = database_rows()
 

@@ -10,8 +10,8 @@ from django.core.management.base import CommandError
 from incidents.editor.audit_text import describe
 from incidents.models import AuditEvent, Component, Metric, Probe, Subject
 from incidents.services.metrics import record_sample
-from tests.conftest import database_rows
 from tests.config.conftest import exported
+from tests.conftest import database_rows
 
 
 def run(*args) -> list[str]:
@@ -54,7 +54,9 @@ def test_applying_makes_the_changes_once_and_audits_them_in_words(edited, admin)
     assert Component.objects.get(slug="webhooks").name["en"] == "Public webhooks"
     assert Metric.objects.get(slug="delay").major_outage_threshold is None
     probe = Probe.objects.get(name="delay-push")
-    assert probe.push_token_hash and any(line.startswith('push token of probe "webhooks/delay"') for line in lines)
+    assert probe.push_token_hash and any(
+        line.startswith('push token of probe "webhooks/delay"') for line in lines
+    )
     event = AuditEvent.objects.get(action="configuration.applied")
     assert event.subject_type == Subject.CONFIGURATION
     line = describe(event, "en")
@@ -96,8 +98,8 @@ def test_pruning_refuses_a_component_with_history_and_changes_nothing(latency_me
     with pytest.raises(CommandError, match="nothing was changed"):
         call_command("config", "apply", "--prune", path, stderr=errors)
 
-    assert 'component "webhooks" has history (1 samples) and is not removed' in errors.getvalue()
-    assert 'metric "webhooks/delay" has 1 samples' in errors.getvalue()
+    assert 'component "webhooks" has history (samples: 1) and is not removed' in errors.getvalue()
+    assert 'metric "webhooks/delay" has history (samples: 1)' in errors.getvalue()
     assert database_rows() == before
 
 
@@ -121,7 +123,9 @@ def test_a_changed_credential_is_said_without_its_values(latency_metric, config_
     monkeypatch.setenv("DELAY_TOKEN", "Bearer second-secret")
     lines = run("diff", path)
 
-    assert lines[0] == 'probe "webhooks/delay": config.headers.Authorization changed (a credential, not shown)'
+    assert (
+        lines[0] == 'probe "webhooks/delay": config.headers.Authorization changed (a credential, not shown)'
+    )
     assert "secret" not in " ".join(lines).replace("(a credential, not shown)", "")
     run("apply", path)
     assert "second-secret" not in str(list(AuditEvent.objects.values("before", "after")))

@@ -25,10 +25,22 @@ CONFIGURATION_ROWS = {
         ("slug",),
         {"id", "public_id", "created_at", "updated_at", "status", "status_changed_at", "group"},
     ),
-    Metric: (("component__slug", "slug"), {"id", "created_at", "updated_at", "latest_value", "latest_at", "component"}),
+    Metric: (
+        ("component__slug", "slug"),
+        {"id", "created_at", "updated_at", "latest_value", "latest_at", "component"},
+    ),
     Probe: (
         ("metric__component__slug", "metric__slug"),
-        {"id", "public_id", "created_at", "updated_at", "next_run_at", "push_token_hash", "webhook_secret", "metric"},
+        {
+            "id",
+            "public_id",
+            "created_at",
+            "updated_at",
+            "next_run_at",
+            "push_token_hash",
+            "webhook_secret",
+            "metric",
+        },
     ),
     ProbeRegion: (("name",), {"id", "created_at", "key_generation"}),
     UpdateTemplate: (("language", "kind", "name"), {"id", "created_at", "updated_at", "version"}),
@@ -48,7 +60,8 @@ def configuration_rows() -> dict:
             found[tuple(values[k] for k in key)] = {name: values[name] for name in fields}
         rows[model.__name__] = found
     rows["probe regions"] = {
-        (p.metric.component.slug, p.metric.slug): sorted(r.name for r in p.regions.all()) for p in Probe.objects.all()
+        (p.metric.component.slug, p.metric.slug): sorted(r.name for r in p.regions.all())
+        for p in Probe.objects.all()
     }
     return rows
 
@@ -95,7 +108,9 @@ def test_an_export_is_sorted_by_slug_and_names_objects_never_by_id(latency_metri
 
 
 @pytest.mark.django_db
-def test_credentials_are_exported_as_references_to_variables_and_never_as_values(latency_metric, admin, monkeypatch):
+def test_credentials_are_exported_as_references_to_variables_and_never_as_values(
+    latency_metric, admin, monkeypatch
+):
     save_probe(
         Probe(
             name="Delay",

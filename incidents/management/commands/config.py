@@ -59,7 +59,9 @@ class Command(BaseCommand):
         for change in plan.changes:
             self.stdout.write(change_text(change.as_dict()))
         count = len(plan.writes)
-        self.stdout.write(f"{count} change{'s' if count != 1 else ''} would be applied" if count else "no changes")
+        self.stdout.write(
+            f"{count} change{'s' if count != 1 else ''} would be applied" if count else "no changes"
+        )
 
     def handle_apply(self, *, file: str, prune: bool, **options):
         applied = apply_configuration(_read(file), actor=None, environ=os.environ, prune=prune)
