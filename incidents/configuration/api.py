@@ -5,6 +5,7 @@ every probe target. A document comes as JSON or YAML (Content-Type application/y
 one is a 400 naming each mistake by its path, {"components[3].group": ["unknown group …"]}.
 """
 
+import json
 import os
 
 from django.utils.translation import gettext_lazy as _
@@ -34,7 +35,8 @@ class YamlRenderer(BaseRenderer):
     charset = "utf-8"
 
     def render(self, data, accepted_media_type=None, renderer_context=None):
-        return to_yaml(data).encode()
+        # Through JSON first: error bodies hold DRF's ErrorDetail strings, which YAML cannot write.
+        return to_yaml(json.loads(JSONRenderer().render(data) or b"null")).encode()
 
 
 class YamlParser(BaseParser):
@@ -98,12 +100,23 @@ class ConfigurationViewSet(ApiViewSet):
     renderer_classes = [JSONRenderer, YamlRenderer]
     serializer_class = PlanSerializer
 
+    def get_renderers(self):
+        # Only the export is offered as YAML; the answers of diff and apply are JSON.
+        if getattr(self, "action", None) == "export":
+            return super().get_renderers()
+        return [JSONRenderer()]
+
     def _prune(self) -> bool:
         return self.request.query_params.get("prune", "").lower() in ("1", "true", "yes")
 
     @extend_schema(
         operation_id="config_retrieve",
-        responses={200: OpenApiResponse(OpenApiTypes.OBJECT, description=_("The configuration document."))},
+        responses={
+            (200, media_type): OpenApiResponse(
+                OpenApiTypes.OBJECT, description=_("The configuration document.")
+            )
+            for media_type in ("application/json", "application/yaml")
+        },
     )
     def export(self, request, *args, **kwargs):
         """The configuration, as JSON or, with Accept: application/yaml, as the YAML file
