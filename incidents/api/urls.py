@@ -5,6 +5,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 from rest_framework.routers import DefaultRouter
 from rest_framework.urlpatterns import format_suffix_patterns
 
+from incidents.configuration.api import ConfigurationViewSet
 from incidents.importers.samples.api import SampleImportViewSet
 from incidents.importers.statuspage.api import StatuspageImportViewSet
 from incidents.intake.api import (
@@ -70,6 +71,10 @@ urlpatterns = [
         GrafanaIntakeViewSet.as_view({"post": "create"}),
         name="intake-grafana",
     ),
+    path("v1/config/", ConfigurationViewSet.as_view({"get": "export"}), name="config"),
+    path("v1/config/schema/", ConfigurationViewSet.as_view({"get": "json_schema"}), name="config-schema"),
+    path("v1/config/diff/", ConfigurationViewSet.as_view({"post": "diff"}), name="config-diff"),
+    path("v1/config/apply/", ConfigurationViewSet.as_view({"post": "apply"}), name="config-apply"),
     path("v1/", include(router.urls)),
     path("v2/", include((statuspage_patterns, "statuspage-v2"))),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),

@@ -2,6 +2,7 @@
 language ("Data exports: Under maintenance → Operational")."""
 
 import datetime as dt
+import json
 from collections import defaultdict
 from dataclasses import dataclass, field
 
@@ -83,6 +84,7 @@ SENTENCES = {
     "update_template.created": gettext_lazy("Update template %(subject)s created"),
     "update_template.changed": gettext_lazy("Update template %(subject)s changed"),
     "update_template.deleted": gettext_lazy("Update template %(subject)s deleted"),
+    "configuration.applied": gettext_lazy("Configuration applied"),
     "admin_created": gettext_lazy("%(type)s %(subject)s created in the admin"),
     "admin_changed": gettext_lazy("%(type)s %(subject)s changed in the admin"),
     "admin_deleted": gettext_lazy("%(type)s %(subject)s deleted in the admin"),
@@ -155,6 +157,17 @@ EMPTY = {
     "group_id": gettext_lazy("no group"),
     "role": gettext_lazy("No role"),
     "regions": gettext_lazy("every active region"),
+}
+
+# What each section of a configuration file holds, as a change names it ("component "api" added").
+CONFIGURATION_KINDS = {
+    "regions": gettext_lazy("region"),
+    "groups": gettext_lazy("group"),
+    "components": gettext_lazy("component"),
+    "metrics": gettext_lazy("metric"),
+    "probes": gettext_lazy("probe"),
+    "update_templates": gettext_lazy("update template"),
+    "alert_rules": gettext_lazy("alert rule"),
 }
 
 LONG_TEXT = 80  # longer values (Markdown bodies, postmortem sections) are named, not quoted
@@ -282,10 +295,42 @@ def details(event: AuditEvent, language: str, *, said: tuple[str, ...] = (), nam
     return lines
 
 
+def file_value(value) -> str:
+    """A value as a configuration file writes it (texts quoted), or "—" for none."""
+    return "—" if value is None else json.dumps(value, ensure_ascii=False)
+
+
+def change_text(change: dict) -> str:
+    """One change of a configuration file in words, in the active language; a credential's
+    change never says its values."""
+    kind, key, action = change["section"], change["key"], change["action"]
+    words = {"kind": CONFIGURATION_KINDS.get(kind, kind), "key": key}
+    if action == "added":
+        return _('%(kind)s "%(key)s" added') % words
+    if action == "removed":
+        return _('%(kind)s "%(key)s" removed') % words
+    if action == "kept":
+        return _('%(kind)s "%(key)s" is not in the file, kept') % words
+    words |= {"field": change["field"]}
+    if change.get("secret"):
+        return _('%(kind)s "%(key)s": %(field)s changed (a credential, not shown)') % words
+    words |= {"before": file_value(change.get("before")), "after": file_value(change.get("after"))}
+    if kind == "metrics" and change["field"].startswith("thresholds."):
+        words["status"] = change["field"].removeprefix("thresholds.")
+        if change.get("before") is None:
+            return _('threshold %(status)s of metric "%(key)s" added: %(after)s') % words
+        if change.get("after") is None:
+            return _('threshold %(status)s of metric "%(key)s" removed (was %(before)s)') % words
+        return _('threshold %(status)s of metric "%(key)s": %(before)s → %(after)s') % words
+    return _('%(kind)s "%(key)s": %(field)s %(before)s → %(after)s') % words
+
+
 def sentence(event: AuditEvent, language: str, names=None) -> tuple[str, list[str]]:
     """The event's sentence and the details it does not already say."""
     before, after = event.before or {}, event.after or {}
     subject = event.subject_label
+    if event.action == "configuration.applied":
+        return str(SENTENCES[event.action]), [change_text(change) for change in after.get("changes", [])]
     if event.action == "component.status_changed":
         text = _("%(subject)s: %(before)s → %(after)s") % {
             "subject": subject,

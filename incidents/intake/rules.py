@@ -26,7 +26,9 @@ def validate_rule(rule: AlertRule) -> None:
         rule.matchers = [str(matcher) for matcher in parse_matchers(rule.matchers)]
     except ValidationError as error:
         errors["matchers"] = error.messages
-    if rule.component_id and rule.component.status_mode != StatusMode.AUTOMATIC:
+    # The component may be one not saved yet (a configuration file checked before it is applied).
+    component = rule.component if rule.component_id or AlertRule.component.is_cached(rule) else None
+    if component is not None and component.status_mode != StatusMode.AUTOMATIC:
         errors["component"] = [
             _("Alerts set only components whose status is automatic; make this one automatic first.")
         ]

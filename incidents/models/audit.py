@@ -20,6 +20,7 @@ class Subject(models.TextChoices):
     ACTION_ITEM = "action_item", _("Action item")
     SUBSCRIBER = "subscriber", _("Subscriber")
     USER = "user", _("User")
+    CONFIGURATION = "configuration", _("Configuration")
 
 
 # Subjects whose changes are the first suspects in an outage (shown on the editor overview).
@@ -31,6 +32,7 @@ CONFIGURATION_SUBJECTS = (
     Subject.PROBE,
     Subject.PROBE_REGION,
     Subject.ALERT_RULE,
+    Subject.CONFIGURATION,
 )
 
 
