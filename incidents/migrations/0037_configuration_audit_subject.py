@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('incidents', '0035_probe_region_audit_subject'),
+        ('incidents', '0036_scheduler_lease'),
     ]
 
     operations = [
