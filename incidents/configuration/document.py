@@ -74,6 +74,8 @@ def parse_yaml(text: str | bytes) -> object:
         where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark else ""
         problem = getattr(error, "problem", None) or str(error)
         raise DocumentError([Problem("", f"not YAML: {where}{problem}")]) from None
+    except RecursionError:  # PyYAML composes nested collections recursively
+        raise DocumentError([Problem("", "not a configuration: nested too deeply")]) from None
 
 
 def to_yaml(document: dict) -> str:

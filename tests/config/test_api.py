@@ -94,3 +94,12 @@ def test_an_intake_token_is_refused(client_as, admin, token_for):
     client.credentials(HTTP_AUTHORIZATION=f"Bearer {token_for(admin, TokenScope.INTAKE)}")
 
     assert client.get("/api/v1/config/").status_code == 403
+
+
+def test_a_yaml_body_nested_too_deeply_is_a_400_and_changes_nothing(client_as, latency_metric):
+    before = database_rows()
+    body = "groups: " + "[" * 50000 + "]" * 50000
+    response = client_as("admin").post("/api/v1/config/apply/", body, content_type="application/yaml")
+    assert response.status_code == 400
+    assert "nested too deeply" in response.content.decode()
+    assert database_rows() == before

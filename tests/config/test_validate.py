@@ -130,3 +130,10 @@ def test_a_file_that_is_not_yaml_or_uses_aliases_is_refused_with_its_line(config
         with pytest.raises(CommandError):
             call_command("config", "validate", config_file(text), stderr=errors)
         assert expected in errors.getvalue()
+
+
+def test_a_file_nested_beyond_any_configuration_is_refused_not_crashed_on(config_file):
+    errors = io.StringIO()
+    with pytest.raises(CommandError):
+        call_command("config", "validate", config_file("a: " + "[" * 50000 + "]" * 50000), stderr=errors)
+    assert "nested too deeply" in errors.getvalue()
