@@ -32,6 +32,7 @@ from incidents.models import Channel, Delivery, DeliveryState
 from incidents.telemetry import instruments
 
 MARK_WITHIN_SECONDS = 0.25
+UNSENT = (DeliveryState.PENDING, DeliveryState.SENDING)
 # A channel whose claim found nothing is asked again after this long within a dispatch run.
 IDLE_CHANNEL_SECONDS = 1.0
 
@@ -46,10 +47,10 @@ def retry_delay(attempts: int) -> dt.timedelta:
 
 @dataclass(frozen=True)
 class Claim:
-    """Rows leased to this worker. Their lease's end doubles as the claim's mark: every later
-    write of the worker names it, so once the sweep has given the rows to another worker (a
-    node cut off from the database for longer than the lease), nothing this one writes on its
-    return touches them."""
+    """Rows leased to this worker. Their lease's end doubles as the claim's mark: what the worker
+    sends, fails or hands back names it, so once the sweep has given the rows to another worker
+    (a node cut off from the database for longer than the lease), this one neither sends them
+    nor changes them on its return; only its sent marks stand (what went out must not go again)."""
 
     ids: list[int]
     lease_until: dt.datetime | None = None
@@ -115,7 +116,8 @@ class SentMarks:
 
     def flush(self) -> None:
         if self.unmarked:
-            self.claim.rows().filter(pk__in=self.unmarked).update(
+            # Whoever holds them now: they went out, and rows released meanwhile must not go again.
+            Delivery.objects.filter(pk__in=self.unmarked, state__in=UNSENT).update(
                 state=DeliveryState.SENT, sent_at=timezone.now(), lease_until=None, last_error=""
             )
             self.marked += len(self.unmarked)

@@ -61,10 +61,19 @@ def _claim(owner_id: int, day: dt.date, item_ids: list[int]) -> OverdueReminder 
     except IntegrityError:  # created by a concurrent run between our read and our insert
         reminder = OverdueReminder.objects.get(owner_id=owner_id, day=day)
     # The conditional update is the claim: of two runs, only one moves the row out of pending.
+    # Its time marks the claim: a worker back after the watchdog released it writes nothing.
+    claimed_at = timezone.now()
     claimed = OverdueReminder.objects.filter(pk=reminder.pk, state=ReminderState.PENDING).update(
-        state=ReminderState.SENDING, item_ids=item_ids, claimed_at=timezone.now()
+        state=ReminderState.SENDING, item_ids=item_ids, claimed_at=claimed_at
     )
+    reminder.claimed_at = claimed_at
     return reminder if claimed else None
+
+
+def _ours(reminder: OverdueReminder):
+    return OverdueReminder.objects.filter(
+        pk=reminder.pk, state=ReminderState.SENDING, claimed_at=reminder.claimed_at
+    )
 
 
 def send_overdue_reminders(*, now: dt.datetime | None = None) -> int:
@@ -91,10 +100,9 @@ def send_overdue_reminders(*, now: dt.datetime | None = None) -> int:
             logger.warning(
                 "Overdue reminder to user %s not sent; retried next sweep", owner_id, exc_info=True
             )
-            OverdueReminder.objects.filter(pk=reminder.pk).update(
-                state=ReminderState.PENDING, claimed_at=None
-            )
+            _ours(reminder).update(state=ReminderState.PENDING, claimed_at=None)
             continue
+        # Marked whoever holds it now: it went out, and a released claim must not go out again.
         OverdueReminder.objects.filter(pk=reminder.pk).update(state=ReminderState.SENT, sent_at=now)
         sent += 1
     return sent
