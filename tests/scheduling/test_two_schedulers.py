@@ -20,7 +20,7 @@ from tests.processes import database_url
 pytestmark = [pytest.mark.redis, pytest.mark.system, pytest.mark.django_db(transaction=True)]
 
 ROOT = Path(__file__).resolve().parent.parent.parent
-LEASE = 1.5
+LEASE = 1.0
 PERIODS = 20
 # Jobs sent every second or two, so the test sees many slots of each.
 EVERY_SECOND = ("probes-dispatch", "probes-watchdog")
@@ -38,7 +38,7 @@ class Nodes:
             "SECRET_KEY": settings.SECRET_KEY,
             "STATUSPAGE_VAR_DIR": str(tmp_path),
             "SCHEDULER_LEASE_SECONDS": str(LEASE),
-            "SCHEDULER_RENEW_SECONDS": "0.5",
+            "SCHEDULER_RENEW_SECONDS": "0.3",
             "PROBE_DISPATCH_EVERY": "1",
             "NOTIFY_SWEEP_SECONDS": "2",
             "MAINTENANCE_SWEEP_SECONDS": "2",
