@@ -133,7 +133,9 @@ def platform(port: int) -> list[Child]:
         ),
         Child(
             "worker",
-            celery + ["worker", "-Q", "default,probes", "--concurrency", "2", "-l", "warning"],
+            # node.<name>: what the scheduler sends this machine alone (its own static snapshot).
+            celery
+            + ["worker", "-Q", f"default,probes,node.{node_name()}", "--concurrency", "2", "-l", "warning"],
             env=env,
         ),
         # Notifications get a worker of their own, so the first mail of an incident never waits
@@ -145,6 +147,11 @@ def platform(port: int) -> list[Child]:
         ),
         Child("scheduler", celery + ["beat", "-l", "warning"], env=env),
     ]
+
+
+def node_name() -> str:
+    """This machine's name among the nodes, as the settings read it (NODE_NAME, else the host name)."""
+    return os.environ.get("NODE_NAME") or socket.gethostname()
 
 
 def var_dir() -> Path:

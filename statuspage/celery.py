@@ -10,9 +10,15 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "statuspage.settings")
 
 
 class TaskInContext(Task):
-    """Every task runs in the site's language and time zone, whatever an earlier task left active."""
+    """Every task runs in the site's language and time zone, whatever an earlier task left active.
+    A periodic job sent by the scheduler runs only if its slot has not run yet (on any node)."""
 
     def __call__(self, *args, **kwargs):
+        from incidents.scheduling import runs
+
+        scheduled = kwargs.pop(runs.SLOT_ARGUMENT, None)
+        if scheduled is not None and not runs.claim(runs.Slot.from_argument(scheduled)):
+            return None
         with translation.override(settings.LANGUAGE_CODE), timezone.override(settings.STATUS_TIME_ZONE):
             return super().__call__(*args, **kwargs)
 

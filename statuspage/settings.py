@@ -1,6 +1,7 @@
 """Settings from the environment: defaults run everything on one machine; bad values fail at start-up."""
 
 import os
+import socket
 from pathlib import Path
 
 import dj_database_url
@@ -44,6 +45,14 @@ def env_int(name: str, default: int) -> int:
         return int(raw) if raw else default
     except ValueError:
         raise ImproperlyConfigured(f"{name} must be an integer, not {raw!r}") from None
+
+
+def env_float(name: str, default: float) -> float:
+    raw = os.environ.get(name, "")
+    try:
+        return float(raw) if raw else default
+    except ValueError:
+        raise ImproperlyConfigured(f"{name} must be a number, not {raw!r}") from None
 
 
 def env_list(name: str, default: list[str]) -> list[str]:
@@ -317,6 +326,20 @@ NOTIFY_SWEEP_SECONDS = env_int("NOTIFY_SWEEP_SECONDS", 60)
 COUNTER_PRUNE_SECONDS = env_int("COUNTER_PRUNE_SECONDS", 3600)
 # The snapshot is never older than this, even without publishes.
 STATUS_SNAPSHOT_INTERVAL_SECONDS = env_int("STATUS_SNAPSHOT_INTERVAL_SECONDS", 300)
+# Each node looks this often whether the site changed since its snapshot: publishes within it join one.
+STATUS_SNAPSHOT_DEBOUNCE_SECONDS = env_int("STATUS_SNAPSHOT_DEBOUNCE_SECONDS", 5)
+
+# Several nodes: every node runs a scheduler candidate; the one holding the lease sends the
+# periodic jobs (incidents/scheduling/, docs/deploy.md). The lease lasts SCHEDULER_LEASE_SECONDS
+# and its holder renews it every SCHEDULER_RENEW_SECONDS; a standby checks as often.
+NODE_NAME = env_str("NODE_NAME", "") or socket.gethostname()
+SCHEDULER_LEASE_SECONDS = env_float("SCHEDULER_LEASE_SECONDS", 15)
+SCHEDULER_RENEW_SECONDS = env_float("SCHEDULER_RENEW_SECONDS", 5)
+if not 0 < SCHEDULER_RENEW_SECONDS < SCHEDULER_LEASE_SECONDS:
+    raise ImproperlyConfigured("SCHEDULER_RENEW_SECONDS must be above 0 and below SCHEDULER_LEASE_SECONDS")
+CELERY_BEAT_SCHEDULER = "incidents.scheduling.scheduler:LeasedScheduler"
+# Claims of job slots are kept this long (far longer than any lease), then pruned.
+SCHEDULED_RUNS_KEPT_HOURS = env_int("SCHEDULED_RUNS_KEPT_HOURS", 24)
 # Synthetic samples for the demo metrics; `make run` turns it on.
 DEMO_FEED = env_bool("DEMO_FEED", False)
 DEMO_FEED_EVERY = env_int("DEMO_FEED_EVERY", 60)
@@ -330,8 +353,12 @@ _beat = [
     ("editor-overdue-reminders", "incidents.notify.overdue_reminders", OVERDUE_REMINDER_SWEEP_SECONDS, False),
     ("notify-sweep", "incidents.notify.sweep", NOTIFY_SWEEP_SECONDS, True),
     ("prune-expired-counters", "incidents.database.prune_counters", COUNTER_PRUNE_SECONDS, True),
+    ("scheduler-prune", "incidents.scheduling.prune", 3600, True),
     ("snapshot-export", "incidents.snapshot.export", STATUS_SNAPSHOT_INTERVAL_SECONDS, True),
+    ("snapshot-follow", "incidents.snapshot.follow", STATUS_SNAPSHOT_DEBOUNCE_SECONDS, True),
 ]
+# Each node's own jobs (its static snapshot): sent by every node's scheduler to `node.<NODE_NAME>`.
+SCHEDULER_NODE_JOBS = ("snapshot-export", "snapshot-follow")
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3" and PLANNER_STATISTICS_SECONDS > 0:
     _beat.append(
         ("database-statistics", "incidents.database.refresh_statistics", PLANNER_STATISTICS_SECONDS, True)
@@ -342,7 +369,6 @@ CELERY_BEAT_SCHEDULE = {
     name: {"task": task, "schedule": float(seconds), **({"options": {"expires": seconds}} if expires else {})}
     for name, task, seconds, expires in _beat
 }
-CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 
 
 # Public site
@@ -561,10 +587,16 @@ DEFAULT_EXCEPTION_REPORTER = "incidents.security.error_reports.SecretMaskingRepo
 # Builds of the public site's static snapshot, and a `current` symlink swapped atomically.
 STATUS_SNAPSHOT_DIR = Path(env_str("STATUS_SNAPSHOT_DIR", str(VAR_DIR / "snapshot")))
 STATUS_SNAPSHOT_KEEP = env_int("STATUS_SNAPSHOT_KEEP", 2)
-# Publishes within this many seconds join one snapshot.
-STATUS_SNAPSHOT_DEBOUNCE_SECONDS = env_int("STATUS_SNAPSHOT_DEBOUNCE_SECONDS", 5)
 # While the database is unreachable, each process retries it at most this often.
 DEGRADED_RECHECK_SECONDS = env_int("DEGRADED_RECHECK_SECONDS", 1)
+
+
+# Backups (manage.py backup and restore, docs/operations.md)
+
+# Where a backup goes when no --output is given.
+BACKUP_DIR = Path(env_str("BACKUP_DIR", str(VAR_DIR / "backups")))
+# pg_dump and pg_restore are stopped after this long, rather than hang a scheduled backup.
+BACKUP_TIMEOUT_SECONDS = env_int("BACKUP_TIMEOUT_SECONDS", 3600)
 
 
 # Platform metrics

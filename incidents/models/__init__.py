@@ -46,6 +46,7 @@ from .probes import (
     RunState,
 )
 from .regions import ProbeRegion, RegionHealth, queue_of
+from .scheduling import ScheduledRun, SchedulerLease
 from .security import Counter
 from .subscribers import (
     Channel,

@@ -25,7 +25,7 @@ from django.utils import timezone, translation
 
 from incidents import formatting, selectors
 from incidents.models import Component, Incident
-from incidents.public import snapshot_embeds, statuspage_v2
+from incidents.public import snapshot_embeds, statuspage_v2, versions
 from incidents.translation import language_codes
 
 logger = logging.getLogger(__name__)
@@ -86,6 +86,20 @@ def current_folder() -> Path | None:
 
 def read_manifest(folder: Path) -> dict:
     return json.loads((folder / MANIFEST).read_text())
+
+
+def is_behind() -> bool:
+    """True when the site changed since this node's snapshot was rendered, or there is none."""
+    folder = current_folder()
+    return folder is None or read_manifest(folder).get("content_version") != _content_version()
+
+
+def _content_version() -> int | None:
+    try:
+        return versions.content_version()
+    except Exception:  # the cache is down: a snapshot now is made all the same, and rendered again after
+        logger.warning("snapshot: the content version could not be read", exc_info=True)
+        return None
 
 
 def prefix(language: str) -> str:
@@ -194,6 +208,8 @@ def _copy_static(folder: Path) -> int:
 def export(destination: Path | None = None) -> Snapshot:
     """Renders the public site into a new folder and makes it current (one rename)."""
     generated_at = timezone.now().replace(microsecond=0)
+    # Read before rendering: a change made meanwhile leaves this snapshot behind, and it follows.
+    content_version = _content_version()
     base = root() if destination is None else Path(destination)
     builds = base / "builds"
     folder = builds / f"{generated_at:%Y%m%dT%H%M%SZ}-{uuid.uuid4().hex[:6]}"
@@ -239,6 +255,7 @@ def export(destination: Path | None = None) -> Snapshot:
     assets = _copy_static(folder)
     manifest = {
         "generated_at": generated_at.isoformat(),
+        "content_version": content_version,
         "languages": language_codes(),
         "default_language": settings.LANGUAGE_CODE,
         "files": files,

@@ -15,7 +15,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
 
-from incidents.public import cache_breaker, snapshot_schedule
+from incidents.public import cache_breaker
 
 CONTENT_KEY = "public:content-version"
 LIVE_KEY = "public:live-version"
@@ -88,10 +88,9 @@ def _or_none(read: Callable[[], Any]) -> Any:
 
 
 def content_changed() -> None:
-    """Drops every cached public page once the transaction commits, and asks for a new snapshot."""
+    """Drops every cached public page once the transaction commits (each node's snapshot follows)."""
     # Robust: a cache server that is down must not turn a saved change into an error.
     transaction.on_commit(_bump_content, robust=True)
-    transaction.on_commit(snapshot_schedule.request_snapshot, robust=True)
 
 
 def live_changed() -> None:

@@ -16,25 +16,19 @@ import redis
 from django.conf import settings
 from django.core.handlers.wsgi import WSGIHandler
 from django.core.servers.basehttp import ThreadedWSGIServer, WSGIRequestHandler
-from django.db import connection
 from django.utils import timezone
 
 from incidents.models import Metric, Probe, ProbeKind, StatusMode
 from incidents.services.probes import issue_push_token, save_probe
 from incidents.services.regions import forget_regions
+from tests.processes import database_url, share_test_database_with_processes
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 # Engines under test store each result at once, instead of gathering results for seconds first.
 QUICK_WRITES = 0.05
 
-# The engine's threads and worker subprocesses must share the test database. SQLite's default
-# in-memory test database locks whole tables between threads and cannot be opened by another
-# process, so on SQLite these tests use a file (in WAL mode, with a busy timeout) instead.
-if settings.DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
-    Path(settings.VAR_DIR).mkdir(parents=True, exist_ok=True)
-    settings.DATABASES["default"].setdefault("TEST", {})["NAME"] = str(
-        Path(settings.VAR_DIR) / "test-probes.sqlite3"
-    )
+# The engine's threads and worker subprocesses share the test database.
+share_test_database_with_processes()
 
 
 @pytest.fixture(autouse=True)
@@ -209,21 +203,13 @@ def live_receiver(transactional_db):
     server.server_close()
 
 
-def _database_url() -> str:
-    db = connection.settings_dict
-    if db["ENGINE"] == "django.db.backends.sqlite3":
-        return f"sqlite:///{db['NAME']}"
-    user = db["USER"] + (f":{db['PASSWORD']}" if db["PASSWORD"] else "")
-    return f"postgres://{user}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
-
-
 class ProbeSystem:
     """Celery processes of the probe system, started as a deployment would start them."""
 
     def __init__(self, tmp_path: Path):
         self.env = {
             **os.environ,
-            "DATABASE_URL": _database_url(),
+            "DATABASE_URL": database_url(),
             "REDIS_URL": settings.REDIS_URL,
             # One deployment, one key: region keys the test derives are the ones the workers derive.
             "SECRET_KEY": settings.SECRET_KEY,

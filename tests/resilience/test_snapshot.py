@@ -8,8 +8,8 @@ from django.utils import timezone
 
 from incidents.lifecycle.commands import PostUpdate
 from incidents.lifecycle.updates import post_update
-from incidents.public import snapshot, snapshot_schedule
-from incidents.tasks.snapshot import export_snapshot
+from incidents.public import snapshot
+from incidents.tasks.snapshot import export_snapshot, follow_site
 
 pytestmark = pytest.mark.django_db
 
@@ -70,57 +70,45 @@ def test_a_posted_update_reaches_the_next_snapshot(site, snapshot_dir, admin):
     assert "A fix is rolling out everywhere." in page
 
 
-class Scheduled:
-    def __init__(self):
-        self.calls = []
-
-    def signature(self, name, countdown):
-        self.calls.append((name, countdown))
-        return self
-
-    def apply_async(self):
-        return None
+def builds(snapshot_dir) -> int:
+    return len(list((snapshot_dir / "builds").iterdir()))
 
 
-def test_a_burst_of_ten_updates_schedules_one_snapshot(
-    site, admin, monkeypatch, django_capture_on_commit_callbacks
+def post(site, admin, text: str, status: str = "identified") -> None:
+    post_update(site["current"], PostUpdate(status=status, body={"en": text}, language="en"), actor=admin)
+
+
+def test_a_burst_of_ten_updates_is_rendered_once_at_the_nodes_next_look(
+    site, admin, snapshot_dir, settings, django_capture_on_commit_callbacks
 ):
-    scheduled = Scheduled()
-    monkeypatch.setattr(snapshot_schedule, "current_app", scheduled)
+    settings.STATUS_SNAPSHOT_KEEP = 5
+    export_snapshot()
     for number in range(10):
         with django_capture_on_commit_callbacks(execute=True):
-            post_update(
-                site["current"],
-                PostUpdate(
-                    status="identified",
-                    body={"en": f"Update {number} at {timezone.now():%H:%M:%S}"},
-                    language="en",
-                ),
-                actor=admin,
-            )
-    assert scheduled.calls == [("incidents.snapshot.export", 5)]
+            post(site, admin, f"Update {number} at {timezone.now():%H:%M:%S}")
+    follow_site()
+    follow_site()
+    assert builds(snapshot_dir) == 2
+    page = (snapshot_dir / f"current/incidents/{site['current'].slug}/index.html").read_text()
+    assert "Update 9 at" in page
 
 
-def test_an_update_after_the_snapshot_ran_schedules_the_next(
-    site, admin, monkeypatch, snapshot_dir, django_capture_on_commit_callbacks
+def test_a_node_whose_snapshot_is_current_renders_nothing(site, snapshot_dir):
+    export_snapshot()
+    follow_site()
+    assert builds(snapshot_dir) == 1
+
+
+def test_an_update_made_on_another_node_leaves_this_nodes_snapshot_behind_until_its_next_look(
+    site, admin, snapshot_dir, django_capture_on_commit_callbacks
 ):
-    scheduled = Scheduled()
-    monkeypatch.setattr(snapshot_schedule, "current_app", scheduled)
-    with django_capture_on_commit_callbacks(execute=True):
-        post_update(
-            site["current"],
-            PostUpdate(status="identified", body={"en": "First."}, language="en"),
-            actor=admin,
-        )
     export_snapshot()
     with django_capture_on_commit_callbacks(execute=True):
-        post_update(
-            site["current"],
-            PostUpdate(status="monitoring", body={"en": "Second."}, language="en"),
-            actor=admin,
-        )
-    assert len(scheduled.calls) == 2
-    assert (snapshot_dir / "current/index.html").is_file()
+        post(site, admin, "Second.", status="monitoring")
+    assert snapshot.is_behind()
+    follow_site()
+    assert not snapshot.is_behind()
+    assert "Second." in (snapshot_dir / f"current/incidents/{site['current'].slug}/index.html").read_text()
 
 
 def test_export_site_command_writes_into_the_given_folder(site, tmp_path):

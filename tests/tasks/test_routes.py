@@ -21,7 +21,10 @@ QUEUE_OF_TASK = {
     # Sent to each region's own queue (probes.<region>) when dispatched; `probes` by name.
     "incidents.probes.run_sealed": "probes",
     "incidents.probes.watchdog": "probes",
+    "incidents.scheduling.prune": "default",
+    # Sent by each node's scheduler to its own queue (node.<NODE_NAME>); `default` by name.
     "incidents.snapshot.export": "default",
+    "incidents.snapshot.follow": "default",
 }
 
 
