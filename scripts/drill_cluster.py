@@ -24,8 +24,8 @@ and, once the sink has half of the mails:
   kill:      SIGKILL to every process of node A (each process in its namespace); B carries on.
   partition: blackhole routes in A's namespace to 10.251.0.1 (PostgreSQL and Redis, not the
              SMTP sink or the targets) for DRILL_CLUSTER_CUT_SECONDS (30), then removed.
-It waits until every mail arrived (or DRILL_CLUSTER_TIMEOUT, 300 s, passed) and one more
-probe interval, then discards both nodes (SIGKILL). One line per run:
+It waits until every mail arrived (or DRILL_CLUSTER_TIMEOUT, 300 s, passed) and the probes'
+timeout, then discards both nodes (SIGKILL). One line per run:
   drill=cluster kill|partition lost= duplicates= smtp_window_duplicates= ticks_twice=
   ticks_missed= scheduler_failover_s= page_errors= goal=met|missed
 where
@@ -40,8 +40,8 @@ where
     scheduled job slots (ScheduledRun: job, slot) run more than once;
   ticks_missed: per probe, the most intervals in a row without a successful run (from the
     update to the end of the run, less one interval for runs still in flight), the worst probe;
-  scheduler_failover_s: from the kill or the cut to the first job B's scheduler ran as lease
-    holder (ScheduledRun of node b after the event); n/a without the lease's models;
+  scheduler_failover_s: from the kill or the cut to the first cluster job sent by B's
+    scheduler under a new term of the lease that a worker ran (ScheduledRun); n/a when none;
   page_errors: answers through nginx other than 200 (or none) while the run lasted.
 Goal: lost 0, duplicates 0, ticks_twice 0, ticks_missed <= 2, failover <= 2 lease periods
 (SCHEDULER_LEASE_SECONDS, DRILL_CLUSTER_LEASE_SECONDS here, 15), page_errors 0.
@@ -85,8 +85,8 @@ SUBSCRIBERS = int(os.environ.get("DRILL_CLUSTER_SUBSCRIBERS", "20000"))
 TARGETS = int(os.environ.get("DRILL_CLUSTER_TARGETS", "1000"))
 INTERVAL = int(os.environ.get("DRILL_CLUSTER_INTERVAL", "20"))
 CUT_SECONDS = float(os.environ.get("DRILL_CLUSTER_CUT_SECONDS", "30"))
-LEASE_SECONDS = int(os.environ.get("DRILL_CLUSTER_LEASE_SECONDS", "15"))
-RENEW_SECONDS = int(os.environ.get("DRILL_CLUSTER_RENEW_SECONDS", "5"))
+LEASE_SECONDS = float(os.environ.get("DRILL_CLUSTER_LEASE_SECONDS", "15"))
+RENEW_SECONDS = float(os.environ.get("DRILL_CLUSTER_RENEW_SECONDS", "5"))
 TIMEOUT = float(os.environ.get("DRILL_CLUSTER_TIMEOUT", "300"))
 RUNS = os.environ.get("DRILL_CLUSTER_RUNS", "kill,partition").split(",")
 # Gunicorn workers per node: two nodes share this machine's cores.
@@ -401,15 +401,12 @@ from incidents.models import (  # noqa: E402
     ProbeKind,
     ProbeRun,
     RunState,
+    ScheduledRun,
+    SchedulerLease,
     Subscriber,
 )
 from incidents.services.probes import validate_probe  # noqa: E402
 from statuspage.celery import app as celery_app  # noqa: E402
-
-try:  # the single scheduler's lease
-    from incidents.models import ScheduledRun, SchedulerLease
-except ImportError:
-    ScheduledRun = SchedulerLease = None
 
 
 # --- the site ----------------------------------------------------------------------------------
@@ -478,20 +475,22 @@ def schedule(probes: list[Probe]) -> None:
 
 
 # --- the scheduler lease -----------------------------------------------------------------------
+def lease() -> SchedulerLease | None:
+    """The scheduler's lease while someone holds it."""
+    return SchedulerLease.objects.filter(name="scheduler", expires_at__gt=timezone.now()).first()
+
+
 def lease_holder() -> str | None:
-    if SchedulerLease is None:
-        return None
-    lease = SchedulerLease.objects.filter(expires_at__gt=timezone.now()).first()
-    return lease.holder if lease else None
+    held = lease()
+    return held.holder if held else None
 
 
-def failover_seconds(event_at: dt.datetime) -> float | None:
-    """From the event to the first job B's scheduler ran after it; None without the models or
-    when B never took over."""
-    if ScheduledRun is None:
-        return None
+def failover_seconds(event_at: dt.datetime, *, term_before: int) -> float | None:
+    """From the event to the first cluster job (not a node's own: those are named job@node) that
+    ran as sent by B's scheduler under a later term; None while there is none."""
     first = (
-        ScheduledRun.objects.filter(node=B.name, started_at__gt=event_at)
+        ScheduledRun.objects.filter(node=B.name, term__gt=term_before, started_at__gt=event_at)
+        .exclude(job__contains="@")
         .order_by("started_at")
         .values_list("started_at", flat=True)
         .first()
@@ -500,8 +499,7 @@ def failover_seconds(event_at: dt.datetime) -> float | None:
 
 
 def slots_run_twice(since: dt.datetime) -> int:
-    if ScheduledRun is None:
-        return 0
+    """Scheduled job slots with more than one run (the claim's unique pair keeps this at 0)."""
     repeated = (
         ScheduledRun.objects.filter(started_at__gte=since)
         .values("job", "slot")
@@ -597,7 +595,7 @@ def start_cluster() -> None:
     start_node(B, "web", "notify", "work")
     if not wait_until(lambda: answers(f"http://{A.place.address}:{APP_PORT}/"), 60):
         raise SystemExit("node a's web server did not answer")
-    if SchedulerLease is not None and not wait_until(lambda: lease_holder() == A.name, 4 * LEASE_SECONDS):
+    if not wait_until(lambda: lease_holder() == A.name, 4 * LEASE_SECONDS):
         raise SystemExit(f"node a's scheduler did not take the lease (holder: {lease_holder()})")
     start_node(B, "scheduler")
     if not wait_until(lambda: answers(f"http://{B.place.address}:{APP_PORT}/"), 60):
@@ -615,7 +613,7 @@ def start_cluster() -> None:
 def run(kind: str, incident: Incident, probes: list[Probe], reader: Reader, sink: Path) -> Outcome:
     say(f"{kind}: starting node a, then node b")
     start_cluster()
-    say(f"{kind}: both nodes up (lease holder: {lease_holder() or 'n/a'})")
+    say(f"{kind}: both nodes up, node {lease_holder()} holds the scheduler's lease")
     time.sleep(INTERVAL)  # one full round of probes with both nodes
     reader.answers.clear()
     posted_at = timezone.now()
@@ -636,6 +634,7 @@ def run(kind: str, incident: Incident, probes: list[Probe], reader: Reader, sink
 
     if not wait_until(half_received, TIMEOUT, every=0.05):
         raise SystemExit("the fan-out did not reach half of its mails")
+    term_before = lease().term
     event_at, event_time = timezone.now(), time.time()
     if kind == "kill":
         kill_node(A)
@@ -659,12 +658,10 @@ def run(kind: str, incident: Incident, probes: list[Probe], reader: Reader, sink
         return expected <= {copy.message_id for copy in received(sink)}
 
     wait_until(all_received, TIMEOUT, every=0.5)
-    failover = None
-    if ScheduledRun is not None:
-        failover = wait_until(lambda: failover_seconds(event_at), 4 * LEASE_SECONDS)
+    failover = wait_until(lambda: failover_seconds(event_at, term_before=term_before), 4 * LEASE_SECONDS)
     say(f"{kind}: mails done; waiting for the probes' last ticks")
     # Late copies count as duplicates; the ticks due by now end within a timeout.
-    time.sleep(INTERVAL + PROBE_TIMEOUT + 1)
+    time.sleep(PROBE_TIMEOUT + 1)
     until = timezone.now() - dt.timedelta(seconds=PROBE_TIMEOUT + 1)
     twice, missed = probe_ticks(probes, since=posted_at, until=until)
     lost, duplicates, window = count_mail(
