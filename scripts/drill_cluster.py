@@ -116,7 +116,7 @@ SHARED = {
     "SCHEDULER_RENEW_SECONDS": str(RENEW_SECONDS),
     # Time compressed for the drill: a dead sender's rows come back within seconds.
     "NOTIFY_LEASE_SECONDS": os.environ.get("DRILL_CLUSTER_NOTIFY_LEASE_SECONDS", "10"),
-    "NOTIFY_SWEEP_SECONDS": "2",
+    "NOTIFY_SWEEP_SECONDS": "1",
     "OUTBOUND_ALLOW_PRIVATE_TARGETS": "1",
     "PROBE_MIN_INTERVAL": str(min(INTERVAL, 10)),
     # Breakers are not under test: an open one would skip runs of a node's abandoned targets.
@@ -702,13 +702,18 @@ def remove_network() -> None:
     namespaces.remove([node.place for node in NODES], local=[DATA, OUTSIDE])
 
 
-def prepare_nodes() -> None:
-    """What a node does before it takes traffic: its static files, then its snapshot; the nodes
-    side by side."""
-    for step in (["collectstatic", "--noinput"], ["export_site"]):
-        running = [manage(node, *step) for node in NODES]
-        if any(process.wait() != 0 for process in running):
-            raise SystemExit(f"manage.py {step[0]} failed on a node")
+def collect_static() -> list[subprocess.Popen]:
+    """What a node does first when it joins: its static files (no database needed, so while the
+    database is being made)."""
+    return [manage(node, "collectstatic", "--noinput") for node in NODES]
+
+
+def export_snapshots(collecting: list[subprocess.Popen]) -> None:
+    """Then its snapshot, before it takes traffic; the nodes side by side."""
+    if any(process.wait() != 0 for process in collecting):
+        raise SystemExit("manage.py collectstatic failed on a node")
+    if any(process.wait() != 0 for process in [manage(node, "export_site") for node in NODES]):
+        raise SystemExit("manage.py export_site failed on a node")
 
 
 def show_logs() -> None:
@@ -731,6 +736,7 @@ def main() -> int:
     nginx = None
     try:
         build_network()
+        collecting = collect_static()
         started.append(private_services.start_redis(REDIS_PORT, bind=("127.0.0.1", DATA)))
         private_services.start_postgres(
             SCRATCH, PG_PORT, DATABASE, listen=("127.0.0.1", DATA), clients="10.251.0.0/16"
@@ -740,7 +746,7 @@ def main() -> int:
         say(
             f"{SUBSCRIBERS} subscribers, {TARGETS} probes; each node collects its static files and exports its snapshot"
         )
-        prepare_nodes()
+        export_snapshots(collecting)
         serve_targets()
         sink = start_sink()
         (SCRATCH / "nginx").mkdir()

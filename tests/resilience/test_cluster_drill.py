@@ -1,6 +1,6 @@
 """The cluster drill (scripts/drill_cluster.py, `make drill-cluster`), shortened: two nodes in
 network namespaces of their own behind nginx, 600 mails and 30 probes every 3 s, a scheduler
-lease of 3 s. Node A killed mid fan-out, then cut off from PostgreSQL and Redis for 6 s: no mail
+lease of 3 s. Node A killed mid fan-out, then cut off from PostgreSQL and Redis for 5 s: no mail
 lost, none sent twice but those the mail server accepted from A just before, no probe tick run
 twice or missing for more than two intervals, B's scheduler in charge within two lease periods,
 every page through nginx answered.
@@ -24,10 +24,10 @@ SHORT = {
     "DRILL_CLUSTER_SUBSCRIBERS": "600",
     "DRILL_CLUSTER_TARGETS": "30",
     "DRILL_CLUSTER_INTERVAL": "3",
-    "DRILL_CLUSTER_CUT_SECONDS": "6",
+    "DRILL_CLUSTER_CUT_SECONDS": "5",
     "DRILL_CLUSTER_LEASE_SECONDS": "3",
     "DRILL_CLUSTER_RENEW_SECONDS": "1",
-    "DRILL_CLUSTER_NOTIFY_LEASE_SECONDS": "4",
+    "DRILL_CLUSTER_NOTIFY_LEASE_SECONDS": "3",
     "DRILL_CLUSTER_WEB_WORKERS": "1",
 }
 
