@@ -141,3 +141,10 @@ drill: venv compilemessages
 .PHONY: drill-regions
 drill-regions: venv
 	$(BENCH) drill-regions -- $(PY) scripts/drill_regions.py
+# Two nodes in network namespaces of their own (needs root and `ip netns`; skips otherwise), each
+# running what docs/deploy.md gives a node, behind the shipped nginx: one node killed, then one cut
+# off from the database and broker, mid fan-out of 20,000 mails and 1,000 probes. Output in
+# docs/bench/drill-cluster.md.
+.PHONY: drill-cluster
+drill-cluster: venv compilemessages
+	$(BENCH) drill-cluster -- $(PY) scripts/drill_cluster.py

@@ -64,7 +64,11 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="bench-load-") as scratch:
         snapshot = Path(env["STATUS_SNAPSHOT_DIR"]) / "current"
         nginx = start_nginx(
-            Path(scratch), snapshot, proxy_port=NGINX_PORT, static_port=STATIC_PORT, app_port=APP_PORT
+            Path(scratch),
+            snapshot,
+            proxy_port=NGINX_PORT,
+            static_port=STATIC_PORT,
+            upstreams=[f"127.0.0.1:{APP_PORT}"],
         )
         try:
             app = start_app(env, port=APP_PORT, workers=workers)

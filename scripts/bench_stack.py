@@ -9,6 +9,7 @@ import os
 import re
 import secrets
 import shutil
+import socket
 import subprocess
 import sys
 import time
@@ -99,24 +100,37 @@ def start_app(env: dict[str, str], *, port: int, workers: int = GUNICORN_WORKERS
     return process
 
 
+def proxy_config(*, listen: str, upstreams: list[str], cache: Path, snapshot: Path) -> str:
+    """deploy/nginx/statuspage.conf with its lines marked "replaced by" rewritten: where it
+    listens, the app servers of its upstream block (one line each), its cache and snapshot."""
+    proxy = (ROOT / "deploy/nginx/statuspage.conf").read_text()
+    proxy = re.sub(r"listen 80;.*", f"listen {listen};", proxy)
+    servers = "\n    ".join(f"server {upstream};" for upstream in upstreams)
+    proxy = re.sub(r"server 127.0.0.1:8000;.*", lambda _: servers, proxy)
+    proxy = re.sub(r"proxy_cache_path /var/cache/nginx/statuspage ", f"proxy_cache_path {cache} ", proxy)
+    return re.sub(r"root /srv/statuspage/snapshot/current;.*", f"root {snapshot};", proxy)
+
+
 def start_nginx(
-    scratch: Path, snapshot: Path, *, proxy_port: int, static_port: int, app_port: int
+    scratch: Path, snapshot: Path, *, proxy_port: int, upstreams: list[str], static_port: int | None = None
 ) -> subprocess.Popen:
-    """One nginx: the shipped proxy configuration on `proxy_port`, the snapshot only on `static_port`."""
+    """One nginx: the shipped proxy configuration in front of `upstreams` (host:port) on
+    `proxy_port`, and the snapshot only on `static_port` when given."""
     deploy = ROOT / "deploy/nginx"
-    proxy = (deploy / "statuspage.conf").read_text()
-    proxy = re.sub(r"listen 80;.*", f"listen 127.0.0.1:{proxy_port};", proxy)
-    proxy = re.sub(r"server 127.0.0.1:8000;.*", f"server 127.0.0.1:{app_port};", proxy)
-    proxy = re.sub(
-        r"proxy_cache_path /var/cache/nginx/statuspage ", f"proxy_cache_path {scratch}/cache ", proxy
+    servers = [f"{scratch}/statuspage.conf"]
+    proxy = proxy_config(
+        listen=f"127.0.0.1:{proxy_port}", upstreams=upstreams, cache=scratch / "cache", snapshot=snapshot
     )
-    static = (deploy / "snapshot.conf").read_text()
-    static = re.sub(r"listen 80;.*", f"listen 127.0.0.1:{static_port};", static)
-    for name, text in (("statuspage.conf", proxy), ("snapshot.conf", static)):
-        text = re.sub(r"root /srv/statuspage/snapshot/current;.*", f"root {snapshot};", text)
-        (scratch / name).write_text(text)
+    (scratch / "statuspage.conf").write_text(proxy)
+    if static_port is not None:
+        static = (deploy / "snapshot.conf").read_text()
+        static = re.sub(r"listen 80;.*", f"listen 127.0.0.1:{static_port};", static)
+        static = re.sub(r"root /srv/statuspage/snapshot/current;.*", f"root {snapshot};", static)
+        (scratch / "snapshot.conf").write_text(static)
+        servers.append(f"{scratch}/snapshot.conf")
     for folder in ("body", "proxy", "fastcgi", "uwsgi", "scgi", "cache"):
         (scratch / folder).mkdir()
+    includes = "\n".join(f"    include {server};" for server in servers)
     (scratch / "nginx.conf").write_text(
         f"""worker_processes {os.cpu_count() or 1};
 pid {scratch}/nginx.pid;
@@ -133,15 +147,26 @@ http {{
     uwsgi_temp_path {scratch}/uwsgi;
     scgi_temp_path {scratch}/scgi;
     include {deploy}/languages.conf;
-    include {scratch}/statuspage.conf;
-    include {scratch}/snapshot.conf;
+{includes}
 }}
 """
     )
     os.chmod(scratch, 0o755)
     process = subprocess.Popen(["nginx", "-p", str(scratch), "-c", str(scratch / "nginx.conf")])
-    wait_for(static_port, process)
+    wait_listening(proxy_port, process)
     return process
+
+
+def wait_listening(port: int, process: subprocess.Popen) -> None:
+    for _ in range(300):
+        if process.poll() is not None:
+            raise SystemExit(f"server on port {port} exited with {process.returncode}")
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=2).close()
+            return
+        except OSError:
+            time.sleep(0.1)
+    raise SystemExit(f"nothing listens on port {port}")
 
 
 def wait_for(port: int, process: subprocess.Popen) -> None:

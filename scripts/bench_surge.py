@@ -108,7 +108,7 @@ def main() -> int:
             Path(env["STATUS_SNAPSHOT_DIR"]) / "current",
             proxy_port=NGINX_PORT,
             static_port=STATIC_PORT,
-            app_port=APP_PORT,
+            upstreams=[f"127.0.0.1:{APP_PORT}"],
         )
         try:
             app = start_app(env, port=APP_PORT)

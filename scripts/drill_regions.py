@@ -50,6 +50,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+import namespaces
 import private_services
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -74,16 +75,12 @@ class Region:
     broken: bool = False
 
     @property
-    def namespace(self) -> str:
-        return f"drill-{self.name}"
-
-    @property
-    def veth(self) -> str:
-        return f"drillv{self.number}"
+    def place(self) -> namespaces.Place:
+        return namespaces.Place(f"drill-{self.name}", f"drillv{self.number}", "10.250", self.number)
 
     @property
     def address(self) -> str:
-        return f"10.250.{self.number}.2"
+        return self.place.address
 
 
 REGIONS = [Region("eu-north", 1, 20), Region("us-east", 2, 60), Region("ap-south", 3, 120)]
@@ -118,54 +115,22 @@ def say(text: str) -> None:
     print(f"  {time.monotonic() - BEGAN:5.1f} s  {text}", file=sys.stderr, flush=True)
 
 
-# --- network namespaces ----------------------------------------------------------------------
-def ip(*args: str, check: bool = True) -> subprocess.CompletedProcess:
-    return subprocess.run(["ip", *args], capture_output=True, text=True, check=check)
-
-
+# --- network namespaces ---------------------------------------------------------------------
 def namespaces_missing() -> str | None:
     """Why this machine cannot run the drill, or None."""
-    if shutil.which("ip") is None:
-        return "no `ip` command (iproute2)"
-    if shutil.which("redis-server") is None:
-        return "no redis-server"
-    if private_services.postgres_program("initdb") is None:
-        return "no PostgreSQL server programs (initdb)"
-    if os.geteuid() != 0:
-        return "network namespaces need root"
-    trial = f"drill-check-{os.getpid()}"
-    made = ip("netns", "add", trial, check=False)
-    if made.returncode != 0:
-        return f"cannot make a network namespace: {made.stderr.strip()}"
-    ip("netns", "del", trial, check=False)
-    return None
+    return private_services.unavailable() or namespaces.unavailable()
 
 
 def build_network() -> None:
-    remove_network()
-    ip("addr", "add", f"{CENTRE}/32", "dev", "lo")
-    for region in REGIONS:
-        inside = f"{region.veth}n"
-        ip("netns", "add", region.namespace)
-        ip("link", "add", region.veth, "type", "veth", "peer", "name", inside)
-        ip("link", "set", inside, "netns", region.namespace)
-        ip("addr", "add", f"10.250.{region.number}.1/30", "dev", region.veth)
-        ip("link", "set", region.veth, "up")
-        ip("-n", region.namespace, "addr", "add", f"{region.address}/30", "dev", inside)
-        ip("-n", region.namespace, "link", "set", inside, "up")
-        ip("-n", region.namespace, "link", "set", "lo", "up")
-        ip("-n", region.namespace, "route", "add", "default", "via", f"10.250.{region.number}.1")
+    namespaces.build([region.place for region in REGIONS], local=[CENTRE])
 
 
 def remove_network() -> None:
-    for region in REGIONS:
-        ip("netns", "del", region.namespace, check=False)  # takes its end of the veth pair along
-        ip("link", "del", region.veth, check=False)
-    ip("addr", "del", f"{CENTRE}/32", "dev", "lo", check=False)
+    namespaces.remove([region.place for region in REGIONS], local=[CENTRE])
 
 
 def blackhole(region: Region, *, on: bool) -> None:
-    ip("-n", region.namespace, "route", "add" if on else "del", "blackhole", f"{CENTRE}/32")
+    namespaces.blackhole(region.place, [CENTRE], on=on)
 
 
 # --- targets, the relay and the reachability check ---------------------------------------------
@@ -281,7 +246,7 @@ def start_region_worker(region: Region, key: str) -> subprocess.Popen:
         f"{region.name}@%h",
         *QUIET,
     ]
-    return start(region.name, ["ip", "netns", "exec", region.namespace, *worker], env=env)
+    return start(region.name, region.place.command(worker), env=env)
 
 
 sys.path.insert(0, str(ROOT))

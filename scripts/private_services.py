@@ -18,22 +18,34 @@ def postgres_program(name: str) -> str | None:
     return candidates[-1] if candidates else None
 
 
+def unavailable() -> str | None:
+    """Why the servers cannot be started here (their programs are not installed), or None."""
+    if shutil.which("redis-server") is None:
+        return "no redis-server"
+    if postgres_program("initdb") is None:
+        return "no PostgreSQL server programs (initdb)"
+    return None
+
+
 def as_postgres(command: list[str]) -> list[str]:
     """PostgreSQL refuses to run as root: as root, run it as the `postgres` user."""
     return ["runuser", "-u", "postgres", "--", *command] if os.geteuid() == 0 else command
 
 
-def pg_ctl(folder: Path, port: int, action: str) -> None:
-    """pg_ctl start|stop|restart for the cluster in folder/pg, listening on 127.0.0.1:port."""
-    options = f"-p {port} -h 127.0.0.1 -k {folder} -c fsync=off"
+def pg_ctl(folder: Path, port: int, action: str, *, listen: tuple[str, ...] = ("127.0.0.1",)) -> None:
+    """pg_ctl start|stop|restart for the cluster in folder/pg, listening on port of `listen`."""
+    options = f"-p {port} -h {','.join(listen)} -k {folder} -c fsync=off"
     command = [postgres_program("pg_ctl") or "pg_ctl", "-D", str(folder / "pg"), "-l", str(folder / "pg.log")]
     subprocess.run(
         as_postgres([*command, "-w", "-o", options, action]), check=True, stdout=subprocess.DEVNULL
     )
 
 
-def start_postgres(folder: Path, port: int, database: str) -> None:
-    """A new cluster in folder/pg (trust authentication, fsync off) with one empty database."""
+def start_postgres(
+    folder: Path, port: int, database: str, *, listen: tuple[str, ...] = ("127.0.0.1",), clients: str = ""
+) -> None:
+    """A new cluster in folder/pg (trust authentication, fsync off) with one empty database,
+    listening on `listen`; `clients` (a network such as 10.251.0.0/16) may connect too."""
     (folder / "pg").mkdir()
     if os.geteuid() == 0:
         shutil.chown(folder / "pg", "postgres")
@@ -44,7 +56,10 @@ def start_postgres(folder: Path, port: int, database: str) -> None:
         check=True,
         stdout=subprocess.DEVNULL,
     )
-    pg_ctl(folder, port, "start")
+    if clients:
+        with open(folder / "pg" / "pg_hba.conf", "a") as hba:
+            hba.write(f"host all all {clients} trust\n")
+    pg_ctl(folder, port, "start", listen=listen)
     psql = postgres_program("psql") or "psql"
     subprocess.run(
         [

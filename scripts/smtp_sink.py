@@ -1,8 +1,9 @@
 """A local SMTP sink for `make bench-notify` and `make drill`: writes each Message-ID to a file.
 It offers what a real mail server offers: PIPELINING (RFC 2920), 8BITMIME and SMTPUTF8.
 
-Usage: python scripts/smtp_sink.py --port 8610 --out /tmp/received.txt
+Usage: python scripts/smtp_sink.py --port 8610 --out /tmp/received.txt [--host 127.0.0.1]
            [--refuse-until <unix time>] [--rcpt-delay 0.01] [--attempts /tmp/attempts.txt]
+           [--senders]
 Prints "ready" once it listens. Runs until terminated.
 
 --refuse-until T    answers every RCPT with "451 4.3.2" (try again later) until the Unix time T,
@@ -11,6 +12,8 @@ Prints "ready" once it listens. Runs until terminated.
                     batch of mails takes measurable time. The answer to the final "." of DATA
                     stays prompt, as RFC 1047 asks to keep the window for duplicates small.
 --attempts FILE     appends "<unix time> <code> <recipient>" for every RCPT, accepted or not.
+--senders           writes "<Message-ID> <client address> <unix time>" per mail, so a drill with
+                    several sending machines can tell whose copy came first, and when.
 """
 
 import argparse
@@ -28,8 +31,11 @@ REFUSAL = "451 4.3.2 System not accepting network messages, try again later"
 
 
 class Recorder:
-    def __init__(self, out, *, refuse_until: float = 0.0, rcpt_delay: float = 0.0, attempts=None):
+    def __init__(
+        self, out, *, refuse_until: float = 0.0, rcpt_delay: float = 0.0, attempts=None, senders: bool = False
+    ):
         self.out = out
+        self.senders = senders
         self.refuse_until = refuse_until
         self.rcpt_delay = rcpt_delay
         self.attempts = attempts
@@ -55,7 +61,10 @@ class Recorder:
     async def handle_DATA(self, server, session, envelope):
         head = envelope.original_content.split(b"\r\n\r\n", 1)[0]
         found = MESSAGE_ID.search(head)
-        self.out.write((found.group(1) if found else b"<none>") + b"\n")
+        line = found.group(1) if found else b"<none>"
+        if self.senders:
+            line += f" {session.peer[0]} {time.time():.3f}".encode()
+        self.out.write(line + b"\n")
         self.out.flush()
         return "250 OK"
 
@@ -67,6 +76,8 @@ def main() -> int:
     parser.add_argument("--refuse-until", type=float, default=0.0)
     parser.add_argument("--rcpt-delay", type=float, default=0.0)
     parser.add_argument("--attempts")
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--senders", action="store_true")
     args = parser.parse_args()
     attempts = open(args.attempts, "ab") if args.attempts else None  # closed below
     with open(args.out, "ab") as out:
@@ -75,8 +86,9 @@ def main() -> int:
             refuse_until=args.refuse_until,
             rcpt_delay=args.rcpt_delay,
             attempts=attempts,
+            senders=args.senders,
         )
-        controller = Controller(recorder, hostname="127.0.0.1", port=args.port, enable_SMTPUTF8=True)
+        controller = Controller(recorder, hostname=args.host, port=args.port, enable_SMTPUTF8=True)
         controller.start()
         print("ready", flush=True)
         stop = threading.Event()
