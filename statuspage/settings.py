@@ -194,6 +194,20 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "transaction_mode": "IMMEDIATE",
     }
     DATABASES["default"]["CONN_MAX_AGE"] = 0
+else:
+    # A database that stops answering (a node cut off from it) fails a request within seconds
+    # rather than holding it for TCP's minutes: the connection attempt, data never acknowledged
+    # (tcp_user_timeout) and an idle wait on a dead peer (keepalives) each time out.
+    _network_timeout = env_int("DATABASE_NETWORK_TIMEOUT_SECONDS", 10)
+    DATABASES["default"]["OPTIONS"] = {
+        "connect_timeout": env_int("DATABASE_CONNECT_TIMEOUT_SECONDS", 5),
+        "tcp_user_timeout": _network_timeout * 1000,
+        "keepalives": 1,
+        "keepalives_idle": max(1, _network_timeout // 2),
+        "keepalives_interval": max(1, _network_timeout // 6),
+        "keepalives_count": 3,
+        **DATABASES["default"].get("OPTIONS", {}),
+    }
 
 # A region's probe worker (PROBE_REGION other than the home region) holds no database
 # credentials: any database access fails there, rather than falling back to a local file.

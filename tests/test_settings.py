@@ -3,9 +3,11 @@
 import json
 import os
 import secrets
+import socket
 import stat
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -92,3 +94,27 @@ def test_production_settings_pass_the_deploy_checks():
         ALLOWED_HOSTS="status.example.com",
     )
     assert result.returncode == 0, result.stderr
+
+
+def test_a_postgresql_server_that_accepts_but_never_answers_fails_the_connection_within_its_timeout(tmp_path):
+    """A node cut off from its database must not hold requests for TCP's minutes."""
+    silent = socket.socket()
+    silent.bind(("127.0.0.1", 0))
+    silent.listen()
+    port = silent.getsockname()[1]
+    started = time.monotonic()
+    try:
+        result = run_manage(
+            "shell",
+            "--no-imports",
+            "-c",
+            "from django.db import connection; connection.ensure_connection()",
+            DATABASE_URL=f"postgres://postgres@127.0.0.1:{port}/statuspage",
+            DATABASE_CONNECT_TIMEOUT_SECONDS="2",
+            STATUSPAGE_VAR_DIR=str(tmp_path),
+        )
+    finally:
+        silent.close()
+    assert result.returncode != 0
+    assert "timeout" in result.stderr.lower()
+    assert time.monotonic() - started < 15
