@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import F
+from django.db.models import F, QuerySet
 from django.utils import timezone
 
 from incidents.channels.base import Result
@@ -55,7 +55,7 @@ class Claim:
     ids: list[int]
     lease_until: dt.datetime | None = None
 
-    def rows(self):
+    def rows(self) -> QuerySet[Delivery]:
         return Delivery.objects.filter(
             pk__in=self.ids, state=DeliveryState.SENDING, lease_until=self.lease_until
         )
