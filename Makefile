@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 PORT ?= 8000
 # The packages `make lint` holds to annotations ([tool.mypy] in pyproject.toml); one not there yet
 # is skipped.
-TYPED := $(wildcard incidents/lifecycle incidents/selectors incidents/channels incidents/backups)
+TYPED := $(wildcard incidents/lifecycle incidents/selectors incidents/channels incidents/backups incidents/scheduling)
 
 .PHONY: run test lint format messages compilemessages migrate demo check-deploy clean
 

@@ -16,8 +16,9 @@ fell while nobody held the lease.
 import logging
 import math
 import time
+from typing import Any
 
-from celery.beat import Scheduler
+from celery.beat import ScheduleEntry, Scheduler
 from django.conf import settings
 from django.db import DatabaseError, close_old_connections, connections
 
@@ -32,7 +33,7 @@ def node_queue(node: str) -> str:
 
 
 class LeasedScheduler(Scheduler):
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         self.node = settings.NODE_NAME
         self.candidate = lease.new_candidate(self.node)
         self.holding: lease.Holding | None = None
@@ -44,7 +45,7 @@ class LeasedScheduler(Scheduler):
         # Celery's default entries clean a result backend, which this project does not keep.
         self.merge_inplace(self.app.conf.beat_schedule)
 
-    def tick(self, *_args, **_kwargs) -> float:
+    def tick(self, *_args: Any, **_kwargs: Any) -> float:
         if time.monotonic() >= self.next_lease_check:
             self.check_lease()
             self.next_lease_check = time.monotonic() + settings.SCHEDULER_RENEW_SECONDS
@@ -83,7 +84,7 @@ class LeasedScheduler(Scheduler):
             logger.warning("scheduler: node %s lost the lease to another node", self.node)
         self.holding = holding
 
-    def send(self, entry, *, slot: int, per_node: bool) -> None:
+    def send(self, entry: ScheduleEntry, *, slot: int, per_node: bool) -> None:
         self.last_slots[entry.name] = slot
         job = f"{entry.name}@{self.node}" if per_node else entry.name
         term = self.holding.term if self.holding else 0
