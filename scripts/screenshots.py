@@ -56,6 +56,14 @@ for fingerprint, name, hours in (("shots0unknown", "InvoiceQueueStuck", 0), ("sh
         labels={{"alertname": name, "severity": "page"}}, starts_at=received,
         first_received_at=received, last_received_at=received,
     )
+# A configuration applied from a file, for the audit trail's wording of one.
+from incidents.configuration.applying import apply_configuration
+from incidents.configuration.export import export_document
+document = export_document()
+del document["probes"]  # a section left out is left alone (the demo's probes name credentials)
+document["metrics"][0]["thresholds"]["degraded_performance"] = 500.0
+document["components"][0]["name"]["en"] += " service"
+apply_configuration(document, actor=user, environ={{}})
 print(json.dumps({{"slug": incident.slug, "pk": incident.pk, "chat_token": manage_token(chat),
                   "component": first_component.slug, "component_pk": first_component.pk,
                   "probe_pk": probe.pk if probe else None,

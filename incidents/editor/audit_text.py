@@ -35,9 +35,10 @@ from incidents.models import (
     Subscriber,
     UpdateTemplate,
 )
+from incidents.models.metrics import THRESHOLD_FIELDS
 from incidents.roles import Role
 from incidents.security.masking import readable_audit_values
-from incidents.translation import current_language, pick
+from incidents.translation import current_language, language_codes, pick
 
 # What each action did; %(subject)s is the object's name. Unknown actions get a generic sentence.
 SENTENCES = {
@@ -325,12 +326,46 @@ def change_text(change: dict) -> str:
     return _('%(kind)s "%(key)s": %(field)s %(before)s → %(after)s') % words
 
 
+CONFIGURATION_SUBJECT_TYPES = {
+    "regions": Subject.PROBE_REGION,
+    "groups": Subject.COMPONENT_GROUP,
+    "components": Subject.COMPONENT,
+    "metrics": Subject.METRIC,
+    "probes": Subject.PROBE,
+    "update_templates": "update_template",
+    "alert_rules": Subject.ALERT_RULE,
+}
+
+
+def applied_change_text(change: dict, language: str) -> str:
+    """A change of an applied configuration as the editor says any other change: the field's
+    label and the values in words ("Degraded performance at: 600 → 500"), where the file's
+    own wording (`change_text`, for those who edit the file) gives its paths and literals."""
+    if change["action"] != "changed" or change.get("secret"):
+        return change_text(change)
+    key, _dot, part = change["field"].partition(".")
+    if key == "thresholds":
+        key, part = THRESHOLD_FIELDS.get(part, part), ""
+    label = field_label(key, CONFIGURATION_SUBJECT_TYPES.get(change["section"], ""))
+    if part in language_codes():
+        label = f"{label} ({formatting.language_name(part, language)})"
+    text = _('%(kind)s "%(key)s": %(field)s: %(before)s → %(after)s') % {
+        "kind": CONFIGURATION_KINDS.get(change["section"], change["section"]),
+        "key": change["key"],
+        "field": label,
+        "before": value_text(key, change.get("before"), language),
+        "after": value_text(key, change.get("after"), language),
+    }
+    return capfirst(text)
+
+
 def sentence(event: AuditEvent, language: str, names=None) -> tuple[str, list[str]]:
     """The event's sentence and the details it does not already say."""
     before, after = event.before or {}, event.after or {}
     subject = event.subject_label
     if event.action == "configuration.applied":
-        return str(SENTENCES[event.action]), [change_text(change) for change in after.get("changes", [])]
+        changes = after.get("changes", [])
+        return str(SENTENCES[event.action]), [applied_change_text(change, language) for change in changes]
     if event.action == "component.status_changed":
         text = _("%(subject)s: %(before)s → %(after)s") % {
             "subject": subject,

@@ -6,6 +6,7 @@ import io
 import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
+from django.utils import translation
 
 from incidents.editor.audit_text import describe
 from incidents.models import AuditEvent, Component, Metric, Probe, Subject
@@ -61,11 +62,17 @@ def test_applying_makes_the_changes_once_and_audits_them_in_words(edited, admin)
     assert event.subject_type == Subject.CONFIGURATION
     line = describe(event, "en")
     assert line.sentence == "Configuration applied"
+    # The editor says it as it says any other change: labels and values in words.
     assert line.details == [
-        'component "webhooks": name.en "Webhook delivery" → "Public webhooks"',
-        'threshold major_outage of metric "webhooks/delay" removed (was 900.0)',
+        'Component "webhooks": Name (English): Webhook delivery → Public webhooks',
+        'Metric "webhooks/delay": Major outage at: 900 → —',
         'probe "webhooks/delay" added',
     ]
+    with translation.override("nb"):
+        assert (
+            describe(event, "nb").details[0]
+            == 'Komponent "webhooks": Navn (engelsk): Webhook delivery → Public webhooks'
+        )
 
     rows = database_rows()
     assert run("apply", edited) == ["no changes"]
