@@ -36,7 +36,7 @@ from incidents.services.update_templates import delete_update_template, save_upd
 from .checking import Entry, check_document
 from .document import DocumentError, Problem
 from .planning import ADDED, CHANGED, Plan, plan_changes
-from .sections import THRESHOLDS
+from .sections import COMPONENT_FIELDS, GROUP_FIELDS, METRIC_FIELDS, PROBE_FIELDS, RULE_FIELDS, THRESHOLDS
 
 
 @dataclass
@@ -100,7 +100,7 @@ def _save_region(entry: Entry, row: ProbeRegion | None, *, actor, applied) -> No
 
 def _save_group(entry: Entry, row: ComponentGroup | None, *, actor, applied) -> None:
     group = row or ComponentGroup()
-    for name in ("slug", "name", "description", "position"):
+    for name in GROUP_FIELDS:
         setattr(group, name, entry.values[name])
     save_group(group, actor=actor)
 
@@ -108,16 +108,9 @@ def _save_group(entry: Entry, row: ComponentGroup | None, *, actor, applied) -> 
 def _save_component(entry: Entry, row: Component | None, *, actor, applied) -> None:
     component = row or Component()
     values = entry.values
-    for name in (
-        "slug",
-        "name",
-        "description",
-        "position",
-        "status_mode",
-        "showcase",
-        "only_show_if_degraded",
-    ):
-        setattr(component, name, values[name])
+    for name in COMPONENT_FIELDS:
+        if name not in ("start_date", "uptime_target"):  # typed below
+            setattr(component, name, values[name])
     component.group = ComponentGroup.objects.get(slug=values["group"]) if values["group"] else None
     component.start_date = dt.date.fromisoformat(values["start_date"]) if values["start_date"] else None
     target = values["uptime_target"]
@@ -129,18 +122,7 @@ def _save_metric(entry: Entry, row: Metric | None, *, actor, applied) -> None:
     metric = row or Metric()
     values = entry.values
     metric.component = Component.objects.get(slug=values["component"])
-    for name in (
-        "slug",
-        "name",
-        "kind",
-        "unit",
-        "precision",
-        "aggregation",
-        "window",
-        "expected_interval",
-        "higher_is_worse",
-        "position",
-    ):
+    for name in METRIC_FIELDS:
         setattr(metric, name, values[name])
     for status, name in THRESHOLDS.items():
         setattr(metric, name, values["thresholds"][status])
@@ -152,17 +134,7 @@ def _save_probe(entry: Entry, row: Probe | None, *, actor, applied) -> None:
     values = entry.values
     component, metric = values["metric"].split("/", 1)
     probe.metric = Metric.objects.get(component__slug=component, slug=metric)
-    for name in (
-        "name",
-        "kind",
-        "enabled",
-        "url",
-        "config",
-        "interval",
-        "timeout",
-        "connect_timeout",
-        "read_timeout",
-    ):
+    for name in PROBE_FIELDS:
         setattr(probe, name, values[name])
     regions = list(ProbeRegion.objects.filter(name__in=values["regions"]))
     save_probe(probe, actor=actor, regions=regions)
@@ -183,7 +155,7 @@ def _save_rule(entry: Entry, row: AlertRule | None, *, actor, applied) -> None:
     rule = row or AlertRule()
     values = entry.values
     rule.component = Component.objects.get(slug=values["component"])
-    for name in ("name", "source", "matchers", "status", "open_incident", "position", "enabled"):
+    for name in RULE_FIELDS:
         setattr(rule, name, values[name])
     save_alert_rule(rule, actor=actor)
 

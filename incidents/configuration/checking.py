@@ -27,7 +27,16 @@ from . import credentials
 from .document import SECTIONS as ORDER
 from .document import DocumentError, Problem, path_text, schema_problems
 from .export import Stored, stored_rows
-from .sections import SECTIONS, THRESHOLDS, normalized
+from .sections import (
+    COMPONENT_FIELDS,
+    GROUP_FIELDS,
+    METRIC_FIELDS,
+    PROBE_FIELDS,
+    RULE_FIELDS,
+    SECTIONS,
+    THRESHOLDS,
+    normalized,
+)
 
 UNKNOWN_GROUP = gettext_lazy('unknown group "%(name)s"')
 UNKNOWN_COMPONENT = gettext_lazy('unknown component "%(name)s"')
@@ -214,42 +223,6 @@ def _plain(values: dict, names) -> dict:
     return {name: values[name] for name in names if name in values}
 
 
-GROUP_FIELDS = ("slug", "name", "description", "position")
-COMPONENT_FIELDS = (
-    "slug",
-    "name",
-    "description",
-    "position",
-    "status_mode",
-    "showcase",
-    "only_show_if_degraded",
-    "start_date",
-    "uptime_target",
-)
-METRIC_FIELDS = (
-    "slug",
-    "name",
-    "kind",
-    "unit",
-    "precision",
-    "aggregation",
-    "window",
-    "expected_interval",
-    "higher_is_worse",
-    "position",
-)
-PROBE_FIELDS = (
-    "name",
-    "kind",
-    "enabled",
-    "url",
-    "config",
-    "interval",
-    "timeout",
-    "connect_timeout",
-    "read_timeout",
-)
-RULE_FIELDS = ("name", "source", "matchers", "status", "open_incident", "position", "enabled")
 THRESHOLD_PATHS = {field_name: f"thresholds.{status}" for status, field_name in THRESHOLDS.items()}
 
 

@@ -25,6 +25,44 @@ from incidents.translation import language_codes
 
 # The thresholds as the document names them: by the status each stands for.
 THRESHOLDS = {status.value: field for status, field in THRESHOLD_FIELDS.items()}
+# The plain fields of each kind's entry, as the file and the API name them; references to other
+# objects, credentials and thresholds are each written apart.
+GROUP_FIELDS = ("slug", "name", "description", "position")
+COMPONENT_FIELDS = (
+    "slug",
+    "name",
+    "description",
+    "position",
+    "status_mode",
+    "showcase",
+    "only_show_if_degraded",
+    "start_date",
+    "uptime_target",
+)
+METRIC_FIELDS = (
+    "slug",
+    "name",
+    "kind",
+    "unit",
+    "precision",
+    "aggregation",
+    "window",
+    "expected_interval",
+    "higher_is_worse",
+    "position",
+)
+PROBE_FIELDS = (
+    "name",
+    "kind",
+    "enabled",
+    "url",
+    "config",
+    "interval",
+    "timeout",
+    "connect_timeout",
+    "read_timeout",
+)
+RULE_FIELDS = ("name", "source", "matchers", "status", "open_incident", "position", "enabled")
 FLOATS = {"uptime_target", "timeout", "connect_timeout", "read_timeout", *THRESHOLDS}
 
 
