@@ -67,6 +67,7 @@ from collections import Counter
 from pathlib import Path
 
 import private_services
+from drill_logs import show_errors_in_logs
 
 ROOT = Path(__file__).resolve().parent.parent
 PYTHON = str(ROOT / ".venv/bin/python")
@@ -1064,16 +1065,6 @@ def drill_redis_logins() -> bool:
     return ok
 
 
-def show_errors_in_logs() -> None:
-    """The end of each process log that mentions an error, for a failed drill."""
-    for log in sorted(SCRATCH.glob("*.log")):
-        text = log.read_text(errors="replace")
-        if "Error" in text or "Traceback" in text:
-            say(f"--- {log.name} (last lines)")
-            for line in text.splitlines()[-12:]:
-                say(line)
-
-
 def main() -> int:
     began = time.monotonic()
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
@@ -1109,7 +1100,7 @@ def main() -> int:
         except Exception as error:
             say(f"postgres stop: {error!r}")
         if not (results and all(results)):
-            show_errors_in_logs()
+            show_errors_in_logs(SCRATCH, say)
         shutil.rmtree(SCRATCH, ignore_errors=True)
     print(
         f"drill: passed={sum(results)} failed={len(results) - sum(results)} seconds={time.monotonic() - began:.0f}"

@@ -77,6 +77,7 @@ from pathlib import Path
 import bench_stack
 import namespaces
 import private_services
+from drill_logs import show_errors_in_logs
 
 ROOT = Path(__file__).resolve().parent.parent
 PYTHON = str(ROOT / ".venv/bin/python")
@@ -721,15 +722,6 @@ def export_snapshots(collecting: list[subprocess.Popen]) -> None:
         raise SystemExit("manage.py export_site failed on a node")
 
 
-def show_logs() -> None:
-    for log in sorted(SCRATCH.glob("*.log")):
-        text = log.read_text(errors="replace")
-        if "Error" in text or "Traceback" in text:
-            say(f"--- {log.name} (last lines)")
-            for line in text.splitlines()[-15:]:
-                say(line)
-
-
 def main() -> int:
     missing = unavailable()
     if missing:
@@ -780,7 +772,7 @@ def main() -> int:
             private_services.pg_ctl(SCRATCH, PG_PORT, "stop")
         remove_network()
         if len(lines) < len(RUNS) or any("goal=met" not in line for line in lines):
-            show_logs()
+            show_errors_in_logs(SCRATCH, say)
         if os.environ.get("DRILL_CLUSTER_KEEP") != "1":
             shutil.rmtree(SCRATCH, ignore_errors=True)
         say(f"took {time.monotonic() - BEGAN:.0f} s")

@@ -52,6 +52,7 @@ from pathlib import Path
 
 import namespaces
 import private_services
+from drill_logs import show_errors_in_logs
 
 ROOT = Path(__file__).resolve().parent.parent
 PYTHON = str(ROOT / ".venv/bin/python")
@@ -523,15 +524,6 @@ def scenario(probes: list[Probe]) -> str:
     )
 
 
-def show_logs() -> None:
-    for log in sorted(SCRATCH.glob("*.log")):
-        text = log.read_text(errors="replace")
-        if "Error" in text or "Traceback" in text:
-            say(f"--- {log.name} (last lines)")
-            for line in text.splitlines()[-15:]:
-                say(line)
-
-
 def main() -> int:
     missing = namespaces_missing()
     if missing:
@@ -570,7 +562,7 @@ def main() -> int:
             private_services.pg_ctl(SCRATCH, PG_PORT, "stop")
         remove_network()
         if "goal=met" not in line:
-            show_logs()
+            show_errors_in_logs(SCRATCH, say)
         shutil.rmtree(SCRATCH, ignore_errors=True)
         say(f"took {time.monotonic() - began:.0f} s")
     print(line, flush=True)
