@@ -37,7 +37,8 @@ where
     cannot close that window (RFC 1047); the outbox bounds it;
   duplicates: every other extra copy of a Message-ID;
   ticks_twice: probe runs of a probe less than half an interval after its previous run, plus
-    scheduled job slots (ScheduledRun: job, slot) run more than once;
+    cluster-wide job runs sent under an older term of the lease than an earlier run of that job
+    (two schedulers sending at once);
   ticks_missed: per probe, the most intervals in a row without a successful run (from the
     update to the end of the run, less the probes' timeout for runs still in flight), the
     worst probe;
@@ -504,15 +505,17 @@ def failover_seconds(event_at: dt.datetime, *, term_before: int) -> float | None
     return (first - event_at).total_seconds() if first else None
 
 
-def slots_run_twice(since: dt.datetime) -> int:
-    """Scheduled job slots with more than one run (the claim's unique pair keeps this at 0)."""
-    repeated = (
-        ScheduledRun.objects.filter(started_at__gte=since)
-        .values("job", "slot")
-        .annotate(n=Count("id"))
-        .filter(n__gt=1)
-    )
-    return sum(row["n"] - 1 for row in repeated)
+def runs_under_an_old_term(since: dt.datetime) -> int:
+    """Cluster-wide job runs sent under an older term of the lease than a run of the same job
+    before them: a scheduler that went on sending after another took over. (A slot sent by both
+    runs once whatever happens: its claim is unique.)"""
+    count, newest = 0, {}
+    runs = ScheduledRun.objects.filter(started_at__gte=since).exclude(job__contains="@")
+    for job, term in runs.order_by("job", "slot").values_list("job", "term"):
+        if term < newest.get(job, 0):
+            count += 1
+        newest[job] = max(term, newest.get(job, 0))
+    return count
 
 
 # --- counting ----------------------------------------------------------------------------------
@@ -681,7 +684,7 @@ def run(kind: str, incident: Incident, probes: list[Probe], reader: Reader, sink
         lost=lost,
         duplicates=duplicates,
         window_duplicates=window,
-        ticks_twice=twice + slots_run_twice(posted_at),
+        ticks_twice=twice + runs_under_an_old_term(posted_at),
         ticks_missed=missed,
         failover_s=failover,
         page_errors=reader.errors(),

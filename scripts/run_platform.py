@@ -120,6 +120,8 @@ def platform(port: int) -> list[Child]:
         **local_environ(),
         "DEMO_FEED": os.environ.get("DEMO_FEED", "1"),
         "SITE_URL": site_url(port, os.environ),
+        # Named here, so the worker's node queue is the one the scheduler sends to.
+        "NODE_NAME": node_name(),
     }
     return [
         Child(
