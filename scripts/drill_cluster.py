@@ -31,7 +31,8 @@ timeout, then discards both nodes (SIGKILL). One line per run:
 where
   lost: the update's deliveries whose Message-ID never reached the sink;
   smtp_window_duplicates: extra copies of a Message-ID whose first copy the sink accepted from
-    node A no later than MARK_WITHIN_SECONDS after the event (the longest a sender goes without
+    node A no later than MARK_WITHIN_SECONDS after the event (the moment A's processes are
+    dead, or its routes to the data are gone; MARK_WITHIN_SECONDS: the longest a sender goes without
     storing its sent marks, incidents/channels/outbox.py) and whose delivery was still
     `sending` (accepted, its sent mark never stored) when read a second after the event. SMTP
     cannot close that window (RFC 1047); the outbox bounds it;
@@ -644,12 +645,15 @@ def run(kind: str, incident: Incident, probes: list[Probe], reader: Reader, sink
     if not wait_until(half_received, TIMEOUT, every=0.05):
         raise SystemExit("the fan-out did not reach half of its mails")
     term_before = lease().term
-    event_at, event_time = timezone.now(), time.time()
     if kind == "kill":
         kill_node(A)
-        say(f"{kind}: SIGKILL to every process of node a")
     else:
         namespaces.blackhole(A.place, [DATA], on=True)
+    # The event is when it has happened: node A gone, or its routes to DATA gone.
+    event_at, event_time = timezone.now(), time.time()
+    if kind == "kill":
+        say(f"{kind}: SIGKILL to every process of node a")
+    else:
         say(f"{kind}: node a cut off from {DATA} (database, broker)")
     time.sleep(1)
     unmarked = {

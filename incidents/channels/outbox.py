@@ -9,8 +9,10 @@ it died. SMTP cannot close that window (RFC 1047: the server has the mail before
 hears "250"); the marks bound it (`SentMarks`): a batch's accepted rows are marked in one UPDATE
 at its end, or every MARK_WITHIN_SECONDS against a server slow enough to make a batch last
 longer. So a killed worker sends again at most one batch, each mail with its Message-ID.
-A worker cut off from the database stops sending before its lease ends (`deliver_batch`), and
-writes nothing on its return to rows the sweep has since given to another worker (`Claim`).
+A worker stops sending before its lease ends, timed from before it asked for the rows, so a
+claim whose answer came late (the database out of reach meanwhile) is not sent past its lease
+(`deliver_batch`); and it writes nothing on its return to rows the sweep has since given to
+another worker (`Claim`).
 """
 
 import datetime as dt
@@ -35,6 +37,8 @@ MARK_WITHIN_SECONDS = 0.25
 UNSENT = (DeliveryState.PENDING, DeliveryState.SENDING)
 # A channel whose claim found nothing is asked again after this long within a dispatch run.
 IDLE_CHANNEL_SECONDS = 1.0
+# A worker sends for this share of its lease, leaving the rest for the marks of what it sent.
+SENDING_SHARE_OF_LEASE = 0.75
 
 
 def retry_delay(attempts: int) -> dt.timedelta:
@@ -54,6 +58,7 @@ class Claim:
 
     ids: list[int]
     lease_until: dt.datetime | None = None
+    send_until: float = 0.0  # monotonic; see `claim`
 
     def rows(self) -> QuerySet[Delivery]:
         return Delivery.objects.filter(
@@ -62,7 +67,12 @@ class Claim:
 
 
 def claim(*, channel: str, size: int, now: dt.datetime | None = None) -> Claim:
-    """Leases up to `size` due pending rows of `channel` to this worker."""
+    """Leases up to `size` due pending rows of `channel` to this worker.
+
+    Its time to send is counted from before the claim was asked for: the answer may come late
+    (a COMMIT stuck while the node was cut off arrives with a lease already run out), and the
+    sweep times the lease from `now`."""
+    asked_at = time.monotonic()
     now = now or timezone.now()
     lease_until = now + dt.timedelta(seconds=settings.NOTIFY_LEASE_SECONDS)
     with transaction.atomic():
@@ -81,7 +91,8 @@ def claim(*, channel: str, size: int, now: dt.datetime | None = None) -> Claim:
             # Only possible without row locks (SQLite serialises writers instead); start over.
             transaction.set_rollback(True)
             return Claim(ids=[])
-    return Claim(ids=ids, lease_until=lease_until)
+    send_until = asked_at + settings.NOTIFY_LEASE_SECONDS * SENDING_SHARE_OF_LEASE
+    return Claim(ids=ids, lease_until=lease_until, send_until=send_until)
 
 
 @dataclass
@@ -146,10 +157,9 @@ def _record_failure(result: Result, report: BatchReport, claim: Claim) -> None:
 def deliver_batch(claim: Claim) -> BatchReport:
     """Sends claimed rows through their channel and records each outcome.
 
-    Stops early, handing the unsent rows back, once three quarters of the lease are used: past
-    the lease the sweep may give the rows to another worker, and both would send them.
+    Sends nothing after the claim's `send_until`, handing the unsent rows back: past the lease
+    the sweep may give the rows to another worker, and both would send them.
     """
-    lease_ends_soon = time.monotonic() + settings.NOTIFY_LEASE_SECONDS * 0.75
     report = BatchReport()
     deliveries = list(
         claim.rows()
@@ -165,6 +175,9 @@ def deliver_batch(claim: Claim) -> BatchReport:
     deliveries = [d for d in deliveries if d.subscriber.unsubscribed_at is None]
     if not deliveries:
         return report
+    if time.monotonic() > claim.send_until:
+        _hand_back(claim, {d.pk for d in deliveries})
+        return report
     sent = SentMarks(claim)
     unreported = {d.pk for d in deliveries}
     results = CHANNELS[Channel(deliveries[0].channel)].send(deliveries)
@@ -175,7 +188,7 @@ def deliver_batch(claim: Claim) -> BatchReport:
             if not result.ok:
                 _record_failure(result, report, claim)
         sent.add([result.delivery.pk for result in group if result.ok], group=isinstance(item, list))
-        if unreported and time.monotonic() > lease_ends_soon:
+        if unreported and time.monotonic() > claim.send_until:
             results.close()
             _hand_back(claim, unreported)
             break

@@ -342,6 +342,31 @@ def test_a_batch_slower_than_its_lease_hands_the_rest_back(
     assert len(smtp_sink.messages) == 2
 
 
+def test_a_claim_answered_after_most_of_its_lease_sends_nothing_and_the_rows_go_out_once(
+    smtp_sink, settings, make_subscriber, declare, monkeypatch
+):
+    """The database's answer to a claim can come late (a node cut off while its COMMIT was on
+    the way): the lease then ran from before the answer, and the sweep may already give the rows
+    to another worker. The late worker must not start sending them."""
+    settings.NOTIFY_LEASE_SECONDS = 4
+    for n in range(5):
+        make_subscriber(f"r{n}@example.com")
+    declare()
+    clock = types.SimpleNamespace(now=1000.0)
+    monkeypatch.setattr(outbox, "time", types.SimpleNamespace(monotonic=lambda: clock.now))
+    late = outbox.claim(channel="email", size=5)
+    clock.now += 3.5  # the answer arrived three and a half seconds after it was asked for
+
+    report = outbox.deliver_batch(late)
+
+    assert (report.sent, report.retried, report.failed) == (0, 0, 0)
+    assert smtp_sink.messages == []
+    handed_back = Delivery.objects.filter(state=DeliveryState.PENDING)
+    assert handed_back.count() == 5 and {d.attempts for d in handed_back} == {0}
+    assert outbox.deliver_due(seconds=30).sent == 5
+    assert sorted(m["To"] for m in smtp_sink.messages) == [f"r{n}@example.com" for n in range(5)]
+
+
 def test_the_mail_lane_sends_the_mail_and_leaves_webhooks_to_their_own_lane(
     mailoutbox, make_subscriber, make_webhook_subscriber, webhook_receiver, declare
 ):
