@@ -31,11 +31,11 @@ timeout, then discards both nodes (SIGKILL). One line per run:
 where
   lost: the update's deliveries whose Message-ID never reached the sink;
   smtp_window_duplicates: extra copies of a Message-ID whose first copy the sink accepted from
-    node A no later than MARK_WITHIN_SECONDS after the event (the moment A's processes are
-    dead, or its routes to the data are gone; MARK_WITHIN_SECONDS: the longest a sender goes without
-    storing its sent marks, incidents/channels/outbox.py) and whose delivery was still
-    `sending` (accepted, its sent mark never stored) when read a second after the event. SMTP
-    cannot close that window (RFC 1047); the outbox bounds it;
+    node A no later than MARK_WITHIN_SECONDS (the longest a sender goes without storing its
+    sent marks, incidents/channels/outbox.py) and one answer after the event (the moment A's
+    processes are dead, or its routes to the data gone), and whose delivery was `sending`
+    (claimed, not marked sent) when read at the event. SMTP cannot close that window
+    (RFC 1047); the outbox bounds it;
   duplicates: every other extra copy of a Message-ID;
   ticks_twice: probe runs of a probe less than half an interval after its previous run, plus
     cluster-wide job runs sent under an older term of the lease than an earlier run of that job
@@ -396,6 +396,10 @@ from django.utils import timezone  # noqa: E402
 
 from incidents.channels.emails import message_domain  # noqa: E402
 from incidents.channels.outbox import MARK_WITHIN_SECONDS  # noqa: E402
+
+# A sender looks at its marks' age after each mail's answer: the last mail it leaves unmarked
+# can be answered this much after MARK_WITHIN_SECONDS (the sink times a mail when it accepts it).
+ONE_ANSWER_SECONDS = 0.05
 from incidents.lifecycle.commands import DeclareIncident, PostUpdate  # noqa: E402
 from incidents.lifecycle.opening import declare_incident  # noqa: E402
 from incidents.lifecycle.updates import post_update  # noqa: E402
@@ -588,7 +592,7 @@ def count_mail(
         first = min(got, key=lambda copy: copy.at)
         in_window = (
             first.sender == A.place.address
-            and first.at <= event_at + MARK_WITHIN_SECONDS
+            and first.at <= event_at + MARK_WITHIN_SECONDS + ONE_ANSWER_SECONDS
             and message_id in unmarked_at_event
         )
         if in_window:
@@ -655,7 +659,6 @@ def run(kind: str, incident: Incident, probes: list[Probe], reader: Reader, sink
         say(f"{kind}: SIGKILL to every process of node a")
     else:
         say(f"{kind}: node a cut off from {DATA} (database, broker)")
-    time.sleep(1)
     unmarked = {
         f"<{key}@{message_domain()}>"
         for key in Delivery.objects.filter(update=update, state=DeliveryState.SENDING).values_list(
@@ -663,7 +666,7 @@ def run(kind: str, incident: Incident, probes: list[Probe], reader: Reader, sink
         )
     }
     if kind == "partition":
-        time.sleep(max(0.0, CUT_SECONDS - 1))
+        time.sleep(max(0.0, CUT_SECONDS - (time.time() - event_time)))
         namespaces.blackhole(A.place, [DATA], on=False)
         say(f"{kind}: node a reaches {DATA} again")
 
