@@ -42,10 +42,12 @@ run: venv compilemessages migrate
 	$(PY) manage.py load_demo
 	$(PY) scripts/run_platform.py --port $(PORT)
 
-# The suite on every core (pytest-xdist); TEST_WORKERS=0 runs it in one process. Work stealing
-# keeps every worker busy to the end: each starts with a contiguous share of the tests, and one
-# that runs dry takes the last pending ones of another.
-TEST_WORKERS ?= auto
+# The suite on one worker per core and one more (pytest-xdist): a good part of it waits on
+# browsers, servers and processes it started, and the extra worker fills those waits
+# (docs/bench/tests.md). TEST_WORKERS=0 runs it in one process. Work stealing keeps every worker
+# busy to the end: each starts with a contiguous share of the tests, and one that runs dry takes
+# the last pending ones of another.
+TEST_WORKERS ?= $(shell echo $$(( $$(nproc) + 1 )))
 # Every worker, and every process a system test starts, imports the same modules: compiled (and
 # the tests' asserts rewritten) once into __pycache__, not again in each, whatever the shell says.
 test test-fast test-browser lint: export PYTHONDONTWRITEBYTECODE =
