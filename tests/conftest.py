@@ -55,12 +55,6 @@ def pytest_xdist_newgateway(gateway):
     gateway.remote_exec(code).waitclose()
 
 
-def pytest_collection_modifyitems(config, items):
-    """Tests that start real processes first, in their order: the longest take a minute, and
-    one begun last would keep the suite running after the other workers have run dry."""
-    items.sort(key=lambda item: item.get_closest_marker("system") is None)
-
-
 def worker_ports(first: int, last: int) -> range:
     """This worker's share of the local ports first..last-1, so workers never race for one."""
     workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
