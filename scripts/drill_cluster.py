@@ -17,22 +17,25 @@ before it starts, as a node joining does.
 
 The site: DRILL_CLUSTER_SUBSCRIBERS (20,000) confirmed e-mail subscribers and
 DRILL_CLUSTER_TARGETS (1,000) HTTP probes every DRILL_CLUSTER_INTERVAL (20) seconds. A reader
-fetches the overview and the drill incident's page through nginx all the time. Each run
-(DRILL_CLUSTER_RUNS, default "kill,partition") starts both nodes, B's scheduler once A's holds
-the lease, lets one probe interval pass, posts an update (one delivery per subscriber through
-the outbox) and, once the sink has half of the mails:
-  kill:      SIGKILL to every process of node A (each process in its namespace); B carries on.
-  partition: blackhole routes in A's namespace to 10.251.0.1 (PostgreSQL and Redis, not the
-             SMTP sink or the targets) for DRILL_CLUSTER_CUT_SECONDS (30), then removed.
+fetches the overview and the drill incident's page through nginx all the time. Both nodes
+start once, B's scheduler once A's holds the lease. Each run (DRILL_CLUSTER_RUNS, default
+"kill,partition") hits the node that holds the lease (the victim; the other is the survivor):
+it lets one probe interval pass, posts an update (one delivery per subscriber through the
+outbox) and, once the sink has half of the mails:
+  kill:      SIGKILL to every process of the victim (each process in its namespace); the
+             survivor carries on. Once the run is counted, the victim starts again as a node
+             rejoining does, a standby now: the next run hits the other node.
+  partition: blackhole routes in the victim's namespace to 10.251.0.1 (PostgreSQL and Redis,
+             not the SMTP sink or the targets) for DRILL_CLUSTER_CUT_SECONDS (30), then removed.
 It waits until every mail arrived (or DRILL_CLUSTER_TIMEOUT, 300 s, passed) and the probes'
-timeout, then discards both nodes (SIGKILL). One line per run:
+timeout. Both nodes are discarded (SIGKILL) at the end. One line per run:
   drill=cluster kill|partition lost= duplicates= smtp_window_duplicates= ticks_twice=
   ticks_missed= scheduler_failover_s= page_errors= goal=met|missed
 where
   lost: the update's deliveries whose Message-ID never reached the sink;
   smtp_window_duplicates: extra copies of a Message-ID whose first copy the sink accepted from
-    node A no later than MARK_WITHIN_SECONDS (the longest a sender goes without storing its
-    sent marks, incidents/channels/outbox.py) and one answer after the event (the moment A's
+    the victim no later than MARK_WITHIN_SECONDS (the longest a sender goes without storing its
+    sent marks, incidents/channels/outbox.py) and one answer after the event (the moment its
     processes are dead, or its routes to the data gone), and whose delivery was `sending`
     (claimed, not marked sent) when read at the event. SMTP cannot close that window
     (RFC 1047); the outbox bounds it;
@@ -43,8 +46,9 @@ where
   ticks_missed: per probe, the most intervals in a row without a successful run (from the
     update to the end of the run, less the probes' timeout for runs still in flight), the
     worst probe;
-  scheduler_failover_s: from the kill or the cut to the first cluster job sent by B's
-    scheduler under a new term of the lease that a worker ran (ScheduledRun); n/a when none;
+  scheduler_failover_s: from the kill or the cut to the first cluster job sent by the
+    survivor's scheduler under a new term of the lease that a worker ran (ScheduledRun); n/a
+    when none;
   page_errors: answers through nginx other than 200 (or none) while the run lasted.
 Goal: lost 0, duplicates 0, ticks_twice 0, ticks_missed <= 2, failover <= 2 lease periods
 (SCHEDULER_LEASE_SECONDS, DRILL_CLUSTER_LEASE_SECONDS here, 15), page_errors 0.
@@ -497,11 +501,11 @@ def lease_holder() -> str | None:
     return held.holder if held else None
 
 
-def failover_seconds(event_at: dt.datetime, *, term_before: int) -> float | None:
+def failover_seconds(event_at: dt.datetime, *, survivor: Node, term_before: int) -> float | None:
     """From the event to the first cluster job (not a node's own: those are named job@node) that
-    ran as sent by B's scheduler under a later term; None while there is none."""
+    ran as sent by the survivor's scheduler under a later term; None while there is none."""
     first = (
-        ScheduledRun.objects.filter(node=B.name, term__gt=term_before, started_at__gt=event_at)
+        ScheduledRun.objects.filter(node=survivor.name, term__gt=term_before, started_at__gt=event_at)
         .exclude(job__contains="@")
         .order_by("started_at")
         .values_list("started_at", flat=True)
@@ -577,7 +581,7 @@ class Outcome:
 
 
 def count_mail(
-    copies: list[Copy], expected: set[str], *, event_at: float, unmarked_at_event: set[str]
+    copies: list[Copy], expected: set[str], *, victim: Node, event_at: float, unmarked_at_event: set[str]
 ) -> tuple[int, int, int]:
     """(lost, duplicates, smtp_window_duplicates), as the module's docstring defines them."""
     by_id: dict[str, list[Copy]] = {}
@@ -591,7 +595,7 @@ def count_mail(
             continue
         first = min(got, key=lambda copy: copy.at)
         in_window = (
-            first.sender == A.place.address
+            first.sender == victim.place.address
             and first.at <= event_at + MARK_WITHIN_SECONDS + ONE_ANSWER_SECONDS
             and message_id in unmarked_at_event
         )
@@ -612,22 +616,37 @@ def start_cluster() -> None:
     if not wait_until(lambda: lease_holder() == A.name, 4 * LEASE_SECONDS):
         raise SystemExit(f"node a's scheduler did not take the lease (holder: {lease_holder()})")
     start_node(B, "scheduler")
-    if not wait_until(lambda: answers(f"http://{B.place.address}:{APP_PORT}/"), 60):
-        raise SystemExit("node b's web server did not answer")
-    workers = {f"{kind}@{node.name}" for kind in ("notify", "work") for node in NODES}
+    wait_for_node(B)
+    wait_for_workers(A)
 
-    def all_workers_answer() -> bool:
+
+def rejoin(node: Node) -> None:
+    """A node starting again after it was lost: a standby while the other holds the lease."""
+    start_node(node)
+    wait_for_node(node)
+
+
+def wait_for_node(node: Node) -> None:
+    if not wait_until(lambda: answers(f"http://{node.place.address}:{APP_PORT}/"), 60):
+        raise SystemExit(f"node {node.name}'s web server did not answer")
+    wait_for_workers(node)
+
+
+def wait_for_workers(node: Node) -> None:
+    workers = {f"{kind}@{node.name}" for kind in ("notify", "work")}
+
+    def all_answer() -> bool:
         replies = celery_app.control.ping(destination=sorted(workers), timeout=1.0)
         return {name for reply in replies for name in reply} == workers
 
-    if not wait_until(all_workers_answer, 60, every=0.5):
-        raise SystemExit("the workers did not answer")
+    if not wait_until(all_answer, 60, every=0.5):
+        raise SystemExit(f"node {node.name}'s workers did not answer")
 
 
 def run(kind: str, incident: Incident, probes: list[Probe], reader: Reader, sink: Path) -> Outcome:
-    say(f"{kind}: starting node a, then node b")
-    start_cluster()
-    say(f"{kind}: both nodes up, node {lease_holder()} holds the scheduler's lease")
+    victim = next(node for node in NODES if node.name == lease_holder())
+    survivor = next(node for node in NODES if node is not victim)
+    say(f"{kind}: node {victim.name} holds the scheduler's lease")
     time.sleep(INTERVAL)  # one full round of probes with both nodes
     reader.answers.clear()
     copies_before = len(received(sink))
@@ -650,15 +669,15 @@ def run(kind: str, incident: Incident, probes: list[Probe], reader: Reader, sink
         raise SystemExit("the fan-out did not reach half of its mails")
     term_before = lease().term
     if kind == "kill":
-        kill_node(A)
+        kill_node(victim)
     else:
-        namespaces.blackhole(A.place, [DATA], on=True)
-    # The event is when it has happened: node A gone, or its routes to DATA gone.
+        namespaces.blackhole(victim.place, [DATA], on=True)
+    # The event is when it has happened: the victim gone, or its routes to DATA gone.
     event_at, event_time = timezone.now(), time.time()
     if kind == "kill":
-        say(f"{kind}: SIGKILL to every process of node a")
+        say(f"{kind}: SIGKILL to every process of node {victim.name}")
     else:
-        say(f"{kind}: node a cut off from {DATA} (database, broker)")
+        say(f"{kind}: node {victim.name} cut off from {DATA} (database, broker)")
     unmarked = {
         f"<{key}@{message_domain()}>"
         for key in Delivery.objects.filter(update=update, state=DeliveryState.SENDING).values_list(
@@ -667,21 +686,27 @@ def run(kind: str, incident: Incident, probes: list[Probe], reader: Reader, sink
     }
     if kind == "partition":
         time.sleep(max(0.0, CUT_SECONDS - (time.time() - event_time)))
-        namespaces.blackhole(A.place, [DATA], on=False)
-        say(f"{kind}: node a reaches {DATA} again")
+        namespaces.blackhole(victim.place, [DATA], on=False)
+        say(f"{kind}: node {victim.name} reaches {DATA} again")
 
     def all_received() -> bool:
         return expected <= {copy.message_id for copy in received(sink)}
 
     wait_until(all_received, TIMEOUT, every=0.5)
-    failover = wait_until(lambda: failover_seconds(event_at, term_before=term_before), 4 * LEASE_SECONDS)
+    failover = wait_until(
+        lambda: failover_seconds(event_at, survivor=survivor, term_before=term_before), 4 * LEASE_SECONDS
+    )
     say(f"{kind}: mails done; waiting for the probes' last ticks")
     # Late copies count as duplicates; the ticks due by now end within a timeout.
     time.sleep(PROBE_TIMEOUT + 1)
     until = timezone.now() - dt.timedelta(seconds=PROBE_TIMEOUT + 1)
     twice, missed = probe_ticks(probes, since=posted_at, until=until)
     lost, duplicates, window = count_mail(
-        received(sink)[copies_before:], expected, event_at=event_time, unmarked_at_event=unmarked
+        received(sink)[copies_before:],
+        expected,
+        victim=victim,
+        event_at=event_time,
+        unmarked_at_event=unmarked,
     )
     states = dict(
         Delivery.objects.filter(update=update).values_list("state").annotate(n=Count("id")).order_by()
@@ -696,7 +721,9 @@ def run(kind: str, incident: Incident, probes: list[Probe], reader: Reader, sink
         failover_s=failover,
         page_errors=reader.errors(),
     )
-    discard_nodes()
+    if kind == "kill":
+        say(f"{kind}: node {victim.name} starts again")
+        rejoin(victim)
     return outcome
 
 
@@ -767,6 +794,8 @@ def main() -> int:
         reader.start()
         schedule(probes)
         say(f"probes every {INTERVAL} s; scheduler lease {LEASE_SECONDS} s")
+        say("starting node a, then node b")
+        start_cluster()
         for kind in RUNS:
             outcome = run(kind, incident, probes, reader, sink)
             lines.append(outcome.line(kind))

@@ -1,7 +1,8 @@
 """The cluster drill (scripts/drill_cluster.py, `make drill-cluster`), shortened: two nodes in
 network namespaces of their own behind nginx, 600 mails and 30 probes every 3 s, a scheduler
-lease of 3 s. Node A killed mid fan-out, then cut off from PostgreSQL and Redis for 5 s: no mail
-lost, none sent twice but those the mail server accepted from A just before, no probe tick run
+lease of 3 s. The node holding the lease killed mid fan-out; once it is back, the node that took
+the lease over cut off from PostgreSQL and Redis for 5 s: no mail lost, none sent twice but
+those the mail server accepted from the node hit just before, no probe tick run
 twice or missing for more than two intervals, B's scheduler in charge within two lease periods,
 every page through nginx answered.
 
