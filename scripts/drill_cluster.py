@@ -71,7 +71,6 @@ import signal
 import socket
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 import urllib.error
@@ -84,6 +83,7 @@ import bench_stack
 import namespaces
 import private_services
 from drill_logs import show_errors_in_logs
+from drill_processes import Scratch, wait_until
 
 ROOT = Path(__file__).resolve().parent.parent
 PYTHON = str(ROOT / ".venv/bin/python")
@@ -105,8 +105,8 @@ RUNS = os.environ.get("DRILL_CLUSTER_RUNS", "kill,partition").split(",")
 WEB_WORKERS = int(os.environ.get("DRILL_CLUSTER_WEB_WORKERS", "2"))
 PROBE_TIMEOUT = min(3, INTERVAL - 1)
 REQUIRE_SERVICES = os.environ.get("REQUIRE_SERVICES") == "1"
-SCRATCH = Path(tempfile.mkdtemp(prefix="drill-cluster-"))
-os.chmod(SCRATCH, 0o755)
+RUN = Scratch("drill-cluster-", cwd=ROOT)
+SCRATCH = RUN.folder
 DATABASE = "statuspage_cluster"
 SECRET_KEY = secrets.token_urlsafe(50)
 DOMAIN = "cluster.example"
@@ -143,12 +143,7 @@ os.environ.update(
         "STATUSPAGE_VAR_DIR": str(SCRATCH / "operator"),
     }
 )
-BEGAN = time.monotonic()
-started: list[subprocess.Popen] = []
-
-
-def say(text: str) -> None:
-    print(f"  {time.monotonic() - BEGAN:6.1f} s  {text}", file=sys.stderr, flush=True)
+started, say, start = RUN.started, RUN.say, RUN.start
 
 
 @dataclass
@@ -217,22 +212,6 @@ def node_commands(node: Node) -> dict[str, list[str]]:
 
 
 # --- processes ---------------------------------------------------------------------------------
-def start(name: str, command: list[str], *, env: dict[str, str] | None = None) -> subprocess.Popen:
-    """A process in a session of its own, logging to the scratch folder."""
-    log = open(SCRATCH / f"{name}.log", "ab")  # the child owns it
-    process = subprocess.Popen(
-        command,
-        cwd=ROOT,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        env=os.environ if env is None else env,
-        start_new_session=True,
-    )
-    log.close()
-    started.append(process)
-    return process
-
-
 def stop(*processes: subprocess.Popen) -> None:
     """SIGTERM to each session's leader (a worker stops its own pool; all stop at once), then
     SIGKILL to what is left of each session."""
@@ -291,15 +270,6 @@ def answers(url: str) -> bool:
             return response.status == 200
     except (OSError, ValueError):
         return False
-
-
-def wait_until(condition, seconds: float, every: float = 0.2):
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if value := condition():
-            return value
-        time.sleep(every)
-    return condition()
 
 
 # --- the outside world: probe targets and the reader ---------------------------------------------
@@ -814,7 +784,7 @@ def main() -> int:
             show_errors_in_logs(SCRATCH, say)
         if os.environ.get("DRILL_CLUSTER_KEEP") != "1":
             shutil.rmtree(SCRATCH, ignore_errors=True)
-        say(f"took {time.monotonic() - BEGAN:.0f} s")
+        say(f"took {time.monotonic() - RUN.began:.0f} s")
     met = len(lines) == len(RUNS) and all("goal=met" in line for line in lines)
     if len(lines) < len(RUNS):
         print("drill=cluster goal=missed (did not finish)", flush=True)

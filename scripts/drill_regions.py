@@ -44,7 +44,6 @@ import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 from dataclasses import dataclass
@@ -53,6 +52,7 @@ from pathlib import Path
 import namespaces
 import private_services
 from drill_logs import show_errors_in_logs
+from drill_processes import Scratch, wait_until
 
 ROOT = Path(__file__).resolve().parent.parent
 PYTHON = str(ROOT / ".venv/bin/python")
@@ -64,8 +64,8 @@ INTERVAL = int(os.environ.get("DRILL_REGIONS_INTERVAL", "10"))
 TIMEOUT = min(3, INTERVAL - 1)
 MISSED_TICKS, RECOVERY_TICKS = 2, 3
 REQUIRE_SERVICES = os.environ.get("REQUIRE_SERVICES") == "1"
-SCRATCH = Path(tempfile.mkdtemp(prefix="drill-regions-"))
-os.chmod(SCRATCH, 0o755)
+RUN = Scratch("drill-regions-", cwd=ROOT)
+SCRATCH = RUN.folder
 
 
 @dataclass
@@ -106,14 +106,7 @@ os.environ.update(
         "LOG_LEVEL": "WARNING",
     }
 )
-started: list[subprocess.Popen] = []
-
-
-BEGAN = time.monotonic()
-
-
-def say(text: str) -> None:
-    print(f"  {time.monotonic() - BEGAN:5.1f} s  {text}", file=sys.stderr, flush=True)
+started, say, start = RUN.started, RUN.say, RUN.start
 
 
 # --- network namespaces ---------------------------------------------------------------------
@@ -188,23 +181,6 @@ def serve_in_background() -> None:
 
 
 # --- processes ---------------------------------------------------------------------------------
-def start(name: str, command: list[str], *, env: dict[str, str] | None = None) -> subprocess.Popen:
-    """Starts a process in a session of its own, logging to the scratch folder; `env` replaces the
-    drill's environment when given."""
-    log = open(SCRATCH / f"{name}.log", "ab")  # the child owns it
-    process = subprocess.Popen(
-        command,
-        cwd=ROOT,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        env=os.environ if env is None else env,
-        start_new_session=True,
-    )
-    log.close()
-    started.append(process)
-    return process
-
-
 def stop(process: subprocess.Popen) -> None:
     """Stops a process and, when it leads a session (a worker), whatever else runs in it."""
     leads_session = os.getsid(process.pid) == process.pid if process.poll() is None else False
@@ -317,15 +293,6 @@ def set_up_site() -> list[Probe]:
         probes.append(save_probe(probe, actor=None))
     Probe.objects.filter(pk__in=[p.pk for p in probes]).update(next_run_at=None)
     return probes
-
-
-def wait_until(condition, seconds: float, every: float = 0.2):
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if value := condition():
-            return value
-        time.sleep(every)
-    return None
 
 
 def latest_tick() -> dt.datetime:
